@@ -1,0 +1,39 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `workers` runs inside workerd against a real local D1 (the
+// Worker's own code); `node` runs the CLI and the end-to-end suite, which
+// starts a real `wrangler dev` and talks to it over loopback.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('./migrations');
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1' },
+              },
+            }),
+          ],
+          test: {
+            name: 'workers',
+            include: ['test/worker/**/*.test.ts'],
+            setupFiles: ['./test/worker/apply-migrations.ts'],
+          },
+        },
+        {
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: ['test/node/**/*.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
+      ],
+    },
+  };
+});
