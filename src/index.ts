@@ -1,16 +1,37 @@
 import { Hono } from 'hono';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import * as z from 'zod';
+import type { AppEnv } from './env';
+import { PincherError, toPincherError } from './errors';
+import { auth } from './http/auth';
+import { landingPage } from './http/landing';
+import { requestId } from './http/request-id';
+import { errorWithMeta } from './http/respond';
+import { mcpRoutes } from './mcp/route';
+import { probeRoutes } from './rest/probes';
+import { toolRoutes } from './rest/tools';
 
-const app = new Hono<{ Bindings: { DB: D1Database } }>();
-app.get('/v1/health', async (c) => {
-  const r = await c.env.DB.prepare('select count(*) as n from spike').first();
-  return c.json({ ok: true, r });
+const app = new Hono<AppEnv>();
+
+app.use('*', requestId());
+app.use('*', auth());
+
+app.get('/', landingPage);
+app.route('/mcp', mcpRoutes);
+app.route('/v1/tools', toolRoutes);
+app.route('/v1', probeRoutes);
+
+app.notFound((c) =>
+  errorWithMeta(
+    c,
+    new PincherError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`, {
+      suggestion: 'GET /v1/openapi.json describes every route; MCP clients use POST /mcp',
+    }),
+  ),
+);
+
+app.onError((err, c) => {
+  const e = toPincherError(err);
+  if (!(err instanceof PincherError)) console.error(`unhandled: ${err.name}: ${err.message.slice(0, 200)}`);
+  return errorWithMeta(c, e);
 });
-const handler = createMcpHandler(() => {
-  const s = new McpServer({ name: 'x', version: '0.0.1' });
-  s.registerTool('echo', { description: 'echo', inputSchema: z.object({ a: z.string() }), outputSchema: z.object({ a: z.string() }) }, async ({ a }) => ({ content: [{ type: 'text', text: a }], structuredContent: { a }, _meta: { request_id: 'x' } }));
-  return s;
-});
-app.all('/mcp', (c) => handler.fetch(c.req.raw));
+
 export default app;

@@ -1,0 +1,99 @@
+// Starts the Worker locally under `wrangler dev` with an embedded D1, in its own
+// process group so that stopping it never orphans wrangler or workerd.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+const QUIET_ENV = {
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_LOG: 'warn',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Applies every migration in migrations/ to the local D1 under `persistTo`. */
+export function applyLocalMigrations(persistTo) {
+  const args = [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local'];
+  if (persistTo) args.push('--persist-to', persistTo);
+  const res = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...QUIET_ENV, CI: 'true' },
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) {
+    throw new Error(`applying D1 migrations failed:\n${res.stdout}\n${res.stderr}`);
+  }
+  return res.stdout;
+}
+
+/**
+ * Starts `wrangler dev` on 127.0.0.1:port with the given vars and waits until
+ * /v1/health answers. Returns { url, stop, logs }.
+ */
+export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false } = {}) {
+  port ??= await freePort();
+  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
+  if (persistTo) args.push('--persist-to', persistTo);
+  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...QUIET_ENV },
+    detached: true,
+    stdio: inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+  });
+  const logs = [];
+  if (!inherit) {
+    child.stdout.on('data', (d) => logs.push(String(d)));
+    child.stderr.on('data', (d) => logs.push(String(d)));
+  }
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise((resolve) => {
+      if (exited) return resolve();
+      child.once('exit', () => resolve());
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return resolve();
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 5_000).unref();
+    });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`wrangler dev exited before it was ready:\n${logs.join('').slice(-4000)}`);
+    try {
+      const res = await fetch(`${url}/v1/health`);
+      if (res.ok) return { url, port, stop, logs, pid: child.pid };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer /v1/health within ${timeoutMs} ms:\n${logs.join('').slice(-4000)}`);
+}

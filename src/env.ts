@@ -1,0 +1,27 @@
+/** Bindings and variables the Worker reads. Secrets arrive through `wrangler secret put`. */
+export interface Env {
+  DB: D1Database;
+  /** Full-access bearer key (read + write). */
+  PINCHER_HTTP_KEY?: string;
+  /** Optional read-only bearer key; write routes answer 403 `insufficient_scope`. */
+  PINCHER_READ_KEY?: string;
+  /** `1` lets non-public routes run without a key. Local development only. */
+  PINCHER_ALLOW_OPEN?: string;
+  /** Comma-separated browser origins allowed to call the API (`*` for any). */
+  PINCHER_ALLOWED_ORIGINS?: string;
+  /** `heuristic` (chars/4, default) or `exact` (cl100k_base BPE). */
+  PINCHER_TOKEN_ACCOUNTING?: string;
+  /** `off` drops the per-call `capabilities` stamp (fetch `GET /v1/capabilities` instead). */
+  PINCHER_META_CAPABILITIES?: string;
+}
+
+export type AccessScope = 'read' | 'write';
+
+/** Per-request variables shared by middleware and routes (see hono's ContextVariableMap). */
+export interface RequestVars {
+  requestId: string;
+  startedAt: number;
+  scope: AccessScope;
+}
+
+export type AppEnv = { Bindings: Env; Variables: RequestVars };

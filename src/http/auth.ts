@@ -1,0 +1,82 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AccessScope, AppEnv, Env } from '../env';
+import { PincherError } from '../errors';
+
+/** Routes anyone may call: liveness, readiness, the API description and the landing page. */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/', '/v1/health', '/v1/ready', '/v1/openapi.json']);
+
+const encoder = new TextEncoder();
+
+/** Constant-time equality: both sides are hashed first, so lengths never leak. */
+async function sameSecret(a: string, b: string): Promise<boolean> {
+  const [da, db] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(a)),
+    crypto.subtle.digest('SHA-256', encoder.encode(b)),
+  ]);
+  return crypto.subtle.timingSafeEqual(da, db);
+}
+
+function originAllowed(env: Env, origin: string, requestUrl: string): boolean {
+  if (origin === new URL(requestUrl).origin) return true;
+  const list = (env.PINCHER_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return list.includes('*') || list.includes(origin);
+}
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="pincher-edge"' };
+
+/** Resolves the caller's scope, or throws the matching 401/403. Keys never appear in messages. */
+export async function authorize(env: Env, authorization: string | undefined): Promise<AccessScope> {
+  const fullKey = env.PINCHER_HTTP_KEY;
+  const readKey = env.PINCHER_READ_KEY;
+  if (!fullKey && !readKey) {
+    if (env.PINCHER_ALLOW_OPEN === '1') return 'write';
+    throw new PincherError('auth_not_configured', 'this server has no access key configured, so it refuses every non-public route', {
+      suggestion:
+        'set a key with `wrangler secret put PINCHER_HTTP_KEY` (or PINCHER_HTTP_KEY in .dev.vars); for local development only, PINCHER_ALLOW_OPEN=1 opens the server',
+    });
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) {
+    throw new PincherError('unauthorized', 'missing bearer token', {
+      suggestion: 'send Authorization: Bearer <key> (PINCHER_HTTP_KEY, or PINCHER_READ_KEY for read-only use)',
+      headers: CHALLENGE,
+    });
+  }
+  const token = match[1];
+  if (fullKey && (await sameSecret(token, fullKey))) return 'write';
+  if (readKey && (await sameSecret(token, readKey))) return 'read';
+  throw new PincherError('unauthorized', 'the bearer token was not accepted', {
+    suggestion: 'check the key configured in your MCP host or CI secret',
+    headers: { 'WWW-Authenticate': 'Bearer realm="pincher-edge", error="invalid_token"' },
+  });
+}
+
+/**
+ * Origin allow-list for browsers, then bearer auth on every non-public route.
+ * Sets `scope`; write routes check it with `requireWrite`.
+ */
+export function auth(): MiddlewareHandler<AppEnv> {
+  return async function authMiddleware(c, next) {
+    const origin = c.req.header('origin');
+    if (origin && !originAllowed(c.env, origin, c.req.url)) {
+      throw new PincherError('origin_not_allowed', `browser origin ${origin.slice(0, 100)} is not allowed`, {
+        suggestion: 'add the origin to PINCHER_ALLOWED_ORIGINS (comma-separated) on the Worker',
+      });
+    }
+    if (PUBLIC_PATHS.has(c.req.path)) {
+      c.set('scope', 'read');
+      return next();
+    }
+    c.set('scope', await authorize(c.env, c.req.header('authorization')));
+    return next();
+  };
+}
+
+/** Throws 403 insufficient_scope unless the caller holds the full-access key. */
+export function requireWrite(scope: AccessScope, what: string): void {
+  if (scope !== 'write') {
+    throw new PincherError('insufficient_scope', `${what} needs the full-access key`, {
+      suggestion: 'use PINCHER_HTTP_KEY; PINCHER_READ_KEY can only read',
+    });
+  }
+}

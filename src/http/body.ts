@@ -1,0 +1,57 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { PincherError } from '../errors';
+
+/** Default cap for JSON bodies of tool calls and MCP messages. */
+export const MAX_JSON_BODY = 1024 * 1024;
+
+/**
+ * Reads the raw body as text, refusing more than `maxBytes` (413) before
+ * buffering it all when Content-Length says so, and while streaming otherwise.
+ */
+export async function readBodyText(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY): Promise<string> {
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const body = c.req.raw.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const ch of chunks) {
+    all.set(ch, at);
+    at += ch.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Reads and parses a JSON body; empty body is `{}`. */
+export async function readJsonBody(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY): Promise<unknown> {
+  const text = await readBodyText(c, maxBytes);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PincherError('invalid_json_body', 'the request body is not valid JSON', {
+      suggestion: 'send a JSON object, e.g. {"code": "query_too_narrow"}, with Content-Type: application/json',
+    });
+  }
+}
+
+function tooLarge(maxBytes: number): PincherError {
+  return new PincherError('body_too_large', `the request body is larger than ${maxBytes} bytes`, {
+    suggestion: 'send less per request (split the batch or narrow the arguments)',
+    details: { max_bytes: maxBytes },
+  });
+}

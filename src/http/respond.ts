@@ -1,0 +1,30 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../env';
+import { PincherError } from '../errors';
+import { MetaCollector } from '../envelope/collector';
+import { stampCall } from '../tools/run';
+
+function callOf(c: Context<AppEnv>) {
+  return { env: c.env, requestId: c.get('requestId'), startedAt: c.get('startedAt') ?? Date.now() };
+}
+
+/** `{...body, _meta}` with the shared envelope, for routes that are not tool calls. */
+export async function jsonWithMeta(
+  c: Context<AppEnv>,
+  body: Record<string, unknown>,
+  status: ContentfulStatusCode = 200,
+  collector = new MetaCollector(),
+): Promise<Response> {
+  const meta = await stampCall(callOf(c), collector, body);
+  return c.json({ ...body, _meta: meta }, status);
+}
+
+/** `{error, _meta}` with the error's HTTP status and headers. */
+export async function errorWithMeta(c: Context<AppEnv>, err: PincherError, collector = new MetaCollector()): Promise<Response> {
+  const body = { error: err.toBody() };
+  const meta = await stampCall(callOf(c), collector, body);
+  const res = c.json({ ...body, _meta: meta }, err.status);
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
+  return res;
+}

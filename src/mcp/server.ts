@@ -1,0 +1,89 @@
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { Toolset } from '../tools/define';
+import { advertisedTools, findTool, TOOLS } from '../tools/registry';
+import { inputJsonSchema, outputJsonSchema } from '../tools/describe';
+import { runTool, type CallContext, type ToolOutcome } from '../tools/run';
+import { unknownTool } from '../rest/tools';
+import { VERSION } from '../version';
+
+export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId'> {
+  toolset: Toolset;
+  sessionHeader?: string;
+}
+
+const INSTRUCTIONS =
+  'pincher-edge answers code questions from an index of pushed repositories: prefer search/symbol/read over reading whole files. ' +
+  'Every result carries _meta; when a result is empty, structuredContent.notice says why and which call to make next.';
+
+/** The model-visible mirror of the envelope: only what the model can act on. */
+function notice(outcome: ToolOutcome): Record<string, unknown> | undefined {
+  const m = outcome.meta;
+  const n: Record<string, unknown> = {};
+  if (m.empty_reason) n.empty_reason = m.empty_reason;
+  if (m.diagnosis) n.diagnosis = m.diagnosis;
+  if (m.next_steps?.length) n.next_steps = m.next_steps;
+  if (m.warnings?.length) n.warnings = m.warnings;
+  return Object.keys(n).length ? n : undefined;
+}
+
+function plainWords(outcome: ToolOutcome): string {
+  const m = outcome.meta;
+  const step = m.next_steps?.[0];
+  const next = step ? ` Next: call ${step.tool} with ${JSON.stringify(step.args)} (${step.why}).` : '';
+  return `Empty result (${m.empty_reason}): ${m.diagnosis ?? 'nothing matched'}.${next}`;
+}
+
+/** Shapes a tool outcome as an MCP CallToolResult: structuredContent, the same JSON as text, `_meta`. */
+export function toCallToolResult(outcome: ToolOutcome) {
+  const n = notice(outcome);
+  const structured = outcome.ok
+    ? { ...outcome.result, ...(n ? { notice: n } : {}) }
+    : { error: outcome.error.toBody(), ...(n ? { notice: n } : {}) };
+  const content: { type: 'text'; text: string }[] = [{ type: 'text', text: JSON.stringify(structured) }];
+  if (outcome.ok && outcome.meta.empty_reason) content.push({ type: 'text', text: plainWords(outcome) });
+  return {
+    content,
+    structuredContent: structured,
+    ...(outcome.ok ? {} : { isError: true }),
+    _meta: outcome.meta as Record<string, unknown>,
+  };
+}
+
+/**
+ * A fresh low-level MCP server for one HTTP request. Tools come from the one
+ * registry; the call path is the same seam REST uses.
+ */
+export function buildMcpServer(scope: McpRequestScope): Server {
+  const server = new Server(
+    { name: 'pincher-edge', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler('tools/list', async () => ({
+    tools: advertisedTools(scope.toolset).map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: inputJsonSchema(t) as { type: 'object' },
+      outputSchema: outputJsonSchema(t, true) as { type: 'object' },
+      annotations: { title: t.title, ...t.annotations },
+    })),
+  }));
+  server.setRequestHandler('tools/call', async (request) => {
+    const { name, arguments: args, _meta: inboundMeta } = request.params;
+    const tool = findTool(name);
+    if (!tool) {
+      const err = unknownTool(name);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}; available: ${TOOLS.map((t) => t.name).join(', ')}`, {
+        error: err.toBody(),
+      });
+    }
+    const metaSession = (inboundMeta as { session_id?: unknown } | undefined)?.session_id;
+    const outcome = await runTool(tool, args ?? {}, {
+      ...scope,
+      surface: 'mcp',
+      sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
+    });
+    return toCallToolResult(outcome);
+  });
+  return server;
+}

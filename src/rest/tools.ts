@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { PincherError } from '../errors';
+import { readJsonBody } from '../http/body';
+import { errorWithMeta, jsonWithMeta } from '../http/respond';
+import { TOOLS, findTool } from '../tools/registry';
+import { inputJsonSchema, outputJsonSchema } from '../tools/describe';
+import { runTool } from '../tools/run';
+import { didYouMean } from '../util/did-you-mean';
+
+/** The REST twin: `POST /v1/tools/{tool}` with the arguments as the JSON body. */
+export const toolRoutes = new Hono<AppEnv>();
+
+toolRoutes.get('/', (c) =>
+  jsonWithMeta(c, {
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      toolset: t.toolset,
+      tier: t.tier,
+      idempotent: t.idempotent,
+      annotations: t.annotations,
+      baseline_method: t.baseline,
+      input_schema: inputJsonSchema(t),
+      output_schema: outputJsonSchema(t, false),
+    })),
+  }),
+);
+
+toolRoutes.post('/:tool', async (c) => {
+  const name = c.req.param('tool');
+  const tool = findTool(name);
+  if (!tool) throw unknownTool(name);
+  const args = await readJsonBody(c);
+  const outcome = await runTool(tool, args, {
+    env: c.env,
+    requestId: c.get('requestId'),
+    startedAt: c.get('startedAt'),
+    scope: c.get('scope'),
+    surface: 'rest',
+    defaultProject: c.req.query('project') || undefined,
+    sessionId: c.req.header('x-pincher-session') || undefined,
+    waitUntil: (p) => c.executionCtx.waitUntil(p),
+  });
+  if (outcome.ok) return c.json({ result: outcome.result, _meta: outcome.meta });
+  const res = c.json({ error: outcome.error.toBody(), _meta: outcome.meta }, outcome.error.status);
+  for (const [k, v] of Object.entries(outcome.error.headers ?? {})) res.headers.set(k, v);
+  return res;
+});
+
+toolRoutes.all('/:tool', (c) =>
+  errorWithMeta(
+    c,
+    new PincherError('method_not_allowed', `${c.req.method} is not allowed on /v1/tools/{tool}`, {
+      suggestion: 'call tools with POST and the arguments as a JSON body; GET /v1/tools lists them',
+      headers: { Allow: 'POST' },
+    }),
+  ),
+);
+
+export function unknownTool(name: string): PincherError {
+  const names = TOOLS.map((t) => t.name);
+  const guess = didYouMean(name, names);
+  return new PincherError('unknown_tool', `no tool named '${name.slice(0, 100)}'`, {
+    suggestion: guess ? `did you mean '${guess}'? GET /v1/tools lists every tool` : 'GET /v1/tools lists every tool',
+    details: { available: names, ...(guess ? { did_you_mean: guess } : {}) },
+  });
+}

@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { Env, AccessScope } from '../env';
+import type { MetaCollector } from '../envelope/collector';
+import type { BaselineMethod, ComplexityTier } from '../envelope/types';
+
+/** What a handler may use. It never sees the HTTP request or the MCP transport. */
+export interface ToolContext {
+  env: Env;
+  db: D1Database;
+  /** Add diagnosis, warnings, next steps, baseline and scope here; never build `_meta`. */
+  meta: MetaCollector;
+  requestId: string;
+  /** Project pinned by the MCP URL (`?project=`) or REST query, used when `project` is omitted. */
+  defaultProject?: string;
+  scope: AccessScope;
+  surface: 'mcp' | 'rest';
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type Toolset = 'core' | 'full';
+
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** Compact, provider-visible; states every runtime rule not carried by a parameter description. */
+  description: string;
+  tier: ComplexityTier;
+  /** Advertised in the core list, or only with `toolset=full`. Every tool stays callable. */
+  toolset: Toolset;
+  /** Same arguments, same effect: safe to retry (OpenAPI `x-pincher-idempotent`). */
+  idempotent: boolean;
+  annotations: ToolAnnotations;
+  input: I;
+  output: O;
+  /** How tokens_saved is computed for this tool (docs/envelope.md). */
+  baseline: BaselineMethod;
+  handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+/**
+ * The one way to declare a tool: everything both surfaces need in one object.
+ *
+ * @example
+ * export const healthTool = defineTool({
+ *   name: 'health', title: 'Server and index health', description: '…',
+ *   tier: 'lite', toolset: 'full', readOnly: true, idempotent: true,
+ *   input: z.object({}), output: z.object({ ok: z.boolean() }), baseline: 'none',
+ *   handler: async (_args, ctx) => ({ ok: true }),
+ * });
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  tier: ComplexityTier;
+  toolset: Toolset;
+  readOnly: boolean;
+  idempotent: boolean;
+  destructive?: boolean;
+  input: I;
+  output: O;
+  baseline: BaselineMethod;
+  handler: (args: z.output<I>, ctx: ToolContext) => Promise<z.output<O>>;
+}): ToolDef<I, O> {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    tier: spec.tier,
+    toolset: spec.toolset,
+    idempotent: spec.idempotent,
+    annotations: {
+      readOnlyHint: spec.readOnly,
+      destructiveHint: spec.destructive ?? false,
+      idempotentHint: spec.idempotent,
+      openWorldHint: false,
+    },
+    input: spec.input,
+    output: spec.output,
+    baseline: spec.baseline,
+    handler: spec.handler,
+  };
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { countProjects, listProjects, type ProjectRow } from '../db/projects';
+import { tokensForBytes } from '../envelope/tokens';
+import { defineTool } from './define';
+
+const projectOut = z.object({
+  name: z.string(),
+  id: z.string(),
+  files: z.number(),
+  symbols: z.number(),
+  ref: z.string().nullable(),
+  commit: z.string().nullable(),
+  indexed_at: z.string().nullable(),
+  extractor_version: z.number().nullable(),
+  schema_version_at_index: z.number().nullable(),
+});
+
+function view(p: ProjectRow): z.infer<typeof projectOut> {
+  return {
+    name: p.name,
+    id: p.id,
+    files: p.fileCount,
+    symbols: p.symbolCount,
+    ref: p.ref,
+    commit: p.commitSha,
+    indexed_at: p.indexedAt === null ? null : new Date(p.indexedAt).toISOString(),
+    extractor_version: p.extractorVersion,
+    schema_version_at_index: p.schemaVersionAtIndex,
+  };
+}
+
+export const listTool = defineTool({
+  name: 'list',
+  title: 'List indexed projects',
+  description: 'List the projects indexed on this server with files, symbols, ref, commit and index time.',
+  tier: 'lite',
+  toolset: 'core',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'walk_directory',
+  input: z.object({
+    name_contains: z.string().max(100).optional().describe('Case-insensitive substring filter on project names.'),
+    limit: z.number().int().min(1).max(200).default(50).describe('Page size, 1–200, default 50.'),
+    offset: z.number().int().min(0).max(10_000).default(0).describe('Rows to skip, 0–10000, default 0.'),
+  }),
+  output: z.object({
+    projects: z.array(projectOut),
+    total: z.number(),
+    has_more: z.boolean(),
+    next_offset: z.number().optional(),
+  }),
+  handler: async ({ name_contains, limit, offset }, ctx) => {
+    const page = await listProjects(ctx.db, { nameContains: name_contains, limit, offset });
+    const projects = page.rows.map(view);
+    // Baseline: the unpaginated listing of every matching project.
+    const all = page.total > projects.length ? await listProjects(ctx.db, { nameContains: name_contains, limit: 10_000, offset: 0 }) : page;
+    ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.rows.map(view)).length));
+    const hasMore = offset + projects.length < page.total;
+    if (projects.length === 0) {
+      if (page.total > 0) {
+        ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last project (total ${page.total})`, { cap: 'offset', total: page.total });
+        ctx.meta.next('list', { ...(name_contains ? { name_contains } : {}), limit, offset: 0 }, 'rewind to the first page');
+      } else if (name_contains && (await countProjects(ctx.db)) > 0) {
+        ctx.meta.empty('query_too_narrow', `no project name contains '${name_contains}'; dropping name_contains lists every project`, { filter: 'name_contains' });
+        ctx.meta.next('list', {}, 'list every project without the name filter');
+      } else {
+        ctx.meta.empty('no_project_indexed', 'no project is indexed on this server yet; push one from CI with `npx pincher-edge push`');
+      }
+    } else if (hasMore) {
+      ctx.meta.next('list', { ...(name_contains ? { name_contains } : {}), limit, offset: offset + limit }, 'fetch the next page');
+    }
+    return { projects, total: page.total, has_more: hasMore, ...(hasMore ? { next_offset: offset + limit } : {}) };
+  },
+});

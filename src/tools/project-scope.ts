@@ -1,0 +1,31 @@
+import { getProjectByName, type ProjectRow } from '../db/projects';
+import type { ToolContext } from './define';
+
+/**
+ * Resolves the project a call is scoped to (`project` argument, else the URL
+ * pin). On a miss it records `no_project_indexed` with recovery steps and
+ * returns null; the handler then returns its empty shape.
+ */
+export async function resolveProject(ctx: ToolContext, name: string | undefined): Promise<ProjectRow | null> {
+  const wanted = name ?? ctx.defaultProject;
+  if (!wanted) {
+    ctx.meta.empty(
+      'no_project_indexed',
+      'this call needs a project and none was given: pass project=NAME or pin one with ?project=NAME on the MCP URL',
+    );
+    ctx.meta.next('list', {}, 'see which projects are indexed');
+    return null;
+  }
+  const row = await getProjectByName(ctx.db, wanted);
+  if (!row || row.indexedAt === null) {
+    ctx.meta.empty(
+      'no_project_indexed',
+      `project '${wanted}' is not indexed on this server; push it with \`npx pincher-edge push --project ${wanted}\` or pick one from list`,
+      { project: wanted },
+    );
+    ctx.meta.next('list', {}, 'see which projects are indexed');
+    return null;
+  }
+  ctx.meta.scope({ id: row.id, name: row.name, schemaVersionAtIndex: row.schemaVersionAtIndex });
+  return row;
+}

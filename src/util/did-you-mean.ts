@@ -1,0 +1,30 @@
+/** Levenshtein distance, small inputs only (names and parameters). */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+/** The closest candidate when it is plausibly a typo (distance ≤ max(2, len/3)) or a prefix. */
+export function didYouMean(input: string, candidates: readonly string[]): string | undefined {
+  const lower = input.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const cl = c.toLowerCase();
+    const d = cl.startsWith(lower) || lower.startsWith(cl) ? 1 : editDistance(lower, cl);
+    if (d < bestScore) {
+      best = c;
+      bestScore = d;
+    }
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
+}
