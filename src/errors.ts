@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   body_too_large: 413,
   unsupported_media_type: 415,
   hash_mismatch: 422,
+  invalid_manifest: 422,
+  invalid_project_name: 422,
   invalid_path: 422,
   rate_limited: 429,
   internal_error: 500,

@@ -8,6 +8,7 @@ import { errorWithMeta } from './http/respond';
 import { mcpRoutes } from './mcp/route';
 import { probeRoutes } from './rest/probes';
 import { toolRoutes } from './rest/tools';
+import { uploadRoutes } from './rest/uploads';
 
 const app = new Hono<AppEnv>();
 
@@ -17,6 +18,7 @@ app.use('*', auth());
 app.get('/', landingPage);
 app.route('/mcp', mcpRoutes);
 app.route('/v1/tools', toolRoutes);
+app.route('/v1/projects', uploadRoutes);
 app.route('/v1', probeRoutes);
 
 app.notFound((c) =>

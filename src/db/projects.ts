@@ -39,3 +39,42 @@ export async function countProjects(d1: D1Database): Promise<number> {
 }
 
 // `like` stays imported for callers that build prefix filters on short patterns.
+
+export interface LanguageStat {
+  language: string;
+  files: number;
+  symbols: number;
+}
+
+export interface FailureStat {
+  status: string;
+  reason: string;
+  files: number;
+}
+
+/** Files and symbols per language of a project's visible index. */
+export async function languageStats(d1: D1Database, projectId: string): Promise<LanguageStat[]> {
+  const rows = await d1
+    .prepare('SELECT language, count(*) AS files, sum(symbol_count) AS symbols FROM files WHERE project_id = ?1 GROUP BY language ORDER BY files DESC')
+    .bind(projectId)
+    .all<LanguageStat>();
+  return rows.results.map((r) => ({ ...r, symbols: r.symbols ?? 0 }));
+}
+
+/** Files the extractor failed on or skipped, by status and reason code. */
+export async function failureStats(d1: D1Database, projectId: string): Promise<FailureStat[]> {
+  const rows = await d1
+    .prepare("SELECT status, coalesce(reason, 'unknown') AS reason, count(*) AS files FROM files WHERE project_id = ?1 AND status != 'indexed' GROUP BY status, reason ORDER BY files DESC")
+    .bind(projectId)
+    .all<FailureStat>();
+  return rows.results;
+}
+
+/** Up to `limit` failed or skipped paths of a project with their reason. */
+export async function failedFiles(d1: D1Database, projectId: string, limit: number): Promise<{ path: string; status: string; reason: string | null }[]> {
+  const rows = await d1
+    .prepare("SELECT path, status, reason FROM files WHERE project_id = ?1 AND status != 'indexed' ORDER BY path LIMIT ?2")
+    .bind(projectId, limit)
+    .all<{ path: string; status: string; reason: string | null }>();
+  return rows.results;
+}

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
  * Conventions for every table: times are epoch milliseconds (UTC); ids are
@@ -42,4 +42,147 @@ export const callLog = sqliteTable(
     projectId: text('project_id'),
   },
   (t) => [index('call_log_ts').on(t.ts), index('call_log_tool').on(t.tool)],
+);
+
+/**
+ * Content store, shared by every project and ref: one row per distinct file
+ * content. `hash` is the lowercase hex SHA-256 of the file's raw bytes.
+ */
+export const blobs = sqliteTable('blobs', {
+  hash: text('hash').primaryKey(),
+  size: integer('size').notNull(),
+  content: text('content').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * Extraction output per (content, language, extractor version): symbols and
+ * references as JSON arrays, materialised into per-project rows at commit.
+ * `status` is 'ok', 'failed' (reason = parse_error|timeout) or 'skipped'
+ * (reason = binary|encoding|file_too_large|unsupported_language).
+ */
+export const extractions = sqliteTable(
+  'extractions',
+  {
+    hash: text('hash').notNull(),
+    language: text('language').notNull(), // language id, or 'none' when no extractor matches
+    extractorVersion: integer('extractor_version').notNull(),
+    corpus: text('corpus').notNull(), // 'code' | 'config' | 'docs' | 'none'
+    status: text('status').notNull(),
+    reason: text('reason'),
+    message: text('message'),
+    hadErrors: integer('had_errors', { mode: 'boolean' }).notNull().default(false),
+    symbolCount: integer('symbol_count').notNull().default(0),
+    refCount: integer('ref_count').notNull().default(0),
+    parseMs: integer('parse_ms').notNull().default(0),
+    symbolsJson: text('symbols_json').notNull().default('[]'),
+    refsJson: text('refs_json').notNull().default('[]'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hash, t.language, t.extractorVersion] })],
+);
+
+/** The visible files of a project. Replaced atomically at commit. */
+export const files = sqliteTable(
+  'files',
+  {
+    projectId: text('project_id').notNull(),
+    path: text('path').notNull(),
+    hash: text('hash').notNull(),
+    size: integer('size').notNull(),
+    language: text('language').notNull(),
+    corpus: text('corpus').notNull(),
+    status: text('status').notNull(), // 'indexed' | 'failed' | 'skipped'
+    reason: text('reason'),
+    symbolCount: integer('symbol_count').notNull().default(0),
+    extractorVersion: integer('extractor_version').notNull(),
+    indexedAt: integer('indexed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.path] }), index('files_hash').on(t.hash)],
+);
+
+/**
+ * Symbols of a project. `id` is `{file_path}::{qualified_name}#{kind}` (plus
+ * `~N` for the Nth duplicate in a file). Lines 1-based inclusive; bytes
+ * UTF-8, half-open. `rowid` feeds the FTS index.
+ */
+export const symbols = sqliteTable(
+  'symbols',
+  {
+    rowid: integer('rowid').primaryKey({ autoIncrement: true }),
+    projectId: text('project_id').notNull(),
+    id: text('id').notNull(),
+    filePath: text('file_path').notNull(),
+    name: text('name').notNull(),
+    qualifiedName: text('qualified_name').notNull(),
+    kind: text('kind').notNull(),
+    signature: text('signature').notNull(),
+    docstring: text('docstring'),
+    parent: text('parent'),
+    language: text('language').notNull(),
+    corpus: text('corpus').notNull(),
+    isExported: integer('is_exported', { mode: 'boolean' }).notNull(),
+    isTest: integer('is_test', { mode: 'boolean' }).notNull(),
+    startLine: integer('start_line').notNull(),
+    endLine: integer('end_line').notNull(),
+    startByte: integer('start_byte').notNull(),
+    endByte: integer('end_byte').notNull(),
+    confidence: real('confidence').notNull(),
+    /** Identifier split into words (camelCase, snake_case) for search. */
+    words: text('words').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('symbols_project_id').on(t.projectId, t.id),
+    index('symbols_file').on(t.projectId, t.filePath),
+    index('symbols_name').on(t.projectId, t.name),
+  ],
+);
+
+/** Call sites, imports and inheritance as extracted, kept for resolution. */
+export const refs = sqliteTable(
+  'refs',
+  {
+    rowid: integer('rowid').primaryKey({ autoIncrement: true }),
+    projectId: text('project_id').notNull(),
+    filePath: text('file_path').notNull(),
+    kind: text('kind').notNull(), // 'call' | 'import' | 'inherit'
+    name: text('name').notNull(),
+    target: text('target'),
+    importedNames: text('imported_names'), // JSON array or null
+    enclosing: text('enclosing'), // symbol id of the innermost enclosing symbol
+    line: integer('line').notNull(),
+  },
+  (t) => [index('refs_file').on(t.projectId, t.filePath), index('refs_target').on(t.projectId, t.target)],
+);
+
+/** An open or finished push. One open upload per project (partial unique index in the migration). */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull(),
+    ref: text('ref'),
+    commitSha: text('commit_sha'),
+    status: text('status').notNull(), // 'open' | 'committed' | 'aborted' | 'expired'
+    mode: text('mode').notNull(), // 'replace' | 'merge'
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    manifestCount: integer('manifest_count').notNull(),
+  },
+  (t) => [index('uploads_project').on(t.projectId, t.status)],
+);
+
+/** The manifest of an upload, classified against the visible index when the upload opened. */
+export const uploadFiles = sqliteTable(
+  'upload_files',
+  {
+    uploadId: text('upload_id').notNull(),
+    path: text('path').notNull(),
+    hash: text('hash').notNull(),
+    size: integer('size').notNull(),
+    language: text('language').notNull(),
+    change: text('change').notNull(), // 'new' | 'changed' | 'unchanged' | 'deleted'
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.path] }), index('upload_files_hash').on(t.uploadId, t.change)],
 );

@@ -52,8 +52,9 @@ const cost: Producer = {
     const used = countTokens(i.payloadText, i.tokenMode);
     const method = i.collector.baselineMethod ?? 'none';
     const baseline = i.collector.baselineTokens;
+    // No baseline computed (errors, early returns) is the same as `none`: never name a method whose savings are null.
     if (method === 'none' || baseline === undefined) {
-      return { tokens_used: used, tokens_saved: null, tokens_saved_pct: null, baseline_method: method };
+      return { tokens_used: used, tokens_saved: null, tokens_saved_pct: null, baseline_method: 'none' };
     }
     const saved = Math.max(0, baseline - used);
     const pct = saved + used === 0 ? 0 : Math.round((1000 * saved) / (saved + used)) / 10;

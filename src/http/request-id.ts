@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { ulid } from 'ulid';
 import type { AppEnv } from '../env';
 
-const PRINTABLE = /^[\x21-\x7e]{1,200}$/;
+// Printable ASCII is 0x20–0x7e (space included); fetch trims leading/trailing spaces.
+const PRINTABLE = /^[\x20-\x7e]{1,200}$/;
 
 /**
  * Gives every request an id (the client's `X-Request-ID` when it is 1–200

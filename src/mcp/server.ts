@@ -41,12 +41,11 @@ export function toCallToolResult(outcome: ToolOutcome) {
     : { error: outcome.error.toBody(), ...(n ? { notice: n } : {}) };
   const content: { type: 'text'; text: string }[] = [{ type: 'text', text: JSON.stringify(structured) }];
   if (outcome.ok && outcome.meta.empty_reason) content.push({ type: 'text', text: plainWords(outcome) });
-  return {
-    content,
-    structuredContent: structured,
-    ...(outcome.ok ? {} : { isError: true }),
-    _meta: outcome.meta as Record<string, unknown>,
-  };
+  // Error results carry no structuredContent: clients validate it against the
+  // tool's outputSchema, which describes results, not errors.
+  return outcome.ok
+    ? { content, structuredContent: structured, _meta: outcome.meta as Record<string, unknown> }
+    : { content, isError: true, _meta: outcome.meta as Record<string, unknown> };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
-import { listProjects } from '../db/projects';
+import { failedFiles, failureStats, languageStats, listProjects, type ProjectRow } from '../db/projects';
 import { computeCapabilities } from '../envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { defineTool } from './define';
@@ -15,20 +16,40 @@ const projectHealth = z.object({
   schema_version_at_index: z.number().nullable(),
   extractor_version: z.number().nullable(),
   stale: z.boolean(),
+  stale_reason: z.string().nullable(),
+  languages: z.array(
+    z.object({ language: z.string(), files: z.number(), symbols: z.number(), tier: z.string().nullable(), confidence: z.number().nullable() }),
+  ),
+  extraction_failures: z.array(z.object({ status: z.string(), reason: z.string(), files: z.number() })),
+  failed_paths: z.array(z.object({ path: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
 });
+
+const TIERS = new Map(LANGUAGES.map((l) => [l.id, l]));
+
+function staleReason(p: ProjectRow): string | null {
+  if (p.indexedAt === null) return null;
+  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) {
+    return `indexed under schema ${p.schemaVersionAtIndex}, the server runs ${SCHEMA_VERSION}`;
+  }
+  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) {
+    return `indexed by extractor ${p.extractorVersion}, the server runs ${EXTRACTOR_VERSION}`;
+  }
+  return null;
+}
 
 export const healthTool = defineTool({
   name: 'health',
   title: 'Server and index health',
   description:
-    'Server version, D1 schema and migration state, drift, capabilities, and per-project index state (stale when indexed under an older schema).',
+    'Server version, D1 schema and migration state, drift, capabilities, supported languages, and per-project index state: ' +
+    'languages with parser tier, extraction failures by reason, stale when indexed by an older schema or extractor.',
   tier: 'lite',
   toolset: 'full',
   readOnly: true,
   idempotent: true,
   baseline: 'none',
   input: z.object({
-    project: z.string().optional().describe('Limit the per-project section to this project.'),
+    project: z.string().optional().describe('Limit the per-project section to this project and list its failed paths.'),
   }),
   output: z.object({
     ok: z.boolean(),
@@ -37,33 +58,50 @@ export const healthTool = defineTool({
     applied_migrations: z.number().nullable(),
     migrations_current: z.boolean(),
     binary_drift: z.boolean(),
+    extractor_version: z.number(),
     capabilities: z.array(z.string()),
+    languages: z.array(z.object({ id: z.string(), corpus: z.string(), extensions: z.array(z.string()), tier: z.string(), confidence: z.number() })),
     projects: z.array(projectHealth),
   }),
   handler: async ({ project }, ctx) => {
     const state = await schemaState(ctx.db, true);
-    let rows;
+    let rows: ProjectRow[];
     if (project) {
       const row = await resolveProject(ctx, project);
       rows = row ? [row] : [];
     } else {
-      rows = (await listProjects(ctx.db, { limit: 1000, offset: 0 })).rows;
+      rows = (await listProjects(ctx.db, { limit: 1000, offset: 0 })).rows.filter((p) => p.indexedAt !== null);
     }
-    const projects = rows.map((p) => ({
-      name: p.name,
-      id: p.id,
-      indexed_at: p.indexedAt === null ? null : new Date(p.indexedAt).toISOString(),
-      files: p.fileCount,
-      symbols: p.symbolCount,
-      schema_version_at_index: p.schemaVersionAtIndex,
-      extractor_version: p.extractorVersion,
-      stale: p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION,
-    }));
+    const projects = await Promise.all(
+      rows.map(async (p) => {
+        const [langs, failures, paths] = await Promise.all([
+          languageStats(ctx.db, p.id),
+          failureStats(ctx.db, p.id),
+          project ? failedFiles(ctx.db, p.id, 100) : Promise.resolve(undefined),
+        ]);
+        const reason = staleReason(p);
+        return {
+          name: p.name,
+          id: p.id,
+          indexed_at: p.indexedAt === null ? null : new Date(p.indexedAt).toISOString(),
+          files: p.fileCount,
+          symbols: p.symbolCount,
+          schema_version_at_index: p.schemaVersionAtIndex,
+          extractor_version: p.extractorVersion,
+          stale: reason !== null,
+          stale_reason: reason,
+          languages: langs.map((l) => ({ ...l, tier: TIERS.get(l.language)?.tier ?? null, confidence: TIERS.get(l.language)?.confidence ?? null })),
+          extraction_failures: failures,
+          ...(paths ? { failed_paths: paths } : {}),
+        };
+      }),
+    );
     const stale = projects.filter((p) => p.stale);
     if (stale.length) {
-      ctx.meta.warn('stale_index', `${stale.length} project(s) indexed under an older schema: ${stale.map((p) => p.name).join(', ')}; push them again`, {
-        projects: stale.map((p) => p.name),
+      ctx.meta.warn('stale_index', `${stale.length} project(s) indexed by an older schema or extractor: ${stale.map((p) => p.name).join(', ')}; push again or call index with force=true`, {
+        projects: stale.map((p) => ({ name: p.name, reason: p.stale_reason })),
       });
+      for (const p of stale.slice(0, 3)) ctx.meta.next('index', { project: p.name, force: true }, `re-extract ${p.name} with the current extractor`);
     }
     return {
       ok: state.applied === SCHEMA_VERSION,
@@ -72,7 +110,9 @@ export const healthTool = defineTool({
       applied_migrations: state.applied,
       migrations_current: state.applied === SCHEMA_VERSION,
       binary_drift: state.applied !== null && state.applied > SCHEMA_VERSION,
+      extractor_version: EXTRACTOR_VERSION,
       capabilities: computeCapabilities(ctx.env),
+      languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence })),
       projects,
     };
   },

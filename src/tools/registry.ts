@@ -1,10 +1,11 @@
 import type { ToolDef, Toolset } from './define';
 import { healthTool } from './health';
+import { indexTool } from './index-tool';
 import { listTool } from './list';
 import { whyEmptyTool } from './why-empty';
 
 /** Every tool, in advertised order. MCP and REST both serve exactly this list. */
-export const TOOLS: readonly ToolDef[] = [whyEmptyTool, listTool, healthTool] as unknown as readonly ToolDef[];
+export const TOOLS: readonly ToolDef[] = [whyEmptyTool, listTool, healthTool, indexTool] as unknown as readonly ToolDef[];
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// pincher-edge command line: argument parsing and dispatch only.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { PROJECT_NAME, runPush } from './push-command.mjs';
+import { DEFAULT_MAX_FILE_SIZE } from './walk.mjs';
+
+const MAX_FILE_SIZE_LIMIT = 2 * 1024 * 1024; // a files request body is at most 4 MiB
+
+const HELP = `Usage: pincher-edge <command> [options]
+
+Commands:
+  push [dir]     upload a repository's source to a pincher-edge server
+
+Options:
+  -h, --help     show help (pincher-edge push --help lists push's options)
+  -v, --version  show the version
+`;
+
+const PUSH_HELP = `Usage: pincher-edge push [dir] [options]
+
+Walk dir (default: the current folder), send only the files the server does not hold yet,
+and commit them as the project's new index.
+
+Options:
+  --url <url>             server URL (env PINCHER_URL); required unless --dry-run
+  --key <key>             bearer key (env PINCHER_HTTP_KEY; prefer the variable in CI)
+  --project <name>        project name, 1-100 of A-Z a-z 0-9 . _ -
+                          (default: the git origin's repository name, else the folder name)
+  --ref <name>            ref the index is for (default: the current git branch)
+  --commit <sha>          commit the index reflects (default: git HEAD)
+  --concurrency <n>       upload batches in flight at once, 1-16 (default 4)
+  --max-file-size <size>  skip larger files: bytes, 512k, 2m (default 1m, at most 2m)
+  --dry-run               walk and hash only: list what would be uploaded and why the rest
+                          is skipped; nothing is sent
+  --json                  print one JSON summary on stdout, nothing else there
+  -h, --help              show this help
+  -v, --version           show the version
+
+Files come from the walk of dir minus .gitignore rules, .pincherignore rules (a \`!pattern\`
+there re-includes anything, even blocklisted) and the built-in blocklist (dependency and
+build folders, lockfiles, minified bundles, source maps, generated files). Binary, non-UTF-8
+and oversized files are skipped. Symlinks are not followed.
+
+Exit codes: 0 pushed, 1 push failed, 2 usage error, 130 interrupted.
+`;
+
+const PUSH_OPTIONS = /** @type {const} */ ({
+  url: { type: 'string' },
+  key: { type: 'string' },
+  project: { type: 'string' },
+  ref: { type: 'string' },
+  commit: { type: 'string' },
+  concurrency: { type: 'string' },
+  'max-file-size': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+});
+
+class UsageError extends Error {}
+
+/**
+ * @param {string[]} args
+ * @returns {Promise<number>} exit code
+ */
+async function main(args) {
+  const [command, ...rest] = args;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(rest[0] === 'push' ? PUSH_HELP : HELP);
+    return 0;
+  }
+  if (command === '--version' || command === '-v') return printVersion();
+  if (command !== 'push') throw new UsageError(`unknown command "${command}"`);
+
+  const { values, positionals } = parseArgs({ args: rest, options: PUSH_OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    process.stdout.write(PUSH_HELP);
+    return 0;
+  }
+  if (values.version) return printVersion();
+  if (positionals.length > 1) throw new UsageError(`push takes one folder, got ${positionals.length}`);
+  const env = process.env;
+  const url = values.url || env.PINCHER_URL || undefined;
+  const dryRun = Boolean(values['dry-run']);
+  if (url) checkUrl(url, process.stderr);
+  else if (!dryRun) throw new UsageError('no server URL: pass --url or set PINCHER_URL');
+  if (values.project !== undefined && !PROJECT_NAME.test(values.project)) {
+    throw new UsageError('--project must be 1-100 characters of A-Z a-z 0-9 . _ -');
+  }
+  for (const [name, max] of /** @type {const} */ ([['ref', 200], ['commit', 100]])) {
+    const value = values[name];
+    if (value !== undefined && !(value.length <= max && /^[^\0-\x1f\x7f]+$/.test(value))) {
+      throw new UsageError(`--${name} must be 1-${max} printable characters`);
+    }
+  }
+
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+  try {
+    return await runPush({
+      dir: positionals[0] ?? '.',
+      url,
+      key: values.key || env.PINCHER_HTTP_KEY || undefined,
+      project: values.project,
+      ref: values.ref,
+      commit: values.commit,
+      json: Boolean(values.json),
+      dryRun,
+      concurrency: values.concurrency === undefined ? 4 : integerIn(values.concurrency, '--concurrency', 1, 16),
+      maxFileSize: values['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : sizeOf(values['max-file-size']),
+    }, { stdout: process.stdout, stderr: process.stderr, env, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', cancel);
+    process.off('SIGTERM', cancel);
+  }
+}
+
+function printVersion() {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+  return 0;
+}
+
+/**
+ * @param {string} url
+ * @param {NodeJS.WriteStream} stderr
+ */
+function checkUrl(url, stderr) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError('--url / PINCHER_URL is not a URL');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new UsageError('--url must be http:// or https://');
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol === 'http:' && !loopback) stderr.write('pincher-edge: warning: plain http sends the key unencrypted; use https\n');
+}
+
+/** @param {string} text @param {string} flag @param {number} min @param {number} max */
+function integerIn(text, flag, min, max) {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** `512k`, `2m`, `1MiB`, `4096` → bytes. @param {string} text */
+function sizeOf(text) {
+  const match = /^(\d+)\s*(?:([kKmM])(?:i?[bB])?|[bB])?$/.exec(text.trim());
+  const bytes = match ? Number(match[1]) * ({ k: 1024, m: 1024 * 1024 }[match[2]?.toLowerCase() ?? ''] ?? 1) : NaN;
+  if (!(bytes >= 1 && bytes <= MAX_FILE_SIZE_LIMIT)) {
+    throw new UsageError('--max-file-size must be a size from 1 byte to 2m (e.g. 4096, 512k, 2m)');
+  }
+  return bytes;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    const message = error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS') ? error.message : null;
+    if (message === null) throw error;
+    process.stderr.write(`pincher-edge: ${message}\nRun "pincher-edge push --help" for usage.\n`);
+    process.exitCode = 2;
+  },
+);

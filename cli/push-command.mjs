@@ -1,0 +1,102 @@
+// `pincher-edge push`: fill in defaults from git, walk, then either describe (--dry-run) or
+// upload, and print the outcome. Returns the exit code; throws nothing.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ciBranch, defaultProject, gitFacts } from './git.mjs';
+import { PushError, displayUrl } from './http.mjs';
+import {
+  createProgress, dryRunSummary, failureSummary, formatDryRun, formatFailure, formatPushSummary, formatWalked, pushSummary,
+} from './output.mjs';
+import { push } from './push.mjs';
+import { walk } from './walk.mjs';
+
+export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * @typedef {object} PushCommandOptions
+ * @property {string} dir
+ * @property {string} [url] required unless dryRun
+ * @property {string} [key]
+ * @property {string} [project]
+ * @property {string} [ref]
+ * @property {string} [commit]
+ * @property {boolean} json
+ * @property {boolean} dryRun
+ * @property {number} concurrency
+ * @property {number} maxFileSize
+ */
+
+/**
+ * @typedef {object} Io
+ * @property {NodeJS.WritableStream & { isTTY?: boolean }} stdout
+ * @property {NodeJS.WriteStream} stderr
+ * @property {NodeJS.ProcessEnv} env
+ * @property {AbortSignal} [signal]
+ */
+
+/**
+ * @param {PushCommandOptions} options
+ * @param {Io} io
+ * @returns {Promise<number>} exit code: 0 done, 1 failed, 2 bad invocation, 130 cancelled
+ */
+export async function runPush(options, io) {
+  const started = Date.now();
+  // Server text is printed as is; make sure it can never carry the key out.
+  const redact = (/** @type {string} */ text) => (options.key && options.key.length >= 6 ? text.split(options.key).join('***') : text);
+  const print = (/** @type {unknown} */ value) => io.stdout.write(`${redact(typeof value === 'string' ? value : JSON.stringify(value, null, 2))}\n`);
+  const complain = (/** @type {string} */ line) => io.stderr.write(`${redact(line)}\n`);
+
+  const root = resolve(options.dir);
+  if (!(await stat(root).then((s) => s.isDirectory(), () => false))) {
+    complain(`pincher-edge: ${options.dir} is not a directory`);
+    return 2;
+  }
+  const facts = await gitFacts(root);
+  const project = options.project ?? defaultProject(root, facts);
+  if (!PROJECT_NAME.test(project)) {
+    complain(`pincher-edge: "${project}" (from ${options.project ? '--project' : 'git or the folder name'}) is not a valid project name; pass --project with 1-100 of A-Z a-z 0-9 . _ -`);
+    return 2;
+  }
+  const target = {
+    url: options.url ? displayUrl(options.url) : null,
+    project,
+    ref: options.ref ?? facts.branch ?? (facts.commit ? ciBranch(io.env) : undefined) ?? null,
+    commit: options.commit ?? facts.commit ?? null,
+  };
+  const progress = createProgress({ stream: io.stderr });
+
+  try {
+    const walked = await walk(root, { maxFileSize: options.maxFileSize }).catch((error) => {
+      throw new PushError({ step: 'walk', code: error.code ?? 'walk_failed', message: error.message });
+    });
+    if (options.dryRun) {
+      const summary = dryRunSummary(target, walked, Date.now() - started);
+      print(options.json ? summary : formatDryRun(summary));
+      return 0;
+    }
+    progress.say(formatWalked(walked));
+    const pushed = await push({
+      url: /** @type {string} */ (options.url),
+      key: options.key,
+      project,
+      ref: target.ref ?? undefined,
+      commit: target.commit ?? undefined,
+      root,
+      files: walked.files,
+      concurrency: options.concurrency,
+      signal: io.signal,
+      onProgress: progress.onProgress,
+    });
+    const summary = pushSummary(target, walked, pushed, Date.now() - started);
+    print(options.json ? summary : formatPushSummary(summary));
+    return 0;
+  } catch (caught) {
+    progress.stop();
+    const error = caught instanceof PushError
+      ? caught
+      : new PushError({ step: 'walk', code: 'internal', message: String(/** @type {Error} */ (caught)?.message ?? caught) });
+    complain(formatFailure(error, { project, keyGiven: Boolean(options.key) }));
+    if (options.json) print(failureSummary(target, error, Date.now() - started));
+    return error.code === 'cancelled' ? 130 : 1;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Writes of the index itself: extraction output per content, and the commit
+ * that swaps a project's visible files, symbols and references in one
+ * atomic D1 batch.
+ */
+
+export interface ExtractionRow {
+  hash: string;
+  language: string;
+  extractorVersion: number;
+  corpus: string;
+  status: 'ok' | 'failed' | 'skipped';
+  reason: string | null;
+  message: string | null;
+  hadErrors: boolean;
+  symbolCount: number;
+  refCount: number;
+  parseMs: number;
+  symbolsJson: string;
+  refsJson: string;
+}
+
+/** Statements storing content (when given) and its extraction; run them in one batch. */
+export function storeExtractionStatements(
+  d1: D1Database,
+  items: readonly { row: ExtractionRow; content: string | null; size: number }[],
+  now: number,
+): D1PreparedStatement[] {
+  const stmts: D1PreparedStatement[] = [];
+  for (const { row, content, size } of items) {
+    if (content !== null) {
+      stmts.push(
+        d1
+          .prepare('INSERT INTO blobs (hash, size, content, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(hash) DO NOTHING')
+          .bind(row.hash, size, content, now),
+      );
+    }
+    stmts.push(
+      d1
+        .prepare(
+          `INSERT INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
+             symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+           ON CONFLICT(hash, language, extractor_version) DO UPDATE SET
+             corpus = excluded.corpus, status = excluded.status, reason = excluded.reason, message = excluded.message,
+             had_errors = excluded.had_errors, symbol_count = excluded.symbol_count, ref_count = excluded.ref_count,
+             parse_ms = excluded.parse_ms, symbols_json = excluded.symbols_json, refs_json = excluded.refs_json`,
+        )
+        .bind(
+          row.hash,
+          row.language,
+          row.extractorVersion,
+          row.corpus,
+          row.status,
+          row.reason,
+          row.message,
+          row.hadErrors ? 1 : 0,
+          row.symbolCount,
+          row.refCount,
+          row.parseMs,
+          row.symbolsJson,
+          row.refsJson,
+          now,
+        ),
+    );
+  }
+  return stmts;
+}
+
+export interface CommitParams {
+  projectId: string;
+  uploadId: string;
+  extractorVersion: number;
+  schemaVersion: number;
+  ref: string | null;
+  commitSha: string | null;
+  now: number;
+}
+
+const CHANGED = `SELECT path FROM upload_files WHERE upload_id = ?2 AND change IN ('changed', 'deleted')`;
+const INCOMING = `FROM upload_files u
+  JOIN extractions e ON e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?3
+  WHERE u.upload_id = ?2 AND u.change IN ('new', 'changed')`;
+
+/**
+ * The commit, as one atomic batch: drop the rows of changed and deleted
+ * files, materialise new and changed files from their extractions, bump the
+ * project's generation and counts, close the upload. Readers see the old
+ * index or the new one, never a mix.
+ */
+export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedStatement[] {
+  // ?1 project, ?2 upload, ?3 extractor version, ?4 now: bind only what each statement names.
+  const b = (sql: string, n: 2 | 3 | 4) => d1.prepare(sql).bind(...[p.projectId, p.uploadId, p.extractorVersion, p.now].slice(0, n));
+  return [
+    b(`DELETE FROM symbols WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
+    b(`DELETE FROM refs WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
+    b(`DELETE FROM files WHERE project_id = ?1 AND path IN (${CHANGED})`, 2),
+    b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
+       SELECT ?1, u.path, u.hash, u.size, u.language, e.corpus,
+              CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
+    b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+         is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words)
+       SELECT ?1, u.path || '::' || json_extract(s.value, '$.key'), u.path,
+              json_extract(s.value, '$.name'), json_extract(s.value, '$.qualified_name'), json_extract(s.value, '$.kind'),
+              json_extract(s.value, '$.signature'), json_extract(s.value, '$.docstring'), json_extract(s.value, '$.parent'),
+              u.language, e.corpus,
+              json_extract(s.value, '$.is_exported'), json_extract(s.value, '$.is_test'),
+              json_extract(s.value, '$.start_line'), json_extract(s.value, '$.end_line'),
+              json_extract(s.value, '$.start_byte'), json_extract(s.value, '$.end_byte'),
+              json_extract(s.value, '$.extraction_confidence'), coalesce(json_extract(s.value, '$.words'), '')
+       ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
+    b(`INSERT INTO refs (project_id, file_path, kind, name, target, imported_names, enclosing, line)
+       SELECT ?1, u.path, json_extract(r.value, '$.kind'), json_extract(r.value, '$.name'), json_extract(r.value, '$.target'),
+              json_extract(r.value, '$.imported_names'),
+              CASE WHEN json_extract(r.value, '$.enclosing') IS NULL THEN NULL ELSE u.path || '::' || json_extract(r.value, '$.enclosing') END,
+              json_extract(r.value, '$.line')
+       ${INCOMING.replace('WHERE', ', json_each(e.refs_json) r WHERE')}`, 3),
+    d1
+      .prepare(
+        `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,
+           extractor_version = ?5, schema_version_at_index = ?6,
+           file_count = (SELECT count(*) FROM files WHERE project_id = ?1),
+           symbol_count = (SELECT count(*) FROM symbols WHERE project_id = ?1)
+         WHERE id = ?1`,
+      )
+      .bind(p.projectId, p.now, p.ref, p.commitSha, p.extractorVersion, p.schemaVersion),
+    d1.prepare("UPDATE uploads SET status = 'committed', updated_at = ?2 WHERE id = ?1").bind(p.uploadId, p.now),
+  ];
+}
+
+export interface FileOutcomeCounts {
+  skipped: Record<string, number>;
+  failed: Record<string, number>;
+  indexed: number;
+  unsupported: number;
+  symbols: number;
+}
+
+/** Outcome of the files an upload brought in (new and changed), by status and reason. */
+export async function incomingOutcomes(d1: D1Database, uploadId: string, extractorVersion: number): Promise<FileOutcomeCounts> {
+  const rows = await d1
+    .prepare(
+      `SELECT e.status AS status, e.reason AS reason, count(*) AS n, sum(e.symbol_count) AS symbols FROM upload_files u
+       JOIN extractions e ON e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2
+       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed') GROUP BY e.status, e.reason`,
+    )
+    .bind(uploadId, extractorVersion)
+    .all<{ status: string; reason: string | null; n: number; symbols: number | null }>();
+  const out: FileOutcomeCounts = { skipped: {}, failed: {}, indexed: 0, unsupported: 0, symbols: 0 };
+  for (const r of rows.results) {
+    out.symbols += r.symbols ?? 0;
+    if (r.status === 'ok') out.indexed += r.n;
+    else if (r.status === 'failed') out.failed[r.reason ?? 'unknown'] = (out.failed[r.reason ?? 'unknown'] ?? 0) + r.n;
+    else {
+      out.skipped[r.reason ?? 'unknown'] = (out.skipped[r.reason ?? 'unknown'] ?? 0) + r.n;
+      if (r.reason === 'unsupported_language') out.unsupported += r.n;
+    }
+  }
+  return out;
+}

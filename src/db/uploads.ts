@@ -1,0 +1,214 @@
+/**
+ * SQL of the push protocol: opening an upload (manifest classification),
+ * recording extraction output, and the atomic commit. Bulk rows travel as one
+ * JSON parameter read with json_each, which keeps every statement far under
+ * D1's 100-parameter limit.
+ */
+
+/** D1 binds one parameter up to ~2 MB; manifests and rows are chunked under this. */
+export const JSON_PARAM_BUDGET = 1_500_000;
+
+export interface ManifestRow {
+  path: string;
+  hash: string;
+  size: number;
+  language: string;
+}
+
+export interface UploadRow {
+  id: string;
+  project_id: string;
+  ref: string | null;
+  commit_sha: string | null;
+  status: string;
+  mode: string;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  manifest_count: number;
+}
+
+export interface ProjectIdRow {
+  id: string;
+  name: string;
+}
+
+/** Splits rows into JSON arrays each under the parameter budget. */
+export function jsonChunks<T>(rows: readonly T[], budget = JSON_PARAM_BUDGET): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    if (current.length && size + text.length + 1 > budget) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(text);
+    size += text.length + 1;
+  }
+  if (current.length) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+/** Returns the project's id, creating the (not yet indexed) project row when needed. */
+export async function ensureProject(d1: D1Database, name: string, newId: string, now: number): Promise<ProjectIdRow> {
+  await d1
+    .prepare('INSERT INTO projects (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING')
+    .bind(newId, name, now)
+    .run();
+  const row = await d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name).first<ProjectIdRow>();
+  if (!row) throw new Error('project row vanished after insert');
+  return row;
+}
+
+/** Marks the project's open uploads idle past their expiry as expired. */
+export async function expireStaleUploads(d1: D1Database, projectId: string, now: number): Promise<void> {
+  await d1
+    .prepare("UPDATE uploads SET status = 'expired', updated_at = ?2 WHERE project_id = ?1 AND status = 'open' AND expires_at < ?2")
+    .bind(projectId, now)
+    .run();
+}
+
+export async function openUploadFor(d1: D1Database, projectId: string): Promise<UploadRow | null> {
+  return d1.prepare("SELECT * FROM uploads WHERE project_id = ?1 AND status = 'open'").bind(projectId).first<UploadRow>();
+}
+
+/**
+ * Inserts the upload row. Returns false when another open upload holds the
+ * project (the partial unique index `uploads_one_open` refused it).
+ */
+export async function insertUpload(d1: D1Database, row: UploadRow): Promise<boolean> {
+  try {
+    await d1
+      .prepare(
+        'INSERT INTO uploads (id, project_id, ref, commit_sha, status, mode, created_at, updated_at, expires_at, manifest_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)',
+      )
+      .bind(row.id, row.project_id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count)
+      .run();
+    return true;
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err))) return false;
+    throw err;
+  }
+}
+
+/**
+ * Classifies the manifest against the visible index: `new`, `changed`
+ * (different hash, or extracted by an older extractor), `unchanged`; with
+ * mode `replace`, indexed files absent from the manifest become `deleted`.
+ */
+export function classifyStatements(
+  d1: D1Database,
+  uploadId: string,
+  projectId: string,
+  manifest: readonly ManifestRow[],
+  extractorVersion: number,
+  mode: 'replace' | 'merge',
+  forceChanged = false,
+): D1PreparedStatement[] {
+  // forceChanged: every listed file is rebuilt (server-side re-extraction).
+  const same = forceChanged ? "'changed'" : "'unchanged'";
+  const stmts = jsonChunks(manifest).map((chunk) =>
+    d1
+      .prepare(
+        `INSERT INTO upload_files (upload_id, path, hash, size, language, change)
+         SELECT ?1, json_extract(j.value, '$.path'), json_extract(j.value, '$.hash'), json_extract(j.value, '$.size'),
+                json_extract(j.value, '$.language'),
+                CASE WHEN f.hash IS NULL THEN 'new'
+                     WHEN f.hash = json_extract(j.value, '$.hash') AND f.extractor_version = ?3
+                          AND f.language = json_extract(j.value, '$.language') THEN ${same}
+                     ELSE 'changed' END
+         FROM json_each(?4) j
+         LEFT JOIN files f ON f.project_id = ?2 AND f.path = json_extract(j.value, '$.path')`,
+      )
+      .bind(uploadId, projectId, extractorVersion, chunk),
+  );
+  if (mode === 'replace') {
+    stmts.push(
+      d1
+        .prepare(
+          `INSERT INTO upload_files (upload_id, path, hash, size, language, change)
+           SELECT ?1, f.path, f.hash, f.size, f.language, 'deleted' FROM files f
+           WHERE f.project_id = ?2 AND NOT EXISTS (SELECT 1 FROM upload_files u WHERE u.upload_id = ?1 AND u.path = f.path)`,
+        )
+        .bind(uploadId, projectId),
+    );
+  }
+  return stmts;
+}
+
+export interface ChangeCounts {
+  new: number;
+  changed: number;
+  unchanged: number;
+  deleted: number;
+}
+
+export async function changeCounts(d1: D1Database, uploadId: string): Promise<ChangeCounts> {
+  const rows = await d1
+    .prepare('SELECT change, count(*) AS n FROM upload_files WHERE upload_id = ?1 GROUP BY change')
+    .bind(uploadId)
+    .all<{ change: keyof ChangeCounts; n: number }>();
+  const out: ChangeCounts = { new: 0, changed: 0, unchanged: 0, deleted: 0 };
+  for (const r of rows.results) out[r.change] = r.n;
+  return out;
+}
+
+/**
+ * Hashes of new or changed files the server cannot build from what it holds:
+ * no extraction of that content for that language by the current extractor.
+ */
+export async function missingHashes(d1: D1Database, uploadId: string, extractorVersion: number): Promise<string[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT DISTINCT u.hash FROM upload_files u
+       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
+         AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
+       ORDER BY u.hash`,
+    )
+    .bind(uploadId, extractorVersion)
+    .all<{ hash: string }>();
+  return rows.results.map((r) => r.hash);
+}
+
+/** Missing (path, hash) pairs, for error details. */
+export async function missingFiles(d1: D1Database, uploadId: string, extractorVersion: number, limit = 50): Promise<{ path: string; hash: string }[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT u.path, u.hash FROM upload_files u
+       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
+         AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
+       ORDER BY u.path LIMIT ?3`,
+    )
+    .bind(uploadId, extractorVersion, limit)
+    .all<{ path: string; hash: string }>();
+  return rows.results;
+}
+
+export async function getUpload(d1: D1Database, uploadId: string): Promise<UploadRow | null> {
+  return d1.prepare('SELECT * FROM uploads WHERE id = ?1').bind(uploadId).first<UploadRow>();
+}
+
+export async function touchUpload(d1: D1Database, uploadId: string, now: number, ttlMs: number): Promise<void> {
+  await d1.prepare('UPDATE uploads SET updated_at = ?2, expires_at = ?3 WHERE id = ?1').bind(uploadId, now, now + ttlMs).run();
+}
+
+export async function setUploadStatus(d1: D1Database, uploadId: string, status: string, now: number): Promise<void> {
+  await d1.prepare('UPDATE uploads SET status = ?2, updated_at = ?3 WHERE id = ?1').bind(uploadId, status, now).run();
+}
+
+/** The manifest entries for the given paths of an upload (paths as one JSON parameter). */
+export async function manifestEntries(d1: D1Database, uploadId: string, paths: readonly string[]): Promise<Map<string, { hash: string; language: string; change: string }>> {
+  const out = new Map<string, { hash: string; language: string; change: string }>();
+  for (const chunk of jsonChunks(paths)) {
+    const rows = await d1
+      .prepare('SELECT path, hash, language, change FROM upload_files WHERE upload_id = ?1 AND path IN (SELECT value FROM json_each(?2))')
+      .bind(uploadId, chunk)
+      .all<{ path: string; hash: string; language: string; change: string }>();
+    for (const r of rows.results) out.set(r.path, { hash: r.hash, language: r.language, change: r.change });
+  }
+  return out;
+}
+

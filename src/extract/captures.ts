@@ -1,0 +1,84 @@
+/**
+ * The capture vocabulary of the tags queries (`languages/*.scm`) and the one place
+ * where capture names map to symbol kinds. A query using any other name is rejected
+ * when it is compiled. Names starting with `_` are private to a query's predicates.
+ *
+ * Definitions and references (one per match):
+ *   @definition.function|method|class|interface|enum|type|struct|trait|module|constant|variable
+ *   @reference.call|import|inherit
+ * Parts of a match:
+ *   @name           the defined name; for a call the callee expression; for inherit the base type
+ *   @doc            a comment before the definition or a docstring inside it (cleaned generically)
+ *   @export         the definition is exported; when this node encloses the definition node
+ *                   (e.g. `export_statement`) the symbol's range starts at it
+ *   @test           the definition is a test (e.g. under `#[test]` or `@Test`)
+ *   @owner          the type a definition belongs to outside of lexical nesting (Go receiver,
+ *                   Rust `impl` type, C++ `A::f`); on an inherit, the type that inherits
+ *   @receiver       a call's receiver when the callee is not one node (Java, Ruby, PHP)
+ *   @import.source  the module specifier of an import
+ *   @import.name    one name brought in by an import (`*` for a wildcard)
+ */
+import type { SymbolKind } from './types';
+
+export type ReferenceKind = 'call' | 'import' | 'inherit';
+export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name';
+
+export type CaptureRole =
+  | { role: 'definition'; kind: SymbolKind }
+  | { role: 'reference'; kind: ReferenceKind }
+  | { role: PartRole }
+  | { role: 'ignored' };
+
+const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole>([
+  ['definition.function', { role: 'definition', kind: 'Function' }],
+  ['definition.method', { role: 'definition', kind: 'Method' }],
+  ['definition.class', { role: 'definition', kind: 'Class' }],
+  ['definition.interface', { role: 'definition', kind: 'Interface' }],
+  ['definition.enum', { role: 'definition', kind: 'Enum' }],
+  ['definition.type', { role: 'definition', kind: 'Type' }],
+  ['definition.struct', { role: 'definition', kind: 'Struct' }],
+  ['definition.trait', { role: 'definition', kind: 'Trait' }],
+  ['definition.module', { role: 'definition', kind: 'Module' }],
+  ['definition.constant', { role: 'definition', kind: 'Constant' }],
+  ['definition.variable', { role: 'definition', kind: 'Variable' }],
+  ['reference.call', { role: 'reference', kind: 'call' }],
+  ['reference.import', { role: 'reference', kind: 'import' }],
+  ['reference.inherit', { role: 'reference', kind: 'inherit' }],
+  ['name', { role: 'name' }],
+  ['doc', { role: 'doc' }],
+  ['export', { role: 'export' }],
+  ['test', { role: 'test' }],
+  ['owner', { role: 'owner' }],
+  ['receiver', { role: 'receiver' }],
+  ['import.source', { role: 'import.source' }],
+  ['import.name', { role: 'import.name' }],
+]);
+
+const IGNORED: CaptureRole = { role: 'ignored' };
+
+/** When one node is captured under several kinds, the earlier kind here wins. */
+export const KIND_PRECEDENCE: readonly SymbolKind[] = [
+  'Method', 'Function', 'Class', 'Struct', 'Interface', 'Trait', 'Enum', 'Module', 'Type', 'Constant', 'Variable',
+];
+
+/** Kinds whose members are methods. */
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Class', 'Interface', 'Struct', 'Trait', 'Enum']);
+
+/** Kinds whose bodies are local scopes: definitions inside them are not symbols. */
+export const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method']);
+
+/** Kinds that are symbols only at the top level of a file. */
+export const TOP_LEVEL_ONLY_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Variable', 'Constant']);
+
+/** The role of a capture name; throws on a name outside the vocabulary. */
+export function captureRole(name: string): CaptureRole {
+  if (name.startsWith('_')) return IGNORED;
+  const role = VOCABULARY.get(name);
+  if (!role) throw new Error(`unknown capture @${name} in tags query`);
+  return role;
+}
+
+/** Validates every capture of a compiled query (throws on the first unknown one). */
+export function assertVocabulary(captureNames: readonly string[]): void {
+  for (const name of captureNames) captureRole(name);
+}

@@ -1,0 +1,219 @@
+/**
+ * Query matches → plain records. Several patterns may match the same definition
+ * (an exported and a plain pattern, a doc pattern…): records are merged by node so
+ * each definition and reference appears once. Texts are copied out here; the
+ * definition node is kept for work done only on symbols that survive the outline.
+ */
+import { captureRole, KIND_PRECEDENCE } from './captures';
+import type { CaptureRole, ReferenceKind } from './captures';
+import type { QueryCapture, QueryMatch, SyntaxNode } from './parser';
+import type { SymbolKind } from './types';
+import { referenceName, unquote } from './text';
+
+export interface Span {
+  /** UTF-16 indexes into the file text, half-open. */
+  start: number;
+  end: number;
+  /** 0-based rows, inclusive. */
+  startRow: number;
+  endRow: number;
+}
+
+export interface RawDefinition extends Span {
+  kind: SymbolKind;
+  name: string;
+  /** The definition node; valid only until the tree is deleted. */
+  node: SyntaxNode;
+  docs: (Span & { text: string })[];
+  exported: boolean;
+  test: boolean;
+  owner: string | null;
+  hasError: boolean;
+}
+
+export interface RawReference {
+  kind: ReferenceKind;
+  /** Position used to order references and find the enclosing symbol. */
+  at: number;
+  line: number;
+  name: string;
+  /** Imported names with their positions, ordered by position at the end. */
+  importNames: { at: number; name: string }[];
+  owner: string | null;
+}
+
+export interface Collected {
+  definitions: RawDefinition[];
+  references: RawReference[];
+}
+
+function span(node: SyntaxNode, content: string): Span {
+  const startRow = node.startPosition.row;
+  const end = node.endPosition;
+  // Some nodes (preprocessor lines, Rust line comments) swallow their final newline
+  // and end at column 0 of the next row: end them on their own line instead.
+  if (end.column === 0 && end.row > startRow) {
+    let endIndex = node.endIndex - 1;
+    if (content[endIndex - 1] === '\r') endIndex--;
+    return { start: node.startIndex, end: endIndex, startRow, endRow: end.row - 1 };
+  }
+  return { start: node.startIndex, end: node.endIndex, startRow, endRow: end.row };
+}
+
+const BODY_TYPE = /(?:^|_)(?:body|block)$|declaration_list$|^compound_statement$/;
+const HEAD_WINDOW = 600;
+
+/**
+ * Start of a definition's body: its `body` field, or the first body-like node a
+ * few levels down (e.g. the block of an arrow function assigned to a constant).
+ */
+export function headEnd(node: SyntaxNode): number {
+  const body = node.childForFieldName('body');
+  if (body) return body.startIndex;
+  const limit = node.startIndex + HEAD_WINDOW;
+  let level: SyntaxNode[] = [node];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: SyntaxNode[] = [];
+    for (const parent of level) {
+      for (let i = 0; i < parent.namedChildCount; i++) {
+        const child = parent.namedChild(i);
+        if (!child || child.startIndex > limit) break;
+        if (BODY_TYPE.test(child.type) || parent.fieldNameForNamedChild(i) === 'body') return child.startIndex;
+        next.push(child);
+      }
+    }
+    level = next;
+  }
+  return node.endIndex;
+}
+
+interface Parts {
+  definition?: { node: SyntaxNode; kind: SymbolKind };
+  reference?: { node: SyntaxNode; kind: ReferenceKind };
+  name?: SyntaxNode;
+  docs: SyntaxNode[];
+  exported?: SyntaxNode;
+  test: boolean;
+  owner?: SyntaxNode;
+  receiver?: SyntaxNode;
+  source?: SyntaxNode;
+  importNames: SyntaxNode[];
+}
+
+function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>): Parts {
+  const parts: Parts = { docs: [], test: false, importNames: [] };
+  for (const capture of captures) {
+    let role = roles.get(capture.name);
+    if (!role) {
+      role = captureRole(capture.name);
+      roles.set(capture.name, role);
+    }
+    const node = capture.node;
+    switch (role.role) {
+      case 'definition': parts.definition = { node, kind: role.kind }; break;
+      case 'reference': parts.reference = { node, kind: role.kind }; break;
+      case 'name': parts.name = node; break;
+      case 'doc': parts.docs.push(node); break;
+      case 'export': parts.exported = node; break;
+      case 'test': parts.test = true; break;
+      case 'owner': parts.owner = node; break;
+      case 'receiver': parts.receiver = node; break;
+      case 'import.source': parts.source = node; break;
+      case 'import.name': parts.importNames.push(node); break;
+      case 'ignored': break;
+    }
+  }
+  return parts;
+}
+
+/** `A::B` → `A.B`; an owner captured with the name at its end (`A::B::f`) loses it. */
+function ownerText(content: string, node: SyntaxNode | undefined, name?: string): string | null {
+  if (!node) return null;
+  const owner = content.slice(node.startIndex, node.endIndex).replace(/\s+/g, '').replace(/::/g, '.');
+  return name !== undefined && owner.endsWith(`.${name}`) ? owner.slice(0, -name.length - 1) : owner;
+}
+
+function stronger(a: SymbolKind, b: SymbolKind): SymbolKind {
+  return KIND_PRECEDENCE.indexOf(a) <= KIND_PRECEDENCE.indexOf(b) ? a : b;
+}
+
+function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: string): void {
+  const def = parts.definition;
+  const name = parts.name;
+  if (!def || !name) return;
+  const node = def.node;
+  const key = `${node.startIndex}:${node.endIndex}:${name.startIndex}`;
+  let record = map.get(key);
+  if (!record) {
+    record = {
+      ...span(node, content),
+      kind: def.kind,
+      name: content.slice(name.startIndex, name.endIndex),
+      node,
+      docs: [],
+      exported: false,
+      test: false,
+      owner: null,
+      hasError: node.hasError,
+    };
+    map.set(key, record);
+  } else {
+    record.kind = stronger(record.kind, def.kind);
+  }
+  for (const doc of parts.docs) {
+    if (!record.docs.some((d) => d.start === doc.startIndex)) {
+      record.docs.push({ ...span(doc, content), text: content.slice(doc.startIndex, doc.endIndex) });
+    }
+  }
+  const exported = parts.exported;
+  if (exported) {
+    record.exported = true;
+    // `export …`, `pub …`: the keyword node encloses the declaration; widen the symbol to it.
+    if (exported.startIndex < record.start && exported.endIndex >= record.end) {
+      record.start = exported.startIndex;
+      record.startRow = exported.startPosition.row;
+    }
+  }
+  record.test ||= parts.test;
+  record.owner ??= ownerText(content, parts.owner, record.name);
+}
+
+function addReference(map: Map<string, RawReference>, parts: Parts, content: string): void {
+  const ref = parts.reference;
+  if (!ref) return;
+  const anchor = ref.kind === 'import' ? parts.source ?? parts.name : parts.name;
+  if (!anchor) return;
+  const key = `${ref.kind}:${ref.node.startIndex}:${ref.node.endIndex}:${anchor.startIndex}`;
+  let record = map.get(key);
+  if (!record) {
+    const from = parts.receiver ? parts.receiver.startIndex : anchor.startIndex;
+    const text = content.slice(from, anchor.endIndex);
+    record = {
+      kind: ref.kind,
+      at: ref.kind === 'import' ? ref.node.startIndex : anchor.startIndex,
+      // Imports point at their statement; calls at the called name (the end of a chain).
+      line: (ref.kind === 'import' ? ref.node.startPosition.row : ref.kind === 'call' ? anchor.endPosition.row : anchor.startPosition.row) + 1,
+      name: ref.kind === 'import' ? unquote(text) : referenceName(text),
+      importNames: [],
+      owner: ownerText(content, parts.owner),
+    };
+    map.set(key, record);
+  }
+  for (const n of parts.importNames) {
+    if (!record.importNames.some((i) => i.at === n.startIndex)) {
+      record.importNames.push({ at: n.startIndex, name: content.slice(n.startIndex, n.endIndex) });
+    }
+  }
+}
+
+/** Folds the matches of one file into definitions and references. */
+export function collect(matches: readonly QueryMatch[], content: string, roles: Map<string, CaptureRole>): Collected {
+  const definitions = new Map<string, RawDefinition>();
+  const references = new Map<string, RawReference>();
+  for (const match of matches) {
+    const parts = partsOf(match.captures, roles);
+    addDefinition(definitions, parts, content);
+    addReference(references, parts, content);
+  }
+  return { definitions: [...definitions.values()], references: [...references.values()] };
+}

@@ -1,0 +1,131 @@
+/**
+ * The generic tree-sitter extractor: parse, run the language's tags query, turn
+ * matches into symbols and references. Knows no language: everything specific
+ * lives in the language's row and query file.
+ */
+import { assertVocabulary } from './captures';
+import type { CaptureRole } from './captures';
+import { collect } from './collect';
+import { attributeReferences, buildOutline } from './outline';
+import { compileQuery, Deadline, ensureRuntime, parse, runQuery } from './parser';
+import type { Grammar, Query, SyntaxNode } from './parser';
+import type { ExtractedReference, ExtractedSymbol, ExtractionFailure } from './types';
+import { ByteMap } from './utf8';
+
+/** What the engine needs from a language table row. */
+export interface GrammarLanguage {
+  id: string;
+  grammar: Grammar;
+  /** Tags query source (one or more `.scm` files concatenated). */
+  query: string;
+  confidence: number;
+  testPaths: readonly RegExp[];
+  testNames?: RegExp;
+  exportedNames?: RegExp;
+}
+
+export interface GrammarExtraction {
+  symbols: ExtractedSymbol[];
+  references: ExtractedReference[];
+  hadErrors: boolean;
+  failure: ExtractionFailure | null;
+}
+
+/** Share of the text under ERROR nodes above which the file counts as unparsable. */
+const PARSE_ERROR_SHARE = 0.5;
+
+interface CompiledQuery {
+  query: Query;
+  roles: Map<string, CaptureRole>;
+}
+
+const queries = new Map<string, CompiledQuery>();
+
+/** Compiles a tags query and checks its captures against the vocabulary (throws on an unknown one). */
+export async function compileTagsQuery(grammar: Grammar, source: string): Promise<Query> {
+  await ensureRuntime();
+  const query = compileQuery(grammar, source);
+  try {
+    assertVocabulary(query.captureNames);
+  } catch (err) {
+    query.delete();
+    throw err;
+  }
+  return query;
+}
+
+async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
+  let compiled = queries.get(language.id);
+  if (!compiled) {
+    compiled = { query: await compileTagsQuery(language.grammar, language.query), roles: new Map() };
+    queries.set(language.id, compiled);
+  }
+  return compiled;
+}
+
+/** Fraction of the text covered by ERROR nodes (descends only into subtrees that hold errors). */
+function errorShare(root: SyntaxNode, length: number): number {
+  if (root.isError) return 1;
+  let covered = 0;
+  const pending: SyntaxNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node) break;
+    if (node.isError) {
+      covered += node.endIndex - node.startIndex;
+      continue;
+    }
+    if (!node.hasError) continue;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child) pending.push(child);
+    }
+  }
+  return length === 0 ? 0 : covered / length;
+}
+
+function timeout(ms: number): GrammarExtraction {
+  return { symbols: [], references: [], hadErrors: false, failure: { reason: 'timeout', message: `parsing took longer than ${ms} ms` } };
+}
+
+export async function extractWithGrammar(
+  language: GrammarLanguage,
+  path: string,
+  content: string,
+  timeoutMs: number,
+): Promise<GrammarExtraction> {
+  const { query, roles } = await queryFor(language);
+  const deadline = new Deadline(timeoutMs);
+  const tree = parse(language.grammar, content, deadline);
+  if (!tree) return timeout(timeoutMs);
+  try {
+    const root = tree.rootNode;
+    const hadErrors = root.hasError;
+    const share = hadErrors ? errorShare(root, content.length) : 0;
+    const matches = runQuery(query, root, deadline);
+    if (!matches) return timeout(timeoutMs);
+    const collected = collect(matches, content, roles);
+    const failed = share > PARSE_ERROR_SHARE;
+    const outline = buildOutline(
+      collected.definitions,
+      {
+        testFile: language.testPaths.some((re) => re.test(path)),
+        testNames: language.testNames,
+        exportedNames: language.exportedNames,
+        // A mostly unreadable file keeps what was found, at half the confidence.
+        confidence: failed ? language.confidence / 2 : language.confidence,
+        hadErrors,
+      },
+      content,
+      new ByteMap(content),
+    );
+    return {
+      symbols: outline.symbols,
+      references: attributeReferences(collected.references, outline),
+      hadErrors,
+      failure: failed ? { reason: 'parse_error', message: `${Math.round(share * 100)}% of the file could not be parsed` } : null,
+    };
+  } finally {
+    tree.delete();
+  }
+}

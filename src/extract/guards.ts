@@ -1,0 +1,27 @@
+import type { ExtractionFailure } from './types';
+import { utf8Length } from './utf8';
+
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+// A lone surrogate cannot come from valid UTF-8; U+FFFD is what a decoder leaves
+// where the original bytes were not UTF-8. Either way offsets would not match the file.
+const BROKEN_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
+
+/**
+ * Refuses content the extractor must not parse: too large, binary, or not clean UTF-8.
+ * The size test runs first so a huge file is never scanned.
+ */
+export function checkContent(content: string, maxBytes: number): ExtractionFailure | null {
+  // A UTF-16 unit is 1–3 UTF-8 bytes: settle the obvious cases without measuring.
+  const tooLarge = content.length > maxBytes || (content.length * 3 > maxBytes && utf8Length(content) > maxBytes);
+  if (tooLarge) {
+    return { reason: 'file_too_large', message: `file is larger than ${maxBytes} bytes` };
+  }
+  if (content.includes('\0')) {
+    return { reason: 'binary', message: 'file contains NUL bytes' };
+  }
+  if (BROKEN_TEXT.test(content)) {
+    return { reason: 'encoding', message: 'file is not valid UTF-8 text' };
+  }
+  return null;
+}

@@ -1,0 +1,101 @@
+; JavaScript tags (.js .jsx .mjs .cjs; JSX calls come from jsx.scm). Vocabulary: ../captures.ts.
+
+; ---- declarations, with the doc comments right before them -------------------
+((comment)* @doc
+  .
+  [
+    (function_declaration name: (identifier) @name) @definition.function
+    (generator_function_declaration name: (identifier) @name) @definition.function
+    (class_declaration name: (identifier) @name) @definition.class
+  ])
+
+((comment)* @doc
+  .
+  (export_statement
+    declaration: [
+      (function_declaration name: (identifier) @name) @definition.function
+      (generator_function_declaration name: (identifier) @name) @definition.function
+      (class_declaration name: (identifier) @name) @definition.class
+    ]) @export)
+
+((comment)* @doc
+  .
+  (export_statement
+    value: [
+      (class name: (identifier) @name) @definition.class
+      (function_expression name: (identifier) @name) @definition.function
+    ]) @export)
+
+; ---- class members (public unless #private) ----------------------------------
+((comment)* @doc
+  .
+  [
+    (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+    (field_definition
+      property: [(property_identifier) (private_property_identifier)] @name
+      value: [(arrow_function) (function_expression)]) @definition.method
+  ])
+(method_definition name: (property_identifier) @name) @definition.method @export
+(field_definition
+  property: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @definition.method @export
+
+; ---- constants and variables (the engine keeps top-level ones); function-valued
+; declarations are functions (the stronger kind wins when both match)
+((comment)* @doc
+  .
+  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)
+((comment)* @doc
+  .
+  [
+    (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+    (variable_declaration (variable_declarator name: (identifier) @name))
+  ] @definition.variable)
+((comment)* @doc
+  .
+  (export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant) @export)
+((comment)* @doc
+  .
+  (export_statement
+    declaration: [
+      (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+      (variable_declaration (variable_declarator name: (identifier) @name))
+    ] @definition.variable) @export)
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; ---- references ----------------------------------------------------------------
+(call_expression function: [(identifier) (member_expression)] @name) @reference.call
+(new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
+
+(import_statement source: (string (string_fragment) @import.source)) @reference.import
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @import.name)))
+  source: (string (string_fragment) @import.source)) @reference.import
+(import_statement
+  (import_clause (identifier) @import.name)
+  source: (string (string_fragment) @import.source)) @reference.import
+(import_statement
+  (import_clause (namespace_import "*" @import.name))
+  source: (string (string_fragment) @import.source)) @reference.import
+(export_statement source: (string (string_fragment) @import.source)) @reference.import
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name))
+  source: (string (string_fragment) @import.source)) @reference.import
+(export_statement "*" @import.name source: (string (string_fragment) @import.source)) @reference.import
+((call_expression
+   function: (identifier) @_require
+   arguments: (arguments . (string (string_fragment) @import.source)))
+  (#eq? @_require "require")) @reference.import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @import.source))) @reference.import
+
+(class_heritage (_) @name) @reference.inherit

@@ -1,0 +1,49 @@
+; Python tags. Vocabulary: ../captures.ts.
+; A decorated definition is captured whole (decorators are part of its head); the bare
+; inner definition then lies inside it and is dropped by the engine as local.
+
+; ---- functions and classes: comments above, or a docstring first in the body --
+((comment)* @doc
+  .
+  [
+    (function_definition name: (identifier) @name) @definition.function
+    (decorated_definition definition: (function_definition name: (identifier) @name)) @definition.function
+    (class_definition name: (identifier) @name) @definition.class
+    (decorated_definition definition: (class_definition name: (identifier) @name)) @definition.class
+  ])
+
+(function_definition
+  name: (identifier) @name
+  body: (block . (expression_statement (string) @doc))) @definition.function
+(decorated_definition
+  definition: (function_definition
+    name: (identifier) @name
+    body: (block . (expression_statement (string) @doc)))) @definition.function
+(class_definition
+  name: (identifier) @name
+  body: (block . (expression_statement (string) @doc))) @definition.class
+(decorated_definition
+  definition: (class_definition
+    name: (identifier) @name
+    body: (block . (expression_statement (string) @doc)))) @definition.class
+
+; ---- module-level assignments: UPPER_CASE names are constants ------------------
+(module
+  (expression_statement (assignment left: (identifier) @name)) @definition.constant
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+(module
+  (expression_statement (assignment left: (identifier) @name)) @definition.variable
+  (#not-match? @name "^[A-Z][A-Z0-9_]*$"))
+
+; ---- references ----------------------------------------------------------------
+(call function: [(identifier) (attribute)] @name) @reference.call
+
+(import_statement name: (dotted_name) @import.source) @reference.import
+(import_statement name: (aliased_import name: (dotted_name) @import.source)) @reference.import
+(import_from_statement module_name: (_) @import.source) @reference.import
+(import_from_statement
+  module_name: (_) @import.source
+  name: [(dotted_name) @import.name (aliased_import name: (dotted_name) @import.name)]) @reference.import
+(import_from_statement module_name: (_) @import.source (wildcard_import) @import.name) @reference.import
+
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @name)) @reference.inherit

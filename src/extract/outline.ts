@@ -1,0 +1,173 @@
+/**
+ * Plain definitions → the file's symbol outline, generically for every language:
+ * parents come from range containment (one sort and a stack), kinds are adjusted
+ * by their container, local definitions are dropped, keys are made unique.
+ */
+import { TOP_LEVEL_ONLY_KINDS, TYPE_KINDS } from './captures';
+import { headEnd } from './collect';
+import type { RawDefinition, RawReference } from './collect';
+import { KeyAllocator } from './keys';
+import { cleanDocstring, lastIdentifier, signatureOf } from './text';
+import type { ExtractedReference, ExtractedSymbol, SymbolKind } from './types';
+import type { ByteMap } from './utf8';
+
+export interface OutlineRules {
+  /** The whole file is a test file (by path). */
+  testFile: boolean;
+  /** Names of test definitions (e.g. Go `Test*`, Python `test_*`). */
+  testNames?: RegExp;
+  /** Names exported without a marker (e.g. Go capitalised names). */
+  exportedNames?: RegExp;
+  /** Confidence of a clean extraction. */
+  confidence: number;
+  hadErrors: boolean;
+}
+
+/** Definitions inside these are local to a body or an initializer, not symbols. */
+const LOCAL_SCOPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Variable', 'Constant']);
+
+const BLANK_LINE = /\n[ \t]*\r?\n/;
+
+interface Frame {
+  def: RawDefinition;
+  /** Null when the definition is local (dropped): so is everything inside it. */
+  symbol: ExtractedSymbol | null;
+}
+
+function contains(outer: RawDefinition, inner: RawDefinition): boolean {
+  const same = outer.start === inner.start && outer.end === inner.end;
+  return !same && outer.start <= inner.start && inner.end <= outer.end;
+}
+
+function adjustKind(kind: SymbolKind, container: SymbolKind | null, owned: boolean): SymbolKind {
+  const inType = container !== null && TYPE_KINDS.has(container);
+  if (kind === 'Function' && (inType || owned)) return 'Method';
+  if (kind === 'Method' && !inType && !owned && container !== 'Module') return 'Function';
+  return kind;
+}
+
+/**
+ * A docstring inside the definition wins; otherwise the comments right before it,
+ * up to the first blank line (attributes or decorators in between are fine).
+ */
+function docstringOf(def: RawDefinition, content: string): string | null {
+  if (def.docs.length === 0) return null;
+  const inside = def.docs.filter((d) => d.start >= def.start && d.end <= def.end);
+  if (inside.length > 0) return cleanDocstring(inside.sort((a, b) => a.start - b.start).map((d) => d.text));
+  const before = def.docs.filter((d) => d.end <= def.start).sort((a, b) => b.start - a.start);
+  const chain: string[] = [];
+  let next = def.start;
+  for (const doc of before) {
+    // Some grammars end a line comment after its newline: count that newline too.
+    const gap = (doc.text.endsWith('\n') ? '\n' : '') + content.slice(doc.end, next);
+    if (BLANK_LINE.test(gap)) break;
+    chain.unshift(doc.text);
+    next = doc.start;
+  }
+  return cleanDocstring(chain);
+}
+
+export interface Outline {
+  symbols: ExtractedSymbol[];
+  /** Kept symbols with their UTF-16 spans, in source order, for reference attribution. */
+  spans: { symbol: ExtractedSymbol; start: number; end: number }[];
+}
+
+/** Runs while the tree is alive: signatures read the definition nodes. */
+export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content: string, bytes: ByteMap): Outline {
+  const sorted = [...defs].sort((a, b) => a.start - b.start || b.end - a.end);
+  const keys = new KeyAllocator();
+  const byQualifiedName = new Map<string, ExtractedSymbol>();
+  const stack: Frame[] = [];
+  const outline: Outline = { symbols: [], spans: [] };
+  const scale = rules.hadErrors ? 0.8 : 1;
+
+  for (const def of sorted) {
+    while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
+    const frame = stack[stack.length - 1];
+    const container = frame?.symbol ?? null;
+    const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
+    const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind));
+    if (local || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
+      stack.push({ def, symbol: null });
+      continue;
+    }
+
+    const prefix = container?.qualified_name ?? null;
+    const parent = def.owner !== null ? (prefix ? `${prefix}.${def.owner}` : def.owner) : prefix;
+    const qualifiedName = parent ? `${parent}.${def.name}` : def.name;
+    const parentSymbol = container ?? (parent ? byQualifiedName.get(parent) : undefined);
+    const ownerSegment = def.owner !== null ? (lastIdentifier(def.owner) ?? def.owner) : null;
+    // An owner defined in another file: judge it by its name where the language can.
+    const parentExported = parentSymbol
+      ? parentSymbol.is_exported
+      : ownerSegment !== null && rules.exportedNames
+        ? rules.exportedNames.test(ownerSegment)
+        : true;
+    const ownExported = def.exported || (rules.exportedNames?.test(def.name) ?? false);
+
+    const symbol: ExtractedSymbol = {
+      key: keys.next(qualifiedName, kind),
+      name: def.name,
+      qualified_name: qualifiedName,
+      kind,
+      signature: signatureOf(content.slice(def.start, headEnd(def.node))),
+      docstring: docstringOf(def, content),
+      parent,
+      is_exported: ownExported && parentExported,
+      is_test: rules.testFile || def.test || (rules.testNames?.test(def.name) ?? false) || (parentSymbol?.is_test ?? false),
+      start_line: def.startRow + 1,
+      end_line: def.endRow + 1,
+      start_byte: bytes.byteAt(def.start),
+      end_byte: bytes.byteAt(def.end),
+      extraction_confidence: Math.round(rules.confidence * scale * (def.hasError ? 0.75 : 1) * 100) / 100,
+    };
+    outline.symbols.push(symbol);
+    outline.spans.push({ symbol, start: def.start, end: def.end });
+    if (!byQualifiedName.has(qualifiedName)) byQualifiedName.set(qualifiedName, symbol);
+    stack.push({ def, symbol });
+  }
+  return outline;
+}
+
+/** Imported names in source order, each once. */
+function importedNames(ref: RawReference): string[] {
+  const names = ref.importNames.sort((a, b) => a.at - b.at).map((i) => i.name);
+  return [...new Set(names)];
+}
+
+/**
+ * Attributes each reference to the innermost kept symbol around it (a merge walk
+ * over both position-sorted lists), or to the symbol named by its `@owner`.
+ */
+export function attributeReferences(refs: RawReference[], outline: Outline): ExtractedReference[] {
+  const sorted = [...refs].sort((a, b) => a.at - b.at);
+  const byQualifiedName = new Map<string, ExtractedSymbol>();
+  for (const s of outline.symbols) if (!byQualifiedName.has(s.qualified_name)) byQualifiedName.set(s.qualified_name, s);
+  const spans = outline.spans;
+  const stack: Outline['spans'] = [];
+  const out: ExtractedReference[] = [];
+  let next = 0;
+  for (const ref of sorted) {
+    while (next < spans.length && spans[next].start <= ref.at) {
+      const span = spans[next++];
+      while (stack.length > 0 && stack[stack.length - 1].end <= span.start) stack.pop();
+      stack.push(span);
+    }
+    while (stack.length > 0 && stack[stack.length - 1].end <= ref.at) stack.pop();
+    let enclosing = stack.length > 0 ? stack[stack.length - 1].symbol : null;
+    if (ref.owner !== null) {
+      const scoped = enclosing ? `${enclosing.qualified_name}.${ref.owner}` : ref.owner;
+      enclosing = byQualifiedName.get(scoped) ?? byQualifiedName.get(ref.owner) ?? enclosing;
+    }
+    out.push({
+      kind: ref.kind,
+      name: ref.name,
+      target: ref.kind === 'import' ? null : lastIdentifier(ref.name),
+      imported_names: ref.kind === 'import' ? importedNames(ref) : null,
+      enclosing: enclosing?.key ?? null,
+      line: ref.line,
+    });
+  }
+  return out;
+}

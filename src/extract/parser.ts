@@ -1,0 +1,117 @@
+/**
+ * Parser lifecycle: the only importer of web-tree-sitter. One runtime per isolate,
+ * one Parser reused for every file, one Language per grammar, loaded on first use.
+ *
+ * workerd forbids compiling WASM from bytes, so the core runtime and every grammar
+ * arrive as `WebAssembly.Module` imports (see `languages/table.ts`).
+ */
+import { Language, Parser, Query } from 'web-tree-sitter';
+import type { Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
+import coreWasm from 'web-tree-sitter/web-tree-sitter.wasm';
+
+export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
+
+export interface Grammar {
+  /** Cache key, e.g. 'cpp' (shared by the c and cpp languages). */
+  name: string;
+  wasm: WebAssembly.Module;
+}
+
+/**
+ * A parse budget. Wall-clock time is checked when the progress callback runs, but a
+ * deployed Worker's clock stands still during synchronous work, so the number of
+ * callbacks (one per ~100 parser operations) is capped as well. ≈14 callbacks/ms
+ * were measured under workerd; the cap allows about three times that rate.
+ */
+export class Deadline {
+  static readonly CALLBACKS_PER_MS = 40;
+  private readonly endsAt: number;
+  private readonly maxTicks: number;
+  private ticks = 0;
+  expired = false;
+
+  constructor(budgetMs: number) {
+    this.endsAt = performance.now() + budgetMs;
+    this.maxTicks = Math.max(1, budgetMs * Deadline.CALLBACKS_PER_MS);
+  }
+
+  /** Progress callback: returns true (cancel) once the budget is spent. */
+  readonly tick = (): boolean => {
+    this.ticks++;
+    if (this.ticks > this.maxTicks || performance.now() > this.endsAt) this.expired = true;
+    return this.expired;
+  };
+}
+
+interface EmscriptenHooks {
+  instantiateWasm(
+    imports: WebAssembly.Imports,
+    done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ): Record<string, never>;
+}
+
+let runtime: Promise<void> | null = null;
+let parser: Parser | null = null;
+const languages = new Map<string, Language>();
+
+async function initRuntime(): Promise<void> {
+  const hooks: EmscriptenHooks = {
+    instantiateWasm(imports, done) {
+      void WebAssembly.instantiate(coreWasm, imports).then((instance) => done(instance, coreWasm));
+      return {};
+    },
+  };
+  // Under nodejs_compat the Emscripten glue sees `process` and takes a Node-only
+  // path (createRequire); hide it for the duration of the init.
+  const scope = globalThis as { process?: unknown };
+  const saved = scope.process;
+  scope.process = undefined;
+  try {
+    await Parser.init(hooks);
+  } finally {
+    scope.process = saved;
+  }
+}
+
+/** Loads the tree-sitter runtime once per isolate. */
+export function ensureRuntime(): Promise<void> {
+  runtime ??= initRuntime().catch((err: unknown) => {
+    runtime = null;
+    throw err;
+  });
+  return runtime;
+}
+
+/** The grammar's Language, loaded on first use (call `ensureRuntime` first). */
+export function loadLanguage(grammar: Grammar): Language {
+  let language = languages.get(grammar.name);
+  if (!language) {
+    language = Language.loadSync(grammar.wasm);
+    languages.set(grammar.name, language);
+  }
+  return language;
+}
+
+/** Compiles a tags query; the caller caches it per language. */
+export function compileQuery(grammar: Grammar, source: string): Query {
+  return new Query(loadLanguage(grammar), source);
+}
+
+/**
+ * Parses `content`; null when the deadline cancelled the parse. The caller must
+ * `delete()` the tree.
+ */
+export function parse(grammar: Grammar, content: string, deadline: Deadline): Tree | null {
+  parser ??= new Parser();
+  parser.setLanguage(loadLanguage(grammar));
+  const tree = parser.parse(content, null, { progressCallback: deadline.tick });
+  // A cancelled parse would otherwise resume on the next call.
+  if (!tree) parser.reset();
+  return tree;
+}
+
+/** Runs a query over a tree; null when the deadline cancelled it. */
+export function runQuery(query: Query, root: Node, deadline: Deadline): QueryMatch[] | null {
+  const matches = query.matches(root, { progressCallback: deadline.tick });
+  return deadline.expired ? null : matches;
+}

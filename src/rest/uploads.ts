@@ -1,0 +1,90 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { PincherError } from '../errors';
+import { requireWrite } from '../http/auth';
+import { readJsonBody } from '../http/body';
+import { jsonWithMeta } from '../http/respond';
+import { MetaCollector } from '../envelope/collector';
+import { changeCounts, getUpload } from '../db/uploads';
+import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
+import { checkProjectName } from '../upload/paths';
+
+/** Manifest bodies: 100,000 entries of ~150 bytes. */
+export const MAX_MANIFEST_BODY = 24 * 1024 * 1024;
+/** Content batches (the CLI packs 2 MiB). */
+export const MAX_FILES_BODY = 4 * 1024 * 1024;
+
+/** The push protocol (docs/indexing.md): manifest, content batches, atomic commit. */
+export const uploadRoutes = new Hono<AppEnv>();
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new PincherError('invalid_request', 'the body must be a JSON object', { suggestion: 'see docs/indexing.md for the request shapes' });
+  }
+  return body as Record<string, unknown>;
+}
+
+uploadRoutes.post('/:project/uploads', async (c) => {
+  requireWrite(c.get('scope'), 'pushing an index');
+  const body = objectBody(await readJsonBody(c, MAX_MANIFEST_BODY));
+  const mode = body.mode === undefined ? 'replace' : body.mode;
+  if (mode !== 'replace' && mode !== 'merge') {
+    throw new PincherError('invalid_params', "mode must be one of: replace, merge", { suggestion: 'omit mode (replace) or send "merge"' });
+  }
+  const result = await openUpload(c.env.DB, {
+    project: c.req.param('project'),
+    ref: body.ref as string | undefined,
+    commit: body.commit as string | undefined,
+    manifest: body.manifest,
+    mode,
+  });
+  return jsonWithMeta(c, { ...result }, 201);
+});
+
+uploadRoutes.post('/:project/uploads/:id/files', async (c) => {
+  requireWrite(c.get('scope'), 'pushing an index');
+  const project = checkProjectName(c.req.param('project'));
+  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  const body = objectBody(await readJsonBody(c, MAX_FILES_BODY));
+  const result = await acceptFiles(c.env.DB, upload, body.files);
+  return jsonWithMeta(c, { ...result });
+});
+
+uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
+  requireWrite(c.get('scope'), 'pushing an index');
+  const project = checkProjectName(c.req.param('project'));
+  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  const meta = new MetaCollector();
+  const summary = await commitUpload(c.env.DB, project, upload, meta);
+  return jsonWithMeta(c, { ...summary }, 200, meta);
+});
+
+uploadRoutes.get('/:project/uploads/:id', async (c) => {
+  const project = checkProjectName(c.req.param('project'));
+  const upload = await getUpload(c.env.DB, c.req.param('id'));
+  const owner = upload ? await c.env.DB.prepare('SELECT name FROM projects WHERE id = ?1').bind(upload.project_id).first<{ name: string }>() : null;
+  if (!upload || owner?.name !== project) {
+    throw new PincherError('upload_not_found', `no upload '${c.req.param('id').slice(0, 60)}' for project '${project}'`, {
+      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
+    });
+  }
+  const status = upload.status === 'open' && upload.expires_at < Date.now() ? 'expired' : upload.status;
+  return jsonWithMeta(c, {
+    upload_id: upload.id,
+    project,
+    status,
+    ref: upload.ref,
+    commit: upload.commit_sha,
+    created_at: new Date(upload.created_at).toISOString(),
+    expires_at: new Date(upload.expires_at).toISOString(),
+    plan: await changeCounts(c.env.DB, upload.id),
+  });
+});
+
+uploadRoutes.delete('/:project/uploads/:id', async (c) => {
+  requireWrite(c.get('scope'), 'abandoning an upload');
+  const project = checkProjectName(c.req.param('project'));
+  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  await abortUpload(c.env.DB, upload);
+  return jsonWithMeta(c, { upload_id: upload.id, status: 'aborted' });
+});

@@ -1,0 +1,40 @@
+import { detectLanguage, extractFile, EXTRACTOR_VERSION } from '../extract';
+import type { ExtractionRow } from '../db/index-store';
+import { identifierWords } from '../util/words';
+
+/** Language id a manifest path is stored under: the extractor's id, or 'none'. */
+export function languageOf(path: string): string {
+  return detectLanguage(path)?.id ?? 'none';
+}
+
+/** Per-file cap on symbols kept, so one generated monster file cannot blow a D1 row (2 MB). */
+const MAX_SYMBOLS_PER_FILE = 5_000;
+
+/**
+ * Runs the extractor on one file and shapes the row stored for its content.
+ * Never throws: every failure becomes a status with a reason code.
+ */
+export async function extractionRow(path: string, hash: string, content: string, opts: { maxBytes: number; timeoutMs: number }): Promise<ExtractionRow> {
+  const language = languageOf(path);
+  const result = await extractFile(path, content, { maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs });
+  const symbols = result.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ ...s, words: identifierWords(s.name, s.qualified_name) }));
+  const refs = result.references.slice(0, MAX_SYMBOLS_PER_FILE * 4);
+  const failure = result.failure;
+  let status: ExtractionRow['status'] = 'ok';
+  if (failure) status = failure.reason === 'parse_error' || failure.reason === 'timeout' ? 'failed' : 'skipped';
+  return {
+    hash,
+    language,
+    extractorVersion: EXTRACTOR_VERSION,
+    corpus: language === 'none' ? 'none' : result.corpus,
+    status,
+    reason: failure?.reason ?? null,
+    message: failure?.message.slice(0, 300) ?? null,
+    hadErrors: result.had_errors,
+    symbolCount: symbols.length,
+    refCount: refs.length,
+    parseMs: Math.round(result.parse_ms),
+    symbolsJson: JSON.stringify(symbols),
+    refsJson: JSON.stringify(refs),
+  };
+}

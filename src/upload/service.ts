@@ -1,0 +1,305 @@
+import { ulid } from 'ulid';
+import { EXTRACTOR_VERSION } from '../extract';
+import { PincherError } from '../errors';
+import type { MetaCollector } from '../envelope/collector';
+import { SCHEMA_VERSION } from '../version';
+import {
+  changeCounts,
+  classifyStatements,
+  ensureProject,
+  expireStaleUploads,
+  getUpload,
+  insertUpload,
+  manifestEntries,
+  missingFiles,
+  missingHashes,
+  openUploadFor,
+  setUploadStatus,
+  touchUpload,
+  type ChangeCounts,
+  type ManifestRow,
+  type UploadRow,
+} from '../db/uploads';
+import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
+import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
+import { extractionRow, languageOf } from './extract-rows';
+
+/** Uploads expire this long after their last activity; a later push may then take the project. */
+export const UPLOAD_TTL_MS = 15 * 60 * 1000;
+export const MAX_MANIFEST_ENTRIES = 100_000;
+export const MAX_FILE_BYTES = 1024 * 1024;
+const PARSE_BUDGET_MS = 2_000;
+
+export interface ManifestEntry {
+  path: string;
+  hash: string;
+  size: number;
+}
+
+export interface OpenRequest {
+  project: string;
+  ref?: string | null;
+  commit?: string | null;
+  manifest: unknown;
+  mode?: 'replace' | 'merge';
+  /** Classify every listed file as changed (server-side re-extraction). */
+  forceChanged?: boolean;
+}
+
+export interface OpenResult {
+  upload_id: string;
+  project: string;
+  expires_at: string;
+  missing: string[];
+  plan: ChangeCounts;
+}
+
+function manifestError(index: number, path: unknown, problem: string): PincherError {
+  return new PincherError('invalid_manifest', `manifest[${index}]${typeof path === 'string' ? ` (${path.slice(0, 200)})` : ''}: ${problem}`, {
+    suggestion: 'send every file once as {path, hash, size}: a relative /-separated path, the lowercase hex SHA-256 of its bytes and its size',
+    details: { index, ...(typeof path === 'string' ? { path: path.slice(0, 1024) } : {}) },
+  });
+}
+
+/** Validates the whole manifest before anything is written. */
+export function checkManifest(manifest: unknown): ManifestRow[] {
+  if (!Array.isArray(manifest)) {
+    throw new PincherError('invalid_manifest', 'manifest must be an array of {path, hash, size}', {
+      suggestion: 'send {"manifest": [{"path": "src/a.ts", "hash": "<sha256 hex>", "size": 123}]}',
+    });
+  }
+  if (manifest.length > MAX_MANIFEST_ENTRIES) {
+    throw new PincherError('invalid_manifest', `manifest has ${manifest.length} entries; the limit is ${MAX_MANIFEST_ENTRIES}`, {
+      suggestion: 'narrow the push with .pincherignore, or split the repository into several projects',
+    });
+  }
+  const seen = new Set<string>();
+  return manifest.map((entry: unknown, i: number) => {
+    const e = entry as Partial<ManifestEntry> | null;
+    if (!e || typeof e !== 'object') throw manifestError(i, undefined, 'entry must be an object {path, hash, size}');
+    const problem = pathProblem(e.path);
+    if (problem) throw manifestError(i, e.path, problem);
+    const path = e.path as string;
+    if (seen.has(path)) throw manifestError(i, path, 'duplicate path');
+    seen.add(path);
+    if (!isSha256Hex(e.hash)) throw manifestError(i, path, 'hash must be 64 lowercase hex characters (SHA-256)');
+    if (typeof e.size !== 'number' || !Number.isInteger(e.size) || e.size < 0) throw manifestError(i, path, 'size must be a non-negative integer');
+    return { path, hash: e.hash, size: e.size, language: languageOf(path) };
+  });
+}
+
+function optionalText(value: unknown, field: string, max: number): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string' || value.length > max) {
+    throw new PincherError('invalid_params', `${field} must be a string of at most ${max} characters`, {
+      suggestion: `omit ${field} or send a short string`,
+    });
+  }
+  return value;
+}
+
+/**
+ * Opens an upload: validates and classifies the manifest, takes the
+ * project's push lock, and answers which contents the server lacks.
+ */
+export async function openUpload(d1: D1Database, req: OpenRequest): Promise<OpenResult> {
+  const name = checkProjectName(req.project);
+  const ref = optionalText(req.ref, 'ref', 200);
+  const commit = optionalText(req.commit, 'commit', 100);
+  const manifest = checkManifest(req.manifest);
+  const mode = req.mode ?? 'replace';
+  const now = Date.now();
+  const project = await ensureProject(d1, name, ulid(), now);
+  await expireStaleUploads(d1, project.id, now);
+  const upload: UploadRow = {
+    id: ulid(),
+    project_id: project.id,
+    ref,
+    commit_sha: commit,
+    status: 'open',
+    mode,
+    created_at: now,
+    updated_at: now,
+    expires_at: now + UPLOAD_TTL_MS,
+    manifest_count: manifest.length,
+  };
+  if (!(await insertUpload(d1, upload))) {
+    const holder = await openUploadFor(d1, project.id);
+    throw new PincherError('push_in_progress', `another push to '${name}' is in progress`, {
+      suggestion: 'wait for it to commit (or expire, 15 minutes after its last activity) and push again',
+      details: holder ? { upload_id: holder.id, expires_at: new Date(holder.expires_at).toISOString() } : {},
+    });
+  }
+  try {
+    await d1.batch(classifyStatements(d1, upload.id, project.id, manifest, EXTRACTOR_VERSION, mode, req.forceChanged));
+  } catch (err) {
+    await setUploadStatus(d1, upload.id, 'aborted', Date.now());
+    throw err;
+  }
+  const [plan, missing] = await Promise.all([changeCounts(d1, upload.id), missingHashes(d1, upload.id, EXTRACTOR_VERSION)]);
+  return { upload_id: upload.id, project: name, expires_at: new Date(upload.expires_at).toISOString(), missing, plan };
+}
+
+/** The open upload `uploadId` of `project`, or the matching typed error. */
+export async function requireOpenUpload(d1: D1Database, project: string, uploadId: string): Promise<UploadRow> {
+  const upload = await getUpload(d1, uploadId);
+  const owner = upload ? await d1.prepare('SELECT name FROM projects WHERE id = ?1').bind(upload.project_id).first<{ name: string }>() : null;
+  if (!upload || owner?.name !== project) {
+    throw new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
+      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
+    });
+  }
+  const expired = upload.status === 'expired' || (upload.status === 'open' && upload.expires_at < Date.now());
+  if (upload.status !== 'open' || expired) {
+    throw new PincherError('upload_not_found', `upload '${uploadId}' is ${expired ? 'expired' : upload.status}`, {
+      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads and push again',
+      details: { status: expired ? 'expired' : upload.status },
+    });
+  }
+  return upload;
+}
+
+export interface IncomingFile {
+  path: string;
+  hash: string;
+  content: string;
+}
+
+export interface AcceptResult {
+  accepted: number;
+  skipped: { path: string; reason: string }[];
+  failures: { path: string; reason: string; message: string | null }[];
+  symbols: number;
+}
+
+const NO_CONTENT_REASONS = new Set(['binary', 'encoding', 'file_too_large']);
+
+/**
+ * Receives a batch of file contents: every item is checked (in the
+ * manifest with that hash, content hashes to it) before anything is
+ * written; then each file is extracted and content + extraction are stored
+ * in one batch.
+ */
+export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unknown): Promise<AcceptResult> {
+  if (!Array.isArray(files) || files.length === 0) {
+    throw new PincherError('invalid_request', 'files must be a non-empty array of {path, hash, content}', {
+      suggestion: 'send {"files": [{"path": "src/a.ts", "hash": "<sha256 hex>", "content": "…"}]}',
+    });
+  }
+  const items: IncomingFile[] = files.map((f: unknown, i: number) => {
+    const e = f as Partial<IncomingFile> | null;
+    const problem = pathProblem(e?.path);
+    if (!e || problem) throw itemError('invalid_path', i, e?.path, problem ?? 'entry must be an object');
+    if (!isSha256Hex(e.hash)) throw itemError('invalid_request', i, e.path, 'hash must be 64 lowercase hex characters');
+    if (typeof e.content !== 'string') throw itemError('invalid_request', i, e.path, 'content must be a string (UTF-8 text)');
+    return { path: e.path as string, hash: e.hash, content: e.content };
+  });
+  const entries = await manifestEntries(d1, upload.id, items.map((i) => i.path));
+  for (const [i, item] of items.entries()) {
+    const entry = entries.get(item.path);
+    if (!entry || entry.change === 'deleted') throw itemError('invalid_path', i, item.path, 'path is not in this upload\'s manifest');
+    if (entry.hash !== item.hash) throw itemError('hash_mismatch', i, item.path, 'hash differs from the manifest entry for this path');
+    if ((await sha256Hex(item.content)) !== item.hash) {
+      throw itemError('hash_mismatch', i, item.path, 'content does not hash to the given SHA-256 (send the file bytes as UTF-8 text)');
+    }
+  }
+  const result: AcceptResult = { accepted: 0, skipped: [], failures: [], symbols: 0 };
+  const stored = [];
+  for (const item of items) {
+    const row = await extractionRow(item.path, item.hash, item.content, { maxBytes: MAX_FILE_BYTES, timeoutMs: PARSE_BUDGET_MS });
+    const keepContent = !(row.reason && NO_CONTENT_REASONS.has(row.reason));
+    stored.push({ row, content: keepContent ? item.content : null, size: new TextEncoder().encode(item.content).length });
+    result.accepted++;
+    result.symbols += row.symbolCount;
+    if (row.status === 'skipped') result.skipped.push({ path: item.path, reason: row.reason ?? 'unknown' });
+    if (row.status === 'failed') result.failures.push({ path: item.path, reason: row.reason ?? 'unknown', message: row.message });
+  }
+  const now = Date.now();
+  await d1.batch(storeExtractionStatements(d1, stored, now));
+  await touchUpload(d1, upload.id, now, UPLOAD_TTL_MS);
+  return result;
+}
+
+function itemError(code: 'invalid_path' | 'invalid_request' | 'hash_mismatch', index: number, path: unknown, problem: string): PincherError {
+  const where = typeof path === 'string' ? path.slice(0, 200) : `files[${index}]`;
+  return new PincherError(code, `${where}: ${problem}; nothing in this batch was stored`, {
+    suggestion: 'fix or drop that file and send the batch again',
+    details: { index, ...(typeof path === 'string' ? { path: path.slice(0, 1024) } : {}) },
+  });
+}
+
+export interface CommitSummary {
+  project: string;
+  ref: string | null;
+  commit: string | null;
+  files: { new: number; changed: number; unchanged: number; deleted: number; skipped: number; failed: number };
+  skipped_by_reason: Record<string, number>;
+  failed_by_reason: Record<string, number>;
+  symbols: number;
+  symbols_added: number;
+  duration_ms: number;
+}
+
+/**
+ * Commits an upload atomically and records the catalog's empty reasons on
+ * the collector: incremental_no_change, unsupported_language,
+ * extractor_emitted_nothing.
+ */
+export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector): Promise<CommitSummary> {
+  const started = Date.now();
+  const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
+  if (missing.length) {
+    const total = (await missingHashes(d1, upload.id, EXTRACTOR_VERSION)).length;
+    throw new PincherError('upload_incomplete', `${total} file content(s) are still missing; the index was not changed`, {
+      suggestion: 'send the missing files to POST …/uploads/{upload_id}/files, then commit again',
+      details: { missing_count: total, missing },
+    });
+  }
+  const [plan, outcome] = await Promise.all([changeCounts(d1, upload.id), incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION)]);
+  await d1.batch(
+    commitStatements(d1, {
+      projectId: upload.project_id,
+      uploadId: upload.id,
+      extractorVersion: EXTRACTOR_VERSION,
+      schemaVersion: SCHEMA_VERSION,
+      ref: upload.ref,
+      commitSha: upload.commit_sha,
+      now: Date.now(),
+    }),
+  );
+  const totals = await d1
+    .prepare('SELECT id, symbol_count, schema_version_at_index FROM projects WHERE id = ?1')
+    .bind(upload.project_id)
+    .first<{ id: string; symbol_count: number; schema_version_at_index: number | null }>();
+  meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
+  const skipped = Object.values(outcome.skipped).reduce((a, b) => a + b, 0);
+  const failed = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
+  const incoming = plan.new + plan.changed;
+  if (incoming === 0 && plan.deleted === 0) {
+    meta.empty('incremental_no_change', `every one of the ${plan.unchanged} file(s) was unchanged since the last index; nothing to do`);
+  } else if (incoming > 0 && outcome.symbols === 0) {
+    if (outcome.unsupported === incoming) {
+      meta.empty('unsupported_language', `none of the ${incoming} new or changed file(s) is in a language with an extractor; they are stored for grep and read only`);
+      meta.next('health', { project }, 'list the languages with an extractor');
+    } else {
+      meta.empty('extractor_emitted_nothing', `${incoming} file(s) were processed but the extractor found no symbols (${failed} failed to parse)`);
+      meta.next('health', { project }, 'see extraction failures by reason');
+    }
+  }
+  return {
+    project,
+    ref: upload.ref,
+    commit: upload.commit_sha,
+    files: { ...plan, skipped, failed },
+    skipped_by_reason: outcome.skipped,
+    failed_by_reason: outcome.failed,
+    symbols: totals?.symbol_count ?? 0,
+    symbols_added: outcome.symbols,
+    duration_ms: Date.now() - started,
+  };
+}
+
+/** Abandons an open upload; the visible index is untouched. */
+export async function abortUpload(d1: D1Database, upload: UploadRow): Promise<void> {
+  await setUploadStatus(d1, upload.id, 'aborted', Date.now());
+}

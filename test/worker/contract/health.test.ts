@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeCapabilities } from '../../../src/envelope/capabilities';
+import { SCHEMA_VERSION, VERSION } from '../../../src/version';
+import { deleteProjects, env, insertProjects, restCall, send, type Json } from './support';
+
+const FRESH = 'health-fresh';
+const STALE = 'health-stale';
+const PENDING = 'health-pending';
+let ids: string[] = [];
+
+beforeAll(async () => {
+  ids = await insertProjects([
+    { name: FRESH, schemaVersionAtIndex: SCHEMA_VERSION, files: 7, symbols: 40 },
+    { name: STALE, schemaVersionAtIndex: SCHEMA_VERSION - 1, files: 2, symbols: 5 },
+    // Opened by a push that never committed: not indexed yet.
+    { name: PENDING, indexedAt: null, schemaVersionAtIndex: null },
+  ]);
+});
+afterAll(async () => {
+  await deleteProjects([FRESH, STALE, PENDING]);
+});
+
+async function appliedMigrations(): Promise<number> {
+  const row = await env.DB.prepare('SELECT count(*) AS n FROM d1_migrations').first<{ n: number }>();
+  return row?.n ?? -1;
+}
+
+describe('health (the tool)', () => {
+  it('reports version, schema_version, applied_migrations and migrations_current from the real D1 ledger', async () => {
+    const { status, body } = await restCall('health', {});
+    expect(status).toBe(200);
+    const r = body.result;
+    expect(r.version).toBe(VERSION);
+    expect(r.schema_version).toBe(SCHEMA_VERSION);
+    expect(r.applied_migrations).toBe(await appliedMigrations());
+    expect(r.applied_migrations).toBe(env.TEST_MIGRATIONS.length);
+    expect(r.migrations_current).toBe(true);
+    expect(r.binary_drift).toBe(false);
+    expect(r.ok).toBe(true);
+  });
+
+  it('reports the capabilities of this deployment', async () => {
+    const { body } = await restCall('health', {});
+    expect(body.result.capabilities).toEqual(computeCapabilities(env));
+    expect(body.result.capabilities).toContain(`schema_v${SCHEMA_VERSION}`);
+  });
+
+  it('reports per-project state: files, symbols, schema_version_at_index and stale', async () => {
+    const { body } = await restCall('health', {});
+    const byName = new Map((body.result.projects as Json[]).map((p) => [p.name, p]));
+    expect(byName.get(FRESH)).toMatchObject({ id: ids[0], files: 7, symbols: 40, schema_version_at_index: SCHEMA_VERSION, stale: false });
+    expect(byName.get(STALE)).toMatchObject({ id: ids[1], files: 2, symbols: 5, schema_version_at_index: SCHEMA_VERSION - 1, stale: true });
+    expect(byName.get(FRESH).indexed_at).toBe(new Date(1_700_000_100_000).toISOString());
+  });
+
+  it('flags a project indexed under an older schema with a stale_index warning naming it', async () => {
+    const { body } = await restCall('health', {});
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'stale_index');
+    expect(warning).toBeDefined();
+    expect(warning?.severity).toBe('warning');
+    expect(warning?.data.projects).toEqual([STALE]);
+    expect(body._meta.warnings).toContain(`stale_index: ${warning?.message}`);
+  });
+
+  it('scopes to one project: only that project, with project_id/project_name/schema_version_at_index in _meta', async () => {
+    const { body } = await restCall('health', { project: STALE });
+    expect(body.result.projects.map((p: Json) => p.name)).toEqual([STALE]);
+    expect(body.result.projects[0].stale).toBe(true);
+    expect(body._meta.project_name).toBe(STALE);
+    expect(body._meta.project_id).toBe(ids[1]);
+    expect(body._meta.schema_version_at_index).toBe(SCHEMA_VERSION - 1);
+    expect((body._meta.warnings_v2 as Json[]).map((w) => w.code)).toContain('stale_index');
+  });
+
+  it('raises no stale_index warning when the scoped project is current', async () => {
+    const { body } = await restCall('health', { project: FRESH });
+    expect(body.result.projects[0].stale).toBe(false);
+    expect(body._meta).not.toHaveProperty('warnings_v2');
+  });
+
+  it('answers an unknown project with an empty projects list and no_project_indexed plus a list step', async () => {
+    const { status, body } = await restCall('health', { project: 'health-nope' });
+    expect(status).toBe(200);
+    expect(body.result.projects).toEqual([]);
+    expect(body._meta.empty_reason).toBe('no_project_indexed');
+    expect(body._meta.diagnosis).toContain('health-nope');
+    expect(body._meta.next_steps).toEqual([{ tool: 'list', args: {}, why: expect.any(String) }]);
+    expect(body._meta).not.toHaveProperty('project_id');
+  });
+
+  it('treats a project whose push never committed as not indexed', async () => {
+    const { body } = await restCall('health', { project: PENDING });
+    expect(body.result.projects).toEqual([]);
+    expect(body._meta.empty_reason).toBe('no_project_indexed');
+  });
+
+  it('uses the ?project= URL pin when the argument is omitted', async () => {
+    const { body } = await restCall('health', {}, { query: `?project=${FRESH}` });
+    expect(body.result.projects.map((p: Json) => p.name)).toEqual([FRESH]);
+    expect(body._meta.project_name).toBe(FRESH);
+  });
+});
+
+describe('the health and ready probes', () => {
+  it('GET /v1/health is public and cheap: ok, version, schema_version', async () => {
+    const { status, body } = await send('/v1/health', {}, { PINCHER_HTTP_KEY: 'health-key', PINCHER_ALLOW_OPEN: undefined });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ok: true, version: VERSION, schema_version: SCHEMA_VERSION, auth_required: true });
+  });
+
+  it('reports auth_required false only on an open server', async () => {
+    expect((await send('/v1/health')).body.auth_required).toBe(false);
+  });
+
+  it('GET /v1/ready is 200 with ready true when D1 has exactly the migrations this Worker knows', async () => {
+    const { status, body } = await send('/v1/ready');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ready: true, schema_version: SCHEMA_VERSION, applied_migrations: SCHEMA_VERSION, reasons: [] });
+    expect(body._meta.request_id).toBeTruthy();
+  });
+});

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_REASONS } from '../../../src/envelope/empty-reasons';
+import { TOOL_NAMES } from '../../../src/tools/registry';
+import { SCHEMA_VERSION } from '../../../src/version';
+import { deleteProjects, env, insertProjects, mcpTool, restCall, type Json } from './support';
+
+/**
+ * Every next_steps entry the server emits must be a call the server itself
+ * would run: `args` is an object, and executing it succeeds.
+ */
+interface Source {
+  label: string;
+  tool: string;
+  args: Json;
+  /** This call must emit at least one step (so the battery cannot silently go quiet). */
+  mustSteer?: boolean;
+}
+
+const PROJECTS = ['steps-alpha', 'steps-bravo', 'steps-charlie'];
+
+interface Step {
+  tool: string;
+  args: unknown;
+  why: unknown;
+}
+
+/** Steps from REST `_meta.next_steps` and from MCP `structuredContent.notice.next_steps`, checked to agree. */
+async function stepsOf(src: Source): Promise<Step[]> {
+  const rest = await restCall(src.tool, src.args);
+  expect(rest.status, `${src.label}: ${rest.text.slice(0, 200)}`).toBe(200);
+  const steps = (rest.body._meta.next_steps ?? []) as Step[];
+  const { result } = await mcpTool('2025', src.tool, src.args);
+  expect(result?.structuredContent.notice?.next_steps ?? []).toEqual(steps);
+  if (src.mustSteer) expect(steps.length, `${src.label} emitted no next_steps`).toBeGreaterThan(0);
+  return steps;
+}
+
+async function checkAndRun(src: Source): Promise<void> {
+  for (const step of await stepsOf(src)) {
+    const where = `${src.label} → ${step.tool} ${JSON.stringify(step.args)}`;
+    expect(TOOL_NAMES.has(step.tool), `${where}: unknown tool`).toBe(true);
+    expect(step.args !== null && typeof step.args === 'object' && !Array.isArray(step.args), `${where}: args must be an object`).toBe(true);
+    expect(typeof step.why === 'string' && step.why.length > 0, `${where}: why must be prose`).toBe(true);
+
+    const rest = await restCall(step.tool, step.args);
+    expect(rest.status, `${where}: ${rest.text.slice(0, 300)}`).toBe(200);
+    expect(rest.body).not.toHaveProperty('error');
+    const unknownArgs = ((rest.body._meta.warnings_v2 ?? []) as Json[]).filter((w) => w.code === 'unknown_arg');
+    expect(unknownArgs, `${where}: the step passes parameters the tool does not accept`).toEqual([]);
+
+    const { result } = await mcpTool('2025', step.tool, step.args as Json);
+    expect(result?.isError, `${where} over MCP`).toBeUndefined();
+  }
+}
+
+describe('with no project indexed', () => {
+  beforeAll(async () => {
+    await env.DB.prepare('DELETE FROM projects').run();
+  });
+
+  const sources: Source[] = [
+    { label: 'list on an empty server', tool: 'list', args: {} },
+    { label: 'health scoped to an unknown project', tool: 'health', args: { project: 'steps-unknown' }, mustSteer: true },
+  ];
+  for (const src of sources) it(`every next step from ${src.label} executes successfully`, () => checkAndRun(src));
+});
+
+describe('with projects indexed', () => {
+  beforeAll(async () => {
+    await insertProjects(PROJECTS.map((name) => ({ name, schemaVersionAtIndex: SCHEMA_VERSION - 1 })));
+  });
+  afterAll(async () => {
+    await deleteProjects(PROJECTS);
+  });
+
+  const sources: Source[] = [
+    { label: 'list with an offset past the end', tool: 'list', args: { offset: 500 }, mustSteer: true },
+    { label: 'list with a name filter that matches nothing', tool: 'list', args: { name_contains: 'zz-none' }, mustSteer: true },
+    { label: 'list with a filtered offset past the end', tool: 'list', args: { name_contains: 'steps-', offset: 50 }, mustSteer: true },
+    { label: 'list with more pages', tool: 'list', args: { limit: 1 }, mustSteer: true },
+    { label: 'list on its last page', tool: 'list', args: { limit: 2, offset: 2 } },
+    { label: 'health scoped to an unknown project', tool: 'health', args: { project: 'steps-unknown' }, mustSteer: true },
+    { label: 'health scoped to a stale project', tool: 'health', args: { project: 'steps-alpha' } },
+    { label: 'health server-wide', tool: 'health', args: {} },
+    { label: 'the why_empty catalog', tool: 'why_empty', args: {} },
+    { label: 'index force on a project never indexed', tool: 'index', args: { project: 'steps-unknown', force: true }, mustSteer: true },
+    { label: 'index force on an indexed project', tool: 'index', args: { project: 'steps-bravo', force: true } },
+  ];
+  for (const code of EMPTY_REASONS) {
+    sources.push({ label: `why_empty ${code}`, tool: 'why_empty', args: { code } });
+    sources.push({ label: `why_empty ${code} for a project`, tool: 'why_empty', args: { code, project: 'steps-alpha' } });
+  }
+  for (const src of sources) it(`every next step from ${src.label} executes successfully`, () => checkAndRun(src));
+
+  it('follows a pagination chain to the last page by executing next_steps alone', async () => {
+    let step: Step | undefined = { tool: 'list', args: { limit: 1 }, why: 'start' };
+    const seen: string[] = [];
+    for (let hops = 0; step && hops < 10; hops++) {
+      const rest = await restCall(step.tool, step.args);
+      expect(rest.status).toBe(200);
+      seen.push(...(rest.body.result.projects as Json[]).map((p) => p.name as string));
+      step = (rest.body._meta.next_steps as Step[] | undefined)?.[0];
+    }
+    expect(seen).toEqual([...PROJECTS].sort());
+  });
+
+  it('rewinds to a page that has rows when the offset was past the end', async () => {
+    const past = await restCall('list', { offset: 500 });
+    const [step] = past.body._meta.next_steps as Step[];
+    const rewound = await restCall(step.tool, step.args);
+    expect(rewound.body.result.projects.length).toBeGreaterThan(0);
+    expect(rewound.body._meta).not.toHaveProperty('empty_reason');
+  });
+});

@@ -1,0 +1,211 @@
+import { env } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import app from '../../../src/index';
+import type { Env } from '../../../src/env';
+import { BASE, MODERN_META, SELF, type Json } from '../helpers';
+
+export { BASE, type Json };
+
+/** A ULID: 26 Crockford base-32 characters, first one 0–7. */
+export const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body, `{}` when the body is empty or not JSON. */
+  body: Json;
+}
+
+export type EnvOverrides = Partial<Record<keyof Env, string | undefined>>;
+
+async function toReply(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let body: Json = {};
+  try {
+    body = text ? (JSON.parse(text) as Json) : {};
+  } catch {
+    body = {};
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/**
+ * One request into the Worker. Without `overrides` it goes through SELF (the
+ * pool's env: PINCHER_ALLOW_OPEN=1, no keys); with them it calls the Hono app
+ * with the real bindings plus the overrides and waits for `waitUntil` work
+ * (the call log) before returning.
+ */
+export async function send(path: string, init: RequestInit = {}, overrides?: EnvOverrides): Promise<Reply> {
+  if (!overrides) return toReply(await SELF.fetch(`${BASE}${path}`, init));
+  const ctx = createExecutionContext();
+  const merged = { ...env, ...overrides } as unknown as Env;
+  const res = await app.fetch(new Request(`${BASE}${path}`, init), merged, ctx);
+  const reply = await toReply(res);
+  await waitOnExecutionContext(ctx);
+  return reply;
+}
+
+export interface CallOpts {
+  headers?: Record<string, string>;
+  env?: EnvOverrides;
+  /** Query string for the URL, e.g. `?project=web`. */
+  query?: string;
+}
+
+/** `POST /v1/tools/{tool}`; a string `args` is sent verbatim as the body. */
+export function restCall(tool: string, args: unknown = {}, opts: CallOpts = {}): Promise<Reply> {
+  return send(
+    `/v1/tools/${tool}${opts.query ?? ''}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
+      body: typeof args === 'string' ? args : JSON.stringify(args),
+    },
+    opts.env,
+  );
+}
+
+export type Transport = '2025' | '2026';
+export const TRANSPORTS: readonly Transport[] = ['2025', '2026'];
+
+let rpcId = 1000;
+
+/** One JSON-RPC request to `POST /mcp` over the 2025-era or the 2026-07-28 stateless transport. */
+export function rpc(transport: Transport, method: string, params: Json = {}, opts: CallOpts = {}): Promise<Reply> {
+  const base: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  let body: Json;
+  if (transport === '2025') {
+    base['mcp-protocol-version'] = '2025-06-18';
+    body = { jsonrpc: '2.0', id: ++rpcId, method, params };
+  } else {
+    base['mcp-protocol-version'] = '2026-07-28';
+    base['mcp-method'] = method;
+    if (typeof params.name === 'string') base['mcp-name'] = params.name;
+    body = { jsonrpc: '2.0', id: ++rpcId, method, params: { ...params, _meta: { ...MODERN_META, ...(params._meta ?? {}) } } };
+  }
+  return send(`/mcp${opts.query ?? ''}`, { method: 'POST', headers: { ...base, ...(opts.headers ?? {}) }, body: JSON.stringify(body) }, opts.env);
+}
+
+/** `tools/call` over MCP; resolves to the JSON-RPC `result` (a CallToolResult) plus the raw reply. */
+export async function mcpTool(transport: Transport, name: string, args: Json = {}, opts: CallOpts = {}) {
+  const reply = await rpc(transport, 'tools/call', { name, arguments: args }, opts);
+  return { reply, result: reply.body.result as Json | undefined, rpcError: reply.body.error as Json | undefined };
+}
+
+/** `_meta` keys, sorted, without the SDK's own `io.modelcontextprotocol/*` keys. */
+export function metaKeys(meta: Json | undefined): string[] {
+  return Object.keys(meta ?? {})
+    .filter((k) => !k.startsWith('io.modelcontextprotocol/'))
+    .sort();
+}
+
+/** The default token heuristic, recomputed independently of src/: ceil(chars / 4) of the JSON text. */
+export function charTokens(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}
+
+/** `structuredContent` without the model-facing `notice` mirror. */
+export function withoutNotice(structured: Json): Json {
+  const { notice: _notice, ...rest } = structured;
+  return rest;
+}
+
+export interface ProjectSeed {
+  name: string;
+  indexedAt?: number | null;
+  schemaVersionAtIndex?: number | null;
+  extractorVersion?: number | null;
+  files?: number;
+  symbols?: number;
+}
+
+/** Inserts project rows straight into D1 (as a committed push would leave them); returns their ids. */
+export async function insertProjects(seeds: ProjectSeed[]): Promise<string[]> {
+  const ids = seeds.map((s, i) => `test-${s.name}-${Date.now().toString(36)}-${i}`);
+  await env.DB.batch(
+    seeds.map((s, i) =>
+      env.DB.prepare(
+        `INSERT INTO projects (id, name, created_at, indexed_at, ref, commit_sha, extractor_version, schema_version_at_index, file_count, symbol_count)
+         VALUES (?1, ?2, ?3, ?4, 'refs/heads/main', 'abc1234', ?5, ?6, ?7, ?8)`,
+      ).bind(
+        ids[i],
+        s.name,
+        1_700_000_000_000,
+        s.indexedAt === undefined ? 1_700_000_100_000 : s.indexedAt,
+        s.extractorVersion === undefined ? 1 : s.extractorVersion,
+        s.schemaVersionAtIndex === undefined ? null : s.schemaVersionAtIndex,
+        s.files ?? 3,
+        s.symbols ?? 12,
+      ),
+    ),
+  );
+  return ids;
+}
+
+export async function deleteProjects(names: string[]): Promise<void> {
+  if (!names.length) return;
+  await env.DB.prepare(`DELETE FROM projects WHERE name IN (${names.map((_, i) => `?${i + 1}`).join(',')})`)
+    .bind(...names)
+    .run();
+}
+
+/** Replaces `obj[key]` for the duration of `fn`, restoring it afterwards whatever happens. */
+export async function patched<T extends object, K extends keyof T, R>(obj: T, key: K, value: T[K], fn: () => Promise<R>): Promise<R> {
+  const original = obj[key];
+  obj[key] = value;
+  try {
+    return await fn();
+  } finally {
+    obj[key] = original;
+  }
+}
+
+export { env };
+
+/** The `_meta` field names of the public contract (DESIGN §3), written out independently of src/. */
+export const CONTRACT_FIELDS = [
+  'request_id',
+  'tokens_used',
+  'tokens_saved',
+  'tokens_saved_pct',
+  'baseline_method',
+  'complexity_tier',
+  'latency_ms',
+  'empty_reason',
+  'diagnosis',
+  'diagnosis_v2',
+  'next_steps',
+  'warnings',
+  'warnings_v2',
+  'capabilities',
+  'binary_drift_warning',
+  'schema_version',
+  'schema_version_at_index',
+  'project_id',
+  'project_name',
+  'session_id',
+] as const;
+
+export type Surface = 'rest' | 'mcp-2025' | 'mcp-2026';
+export const SURFACES: readonly Surface[] = ['rest', 'mcp-2025', 'mcp-2026'];
+
+export interface SurfaceCall {
+  reply: Reply;
+  meta: Json;
+  /** What the caller receives as the payload: REST `result` or `{error}`; MCP structuredContent without `notice`. */
+  payload: Json;
+  isError: boolean;
+}
+
+/** Calls a tool on one surface and normalises where its envelope and payload live. */
+export async function callOn(surface: Surface, tool: string, args: Json = {}, opts: CallOpts = {}): Promise<SurfaceCall> {
+  if (surface === 'rest') {
+    const reply = await restCall(tool, args, opts);
+    const isError = 'error' in reply.body;
+    return { reply, meta: reply.body._meta, payload: isError ? { error: reply.body.error } : reply.body.result, isError };
+  }
+  const { reply, result, rpcError } = await mcpTool(surface === 'mcp-2025' ? '2025' : '2026', tool, args, opts);
+  if (!result) throw new Error(`${surface} ${tool}: JSON-RPC error ${JSON.stringify(rpcError)}`);
+  return { reply, meta: result._meta, payload: withoutNotice(result.structuredContent), isError: result.isError === true };
+}
