@@ -186,3 +186,19 @@ export const uploadFiles = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.uploadId, t.path] }), index('upload_files_hash').on(t.uploadId, t.change)],
 );
+
+/**
+ * Files already credited to a client session in `full_file_read` baselines,
+ * so a session is never credited twice for reading the same file. Rows
+ * expire (`expires_at`, epoch ms) and are swept lazily.
+ */
+export const sessionCredits = sqliteTable(
+  'session_credits',
+  {
+    sessionId: text('session_id').notNull(),
+    projectId: text('project_id').notNull(),
+    filePath: text('file_path').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.projectId, t.filePath] }), index('session_credits_expiry').on(t.expiresAt)],
+);

@@ -58,9 +58,7 @@ function docstringOf(def: RawDefinition, content: string): string | null {
   const chain: string[] = [];
   let next = def.start;
   for (const doc of before) {
-    // Some grammars end a line comment after its newline: count that newline too.
-    const gap = (doc.text.endsWith('\n') ? '\n' : '') + content.slice(doc.end, next);
-    if (BLANK_LINE.test(gap)) break;
+    if (BLANK_LINE.test(content.slice(doc.end, next))) break;
     chain.unshift(doc.text);
     next = doc.start;
   }

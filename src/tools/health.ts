@@ -66,8 +66,10 @@ export const healthTool = defineTool({
   handler: async ({ project }, ctx) => {
     const state = await schemaState(ctx.db, true);
     let rows: ProjectRow[];
-    if (project) {
-      const row = await resolveProject(ctx, project);
+    // The ?project= pin scopes health like any other call when the argument is omitted.
+    const wanted = project ?? ctx.defaultProject;
+    if (wanted) {
+      const row = await resolveProject(ctx, wanted);
       rows = row ? [row] : [];
     } else {
       rows = (await listProjects(ctx.db, { limit: 1000, offset: 0 })).rows.filter((p) => p.indexedAt !== null);
@@ -77,7 +79,7 @@ export const healthTool = defineTool({
         const [langs, failures, paths] = await Promise.all([
           languageStats(ctx.db, p.id),
           failureStats(ctx.db, p.id),
-          project ? failedFiles(ctx.db, p.id, 100) : Promise.resolve(undefined),
+          wanted ? failedFiles(ctx.db, p.id, 100) : Promise.resolve(undefined),
         ]);
         const reason = staleReason(p);
         return {

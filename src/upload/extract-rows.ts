@@ -1,4 +1,5 @@
-import { detectLanguage, extractFile, EXTRACTOR_VERSION } from '../extract';
+import { detectLanguage, extractFile, EXTRACTOR_VERSION, type ExtractionResult } from '../extract';
+import { checkContent } from '../extract/guards';
 import type { ExtractionRow } from '../db/index-store';
 import { identifierWords } from '../util/words';
 
@@ -16,7 +17,12 @@ const MAX_SYMBOLS_PER_FILE = 5_000;
  */
 export async function extractionRow(path: string, hash: string, content: string, opts: { maxBytes: number; timeoutMs: number }): Promise<ExtractionRow> {
   const language = languageOf(path);
-  const result = await extractFile(path, content, { maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs });
+  // Without an extractor the content would be kept for grep and read: refuse binary, oversized
+  // or non-UTF-8 content first (extractFile stops at unsupported_language before these checks).
+  const refused = language === 'none' ? checkContent(content, opts.maxBytes) : null;
+  const result: ExtractionResult = refused
+    ? { language: '', corpus: 'code', symbols: [], references: [], failure: refused, had_errors: false, parse_ms: 0 }
+    : await extractFile(path, content, { maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs });
   const symbols = result.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ ...s, words: identifierWords(s.name, s.qualified_name) }));
   const refs = result.references.slice(0, MAX_SYMBOLS_PER_FILE * 4);
   const failure = result.failure;

@@ -1,6 +1,5 @@
 ; C tags (parsed with the C++ grammar). Vocabulary: ../captures.ts.
-; Exported = not `static`. Types are taken at file level only, so the struct inside
-; `typedef struct x {…} x_t;` is not nested under the typedef (x_t is the Struct).
+; Exported = not `static` (functions, globals); types and macros are exported.
 
 ; ---- functions and prototypes --------------------------------------------------
 ((comment)* @doc
@@ -33,30 +32,30 @@
    ]) @definition.function @export
   (#not-match? @export "^[^(]*\\bstatic\\b"))
 
-; ---- types and globals at file level (also inside #if/#ifdef and extern "C") ----
-(translation_unit (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export)
-(translation_unit (union_specifier name: (type_identifier) @name body: (_)) @definition.struct @export)
-(translation_unit (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum @export)
-(translation_unit (type_definition declarator: (type_identifier) @name) @definition.type @export)
-(translation_unit (type_definition type: [(struct_specifier body: (_)) (union_specifier body: (_))] declarator: (type_identifier) @name) @definition.struct)
-(translation_unit (type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @definition.enum)
+; ---- types: `typedef struct x {…} x_t;` names the struct twice (x and x_t) on
+; the same node, so neither nests under the other -----------------------------------
+((comment)* @doc
+  .
+  [
+    (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export
+    (union_specifier name: (type_identifier) @name body: (_)) @definition.struct @export
+    (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum @export
+    (type_definition
+      type: [(struct_specifier body: (_)) (union_specifier body: (_))] @definition.struct @export
+      declarator: (type_identifier) @name)
+    (type_definition
+      type: (enum_specifier body: (_)) @definition.enum @export
+      declarator: (type_identifier) @name)
+  ])
+((comment)* @doc
+  .
+  (type_definition type: (_) @_type declarator: (type_identifier) @name) @definition.type @export
+  (#not-match? @_type "^(struct|union|enum)[^{;]*\\{"))
+
+; ---- globals (file level only) ----------------------------------------------------
 (translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable)
 ((translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable @export)
   (#not-match? @export "^[^=;]*\\bstatic\\b"))
-
-(preproc_ifdef (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export)
-(preproc_ifdef (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum @export)
-(preproc_ifdef (type_definition declarator: (type_identifier) @name) @definition.type @export)
-(preproc_ifdef (type_definition type: [(struct_specifier body: (_)) (union_specifier body: (_))] declarator: (type_identifier) @name) @definition.struct)
-(preproc_if (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export)
-(preproc_if (type_definition declarator: (type_identifier) @name) @definition.type @export)
-(linkage_specification body: (declaration_list (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export))
-(linkage_specification body: (declaration_list (type_definition declarator: (type_identifier) @name) @definition.type @export))
-
-; doc comments for the types above (a comment alone does not make a symbol kept elsewhere)
-((comment)+ @doc . (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct)
-((comment)+ @doc . (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum)
-((comment)+ @doc . (type_definition declarator: (type_identifier) @name) @definition.type)
 
 ; ---- macros: object-like ones are constants (header guards excluded) ----------
 (((comment)* @doc . (preproc_def name: (identifier) @name) @definition.constant @export)

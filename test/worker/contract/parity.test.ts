@@ -5,6 +5,7 @@ import {
   TRANSPORTS,
   deleteProjects,
   insertProjects,
+  mcpPayload,
   mcpTool,
   metaKeys,
   restCall,
@@ -68,7 +69,7 @@ describe('REST and MCP give the same answer for the same call', () => {
             expect(withoutNotice(mcp.structuredContent)).toEqual(rest.body.result);
           } else {
             expect(mcp.isError).toBe(true);
-            expect(mcp.structuredContent.error).toEqual(rest.body.error);
+            expect(mcpPayload(mcp).error).toEqual(rest.body.error);
           }
           expect(metaKeys(mcp._meta)).toEqual(metaKeys(rest.body._meta));
           expect(stable(mcp._meta)).toEqual(stable(rest.body._meta));
@@ -92,10 +93,25 @@ describe('the MCP tool result shape', () => {
   }
 
   it('puts the same JSON in content[0].text as in structuredContent', async () => {
+    let ok = 0;
     await everyCall((_tool, _args, _t, result) => {
       expect(result.content[0].type).toBe('text');
+      if (result.isError) return;
+      ok++;
       expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
     });
+    expect(ok).toBeGreaterThan(0);
+  });
+
+  it('gives isError results no structuredContent (it would fail the outputSchema) and the error JSON in content[0].text', async () => {
+    let errors = 0;
+    await everyCall((_tool, _args, _t, result) => {
+      if (!result.isError) return;
+      errors++;
+      expect(result).not.toHaveProperty('structuredContent');
+      expect(Object.keys(JSON.parse(result.content[0].text)).filter((k) => k !== 'notice')).toEqual(['error']);
+    });
+    expect(errors).toBeGreaterThan(0);
   });
 
   it('mirrors empty_reason, diagnosis, next_steps and warnings into structuredContent.notice exactly when _meta has them', async () => {
@@ -106,8 +122,9 @@ describe('the MCP tool result shape', () => {
       if (meta.diagnosis) expected.diagnosis = meta.diagnosis;
       if (meta.next_steps?.length) expected.next_steps = meta.next_steps;
       if (meta.warnings?.length) expected.warnings = meta.warnings;
-      if (Object.keys(expected).length) expect(result.structuredContent.notice).toEqual(expected);
-      else expect(result.structuredContent).not.toHaveProperty('notice');
+      const payload = mcpPayload(result);
+      if (Object.keys(expected).length) expect(payload.notice).toEqual(expected);
+      else expect(payload).not.toHaveProperty('notice');
     });
   });
 
@@ -164,12 +181,11 @@ describe('the MCP tool result shape', () => {
         if (typeof args !== 'object') continue; // MCP refuses non-object arguments at the protocol level (bad-input.test.ts)
         const { result } = await mcpTool(transport, tool, args);
         expect(result?.isError).toBe(true);
-        const err = result?.structuredContent.error;
+        const err = mcpPayload(result as Json).error;
         expect(typeof err.code).toBe('string');
         expect(typeof err.message).toBe('string');
         expect(typeof err.suggestion).toBe('string');
         expect(err).toEqual(rest.body.error);
-        expect(JSON.parse(result?.content[0].text)).toEqual(result?.structuredContent);
       }
       expect(Object.keys(rest.body).sort()).toEqual(['_meta', 'error']);
       expect(typeof rest.body.error.suggestion).toBe('string');
@@ -212,7 +228,7 @@ describe('one registry behind both surfaces', () => {
       const { result, rpcError } = await mcpTool('2025', tool.name, {});
       expect(rpcError, `${tool.name} was refused as a protocol error`).toBeUndefined();
       expect(result?._meta.complexity_tier).toBe(tool.tier);
-      if (result?.isError) expect(result.structuredContent.error.code).not.toBe('unknown_tool');
+      if (result?.isError) expect(mcpPayload(result).error.code).not.toBe('unknown_tool');
     }
   });
 });

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import app from '../../../src/index';
 import type { Env } from '../../../src/env';
+import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { BASE, MODERN_META, SELF, type Json } from '../helpers';
 
 export { BASE, type Json };
@@ -133,7 +134,7 @@ export async function insertProjects(seeds: ProjectSeed[]): Promise<string[]> {
         s.name,
         1_700_000_000_000,
         s.indexedAt === undefined ? 1_700_000_100_000 : s.indexedAt,
-        s.extractorVersion === undefined ? 1 : s.extractorVersion,
+        s.extractorVersion === undefined ? EXTRACTOR_VERSION : s.extractorVersion,
         s.schemaVersionAtIndex === undefined ? null : s.schemaVersionAtIndex,
         s.files ?? 3,
         s.symbols ?? 12,
@@ -207,5 +208,14 @@ export async function callOn(surface: Surface, tool: string, args: Json = {}, op
   }
   const { reply, result, rpcError } = await mcpTool(surface === 'mcp-2025' ? '2025' : '2026', tool, args, opts);
   if (!result) throw new Error(`${surface} ${tool}: JSON-RPC error ${JSON.stringify(rpcError)}`);
-  return { reply, meta: result._meta, payload: withoutNotice(result.structuredContent), isError: result.isError === true };
+  return { reply, meta: result._meta, payload: withoutNotice(mcpPayload(result)), isError: result.isError === true };
+}
+
+/**
+ * The JSON object an MCP tool result carries: `structuredContent` on success;
+ * on an isError result (which has no structuredContent, since clients check it
+ * against the outputSchema) the `{error, notice?}` JSON in content[0].text.
+ */
+export function mcpPayload(result: Json): Json {
+  return result.structuredContent ?? (JSON.parse(result.content[0].text) as Json);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_REASONS, EMPTY_REASON_CATALOG } from '../../../src/envelope/empty-reasons';
 import { TOOL_NAMES } from '../../../src/tools/registry';
-import { TRANSPORTS, mcpTool, restCall, type Json } from './support';
+import { TRANSPORTS, mcpPayload, mcpTool, restCall, type Json } from './support';
 
 /** The 13 codes of reference/empty-reason-catalog.md, written out independently of src/. */
 const CATALOG_CODES = [
@@ -108,8 +108,9 @@ describe('why_empty with an unknown code', () => {
     for (const transport of TRANSPORTS) {
       const { result } = await mcpTool(transport, 'why_empty', { code: 'cap_droped_all' });
       expect(result?.isError).toBe(true);
-      expect(result?.structuredContent.error.code).toBe('unknown_empty_reason');
-      expect(result?.structuredContent.error.details.did_you_mean).toBe('cap_dropped_all');
+      const { error } = mcpPayload(result as Json);
+      expect(error.code).toBe('unknown_empty_reason');
+      expect(error.details.did_you_mean).toBe('cap_dropped_all');
     }
   });
 });
