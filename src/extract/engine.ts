@@ -88,6 +88,10 @@ function timeout(ms: number): GrammarExtraction {
   return { symbols: [], references: [], hadErrors: false, failure: { reason: 'timeout', message: `parsing took longer than ${ms} ms` } };
 }
 
+/**
+ * Extracts one file with its language's grammar and query. The tree lives only
+ * inside this call (deleted in `finally`); the outline is built before that.
+ */
 export async function extractWithGrammar(
   language: GrammarLanguage,
   path: string,

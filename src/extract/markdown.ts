@@ -99,17 +99,21 @@ export const scanMarkdown: Scanner = (content, confidence) => {
   // One pass with a stack of open sections: a heading closes every open section of
   // the same or a deeper level, and the one left on top is its parent.
   const open: Heading[] = [];
-  const close = (h: Heading, nextRow: number): void => {
-    h.endRow = trimTrailing(lines, h.headRow, nextRow - 1);
+  // Closes the open sections down to (excluding) `level`, ending them before `nextRow`.
+  const closeTo = (level: number, nextRow: number): void => {
+    for (let top = open.at(-1); top && top.level >= level; top = open.at(-1)) {
+      top.endRow = trimTrailing(lines, top.headRow, nextRow - 1);
+      open.pop();
+    }
   };
   for (const h of headings) {
-    while (open.length > 0 && open[open.length - 1].level >= h.level) close(open.pop() as Heading, h.row);
-    const parent = open[open.length - 1];
+    closeTo(h.level, h.row);
+    const parent = open.at(-1);
     h.parent = parent ? parent.qualifiedName : null;
     h.qualifiedName = parent ? `${parent.qualifiedName} > ${h.name}` : h.name;
     open.push(h);
   }
-  while (open.length > 0) close(open.pop() as Heading, lines.length);
+  closeTo(0, lines.length);
 
   for (const h of headings) {
     writer.add({

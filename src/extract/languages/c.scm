@@ -32,8 +32,8 @@
    ]) @definition.function @export
   (#not-match? @export "^[^(]*\\bstatic\\b"))
 
-; ---- types: `typedef struct x {…} x_t;` names the struct twice (x and x_t) on
-; the same node, so neither nests under the other -----------------------------------
+; ---- types: `typedef struct x {…} x_t;` names the struct node twice (x and x_t),
+; so neither nests under the other ---------------------------------------------------
 ((comment)* @doc
   .
   [
@@ -41,11 +41,18 @@
     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct @export
     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum @export
     (type_definition
-      type: [(struct_specifier body: (_)) (union_specifier body: (_))] @definition.struct @export
+      type: [(struct_specifier name: (_) body: (_)) (union_specifier name: (_) body: (_))] @definition.struct @export
       declarator: (type_identifier) @name)
     (type_definition
-      type: (enum_specifier body: (_)) @definition.enum @export
+      type: (enum_specifier name: (_) body: (_)) @definition.enum @export
       declarator: (type_identifier) @name)
+    ; anonymous: the whole typedef is the definition
+    (type_definition
+      type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_))]
+      declarator: (type_identifier) @name) @definition.struct @export
+    (type_definition
+      type: (enum_specifier !name body: (_))
+      declarator: (type_identifier) @name) @definition.enum @export
   ])
 ((comment)* @doc
   .

@@ -30,7 +30,7 @@ describe('capture vocabulary', () => {
       expect(query.patternCount(), row.id).toBeGreaterThan(0);
       query.delete();
     }
-  });
+  }, 60_000);
 });
 
 describe('symbol keys', () => {

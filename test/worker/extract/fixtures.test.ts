@@ -11,6 +11,8 @@ interface Expected {
 }
 
 // One realistic file per language next to a hand-checked expected.json.
+// The first file of a language loads its grammar and compiles its query: allow time.
+const SLOW = 60_000;
 const sources = import.meta.glob<string>(['../../fixtures/extract/*/*', '!**/expected.json'], {
   query: '?raw',
   import: 'default',
@@ -47,7 +49,7 @@ describe('language fixtures', () => {
       expect(result.had_errors).toBe(expected.had_errors);
       expect(result.symbols.map((s) => pick(s, SYMBOL_FIELDS))).toEqual(expected.symbols);
       expect(result.references.map((r) => pick(r, REFERENCE_FIELDS))).toEqual(expected.references);
-    });
+    }, SLOW);
   }
 
   for (const { lang, expected, source } of cases) {
@@ -68,6 +70,6 @@ describe('language fixtures', () => {
         expect(s.extraction_confidence).toBeGreaterThan(0.9);
       }
       expect(new Set(result.symbols.map((s) => s.key)).size).toBe(result.symbols.length);
-    });
+    }, SLOW);
   }
 });
