@@ -160,7 +160,8 @@ function sizeOf(text) {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    // Exit at once: an idle keep-alive socket would otherwise hold the process open for a while.
+    process.stdout.write('', () => process.exit(code));
   },
   (error) => {
     const message = error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS') ? error.message : null;
