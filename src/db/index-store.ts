@@ -77,16 +77,19 @@ export interface CommitParams {
   now: number;
 }
 
-const CHANGED = `SELECT path FROM upload_files WHERE upload_id = ?2 AND change IN ('changed', 'deleted')`;
+/** Every statement of a commit applies only while the upload is still open, so a commit that lost a race is a no-op. */
+const STILL_OPEN = `EXISTS (SELECT 1 FROM uploads WHERE id = ?2 AND status = 'open')`;
+const CHANGED = `SELECT path FROM upload_files WHERE upload_id = ?2 AND change IN ('changed', 'deleted') AND ${STILL_OPEN}`;
 const INCOMING = `FROM upload_files u
   JOIN extractions e ON e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?3
-  WHERE u.upload_id = ?2 AND u.change IN ('new', 'changed')`;
+  WHERE u.upload_id = ?2 AND u.change IN ('new', 'changed') AND ${STILL_OPEN}`;
 
 /**
  * The commit, as one atomic batch: drop the rows of changed and deleted
  * files, materialise new and changed files from their extractions, bump the
  * project's generation and counts, close the upload. Readers see the old
- * index or the new one, never a mix.
+ * index or the new one, never a mix. When the upload is no longer open as the
+ * batch runs (a concurrent commit or abort won), every statement is a no-op.
  */
 export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedStatement[] {
   // ?1 project, ?2 upload, ?3 extractor version, ?4 now: bind only what each statement names.
@@ -121,10 +124,11 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
            extractor_version = ?5, schema_version_at_index = ?6,
            file_count = (SELECT count(*) FROM files WHERE project_id = ?1),
            symbol_count = (SELECT count(*) FROM symbols WHERE project_id = ?1)
-         WHERE id = ?1`,
+         WHERE id = ?1 AND EXISTS (SELECT 1 FROM uploads WHERE id = ?7 AND status = 'open')`,
       )
-      .bind(p.projectId, p.now, p.ref, p.commitSha, p.extractorVersion, p.schemaVersion),
-    d1.prepare("UPDATE uploads SET status = 'committed', updated_at = ?2 WHERE id = ?1").bind(p.uploadId, p.now),
+      .bind(p.projectId, p.now, p.ref, p.commitSha, p.extractorVersion, p.schemaVersion, p.uploadId),
+    // Last: its change count (0 or 1) tells the caller whether this commit applied.
+    d1.prepare("UPDATE uploads SET status = 'committed', updated_at = ?2 WHERE id = ?1 AND status = 'open'").bind(p.uploadId, p.now),
   ];
 }
 

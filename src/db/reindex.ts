@@ -41,3 +41,16 @@ export async function pendingFromStore(d1: D1Database, uploadId: string, extract
     .all<PendingFile>();
   return rows.results;
 }
+
+/** How many files of an upload still lack an extraction by the current extractor (no content read). */
+export async function pendingCount(d1: D1Database, uploadId: string, extractorVersion: number): Promise<number> {
+  const row = await d1
+    .prepare(
+      `SELECT count(*) AS n FROM upload_files u
+       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
+         AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)`,
+    )
+    .bind(uploadId, extractorVersion)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../tools/define';
 import { advertisedTools, findTool, TOOLS } from '../tools/registry';
-import { inputJsonSchema, outputJsonSchema } from '../tools/describe';
+import { advertisedInputSchema, advertisedOutputSchema } from '../tools/describe';
 import { runTool, type CallContext, type ToolOutcome } from '../tools/run';
 import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
@@ -62,8 +62,8 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       name: t.name,
       title: t.title,
       description: t.description,
-      inputSchema: inputJsonSchema(t) as { type: 'object' },
-      outputSchema: outputJsonSchema(t, true) as { type: 'object' },
+      inputSchema: advertisedInputSchema(t) as { type: 'object' },
+      outputSchema: advertisedOutputSchema(t) as { type: 'object' },
       annotations: { title: t.title, ...t.annotations },
     })),
   }));

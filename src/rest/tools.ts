@@ -4,7 +4,7 @@ import { PincherError } from '../errors';
 import { readJsonBody } from '../http/body';
 import { errorWithMeta, jsonWithMeta } from '../http/respond';
 import { TOOLS, findTool } from '../tools/registry';
-import { inputJsonSchema, outputJsonSchema } from '../tools/describe';
+import { advertisedInputSchema, outputJsonSchema } from '../tools/describe';
 import { runTool } from '../tools/run';
 import { didYouMean } from '../util/did-you-mean';
 
@@ -22,7 +22,7 @@ toolRoutes.get('/', (c) =>
       idempotent: t.idempotent,
       annotations: t.annotations,
       baseline_method: t.baseline,
-      input_schema: inputJsonSchema(t),
+      input_schema: advertisedInputSchema(t),
       output_schema: outputJsonSchema(t, false),
     })),
   }),

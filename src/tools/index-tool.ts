@@ -2,17 +2,19 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { EXTRACTOR_VERSION } from '../extract';
 import { getProjectByName } from '../db/projects';
-import { pendingFromStore, projectFilesManifest } from '../db/reindex';
+import { pendingCount, pendingFromStore, projectFilesManifest } from '../db/reindex';
+import { touchUpload } from '../db/uploads';
 import { storeExtractionStatements, type ExtractionRow } from '../db/index-store';
 import { extractionRow } from '../upload/extract-rows';
 import { blockedFile } from '../upload/blocklist';
 import { sha256Hex } from '../upload/paths';
-import { acceptFiles, commitUpload, MAX_FILE_BYTES, openUpload, requireOpenUpload } from '../upload/service';
+import { acceptFiles, commitUpload, MAX_FILE_BYTES, openUpload, PARSE_BUDGET_MS, requireOpenUpload, UPLOAD_TTL_MS } from '../upload/service';
 import { defineTool, type ToolContext } from './define';
 
 /** Inline pushes are for small edits; CI uses `pincher-edge push`. */
 export const INLINE_MAX_FILES = 200;
-export const INLINE_MAX_BYTES = 2 * 1024 * 1024;
+/** Content cap for inline files; with JSON escaping it keeps the request under the 1 MiB body limit. */
+export const INLINE_MAX_BYTES = 768 * 1024;
 /** Files re-extracted per `force` call, so each call fits a Worker's CPU budget. */
 const FORCE_CHUNK = 150;
 
@@ -56,7 +58,7 @@ export const indexTool = defineTool({
       .array(z.object({ path: z.string(), content: z.string() }))
       .max(INLINE_MAX_FILES)
       .optional()
-      .describe(`Files to add or replace: relative /-separated paths; at most ${INLINE_MAX_FILES} files and 2 MiB in total. Not with force.`),
+      .describe(`Files to add or replace: relative /-separated paths; at most ${INLINE_MAX_FILES} files and 768 KiB of content in total. Not with force.`),
     replace: z.boolean().default(false).describe('With files: true deletes project files not listed; default false merges.'),
     force: z.boolean().default(false).describe('Re-extract the stored content of every file. Not with files. Repeat with upload_id until done.'),
     upload_id: z.string().optional().describe('Continue the force run named in the previous answer (next_steps carries it).'),
@@ -169,12 +171,14 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
     const row =
       p.content === null
         ? skippedRow(p.hash, p.language, p.previous_reason ?? 'encoding')
-        : await extractionRow(p.path, p.hash, p.content, { maxBytes: MAX_FILE_BYTES, timeoutMs: 2_000 });
+        : await extractionRow(p.path, p.hash, p.content, { maxBytes: MAX_FILE_BYTES, timeoutMs: PARSE_BUDGET_MS });
     stored.push({ row, content: null, size: 0 });
   }
   if (stored.length) await ctx.db.batch(storeExtractionStatements(ctx.db, stored, Date.now()));
   if (pending.length > FORCE_CHUNK) {
-    const remaining = (await pendingFromStore(ctx.db, upload.id, EXTRACTOR_VERSION, 100_000)).length;
+    // Each chunk is activity on the upload: keep it from expiring between calls.
+    await touchUpload(ctx.db, upload.id, Date.now(), UPLOAD_TTL_MS);
+    const remaining = await pendingCount(ctx.db, upload.id, EXTRACTOR_VERSION);
     ctx.meta.next('index', { project, force: true, upload_id: upload.id }, `continue re-extraction: ${remaining} file(s) left`);
     return {
       project,

@@ -2,10 +2,18 @@ import type { ToolDef, Toolset } from './define';
 import { healthTool } from './health';
 import { indexTool } from './index-tool';
 import { listTool } from './list';
+import { searchTool } from './search';
+import { symbolTool } from './symbol';
+import { symbolsTool } from './symbols';
+import { contextTool } from './context';
+import { readTool } from './read';
+import { grepTool } from './grep';
+import { findFilesTool } from './find';
+import { lsTool } from './ls';
 import { whyEmptyTool } from './why-empty';
 
 /** Every tool, in advertised order. MCP and REST both serve exactly this list. */
-export const TOOLS: readonly ToolDef[] = [whyEmptyTool, listTool, healthTool, indexTool] as unknown as readonly ToolDef[];
+export const TOOLS: readonly ToolDef[] = [searchTool, symbolTool, symbolsTool, contextTool, readTool, grepTool, whyEmptyTool, listTool, healthTool, indexTool, findFilesTool, lsTool] as unknown as readonly ToolDef[];
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
@@ -17,3 +25,6 @@ export function findTool(name: string): ToolDef | undefined {
 export function advertisedTools(toolset: Toolset): ToolDef[] {
   return TOOLS.filter((t) => toolset === 'full' || t.toolset === 'core');
 }
+
+/** Tools a read-only key may call (next_steps for such callers name only these). */
+export const READ_TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name));

@@ -9,7 +9,7 @@ import { schemaState } from '../db/migrations';
 import { recordCall } from '../db/calls';
 import type { ToolContext, ToolDef } from './define';
 import { normaliseArgs } from './params';
-import { TOOL_NAMES } from './registry';
+import { READ_TOOL_NAMES, TOOL_NAMES } from './registry';
 
 /** Request-level facts the surface (MCP or REST) hands to the seam. */
 export interface CallContext {
@@ -72,7 +72,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
     outcome = { ok: false, error: toPincherError(err) };
   }
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
-  const meta = await stampCall(call, collector, payload, tool.tier);
+  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES);
   call.waitUntil(
     recordCall(call.env.DB, {
       ts: Date.now(),
@@ -99,6 +99,8 @@ export async function stampCall(
   collector: MetaCollector,
   payload: unknown,
   tier?: ComplexityTier,
+  /** Tools next_steps may name: a read-only caller is never steered to a write tool. */
+  knownTools: ReadonlySet<string> = TOOL_NAMES,
 ): Promise<Meta> {
   const state = await schemaState(call.env.DB);
   return stampMeta({
@@ -111,7 +113,7 @@ export async function stampCall(
     tokenMode: tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING),
     capabilities: capabilitiesStampEnabled(call.env) ? computeCapabilities(call.env) : null,
     storedSchemaVersion: state.applied,
-    knownTools: TOOL_NAMES,
+    knownTools,
   });
 }
 

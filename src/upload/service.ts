@@ -28,7 +28,8 @@ import { extractionRow, languageOf } from './extract-rows';
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
 export const MAX_MANIFEST_ENTRIES = 100_000;
 export const MAX_FILE_BYTES = 1024 * 1024;
-const PARSE_BUDGET_MS = 2_000;
+/** Per-file parse budget: generous, because a loaded host stretches wall-clock time. */
+export const PARSE_BUDGET_MS = 5_000;
 
 export interface ManifestEntry {
   path: string;
@@ -131,7 +132,9 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
     });
   }
   try {
-    await d1.batch(classifyStatements(d1, upload.id, project.id, manifest, EXTRACTOR_VERSION, mode, req.forceChanged));
+    const classify = classifyStatements(d1, upload.id, project.id, manifest, EXTRACTOR_VERSION, mode, req.forceChanged);
+    // An empty merge manifest classifies nothing (D1 refuses an empty batch).
+    if (classify.length) await d1.batch(classify);
   } catch (err) {
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw err;
@@ -256,7 +259,7 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     });
   }
   const [plan, outcome] = await Promise.all([changeCounts(d1, upload.id), incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION)]);
-  await d1.batch(
+  const applied = await d1.batch(
     commitStatements(d1, {
       projectId: upload.project_id,
       uploadId: upload.id,
@@ -267,6 +270,13 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
       now: Date.now(),
     }),
   );
+  if (!applied[applied.length - 1].meta.changes) {
+    // Another commit (or an abort) of this upload won the race; this one changed nothing.
+    throw new PincherError('upload_not_found', `upload '${upload.id}' is no longer open`, {
+      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads and push again',
+      details: { status: (await getUpload(d1, upload.id))?.status ?? 'unknown' },
+    });
+  }
   const totals = await d1
     .prepare('SELECT id, symbol_count, schema_version_at_index FROM projects WHERE id = ?1')
     .bind(upload.project_id)

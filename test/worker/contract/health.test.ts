@@ -50,7 +50,7 @@ describe('health (the tool)', () => {
     const byName = new Map((body.result.projects as Json[]).map((p) => [p.name, p]));
     expect(byName.get(FRESH)).toMatchObject({ id: ids[0], files: 7, symbols: 40, schema_version_at_index: SCHEMA_VERSION, stale: false });
     expect(byName.get(STALE)).toMatchObject({ id: ids[1], files: 2, symbols: 5, schema_version_at_index: SCHEMA_VERSION - 1, stale: true });
-    expect(byName.get(FRESH).indexed_at).toBe(new Date(1_700_000_100_000).toISOString());
+    expect(byName.get(FRESH)?.indexed_at).toBe(new Date(1_700_000_100_000).toISOString());
   });
 
   it('flags a project indexed under an older schema with a stale_index warning naming it', async () => {
@@ -58,7 +58,8 @@ describe('health (the tool)', () => {
     const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'stale_index');
     expect(warning).toBeDefined();
     expect(warning?.severity).toBe('warning');
-    expect(warning?.data.projects).toEqual([STALE]);
+    const named = (warning?.data.projects as (string | Json)[]).map((p) => (typeof p === 'string' ? p : p.name));
+    expect(named).toEqual([STALE]);
     expect(body._meta.warnings).toContain(`stale_index: ${warning?.message}`);
   });
 

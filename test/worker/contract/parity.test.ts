@@ -3,7 +3,9 @@ import { TOOLS } from '../../../src/tools/registry';
 import { SCHEMA_VERSION } from '../../../src/version';
 import {
   TRANSPORTS,
+  checkSchema,
   deleteProjects,
+  indexCodeProject,
   insertProjects,
   mcpPayload,
   mcpTool,
@@ -13,10 +15,12 @@ import {
   send,
   withoutNotice,
   type Json,
+  type Reply,
   type Transport,
 } from './support';
 
 const PROJECT = 'parity-proj';
+const CODE = 'parity-code';
 
 /**
  * Argument sets per tool. A tool missing here is still checked with `{}`, so a
@@ -26,6 +30,14 @@ const ARGS: Record<string, Json[]> = {
   why_empty: [{}, { code: 'stale_index', project: PROJECT }, { code: 'no_such_code' }],
   list: [{}, { limit: 2 }, { name_contains: 'zz-nothing' }, { limit: '1', offset: '0' }, { limt: 3 }, { limit: 0 }, { offset: 9999 }],
   health: [{}, { project: PROJECT }, { project: 'parity-unknown' }],
+  search: [{ project: CODE, query: 'listen' }, { project: CODE, query: 'listen', kind: 'Class' }, { project: CODE, query: 'port', offset: 100 }, { query: 'x' }],
+  symbol: [{ project: CODE, id: 'src/app.ts::listen#Function' }, { project: CODE, id: 'src/app.ts::Nope#Function' }],
+  symbols: [{ project: CODE, ids: ['src/app.ts::listen#Function', 'src/app.ts::Nope#Function'] }, { project: CODE, ids: [] }],
+  context: [{ project: CODE, name: 'Server.start' }, { project: CODE, name: 'Nope' }, { project: CODE, id: 'x', name: 'y' }],
+  read: [{ project: CODE, path: 'src/app.ts' }, { project: CODE, path: 'src/app.ts', symbol: 'listen', map: true }, { project: CODE, path: 'nope.ts' }, { project: CODE, path: '../etc/passwd' }],
+  grep: [{ project: CODE, pattern: 'port', context: 1 }, { project: CODE, pattern: 'zzzz' }, { project: CODE, pattern: '(a+)+' }],
+  find: [{ project: CODE, pattern: '*.ts' }, { project: CODE, pattern: '*.zz' }],
+  ls: [{ project: CODE }, { project: CODE, path: 'nope' }, { project: CODE, max_depth: 9 }],
   // Calls that answer the same twice in a row (the write tool must not make REST and MCP see different states).
   index: [
     {},
@@ -36,11 +48,47 @@ const ARGS: Record<string, Json[]> = {
   ],
 };
 
+const NO_ARGS: Json[] = [{}];
+
+function argsFor(tool: string): Json[] {
+  return ARGS[tool] ?? NO_ARGS;
+}
+
 /** `_meta` values that legitimately differ between two calls. */
 const VOLATILE = new Set(['request_id', 'latency_ms']);
 
+/** `_meta` without volatile values; typed diagnoses compare by code and severity (messages may carry timings). */
 function stable(meta: Json): Json {
-  return Object.fromEntries(Object.entries(meta).filter(([k]) => !VOLATILE.has(k) && !k.startsWith('io.modelcontextprotocol/')));
+  const out = Object.fromEntries(Object.entries(meta).filter(([k]) => !VOLATILE.has(k) && !k.startsWith('io.modelcontextprotocol/')));
+  if (out.diagnosis_v2) out.diagnosis_v2 = (out.diagnosis_v2 as Json[]).map((d) => ({ code: d.code, severity: d.severity }));
+  return out;
+}
+
+interface Recorded {
+  tool: string;
+  args: Json;
+  rest: Reply;
+  mcp: Record<Transport, { result?: Json; rpcError?: Json }>;
+}
+
+/** Each call made once on REST and on both MCP transports, back to back; the tests read these. */
+const RECORDED: Recorded[] = [];
+
+function recorded(tool: string, args: Json): Recorded {
+  const r = RECORDED.find((x) => x.tool === tool && x.args === args);
+  if (!r) throw new Error(`no recorded call for ${tool} ${JSON.stringify(args)}`);
+  return r;
+}
+
+function everyMcpResult(fn: (tool: string, args: Json, transport: Transport, result: Json) => void): void {
+  expect(RECORDED.length).toBe(TOOLS.reduce((n, t) => n + argsFor(t.name).length, 0));
+  for (const r of RECORDED) {
+    for (const transport of TRANSPORTS) {
+      const { result } = r.mcp[transport];
+      expect(result, `${r.tool} ${JSON.stringify(r.args)} over ${transport}`).toBeDefined();
+      fn(r.tool, r.args, transport, result as Json);
+    }
+  }
 }
 
 beforeAll(async () => {
@@ -49,19 +97,28 @@ beforeAll(async () => {
     { name: 'parity-other', schemaVersionAtIndex: SCHEMA_VERSION },
     { name: 'parity-third', schemaVersionAtIndex: SCHEMA_VERSION },
   ]);
-});
+  await indexCodeProject(CODE);
+  for (const tool of TOOLS) {
+    for (const args of argsFor(tool.name)) {
+      const rest = await restCall(tool.name, args);
+      const m2025 = await mcpTool('2025', tool.name, args);
+      const m2026 = await mcpTool('2026', tool.name, args);
+      RECORDED.push({ tool: tool.name, args, rest, mcp: { '2025': m2025, '2026': m2026 } });
+    }
+  }
+}, 120_000);
 afterAll(async () => {
-  await deleteProjects([PROJECT, 'parity-other', 'parity-third']);
+  await deleteProjects([PROJECT, 'parity-other', 'parity-third', CODE]);
 });
 
 describe('REST and MCP give the same answer for the same call', () => {
   for (const tool of TOOLS) {
-    for (const args of ARGS[tool.name] ?? [{}]) {
+    for (const args of argsFor(tool.name)) {
       for (const transport of TRANSPORTS) {
-        it(`${tool.name} ${JSON.stringify(args)}: REST and MCP ${transport} agree on result and _meta`, async () => {
-          const rest = await restCall(tool.name, args);
-          const { result: mcp } = await mcpTool(transport, tool.name, args);
-          expect(mcp, 'MCP answered with a JSON-RPC error').toBeDefined();
+        it(`${tool.name} ${JSON.stringify(args)}: REST and MCP ${transport} agree on result and _meta`, () => {
+          const { rest, mcp: byTransport } = recorded(tool.name, args);
+          const { result: mcp, rpcError } = byTransport[transport];
+          expect(mcp, `MCP answered with a JSON-RPC error: ${JSON.stringify(rpcError)}`).toBeDefined();
           if (!mcp) return;
 
           if (rest.status === 200) {
@@ -80,21 +137,9 @@ describe('REST and MCP give the same answer for the same call', () => {
 });
 
 describe('the MCP tool result shape', () => {
-  async function everyCall(fn: (tool: string, args: Json, transport: Transport, result: Json) => void): Promise<void> {
-    for (const tool of TOOLS) {
-      for (const args of ARGS[tool.name] ?? [{}]) {
-        for (const transport of TRANSPORTS) {
-          const { result } = await mcpTool(transport, tool.name, args);
-          expect(result).toBeDefined();
-          fn(tool.name, args, transport, result as Json);
-        }
-      }
-    }
-  }
-
-  it('puts the same JSON in content[0].text as in structuredContent', async () => {
+  it('puts the same JSON in content[0].text as in structuredContent', () => {
     let ok = 0;
-    await everyCall((_tool, _args, _t, result) => {
+    everyMcpResult((_tool, _args, _t, result) => {
       expect(result.content[0].type).toBe('text');
       if (result.isError) return;
       ok++;
@@ -103,9 +148,9 @@ describe('the MCP tool result shape', () => {
     expect(ok).toBeGreaterThan(0);
   });
 
-  it('gives isError results no structuredContent (it would fail the outputSchema) and the error JSON in content[0].text', async () => {
+  it('gives isError results no structuredContent (it would fail the outputSchema) and the error JSON in content[0].text', () => {
     let errors = 0;
-    await everyCall((_tool, _args, _t, result) => {
+    everyMcpResult((_tool, _args, _t, result) => {
       if (!result.isError) return;
       errors++;
       expect(result).not.toHaveProperty('structuredContent');
@@ -114,8 +159,8 @@ describe('the MCP tool result shape', () => {
     expect(errors).toBeGreaterThan(0);
   });
 
-  it('mirrors empty_reason, diagnosis, next_steps and warnings into structuredContent.notice exactly when _meta has them', async () => {
-    await everyCall((_tool, _args, _t, result) => {
+  it('mirrors empty_reason, diagnosis, next_steps and warnings into structuredContent.notice exactly when _meta has them', () => {
+    everyMcpResult((_tool, _args, _t, result) => {
       const meta = result._meta as Json;
       const expected: Json = {};
       if (meta.empty_reason) expected.empty_reason = meta.empty_reason;
@@ -128,9 +173,9 @@ describe('the MCP tool result shape', () => {
     });
   });
 
-  it('adds a second plain-words text block to empty results, and only to them', async () => {
+  it('adds a second plain-words text block to empty results, and only to them', () => {
     let empties = 0;
-    await everyCall((_tool, _args, _t, result) => {
+    everyMcpResult((_tool, _args, _t, result) => {
       const empty = !result.isError && Boolean(result._meta.empty_reason);
       expect(result.content).toHaveLength(empty ? 2 : 1);
       if (!empty) return;
@@ -145,7 +190,7 @@ describe('the MCP tool result shape', () => {
   });
 
   it('gives an empty list (no project indexed) a notice with empty_reason and diagnosis, and names the next step in plain words', async () => {
-    await deleteProjects([PROJECT, 'parity-other', 'parity-third']);
+    await deleteProjects([PROJECT, 'parity-other', 'parity-third', CODE]);
     try {
       for (const transport of TRANSPORTS) {
         const { result } = await mcpTool(transport, 'list', {});
@@ -194,23 +239,37 @@ describe('the MCP tool result shape', () => {
 });
 
 describe('one registry behind both surfaces', () => {
-  it('lists the same tools with the same schemas on GET /v1/tools and MCP tools/list?toolset=full', async () => {
+  it('lists the same tools with the same parameters and result fields on GET /v1/tools and MCP tools/list?toolset=full', async () => {
     const rest = await send('/v1/tools');
+    expect(rest.body.tools.map((t: Json) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const transport of TRANSPORTS) {
       const mcp = await rpc(transport, 'tools/list', {}, { query: '?toolset=full' });
       const tools = mcp.body.result.tools as Json[];
       expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
-      expect(rest.body.tools.map((t: Json) => t.name)).toEqual(TOOLS.map((t) => t.name));
       for (const t of tools) {
         const twin = rest.body.tools.find((r: Json) => r.name === t.name);
-        expect(t.inputSchema).toEqual(twin.input_schema);
         expect(t.description).toBe(twin.description);
         expect(t.annotations).toMatchObject(twin.annotations);
-        // MCP's outputSchema is REST's plus the optional model-facing notice.
-        expect(t.outputSchema.properties).toMatchObject(twin.output_schema.properties);
-        expect(t.outputSchema.properties).toHaveProperty('notice');
+        // MCP may advertise a more compact schema (token budget), never other parameters or fields.
+        expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(twin.input_schema.properties ?? {}).sort());
+        expect(t.inputSchema.required ?? []).toEqual(twin.input_schema.required ?? []);
+        expect(Object.keys(t.outputSchema.properties).sort()).toEqual([...Object.keys(twin.output_schema.properties), 'notice'].sort());
+        expect(t.outputSchema.required ?? []).toEqual(twin.output_schema.required ?? []);
       }
     }
+  });
+
+  it('gives structuredContent that satisfies the advertised outputSchema (clients validate it)', async () => {
+    const advertised = new Map<string, Json>();
+    for (const t of (await rpc('2025', 'tools/list', {}, { query: '?toolset=full' })).body.result.tools as Json[]) advertised.set(t.name, t.outputSchema);
+    let checked = 0;
+    everyMcpResult((tool, args, transport, result) => {
+      if (result.isError) return;
+      checked++;
+      const schema = advertised.get(tool) as Json;
+      expect(checkSchema(schema, result.structuredContent), `${tool} ${JSON.stringify(args)} over ${transport}`).toEqual([]);
+    });
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('advertises only core tools by default, and every advertised tool is callable', async () => {

@@ -1,11 +1,14 @@
-import { env } from 'cloudflare:workers';
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env as poolEnv } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext, type D1Migration } from 'cloudflare:test';
 import app from '../../../src/index';
 import type { Env } from '../../../src/env';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { BASE, MODERN_META, SELF, type Json } from '../helpers';
 
 export { BASE, type Json };
+
+/** The pool's bindings (real local D1, PINCHER_ALLOW_OPEN=1, no keys), typed as the Worker sees them. */
+export const env = poolEnv as unknown as Env & { TEST_MIGRATIONS: D1Migration[] };
 
 /** A ULID: 26 Crockford base-32 characters, first one 0–7. */
 export const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
@@ -162,7 +165,6 @@ export async function patched<T extends object, K extends keyof T, R>(obj: T, ke
   }
 }
 
-export { env };
 
 /** The `_meta` field names of the public contract (DESIGN §3), written out independently of src/. */
 export const CONTRACT_FIELDS = [
@@ -218,4 +220,69 @@ export async function callOn(surface: Surface, tool: string, args: Json = {}, op
  */
 export function mcpPayload(result: Json): Json {
   return result.structuredContent ?? (JSON.parse(result.content[0].text) as Json);
+}
+
+/** A tiny real source tree for the code tools: one TypeScript file with a class, a method and a function, and a README. */
+export const CODE_FILES = [
+  {
+    path: 'src/app.ts',
+    content:
+      'export class Server {\n  start(port: number): void {\n    listen(port);\n  }\n}\n\nexport function listen(port: number): number {\n  return port + 1;\n}\n',
+  },
+  { path: 'README.md', content: '# Golden\n\nSome docs.\n' },
+];
+
+/** Indexes CODE_FILES into `project` through the real index tool (REST, full access). */
+export async function indexCodeProject(project: string): Promise<void> {
+  const reply = await restCall('index', { project, files: CODE_FILES });
+  if (reply.status !== 200) throw new Error(`indexing ${project} failed: ${reply.text.slice(0, 300)}`);
+}
+
+/** Resolves a local `#/a/b` reference inside `root`; undefined when it does not resolve. */
+export function resolveRef(root: Json, ref: string): Json | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(2).split('/')) node = (node as Json | undefined)?.[part];
+  return node as Json | undefined;
+}
+
+/**
+ * A small JSON Schema checker for the keywords our generated schemas use
+ * (type, properties, required, additionalProperties, items, enum, const,
+ * anyOf/oneOf/allOf, minimum/maximum, local $ref): enough to hold real
+ * responses to their documented shapes. Returns the problems, each with its path.
+ */
+export function checkSchema(schema: Json, value: unknown, root: Json = schema, path = '$'): string[] {
+  if (schema.$ref) {
+    const target = resolveRef(root, schema.$ref);
+    return target ? checkSchema(target, value, root, path) : [`${path}: unresolved $ref ${schema.$ref}`];
+  }
+  const errs: string[] = [];
+  const sub = (s: Json, v: unknown, p: string) => checkSchema(s, v, root, p);
+  if (schema.allOf) for (const s of schema.allOf) errs.push(...sub(s, value, path));
+  if (schema.anyOf && !schema.anyOf.some((s: Json) => sub(s, value, path).length === 0)) errs.push(`${path}: matches no anyOf branch`);
+  if (schema.oneOf && schema.oneOf.filter((s: Json) => sub(s, value, path).length === 0).length !== 1) errs.push(`${path}: matches not exactly one oneOf branch`);
+  if (schema.enum && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) errs.push(`${path}: ${JSON.stringify(value)} not in enum`);
+  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) errs.push(`${path}: not the const`);
+  if (schema.type) {
+    const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+    if (!types.some((t) => t === actual || (t === 'number' && actual === 'integer'))) return [...errs, `${path}: expected ${types.join('|')}, got ${actual}`];
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) errs.push(`${path}: below minimum`);
+    if (schema.maximum !== undefined && value > schema.maximum) errs.push(`${path}: above maximum`);
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((v, i) => errs.push(...sub(schema.items, v, `${path}[${i}]`)));
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const obj = value as Json;
+    for (const key of schema.required ?? []) if (!(key in obj)) errs.push(`${path}: missing required ${key}`);
+    const props = (schema.properties ?? {}) as Json;
+    for (const [key, v] of Object.entries(obj)) {
+      if (props[key]) errs.push(...sub(props[key], v, `${path}.${key}`));
+      else if (schema.additionalProperties === false) errs.push(`${path}: unexpected property ${key}`);
+      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') errs.push(...sub(schema.additionalProperties, v, `${path}.${key}`));
+    }
+  }
+  return errs;
 }

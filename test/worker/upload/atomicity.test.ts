@@ -104,4 +104,24 @@ describe('the visible index changes only at commit', () => {
     expect((await projectRow('atom-twice'))!.generation).toBe(gen);
     expect((await uploadRow(o.body.upload_id))!.status).toBe('committed');
   });
+
+  it('commits fired at once (a client retrying): exactly one applies, the others are 404 and change nothing', async () => {
+    await push('atom-race', { 'app/main.py': pySource('race v0', 'start') });
+    const gen = (await projectRow('atom-race'))!.generation;
+    // The race is timing-dependent: several rounds, alternating a changed-only push and one that adds a file.
+    const ROUNDS = 10;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const files: Record<string, string> = { 'app/main.py': pySource(`race v${round}`, `run${round}`) };
+      if (round % 2 === 0) files[`app/new${round}.py`] = pySource(`race new ${round}`, `fresh${round}`);
+      const o = await open('atom-race', files, { mode: 'merge' });
+      await sendFiles('atom-race', o.body.upload_id, files);
+      const answers = await Promise.all([1, 2, 3].map(() => commit('atom-race', o.body.upload_id)));
+      expect(answers.map((a) => a.status).sort(), `round ${round}: ${JSON.stringify(answers.map((a) => a.body.error?.code ?? 'ok'))}`).toEqual([200, 404, 404]);
+      for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error.code).toBe('upload_not_found');
+      expect((await projectRow('atom-race'))!.generation, `round ${round}`).toBe(gen + round);
+    }
+    const ids = await symbolIds('atom-race');
+    expect(ids).toContain(`app/main.py::run${ROUNDS}#Function`);
+    expect(ids).toHaveLength(1 + ROUNDS / 2);
+  }, 60_000);
 });

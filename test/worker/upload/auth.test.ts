@@ -56,7 +56,7 @@ describe('write routes need the full-access key', () => {
     const rpc = await mcpCall('index', args, READ_KEY);
     expect(rpc.status).toBe(200);
     expect(rpc.body.result.isError).toBe(true);
-    expect(rpc.body.result.structuredContent.error.code).toBe('insufficient_scope');
+    expect(JSON.parse(rpc.body.result.content[0].text).error.code).toBe('insufficient_scope');
 
     const force = await tool('index', { project: 'auth-tool-read', force: true }, READ_KEY);
     expect(force.status).toBe(403);

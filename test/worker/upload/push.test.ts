@@ -121,7 +121,7 @@ describe('a re-push', () => {
   });
 
   it('with one file changed asks only for that hash and replaces only that file\'s symbols', async () => {
-    const v1 = { 'src/calc.ts': tsSource('one-change'), 'lib/greet.py': pySource('one-change'), 'README.md': README };
+    const v1 = { 'src/calc.ts': tsSource('one-change'), 'lib/greet.py': pySource('one-change', 'salute'), 'README.md': README };
     await push('push-one', v1);
     const before = await symbolRowids('push-one');
 
@@ -136,10 +136,22 @@ describe('a re-push', () => {
 
     const after = await symbolRowids('push-one');
     expect(after.has('lib/greet.py::welcome#Function')).toBe(true);
-    expect(after.has('lib/greet.py::greet#Function')).toBe(false);
+    expect(after.has('lib/greet.py::salute#Function')).toBe(false);
     for (const [id, rowid] of before) {
       if (!id.startsWith('lib/greet.py::')) expect(after.get(id), id).toBe(rowid);
     }
+    // The search index follows: the replaced symbol is gone from symbols_fts, its successor is in.
+    const fts = async (term: string) =>
+      rows(
+        `SELECT s.id FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid JOIN projects p ON p.id = s.project_id
+         WHERE symbols_fts MATCH ?1 AND p.name = 'push-one'`,
+        term,
+      );
+    expect(await fts('name:salute')).toEqual([]);
+    // Not even a stale entry left in the FTS index itself (no join to hide it).
+    expect(await rows("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'name:salute'")).toEqual([]);
+    expect(await fts('name:welcome')).toEqual([{ id: 'lib/greet.py::welcome#Function' }]);
+    expect(await fts('name:add')).toEqual([{ id: 'src/calc.ts::add#Function' }]);
     const py = (await fileRows('push-one')).find((f) => f.path === 'lib/greet.py')!;
     expect(py.hash).toBe(await sha256(newPy));
     expect((await projectRow('push-one'))!.generation).toBe(2);

@@ -1,0 +1,561 @@
+/**
+ * Symbol search over `symbols_fts` (BM25, external content over `symbols`):
+ * the translation of the user's query syntax into a safe FTS5 MATCH
+ * expression, the file-pattern glob, and the statements the `search` tool runs.
+ */
+import { PincherError } from '../errors';
+
+// ---------------------------------------------------------------------------
+// Query translation
+// ---------------------------------------------------------------------------
+
+/** Columns of `symbols_fts`, in index order. */
+export const FTS_COLUMNS = ['name', 'qualified_name', 'words', 'signature', 'docstring'] as const;
+
+/** bm25 weights per column, in FTS_COLUMNS order: a name hit outranks everything else. */
+const BM25 = 'bm25(symbols_fts, 10.0, 5.0, 3.0, 1.5, 1.0)';
+
+type Token =
+  | { t: 'term'; text: string; prefix: boolean; quoted: boolean }
+  | { t: 'op'; op: 'AND' | 'OR' | 'NOT' }
+  | { t: '(' }
+  | { t: ')' };
+
+export interface TranslatedQuery {
+  /** FTS5 MATCH expression: every term quoted, explicit AND between operands. */
+  match: string;
+  /** The same terms joined with OR, when the query is a plain conjunction of two or more terms. */
+  orMatch?: string;
+  /** The query as searched, in the user's syntax (equal to the input unless rewritten). */
+  canonical: string;
+  /** One sentence per rewrite applied; empty when the query was taken as written. */
+  rewrites: string[];
+  /** Plain (unquoted, non-prefix) terms, for "shorten the term" suggestions. */
+  words: string[];
+}
+
+// unicode61 keeps letters, digits and private-use characters; everything else separates tokens.
+const HAS_TOKEN = /[\p{L}\p{N}\p{Co}]/u;
+const COLUMN_FILTER = /^(?:\{[^}]*\}|[A-Za-z_]+):(?!:)/;
+const OPERATORS = new Set(['AND', 'OR', 'NOT']);
+
+/**
+ * Translates the search syntax into FTS5. Rewrites that keep the intent are
+ * applied and reported (`rewrites`); structural mistakes throw
+ * `invalid_params` with the corrected query in the suggestion.
+ *
+ * @example
+ * translateQuery('auth* "token refresh" NOT test').match
+ * // '"auth"* AND "token refresh" NOT "test"'
+ */
+export function translateQuery(input: string): TranslatedQuery {
+  const rewrites: string[] = [];
+  const lexed = lex(input, rewrites);
+  const { tokens, errors } = repair(lexed, rewrites);
+  const terms = tokens.filter((t): t is Extract<Token, { t: 'term' }> => t.t === 'term');
+  if (terms.length === 0) {
+    throw new PincherError('invalid_params', `query '${input.slice(0, 100)}' has no word to search (it needs letters or digits)`, {
+      suggestion: 'pass at least one word, e.g. query="handleRequest", or a prefix such as query="handle*"',
+      details: { param: 'query' },
+    });
+  }
+  if (errors.length) {
+    const corrected = render(tokens);
+    const lonelyNot = lexed[0]?.t === 'op' && lexed[0].op === 'NOT' && lexed.length === 2 && lexed[1].t === 'term' ? lexed[1].text : null;
+    throw new PincherError('invalid_params', `query syntax: ${errors.join('; ')}`, {
+      suggestion: lonelyNot
+        ? `NOT only excludes from other terms: write query=${JSON.stringify(`<term> NOT ${lonelyNot}`)}; to search ${lonelyNot} itself use query=${JSON.stringify(corrected)}`
+        : `retry with query=${JSON.stringify(corrected)}`,
+      details: { param: 'query', corrected },
+    });
+  }
+  const plain = tokens.every((t) => t.t === 'term' || (t.t === 'op' && t.op === 'AND'));
+  const canonical = rewrites.length ? render(tokens) : input.trim();
+  return {
+    match: toFts(tokens),
+    ...(plain && terms.length > 1 ? { orMatch: terms.map(ftsTerm).join(' OR ') } : {}),
+    canonical,
+    rewrites,
+    words: terms.filter((t) => !t.quoted && !t.prefix && /^[\p{L}\p{N}_]+$/u.test(t.text)).map((t) => t.text),
+  };
+}
+
+function lex(q: string, rewrites: string[]): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < q.length) {
+    const c = q[i];
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '{' && /^\{[^}"]*\}:/.test(q.slice(i))) {
+      const end = q.indexOf('}', i) + 2;
+      rewrites.push(`dropped the column filter ${q.slice(i, end)} (every column is searched; name matches rank first)`);
+      i = end;
+    } else if (c === '(' || c === ')') {
+      out.push({ t: c });
+      i++;
+    } else if (c === '"') {
+      const end = q.indexOf('"', i + 1);
+      let text: string;
+      if (end < 0) {
+        text = q.slice(i + 1);
+        i = q.length;
+        rewrites.push('closed the unbalanced " at the end');
+      } else {
+        text = q.slice(i + 1, end);
+        i = end + 1;
+      }
+      let prefix = false;
+      while (q[i] === '*') {
+        prefix = true;
+        i++;
+      }
+      text = text.trim().replace(/\s+/g, ' ');
+      if (HAS_TOKEN.test(text)) out.push({ t: 'term', text, prefix, quoted: true });
+      else rewrites.push(`dropped the phrase "${text}" (no letters or digits)`);
+    } else {
+      let j = i;
+      while (j < q.length && !/[\s"()]/.test(q[j])) j++;
+      const raw = q.slice(i, j);
+      i = j;
+      if (OPERATORS.has(raw)) out.push({ t: 'op', op: raw as 'AND' | 'OR' | 'NOT' });
+      else if (raw === 'NEAR' && q[i] === '(') rewrites.push('searched the terms of NEAR(…) with AND (NEAR is not supported)');
+      else lexWord(raw, out, rewrites);
+    }
+  }
+  return out;
+}
+
+function lexWord(raw: string, out: Token[], rewrites: string[]): void {
+  let w = raw;
+  if (w.length > 1 && w[0] === '-' && HAS_TOKEN.test(w[1])) {
+    w = w.slice(1);
+    out.push({ t: 'op', op: 'NOT' });
+    rewrites.push(`read -${w} as NOT ${w}`);
+  }
+  const column = COLUMN_FILTER.exec(w);
+  if (column && (column[0][0] === '{' || (FTS_COLUMNS as readonly string[]).includes(column[0].slice(0, -1).toLowerCase()))) {
+    rewrites.push(`dropped the column filter ${column[0]} (every column is searched; name matches rank first)`);
+    w = w.slice(column[0].length);
+    if (!w) return;
+  }
+  const lead = /^\*+/.exec(w);
+  if (lead) {
+    w = w.slice(lead[0].length);
+    if (!w) {
+      rewrites.push('dropped a stray *');
+      return;
+    }
+    rewrites.push(`dropped the leading * of ${raw} (only prefix search, term*, is supported)`);
+  }
+  const trailing = /\*+$/.exec(w);
+  if (trailing) w = w.slice(0, -trailing[0].length);
+  const parts = w.split(/\*+/);
+  if (parts.length > 1) rewrites.push(`split ${w}${trailing ? '*' : ''} at * into ${parts.length} terms`);
+  parts.forEach((text, k) => {
+    const last = k === parts.length - 1;
+    if (!HAS_TOKEN.test(text)) {
+      rewrites.push(`dropped '${text}' (no letters or digits)`);
+      return;
+    }
+    out.push({ t: 'term', text, prefix: last ? trailing !== null : true, quoted: false });
+  });
+}
+
+/**
+ * Drops what FTS5 cannot parse: unmatched parentheses, empty groups,
+ * operators without an operand on both sides. Empty groups are a rewrite;
+ * the rest are errors the caller must correct.
+ */
+function repair(input: Token[], rewrites: string[]): { tokens: Token[]; errors: string[] } {
+  const errors: string[] = [];
+  let tokens = input;
+  // A leading `NOT a` (or `-a`) before plain ANDed terms means "the rest, without a": move it behind them.
+  const noOr = !tokens.some((t) => t.t === 'op' && t.op === 'OR');
+  for (let guard = tokens.length; noOr && guard > 0 && leadingNot(tokens); guard--) {
+    const [not, term, ...rest] = tokens;
+    rewrites.push(`moved NOT ${(term as { text: string }).text} behind the other terms`);
+    tokens = [...rest, not, term];
+  }
+  for (let changed = true; changed; ) {
+    changed = false;
+    const balanced: Token[] = [];
+    let depth = 0;
+    for (const tok of tokens) {
+      if (tok.t === ')' && depth === 0) {
+        errors.push('unmatched )');
+        changed = true;
+        continue;
+      }
+      if (tok.t === '(') depth++;
+      if (tok.t === ')') depth--;
+      balanced.push(tok);
+    }
+    if (depth > 0) {
+      errors.push(`${depth} ( without a closing )`);
+      for (; depth > 0; depth--) balanced.push({ t: ')' });
+      changed = true;
+    }
+    const kept: Token[] = [];
+    for (let k = 0; k < balanced.length; k++) {
+      const tok = balanced[k];
+      if (tok.t === '(' && balanced[k + 1]?.t === ')') {
+        rewrites.push('dropped an empty ()');
+        k++;
+        changed = true;
+        continue;
+      }
+      if (tok.t === 'op') {
+        const prev = kept[kept.length - 1];
+        const next = balanced[k + 1];
+        const before = prev !== undefined && (prev.t === 'term' || prev.t === ')');
+        const after = next !== undefined && (next.t === 'term' || next.t === '(');
+        if (!before || !after) {
+          errors.push(
+            !before
+              ? `${tok.op} has no term before it${tok.op === 'NOT' ? ' (NOT excludes what follows from what precedes: a NOT b)' : ''}`
+              : `${tok.op} has no term after it`,
+          );
+          changed = true;
+          continue;
+        }
+      }
+      kept.push(tok);
+    }
+    tokens = kept;
+  }
+  return { tokens, errors };
+}
+
+function leadingNot(tokens: Token[]): boolean {
+  const [first, second, third] = tokens;
+  return first?.t === 'op' && first.op === 'NOT' && second?.t === 'term' && (third?.t === 'term' || third?.t === '(');
+}
+
+function ftsTerm(t: Extract<Token, { t: 'term' }>): string {
+  return `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`;
+}
+
+function toFts(tokens: Token[]): string {
+  const out: string[] = [];
+  let operandEnded = false;
+  for (const tok of tokens) {
+    const startsOperand = tok.t === 'term' || tok.t === '(';
+    // FTS5 rejects implicit AND next to parentheses, so every AND is written out.
+    if (startsOperand && operandEnded) out.push('AND');
+    out.push(tok.t === 'term' ? ftsTerm(tok) : tok.t === 'op' ? tok.op : tok.t);
+    operandEnded = tok.t === 'term' || tok.t === ')';
+  }
+  return out.join(' ');
+}
+
+/** Tokens back in the user's syntax; a word that would lex differently is quoted. */
+function render(tokens: Token[]): string {
+  return tokens
+    .map((tok) => {
+      if (tok.t !== 'term') return tok.t === 'op' ? tok.op : tok.t;
+      const bare = !tok.quoted && !OPERATORS.has(tok.text) && tok.text[0] !== '-' && !COLUMN_FILTER.test(tok.text);
+      return (bare ? tok.text : `"${tok.text}"`) + (tok.prefix ? '*' : '');
+    })
+    .join(' ')
+    .replace(/\( /g, '(')
+    .replace(/ \)/g, ')');
+}
+
+/** A prefix-search MATCH for one word (used to verify "shorten the term" suggestions). */
+export function prefixMatch(word: string): string {
+  return ftsTerm({ t: 'term', text: word, prefix: true, quoted: false });
+}
+
+// ---------------------------------------------------------------------------
+// File patterns
+// ---------------------------------------------------------------------------
+
+/**
+ * A compiled `file_pattern`. `prefix`/`suffix`/`equals` are literal
+ * conditions SQL can check on a path column (index-friendly, no LIKE/GLOB
+ * pattern caps); when `exact` they are the whole pattern, otherwise they
+ * narrow the files that `regex` then checks in JS.
+ */
+export interface FileGlob {
+  regex: RegExp;
+  equals?: string;
+  prefix: string;
+  suffix: string;
+  exact: boolean;
+}
+
+const WILD = /[*?]/;
+
+function escapeRegex(ch: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch;
+}
+
+function segmentRegex(seg: string): string {
+  return [...seg].map((ch) => (ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : escapeRegex(ch))).join('');
+}
+
+/**
+ * Glob semantics: `*` any run without `/`, `**` as a whole segment any
+ * number of directories, `?` one character other than `/`; case-sensitive.
+ * A pattern without `/` matches the file name at any depth; a trailing `/`
+ * means everything below it; leading `./` or `/` is ignored.
+ */
+export function compileGlob(pattern: string): FileGlob {
+  let p = pattern.trim().replace(/^(?:\.\/|\/)+/, '').replace(/\/{2,}/g, '/');
+  if (p === '' || p.endsWith('/')) p += '**';
+  if (!p.includes('/')) {
+    const regex = new RegExp(`^(?:.*/)?${segmentRegex(p)}$`, 'u');
+    const m = /^\*([^*?]*)$/.exec(p);
+    if (m) return { regex, prefix: '', suffix: m[1], exact: true };
+    return { regex, prefix: '', suffix: literalTail(p), exact: false };
+  }
+  const segs = p.split('/');
+  let re = '';
+  segs.forEach((seg, k) => {
+    const last = k === segs.length - 1;
+    if (seg === '**') re += last ? '.*' : '(?:[^/]+/)*';
+    else re += segmentRegex(seg) + (last ? '' : '/');
+  });
+  const regex = new RegExp(`^${re}$`, 'u');
+  if (!WILD.test(p)) return { regex, equals: p, prefix: '', suffix: '', exact: true };
+  const m = /^((?:[^*?]*\/)?)\*\*(?:\/\*([^*?/]*))?$/.exec(p);
+  if (m) return { regex, prefix: m[1], suffix: m[2] ?? '', exact: true };
+  const firstWild = p.search(WILD);
+  return { regex, prefix: p.slice(0, firstWild), suffix: literalTail(p), exact: false };
+}
+
+function literalTail(p: string): string {
+  const m = /[*?]([^*?]*)$/.exec(p);
+  return m ? m[1] : p;
+}
+
+/** A filter on symbols.file_path: literal conditions, or an explicit set of paths. */
+export interface PathFilter {
+  equals?: string;
+  prefix?: string;
+  suffix?: string;
+  /** The exact matching paths (when the glob needed JS to decide). */
+  paths?: string[];
+}
+
+/** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
+function prefixEnd(prefix: string): string {
+  const cps = [...prefix];
+  const last = cps.pop() as string;
+  return cps.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
+}
+
+function pathConditions(column: string, f: { equals?: string; prefix?: string; suffix?: string }, params: unknown[]): string[] {
+  const out: string[] = [];
+  if (f.equals !== undefined) {
+    out.push(`${column} = ?`);
+    params.push(f.equals);
+  }
+  if (f.prefix) {
+    out.push(`${column} >= ? AND ${column} < ?`);
+    params.push(f.prefix, prefixEnd(f.prefix));
+  }
+  if (f.suffix) {
+    out.push(`substr(${column}, ?) = ?`);
+    params.push(-[...f.suffix].length, f.suffix);
+  }
+  return out;
+}
+
+/** JSON parameters for an IN-set, each under D1's bound-parameter size. */
+const PATHS_PARAM_BUDGET = 1_000_000;
+
+function jsonArrays(values: readonly string[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const v of values) {
+    const text = JSON.stringify(v);
+    if (current.length && size + text.length + 1 > PATHS_PARAM_BUDGET) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(text);
+    size += text.length + 1;
+  }
+  if (current.length) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+/**
+ * Turns a glob into a path filter for one project. Exact globs become
+ * literal SQL conditions; the rest read the project's paths narrowed by the
+ * glob's literal prefix and suffix (one indexed range scan) and test each in JS.
+ */
+export async function resolvePathFilter(d1: D1Database, projectId: string, glob: FileGlob): Promise<PathFilter> {
+  if (glob.exact) return { equals: glob.equals, prefix: glob.prefix, suffix: glob.suffix };
+  const params: unknown[] = [projectId];
+  const where = ['project_id = ?', ...pathConditions('path', glob, params)];
+  const rows = await d1
+    .prepare(`SELECT path FROM files WHERE ${where.join(' AND ')}`)
+    .bind(...params)
+    .all<{ path: string }>();
+  return { paths: rows.results.map((r) => r.path).filter((p) => glob.regex.test(p)) };
+}
+
+// ---------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------
+
+export interface SymbolFilters {
+  projectId: string;
+  corpus: string;
+  kind?: string;
+  language?: string;
+  minConfidence?: number;
+  path?: PathFilter;
+}
+
+function where(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [match, f.projectId, f.corpus];
+  const cond = ['symbols_fts MATCH ?', 's.project_id = ?', 's.corpus = ?'];
+  if (f.kind !== undefined) {
+    cond.push('s.kind = ?');
+    params.push(f.kind);
+  }
+  if (f.language !== undefined) {
+    cond.push('s.language = ?');
+    params.push(f.language);
+  }
+  if (f.minConfidence !== undefined) {
+    cond.push('s.confidence >= ?');
+    params.push(f.minConfidence);
+  }
+  if (f.path) {
+    cond.push(...pathConditions('s.file_path', f.path, params));
+    if (f.path.paths) {
+      const chunks = jsonArrays(f.path.paths);
+      if (chunks.length === 0) cond.push('0');
+      else cond.push(`s.file_path IN (${chunks.map(() => 'SELECT value FROM json_each(?)').join(' UNION ALL ')})`);
+      params.push(...chunks);
+    }
+  }
+  return { sql: cond.join(' AND '), params };
+}
+
+// The FTS table drives the join (CROSS JOIN pins the order): one MATCH, then a rowid lookup per hit.
+const FROM = 'FROM symbols_fts CROSS JOIN symbols s ON s.rowid = symbols_fts.rowid';
+
+export interface SymbolHitRow {
+  rid: number;
+  id: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  file_path: string;
+  start_line: number;
+  end_line: number;
+  start_byte: number;
+  signature: string;
+  docstring: string | null;
+  language: string;
+  confidence: number;
+  score: number;
+  /** files.size of the symbol's file (null only if the file row vanished). */
+  file_size: number | null;
+  /** With snippets: byte offset of `window` in the file, and the window as hex. */
+  window_start?: number;
+  window?: string | null;
+}
+
+/** Bytes read before a symbol's start to find its line start, and after it for the snippet. */
+export const SNIPPET_LOOKBEHIND = 1024;
+export const SNIPPET_MAX_BYTES = 4096;
+
+/**
+ * One page of hits, best first (score = −bm25, ties by path, line). Files and
+ * (with `snippets`) blob windows are joined to the page only, never to every hit.
+ */
+export function pageStatement(
+  d1: D1Database,
+  match: string,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean },
+): D1PreparedStatement {
+  const q = pageQuery(match, f, page);
+  return d1.prepare(q.sql).bind(...q.params);
+}
+
+/** SQL and parameters of pageStatement (exported for EXPLAIN QUERY PLAN checks). */
+export function pageQuery(match: string, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): { sql: string; params: unknown[] } {
+  const w = where(match, f);
+  const windowCols = page.snippets
+    ? `, max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
+         hex(substr(CAST(b.content AS BLOB), max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
+    : '';
+  const sql = `SELECT p.*, f.size AS file_size${windowCols}
+    FROM (
+      SELECT s.rowid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
+             s.signature, s.docstring, s.language, s.confidence, -${BM25} AS score
+      ${FROM} WHERE ${w.sql}
+      ORDER BY score DESC, s.file_path, s.start_line, s.rowid
+      LIMIT ? OFFSET ?
+    ) p
+    LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path
+    ${page.snippets ? 'LEFT JOIN blobs b ON b.hash = f.hash' : ''}
+    ORDER BY p.score DESC, p.file_path, p.start_line, p.rid`;
+  return { sql, params: [...w.params, page.limit, page.offset, f.projectId] };
+}
+
+export interface CountRow {
+  n: number;
+  /** Highest extraction confidence among the matches; null when there are none. */
+  best: number | null;
+}
+
+/** Matches after filters, and the best confidence among them. */
+export function countStatement(d1: D1Database, match: string, f: SymbolFilters): D1PreparedStatement {
+  const q = countQuery(match, f);
+  return d1.prepare(q.sql).bind(...q.params);
+}
+
+export function countQuery(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
+  const w = where(match, f);
+  return { sql: `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${w.sql}`, params: w.params };
+}
+
+/** Files of a project stored without an extractor (language 'none'): how many, and a few paths. */
+export function unsupportedFilesStatement(d1: D1Database, projectId: string): D1PreparedStatement {
+  return d1
+    .prepare(
+      `SELECT count(*) AS n, (SELECT group_concat(path, ', ') FROM
+         (SELECT path FROM files WHERE project_id = ?1 AND language = 'none' ORDER BY path LIMIT 3)) AS sample
+       FROM files WHERE project_id = ?1 AND language = 'none'`,
+    )
+    .bind(projectId);
+}
+
+/** The first `lines` lines from the symbol's line, cut from a hex byte window (byte-exact, UTF-8 safe). */
+export function snippetFromWindow(hex: string, windowStart: number, startByte: number, lines: number): string {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let k = 0; k < bytes.length; k++) bytes[k] = parseInt(hex.slice(2 * k, 2 * k + 2), 16);
+  const rel = Math.min(startByte - windowStart, bytes.length);
+  let start = rel;
+  while (start > 0 && bytes[start - 1] !== 0x0a) start--;
+  // The line began before the window: start at the first whole character in it.
+  if (start === 0 && windowStart > 0) while (start < rel && (bytes[start] & 0xc0) === 0x80) start++;
+  let end = start;
+  for (let seen = 0; end < bytes.length; end++) {
+    if (bytes[end] === 0x0a && ++seen === lines) break;
+  }
+  if (end > start + SNIPPET_MAX_BYTES) end = wholeCharacters(bytes, start, start + SNIPPET_MAX_BYTES);
+  else if (end === bytes.length) end = wholeCharacters(bytes, start, end);
+  return new TextDecoder().decode(bytes.subarray(start, end));
+}
+
+/** `end` moved back so a UTF-8 sequence cut by the window is left out. */
+function wholeCharacters(bytes: Uint8Array, start: number, end: number): number {
+  let lead = end - 1;
+  while (lead > start && (bytes[lead] & 0xc0) === 0x80) lead--;
+  if (lead < start) return end;
+  const b = bytes[lead];
+  const need = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+  return end - lead < need ? lead : end;
+}

@@ -1,0 +1,259 @@
+/**
+ * Reads behind symbol, symbols, read and context: symbols by id or name,
+ * source slices, file contents and the references of a range. Every list
+ * lookup is one statement over `json_each` (no per-item round trips), and
+ * every statement seeks an index: `symbols_project_id`, `symbols_name`,
+ * `symbols_file`, `refs_file` or the `files` primary key.
+ *
+ * `json_each` lists are joined with CROSS JOIN, which makes SQLite loop over
+ * the list and seek the index per item: with a plain JOIN the planner, blind
+ * to the list's size, may scan every symbol of the project instead.
+ *
+ * Source slices are cut inside SQLite from the UTF-8 bytes of the stored
+ * content (`CAST(content AS BLOB)`): `start_byte`/`end_byte` are UTF-8 byte
+ * offsets (half-open), so multibyte text slices exactly and only the slice
+ * leaves the database.
+ */
+
+/** A symbol row as the read tools use it (snake_case, as stored). */
+export interface SymbolRow {
+  id: string;
+  file_path: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  signature: string;
+  docstring: string | null;
+  parent: string | null;
+  language: string;
+  start_line: number;
+  end_line: number;
+  start_byte: number;
+  end_byte: number;
+  confidence: number;
+  is_exported: number;
+  is_test: number;
+  /** Stored size of the symbol's file in bytes (for the full_file_read baseline). */
+  file_size: number;
+  /** The symbol's source, when asked for. */
+  source?: string | null;
+}
+
+const COLUMNS = `s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.docstring, s.parent, s.language,
+  s.start_line, s.end_line, s.start_byte, s.end_byte, s.confidence, s.is_exported, s.is_test, f.size AS file_size`;
+
+/** The source slice of `s` from its file's blob `b`, by UTF-8 byte offsets. */
+const SOURCE = `CAST(substr(CAST(b.content AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte) AS TEXT) AS source`;
+
+function select(withSource: boolean): string {
+  return withSource ? `${COLUMNS}, ${SOURCE}` : COLUMNS;
+}
+
+function joins(withSource: boolean): string {
+  return `JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path${withSource ? ' LEFT JOIN blobs b ON b.hash = f.hash' : ''}`;
+}
+
+/** Symbols of a project by exact id (any order; the caller restores its own). */
+export async function symbolsByIds(d1: D1Database, projectId: string, ids: readonly string[], withSource: boolean): Promise<SymbolRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await d1
+    .prepare(
+      `SELECT ${select(withSource)} FROM json_each(?2) j
+       CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value ${joins(withSource)}`,
+    )
+    .bind(projectId, JSON.stringify(ids))
+    .all<SymbolRow>();
+  return rows.results;
+}
+
+export interface MovedWant {
+  /** Caller's key for this want (returned as `want`). */
+  key: string;
+  qualifiedName: string;
+  kind: string;
+  /** Candidate values of `symbols.name` (suffixes of the qualified name), so the name index is used. */
+  names: readonly string[];
+}
+
+/** Symbols matching `qualified_name` + `kind` anywhere in the project, for ids whose file moved. */
+export async function symbolsByQualifiedKind(d1: D1Database, projectId: string, wants: readonly MovedWant[]): Promise<{ want: string; id: string }[]> {
+  const probes = wants.flatMap((w) => w.names.map((n) => ({ w: w.key, n, q: w.qualifiedName, k: w.kind })));
+  if (probes.length === 0) return [];
+  const rows = await d1
+    .prepare(
+      `SELECT DISTINCT json_extract(p.value, '$.w') AS want, s.id AS id FROM json_each(?2) p
+       CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = json_extract(p.value, '$.n')
+         AND s.qualified_name = json_extract(p.value, '$.q') AND s.kind = json_extract(p.value, '$.k')
+       ORDER BY s.id`,
+    )
+    .bind(projectId, JSON.stringify(probes))
+    .all<{ want: string; id: string }>();
+  return rows.results;
+}
+
+/** Symbols whose `name` is one of `names` (optionally in one file), for name lookups. */
+export async function symbolsByNames(
+  d1: D1Database,
+  projectId: string,
+  names: readonly string[],
+  opts: { path?: string; limit: number },
+): Promise<SymbolRow[]> {
+  if (names.length === 0) return [];
+  const rows = await d1
+    .prepare(
+      `SELECT ${select(false)} FROM json_each(?2) j
+       CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+       WHERE ?3 IS NULL OR s.file_path = ?3
+       ORDER BY s.file_path, s.start_byte LIMIT ?4`,
+    )
+    .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit)
+    .all<SymbolRow>();
+  return rows.results;
+}
+
+/**
+ * For each name, its best `perName` candidates across the project: the
+ * caller's file first, then callable and type kinds, then path order.
+ */
+export async function candidatesByNames(
+  d1: D1Database,
+  projectId: string,
+  names: readonly string[],
+  fromPath: string,
+  perName: number,
+): Promise<SymbolRow[]> {
+  if (names.length === 0) return [];
+  const rows = await d1
+    .prepare(
+      `SELECT * FROM (
+         SELECT ${select(false)}, row_number() OVER (
+           PARTITION BY s.name
+           ORDER BY s.file_path = ?3 DESC,
+             CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
+               WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
+             s.is_test, s.file_path, s.start_byte
+         ) AS rank
+         FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+       ) WHERE rank <= ?4`,
+    )
+    .bind(projectId, JSON.stringify(names), fromPath, perName)
+    .all<SymbolRow & { rank: number }>();
+  return rows.results;
+}
+
+/** Every symbol of one file, in source order (for maps and name resolution inside the file). */
+export async function fileSymbols(d1: D1Database, projectId: string, path: string): Promise<SymbolRow[]> {
+  const rows = await d1
+    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
+    .bind(projectId, path)
+    .all<SymbolRow>();
+  return rows.results;
+}
+
+export interface OutlineOwner {
+  id: string;
+  file_path: string;
+  start_byte: number;
+  end_byte: number;
+}
+
+export interface OutlineRow {
+  owner: string;
+  id: string;
+  qualified_name: string;
+  kind: string;
+  signature: string;
+  parent: string | null;
+  start_line: number;
+  end_line: number;
+  start_byte: number;
+}
+
+/**
+ * The symbols nested inside each owner (same file, byte range inside), in
+ * source order, at most `perOwner` per owner; `total` is the owner's full count.
+ */
+export async function nestedSymbols(d1: D1Database, projectId: string, owners: readonly OutlineOwner[], perOwner: number): Promise<(OutlineRow & { total: number })[]> {
+  if (owners.length === 0) return [];
+  const probe = owners.map((o) => ({ id: o.id, f: o.file_path, s: o.start_byte, e: o.end_byte }));
+  const rows = await d1
+    .prepare(
+      `SELECT * FROM (
+         SELECT json_extract(o.value, '$.id') AS owner, s.id, s.qualified_name, s.kind, s.signature, s.parent,
+                s.start_line, s.end_line, s.start_byte,
+                row_number() OVER (PARTITION BY o.key ORDER BY s.start_byte, s.end_byte DESC) AS n,
+                count(*) OVER (PARTITION BY o.key) AS total
+         FROM json_each(?2) o
+         CROSS JOIN symbols s ON s.project_id = ?1 AND s.file_path = json_extract(o.value, '$.f')
+         WHERE s.start_byte >= json_extract(o.value, '$.s') AND s.end_byte <= json_extract(o.value, '$.e')
+           AND s.id != json_extract(o.value, '$.id')
+       ) WHERE n <= ?3 ORDER BY owner, n`,
+    )
+    .bind(projectId, JSON.stringify(probe), perOwner)
+    .all<OutlineRow & { total: number }>();
+  return rows.results;
+}
+
+export interface FileRow {
+  path: string;
+  hash: string;
+  size: number;
+  language: string;
+  status: string;
+  reason: string | null;
+  /** Null when the content was never stored (binary, not UTF-8, too large). */
+  content: string | null;
+}
+
+/** One visible file of a project with its stored content. */
+export async function fileWithContent(d1: D1Database, projectId: string, path: string): Promise<FileRow | null> {
+  return d1
+    .prepare(
+      `SELECT f.path, f.hash, f.size, f.language, f.status, f.reason, b.content FROM files f
+       LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND f.path = ?2`,
+    )
+    .bind(projectId, path)
+    .first<FileRow>();
+}
+
+/** Paths of a project whose last segment is `basename` (case-insensitive), closest first. */
+export async function pathsByBasename(d1: D1Database, projectId: string, basename: string, limit: number): Promise<string[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT path FROM files WHERE project_id = ?1
+         AND (lower(path) = lower(?2) OR lower(path) LIKE '%/' || lower(?3) ESCAPE '\\')
+       ORDER BY length(path), path LIMIT ?4`,
+    )
+    .bind(projectId, basename, basename.replace(/[\\%_]/g, (c) => `\\${c}`), limit)
+    .all<{ path: string }>();
+  return rows.results.map((r) => r.path);
+}
+
+export interface RefRow {
+  kind: 'call' | 'import' | 'inherit';
+  name: string;
+  target: string | null;
+  imported_names: string | null;
+  line: number;
+}
+
+/** The imports of a file (any line) and its calls and inherits between two lines. */
+export async function refsForRange(d1: D1Database, projectId: string, path: string, startLine: number, endLine: number): Promise<RefRow[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT kind, name, target, imported_names, line FROM refs
+       WHERE project_id = ?1 AND file_path = ?2 AND (kind = 'import' OR line BETWEEN ?3 AND ?4)
+       ORDER BY line`,
+    )
+    .bind(projectId, path, startLine, endLine)
+    .all<RefRow>();
+  return rows.results;
+}
+
+/** One visible file of a project, without its content. */
+export async function fileMeta(d1: D1Database, projectId: string, path: string): Promise<Omit<FileRow, 'content'> | null> {
+  return d1
+    .prepare('SELECT path, hash, size, language, status, reason FROM files WHERE project_id = ?1 AND path = ?2')
+    .bind(projectId, path)
+    .first<Omit<FileRow, 'content'>>();
+}

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { PincherError } from '../errors';
+import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
+import { fullFileReadBaseline } from './baseline';
+import { defineTool, type ToolContext } from './define';
+import { resolveProject } from './project-scope';
+import { resolveDependencies, wantedNames, type PlannedDependency } from './read/deps';
+import { edgeKinds } from './read/edges';
+import { normaliseRepoPath } from './read/files';
+import { lookupIds } from './read/lookup';
+import { refLabels, resolveRef } from './read/resolve';
+import { nameCandidates, parseSymbolRef } from './read/symbol-id';
+import { explainUnresolvedId } from './read/unresolved';
+import { symbolView, type SymbolView } from './read/view';
+import { MAX_IDS } from './symbols';
+
+export const DEFAULT_MAX_TOKENS = 4000;
+/** Dependencies considered per call (one `symbols` call fetches what the budget drops). */
+const MAX_DEPENDENCIES = MAX_IDS;
+/** Candidates per referenced name, best first (same file, callable kinds). */
+const CANDIDATES_PER_NAME = 25;
+/** Distinct referenced names resolved per call. */
+const MAX_NAMES = 300;
+
+const dependency = z.object({
+  id: z.string(),
+  kind: z.string(),
+  relation: z.enum(['call', 'import', 'inherit']),
+  resolution: z.enum(['same_file', 'import', 'name']).describe('same_file, import (via the module specifier), or name (matched by name in another file)'),
+  line: z.number().describe('first line of the symbol that references it'),
+  signature: z.string(),
+  start_line: z.number(),
+  end_line: z.number(),
+  source: z.string(),
+});
+type Dependency = z.infer<typeof dependency>;
+
+/** Tokens of a JSON value as the envelope counts them by default (chars/4). */
+function tokensOf(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}
+
+export const contextTool = defineTool({
+  name: 'context',
+  title: 'A symbol with what it calls and imports',
+  description:
+    "One symbol's source plus the source of what it calls, inherits and imports, resolved by name in the project " +
+    '(same file first, imports via the module specifier, then other files), within max_tokens. ' +
+    'Dependencies the budget leaves out are listed in dropped with a budget_truncated warning and a symbols next step. ' +
+    'Exactly one of id or name. An empty dependency list carries same_file_only or cross_file_unavailable.',
+  tier: 'standard',
+  toolset: 'core',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'full_file_read',
+  input: z.object({
+    project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),
+    id: z.string().min(1).max(2000).optional().describe('Symbol id {file_path}::{qualified_name}#{Kind}. Not with name.'),
+    name: z
+      .string()
+      .max(500)
+      .regex(/\S/, 'name must be non-empty')
+      .optional()
+      .describe('Instead of id: Name, Class.method, or Name@line to pick among repeats (with path); non-empty. Not with id.'),
+    path: z.string().max(1024).optional().describe('With name only: the file to look in.'),
+    max_tokens: z
+      .number()
+      .int()
+      .min(200)
+      .max(50_000)
+      .default(DEFAULT_MAX_TOKENS)
+      .describe(`Budget for the symbol and dependency entries, chars/4; 200–50000, default ${DEFAULT_MAX_TOKENS}. The symbol is always returned (as a skeleton if it alone is over).`),
+  }),
+  output: z.object({
+    symbol: symbolView.nullable(),
+    dependencies: z.array(dependency),
+    dropped: z.array(z.string()).optional().describe('ids of dependencies left out by max_tokens'),
+    unresolved: z.array(z.string()).optional().describe('referenced names that match no symbol of the project (libraries, dynamic calls)'),
+    used_tokens: z.number(),
+    max_tokens: z.number(),
+  }),
+  handler: async (args, ctx) => {
+    if ((args.id === undefined) === (args.name === undefined)) {
+      throw new PincherError('invalid_params', 'invalid arguments for context: pass exactly one of id or name', {
+        suggestion: 'pass id (from search or symbol) or name (Name, Class.method or Name@line, optionally with path)',
+        details: { issues: [{ param: 'id', message: 'exactly one of id or name' }] },
+      });
+    }
+    if (args.path !== undefined && args.name === undefined) {
+      throw new PincherError('invalid_params', 'invalid arguments for context: path only narrows name', {
+        suggestion: 'drop path (an id already names its file), or pass name with path',
+        details: { issues: [{ param: 'path', message: 'with name only' }] },
+      });
+    }
+    const empty = { symbol: null, dependencies: [], used_tokens: 0, max_tokens: args.max_tokens };
+    const project = await resolveProject(ctx, args.project);
+    if (!project) return empty;
+    const path = args.path === undefined ? undefined : normaliseRepoPath(args.path);
+    const rootId = args.id ?? (await idForName(ctx, project, args.name ?? '', path));
+    if (!rootId) return empty;
+    const found = await lookupIds(ctx, project.id, [rootId], { detail: 'full' });
+    const view = found.found.get(rootId);
+    const row = found.rows.get(rootId);
+    if (!view || !row) {
+      await explainUnresolvedId(ctx, project, rootId);
+      return empty;
+    }
+    return buildContext(ctx, project, { view, row }, args.max_tokens);
+  },
+});
+
+async function idForName(ctx: ToolContext, project: { id: string; name: string }, name: string, path: string | undefined): Promise<string | null> {
+  const ref = parseSymbolRef(name);
+  const rows = await symbolsByNames(ctx.db, project.id, nameCandidates(ref.name), { path, limit: 500 });
+  rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  const { chosen, matches } = resolveRef(rows, ref);
+  if (chosen) {
+    if (ref.line === undefined && matches.length > 1) {
+      ctx.meta.warn('ambiguous_symbol', `'${ref.name}' names ${matches.length} symbols; used ${chosen.id}. Pass id, or name with path (and Name@line)`, {
+        candidates: matches.slice(0, 10).map((m) => m.id),
+      });
+      for (const m of matches.filter((x) => x.id !== chosen.id).slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id} instead`);
+    }
+    return chosen.id;
+  }
+  const where = path ? ` in ${path}` : '';
+  const why = matches.length
+    ? `no '${ref.name}'${where} spans line ${ref.line}; it is at ${refLabels(matches, ref.name).join(', ')}`
+    : `no symbol named '${ref.name}'${where} in project '${project.name}'`;
+  ctx.meta.empty('target_not_resolved', why, { name, ...(path ? { path } : {}) });
+  for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
+  ctx.meta.next('search', { project: project.name, query: ref.name.split(/\.| > /).pop() ?? ref.name }, `find the exact id of '${ref.name}'`);
+  return null;
+}
+
+async function buildContext(ctx: ToolContext, project: { id: string; name: string }, root: { view: SymbolView; row: SymbolRow }, maxTokens: number) {
+  const { row } = root;
+  const refs = await refsForRange(ctx.db, project.id, row.file_path, row.start_line, row.end_line);
+  const wanted = wantedNames(row, row.source ?? '', refs).slice(0, MAX_NAMES);
+  const candidates = await candidatesByNames(ctx.db, project.id, wanted.map((w) => w.name), row.file_path, CANDIDATES_PER_NAME);
+  const { deps, unresolved } = resolveDependencies(row, wanted, candidates);
+  const planned = deps.slice(0, MAX_DEPENDENCIES);
+
+  let symbol = root.view;
+  const skeleton = tokensOf(symbol) > maxTokens;
+  if (skeleton) {
+    // The symbol alone is over budget: its skeleton, and a step that fetches the whole source.
+    const outline = await lookupIds(ctx, project.id, [row.id], { detail: 'skeleton' });
+    symbol = outline.found.get(row.id) ?? { id: row.id, signature: row.signature };
+    ctx.meta.next('symbol', { project: project.name, id: row.id }, `the full source of ${row.id} (${tokensOf(root.view)} tokens, over max_tokens ${maxTokens})`);
+  }
+  const { included, dropped } = await fitDependencies(ctx, project.id, planned, maxTokens - tokensOf(symbol) - tokensOf({ dependencies: [] }));
+  const left = [...dropped, ...deps.slice(MAX_DEPENDENCIES).map((d) => d.row.id)];
+  if (left.length > 0 || skeleton) {
+    ctx.meta.warn(
+      'budget_truncated',
+      `max_tokens ${maxTokens} left out ${left.length} dependenc${left.length === 1 ? 'y' : 'ies'}${skeleton ? ' and the body of the symbol itself' : ''}; next_steps fetches them`,
+      { max_tokens: maxTokens, dropped: left, ...(skeleton ? { root_skeleton: row.id } : {}) },
+    );
+    if (left.length > 0) ctx.meta.next('symbols', { project: project.name, ids: left.slice(0, MAX_IDS) }, `fetch the ${Math.min(left.length, MAX_IDS)} dependencies max_tokens left out`);
+  }
+  if (deps.length === 0) explainNoDependencies(ctx, project.name, row, unresolved);
+
+  // Baseline: the distinct files whose source this answer carries.
+  const files = new Map<string, number>([[row.file_path, row.file_size]]);
+  for (const d of included) files.set(d.row.file_path, d.row.file_size);
+  await fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
+
+  const dependencies = included.map((d) => d.view);
+  return {
+    symbol,
+    dependencies,
+    ...(left.length ? { dropped: left } : {}),
+    ...(unresolved.length ? { unresolved: unresolved.slice(0, 50) } : {}),
+    used_tokens: tokensOf(symbol) + tokensOf({ dependencies }),
+    max_tokens: maxTokens,
+  };
+}
+
+interface Fitted {
+  row: SymbolRow;
+  view: Dependency;
+}
+
+function dependencyView(d: PlannedDependency, source: string): Dependency {
+  const r = d.row;
+  return { id: r.id, kind: r.kind, relation: d.relation, resolution: d.resolution, line: d.line, signature: r.signature, start_line: r.start_line, end_line: r.end_line, source };
+}
+
+/**
+ * Greedy fill in reading order: a dependency is fetched when its estimated
+ * size (UTF-8 bytes ≥ characters) fits what is left, then kept only if its
+ * exact JSON size still fits. Only fitting sources leave the database.
+ */
+async function fitDependencies(ctx: ToolContext, projectId: string, planned: readonly PlannedDependency[], budget: number): Promise<{ included: Fitted[]; dropped: string[] }> {
+  let left = budget;
+  const chosen: PlannedDependency[] = [];
+  for (const d of planned) {
+    const estimate = tokensOf(dependencyView(d, '')) + Math.ceil((d.row.end_byte - d.row.start_byte) / 4);
+    if (estimate <= left) {
+      chosen.push(d);
+      left -= estimate;
+    }
+  }
+  const sources = new Map((await symbolsByIds(ctx.db, projectId, chosen.map((d) => d.row.id), true)).map((r) => [r.id, r.source ?? '']));
+  left = budget;
+  const included: Fitted[] = [];
+  const kept = new Set<string>();
+  for (const d of chosen) {
+    const view = dependencyView(d, sources.get(d.row.id) ?? '');
+    const cost = tokensOf(view) + 1;
+    if (cost > left) continue;
+    left -= cost;
+    included.push({ row: d.row, view });
+    kept.add(d.row.id);
+  }
+  return { included, dropped: planned.filter((d) => !kept.has(d.row.id)).map((d) => d.row.id) };
+}
+
+function explainNoDependencies(ctx: ToolContext, projectName: string, root: SymbolRow, unresolved: readonly string[]): void {
+  const kinds = edgeKinds(root.language);
+  const step = () => ctx.meta.next('read', { project: projectName, path: root.file_path, map: true }, `see the other symbols of ${root.file_path}`);
+  if (kinds.size === 0) {
+    ctx.meta.empty(
+      'cross_file_unavailable',
+      `${root.language} files carry no call, import or inherit edges (the extractor emits symbols only), so context returns ${root.id} alone`,
+      { language: root.language },
+    );
+    step();
+    return;
+  }
+  const why =
+    unresolved.length === 0
+      ? `${root.id} references no other symbol; ${root.language} edges are matched by name with no cross-file resolver, so calls made through values are not seen`
+      : `${root.id} references ${unresolved.length} name(s) (${unresolved.slice(0, 8).join(', ')}) that match no symbol of this project: library or dynamic calls; ${root.language} has no cross-file resolver`;
+  ctx.meta.empty('same_file_only', why, { language: root.language, ...(unresolved.length ? { unresolved: unresolved.slice(0, 20) } : {}) });
+  step();
+}

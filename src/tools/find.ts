@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { listingChars, projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { languageStats } from '../db/projects';
+import { tokensForBytes } from '../envelope/tokens';
+import { defineTool, type ToolContext } from './define';
+import { compileGlob, GlobError, type Glob } from './grep/glob';
+import { paramError } from './grep/pattern';
+import { parseSize } from './grep/sizes';
+import { resolveProject } from './project-scope';
+
+const fileOut = z.object({
+  path: z.string(),
+  language: z.string(),
+  size: z.number().describe('bytes'),
+  symbols: z.number(),
+  status: z.string().describe('indexed | failed | skipped'),
+});
+
+const output = z.object({
+  files: z.array(fileOut).describe('Matching files by path.'),
+  total: z.number(),
+  has_more: z.boolean(),
+});
+type Output = z.infer<typeof output>;
+
+const size = z.union([z.number(), z.string().max(32)]);
+
+interface Args {
+  pattern?: string;
+  language?: string;
+  min_size?: number | string;
+  max_size?: number | string;
+  limit: number;
+  project?: string;
+}
+
+export const findFilesTool = defineTool({
+  name: 'find',
+  title: 'Find files',
+  description: 'Find files of a project by path glob, language and size; returns path, language, size, symbols and index status, sorted by path.',
+  tier: 'lite',
+  toolset: 'full',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'walk_directory',
+  input: z.object({
+    pattern: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe('Glob on paths (* ? ** {a,b} [a-z]); without / it matches any file or folder name (*.py), with / the path from the root (src/**/*.ts). Brackets and braces must balance.'),
+    language: z.string().max(50).optional().describe('Language id, e.g. typescript, python, markdown (none = no extractor).'),
+    min_size: size.optional().describe('Smallest size: non-negative bytes, or with a unit: 10k, 2m, 1gb (K = 1024).'),
+    max_size: size.optional().describe('Largest size, same forms as min_size; not below min_size.'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Files returned: 1–1000, default 100; base-10 strings accepted.'),
+    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+  }),
+  output,
+  handler: async (args, ctx) => find(args, ctx),
+});
+
+function sizeArg(name: 'min_size' | 'max_size', value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const bytes = parseSize(value);
+  if (bytes === null) {
+    throw paramError('find', name, `'${String(value).slice(0, 40)}' is not a non-negative size`, 'pass bytes (2048) or a number with a unit: 10k, 2m, 1gb (K = 1024 bytes)');
+  }
+  return bytes;
+}
+
+async function find(args: Args, ctx: ToolContext): Promise<Output> {
+  const minSize = sizeArg('min_size', args.min_size);
+  const maxSize = sizeArg('max_size', args.max_size);
+  if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
+    throw paramError('find', 'max_size', `${maxSize} bytes is below min_size (${minSize} bytes)`, 'pass a max_size not below min_size, or drop one of them');
+  }
+  let glob: Glob | null = null;
+  if (args.pattern !== undefined) {
+    try {
+      glob = compileGlob(args.pattern);
+    } catch (err) {
+      if (err instanceof GlobError) throw paramError('find', 'pattern', err.message, 'balance every [ with ] and every { with }, or escape them with a backslash; e.g. src/**/*.{ts,tsx}');
+      throw err;
+    }
+  }
+  const empty: Output = { files: [], total: 0, has_more: false };
+  const project = await resolveProject(ctx, args.project);
+  if (!project) return empty;
+
+  const filter: FileFilter = { language: args.language, minSize, maxSize };
+  const matching = await matchingFiles(ctx.db, project.id, filter, glob);
+  // walk_directory: the full listing of the project, one `path size` line per file.
+  const listing = await listingChars(ctx.db, project.id);
+  ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
+
+  if (matching.length === 0) {
+    if (listing.files === 0) {
+      ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
+      ctx.meta.next('list', {}, 'confirm the right project is scoped');
+    } else await explainNarrow(args, ctx, { project, filter, glob, files: listing.files });
+    return empty;
+  }
+  const files = matching.slice(0, args.limit).map((f) => ({ path: f.path, language: f.language, size: f.size, symbols: f.symbols, status: f.status }));
+  const hasMore = matching.length > files.length;
+  if (hasMore) ctx.meta.next('find', { ...stepArgs(args), limit: Math.min(1000, matching.length), project: project.name }, `list all ${matching.length} matching files`);
+  return { files, total: matching.length, has_more: hasMore };
+}
+
+async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<FileRow[]> {
+  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined });
+  const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
+  return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+type FilterName = 'pattern' | 'language' | 'min_size' | 'max_size';
+
+/** Names the filter whose removal brings back the most files, and steps to that call. */
+async function explainNarrow(args: Args, ctx: ToolContext, c: { project: { id: string; name: string }; filter: FileFilter; glob: Glob | null; files: number }): Promise<void> {
+  const present = (['pattern', 'language', 'min_size', 'max_size'] as const).filter((k) => args[k] !== undefined);
+  let best: { name: FilterName; count: number } | null = null;
+  for (const name of present) {
+    const filter = { ...c.filter, ...(name === 'language' ? { language: undefined } : {}), ...(name === 'min_size' ? { minSize: undefined } : {}), ...(name === 'max_size' ? { maxSize: undefined } : {}) };
+    const count = (await matchingFiles(ctx.db, c.project.id, filter, name === 'pattern' ? null : c.glob)).length;
+    if (count > 0 && (!best || count > best.count)) best = { name, count };
+  }
+  let hint = '';
+  if (args.language !== undefined) {
+    const langs = await languageStats(ctx.db, c.project.id);
+    if (!langs.some((l) => l.language === args.language)) hint = `; its languages are ${langs.map((l) => `${l.language} (${l.files})`).join(', ')}`;
+  }
+  const filters = present.map((k) => `${k}=${JSON.stringify(args[k])}`).join(', ');
+  const culprit = best ? `; dropping ${best.name} finds ${best.count}` : '';
+  ctx.meta.empty('query_too_narrow', `no file of '${c.project.name}' (${c.files} files) matches ${filters}${culprit}${hint}`, {
+    filters: present,
+    ...(best ? { filter: best.name } : {}),
+  });
+  if (best) {
+    const step = stepArgs(args);
+    delete step[best.name];
+    ctx.meta.next('find', { ...step, project: c.project.name }, `drop ${best.name}: ${best.count} file(s) match`);
+  } else ctx.meta.next('find', { project: c.project.name }, 'list every file of the project');
+}
+
+function stepArgs(a: Args): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (a.pattern !== undefined) out.pattern = a.pattern;
+  if (a.language !== undefined) out.language = a.language;
+  if (a.min_size !== undefined) out.min_size = a.min_size;
+  if (a.max_size !== undefined) out.max_size = a.max_size;
+  if (a.limit !== 100) out.limit = a.limit;
+  return out;
+}

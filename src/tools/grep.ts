@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { projectFiles, type FileRow } from '../db/content';
+import { tokensForBytes } from '../envelope/tokens';
+import { PincherError } from '../errors';
+import { defineTool, type ToolContext } from './define';
+import { compileGlob, GlobError, type Glob } from './grep/glob';
+import { compilePattern, paramError, type Matcher } from './grep/pattern';
+import { anyMatch, runGrep } from './grep/run';
+import { MAX_LINE, SCAN_BUDGET_MS } from './grep/scan';
+import { resolveProject } from './project-scope';
+
+const matchOut = z.object({
+  path: z.string(),
+  line: z.number().describe('1-based'),
+  text: z.string(),
+  before: z.array(z.string()).optional(),
+  after: z.array(z.string()).optional(),
+});
+
+const output = z.object({
+  matches: z.array(matchOut).optional().describe('Matching lines in path then line order (absent with summary).'),
+  files: z.array(z.object({ path: z.string(), count: z.number() })).optional().describe('With summary: matching lines per file.'),
+  total_matches: z.number(),
+  files_matched: z.number(),
+  truncated: z.boolean(),
+});
+
+type Args = {
+  pattern: string;
+  literal: boolean;
+  ignore_case: boolean;
+  path?: string;
+  context: number;
+  limit: number;
+  summary: boolean;
+  project?: string;
+};
+type Output = z.infer<typeof output>;
+
+export const grepTool = defineTool({
+  name: 'grep',
+  title: 'Search file contents',
+  description:
+    'Search the indexed text of a project line by line, like `grep -rn`: matches as {path, line, text} with optional context. ' +
+    `Lines are examined up to ${MAX_LINE} characters; a scan stops after ${SCAN_BUDGET_MS / 1000} s and reports truncated.`,
+  tier: 'lite',
+  toolset: 'core',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'grep_recursive',
+  input: z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('1–1000 characters. JavaScript regex matched against each line; nested quantifiers such as (a+)+ or (.*)* are refused. With literal, a fixed string.'),
+    literal: z.boolean().default(false).describe('true: pattern is a fixed string (like grep -F). Default false.'),
+    ignore_case: z.boolean().default(false).describe('Case-insensitive match (like grep -i). Default false.'),
+    path: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe('Glob on file paths (* ? ** {a,b} [a-z]); without / it matches any file or folder name (*.ts), with / the path from the root (src/**/*.ts, src/db). Brackets and braces must balance.'),
+    context: z.number().int().min(0).max(10).default(0).describe('Lines before and after each match: 0–10, default 0; base-10 strings accepted.'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Matches returned: 1–1000, default 100; base-10 strings accepted; total_matches counts past it.'),
+    summary: z.boolean().default(false).describe('true: per-file counts {path, count}, no lines; limit then caps the files listed.'),
+    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+  }),
+  output,
+  handler: async (args, ctx) => grep(args, ctx),
+});
+
+const EMPTY: Output = { total_matches: 0, files_matched: 0, truncated: false };
+
+async function grep(args: Args, ctx: ToolContext): Promise<Output> {
+  const matcher = compilePattern(args.pattern, { literal: args.literal, ignoreCase: args.ignore_case });
+  const glob = args.path === undefined ? null : globOf(args.path);
+  const empty: Output = args.summary ? { ...EMPTY, files: [] } : { ...EMPTY, matches: [] };
+
+  const project = await resolveProject(ctx, args.project);
+  if (!project) return empty;
+  const again = (changes: Partial<Args>): Record<string, unknown> => stepArgs({ ...args, project: project.name, ...changes });
+
+  const byPath = (a: FileRow, b: FileRow) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const files = (under?: string) => projectFiles(ctx.db, project.id, { under: under || undefined }).then((rows) => rows.sort(byPath));
+  const scope = glob ? (await files(glob.folder)).filter((f) => glob.test(f.path)) : await files();
+  // Every file of the project, read only when an empty result needs explaining.
+  const all = async () => (glob ? files() : scope);
+  if (scope.length === 0) {
+    const everything = await all();
+    if (everything.length === 0) {
+      ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
+      ctx.meta.next('list', {}, 'confirm the right project is scoped');
+    } else {
+      ctx.meta.empty('query_too_narrow', `path glob '${args.path}' matches none of the ${everything.length} files of '${project.name}'`, { filter: 'path', files: everything.length });
+      if (await anyMatch(ctx.db, project.id, everything, matcher)) ctx.meta.next('grep', again({ path: undefined }), 'search every file: the pattern matches outside the glob');
+    }
+    return empty;
+  }
+
+  const started = Date.now();
+  const run = await runGrep(ctx.db, project.id, scope, matcher, {
+    limit: args.limit,
+    context: args.context,
+    summary: args.summary,
+    deadline: started + SCAN_BUDGET_MS,
+  });
+  const s = run.scan;
+  ctx.meta.diagnose('grep_scan', 'info', `scanned ${s.filesScanned} of ${scope.length} file(s) in scope (${s.bytesScanned} bytes) in ${Date.now() - started} ms`, {
+    candidates_prefiltered: run.candidates,
+    files_scanned: s.filesScanned,
+    bytes_scanned: s.bytesScanned,
+    full_scan: run.fullScan,
+    files_in_scope: scope.length,
+    ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
+  });
+  // grep_recursive: the unbounded grep output for the same pattern (scan.ts states the formula).
+  ctx.meta.baseline('grep_recursive', tokensForBytes(s.baselineChars));
+  if (run.fullScan) {
+    ctx.meta.warn('grep_full_scan', 'the pattern has no literal of 3+ characters every match must contain, so every file in scope was read; a longer literal makes grep faster', { files: scope.length }, 'info');
+  }
+  if (s.budgetExhausted) {
+    ctx.meta.warn('scan_budget_exhausted', `stopped after ${SCAN_BUDGET_MS / 1000} s having scanned ${s.filesScanned} of ${run.candidates} candidate file(s); counts are lower bounds. Narrow path or use a longer literal`, {
+      files_scanned: s.filesScanned,
+      candidates: run.candidates,
+    });
+  }
+  if (s.clippedLines > 0) {
+    ctx.meta.warn('grep_lines_clipped', `${s.clippedLines} line(s) longer than ${MAX_LINE} characters were examined and shown only up to ${MAX_LINE}`, { lines: s.clippedLines }, 'info');
+  }
+
+  const filesMatched = s.counts.length;
+  if (s.totalMatches === 0) await explainEmpty(args, ctx, { all, scope, matcher, budgetExhausted: s.budgetExhausted, again, project });
+
+  if (args.summary) {
+    const files = s.counts.slice(0, args.limit);
+    const truncated = files.length < filesMatched || s.budgetExhausted;
+    if (files.length < filesMatched) ctx.meta.next('grep', again({ limit: Math.min(1000, filesMatched) }), 'list more of the matching files');
+    return { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+  }
+  const truncated = s.matches.length < s.totalMatches || s.budgetExhausted;
+  if (s.matches.length < s.totalMatches) {
+    ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
+  }
+  return { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+}
+
+async function explainEmpty(
+  args: Args,
+  ctx: ToolContext,
+  c: {
+    all: () => Promise<FileRow[]>;
+    scope: FileRow[];
+    matcher: Matcher;
+    budgetExhausted: boolean;
+    again: (changes: Partial<Args>) => Record<string, unknown>;
+    project: { id: string; name: string };
+  },
+): Promise<void> {
+  if (c.budgetExhausted) {
+    ctx.meta.empty('cap_dropped_all', `the ${SCAN_BUDGET_MS / 1000} s scan budget ran out before any match; narrow path or use a pattern with a longer literal`, { cap: 'scan_budget' });
+    return;
+  }
+  const pid = c.project.id;
+  const everything = args.path === undefined ? c.scope : await c.all();
+  if (c.scope.length < everything.length && (await anyMatch(ctx.db, pid, everything, c.matcher))) {
+    ctx.meta.empty('query_too_narrow', `no line matches in the ${c.scope.length} file(s) under path glob '${args.path}', but the pattern matches elsewhere in '${c.project.name}'`, { filter: 'path' });
+    ctx.meta.next('grep', c.again({ path: undefined }), 'search every file: the pattern matches outside the glob');
+    return;
+  }
+  const where = args.path === undefined ? `project '${c.project.name}'` : `the ${c.scope.length} file(s) under '${args.path}'`;
+  ctx.meta.empty('no_results_in_corpus', `no line in ${where} matches ${args.literal ? 'the string' : 'the pattern'} ${JSON.stringify(args.pattern)}${args.ignore_case ? ' (ignoring case)' : ''}`);
+  const folded = args.ignore_case ? null : foldedMatcher(args);
+  if (folded) {
+    if (await anyMatch(ctx.db, pid, c.scope, folded)) {
+      ctx.meta.next('grep', c.again({ ignore_case: true }), 'the pattern matches when case is ignored');
+      return;
+    }
+  }
+  const word = searchTerm(args.pattern, args.literal, c.matcher);
+  if (word) ctx.meta.next('search', { query: word, project: c.project.name }, `look for '${word}' among symbol names and docs`);
+  ctx.meta.next('list', {}, 'confirm the right project is scoped');
+}
+
+/** The same pattern ignoring case, or null when folding makes it unsafe (e.g. (a|A)+ then overlaps). */
+function foldedMatcher(args: Args): Matcher | null {
+  try {
+    return compilePattern(args.pattern, { literal: args.literal, ignoreCase: true });
+  } catch (err) {
+    if (err instanceof PincherError) return null;
+    throw err;
+  }
+}
+
+/**
+ * The word a symbol search should try: the longest identifier in the fixed
+ * string or the regex's required literals (search's query syntax would
+ * refuse punctuation such as an unbalanced parenthesis).
+ */
+function searchTerm(pattern: string, literal: boolean, m: Matcher): string | null {
+  const sources = literal ? [pattern] : [...(m.prefilter?.literals ?? []), pattern.replace(/\\./g, ' ')];
+  const words = sources.flatMap((s) => s.match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? []).filter((w) => !/^(AND|OR|NOT)$/.test(w));
+  return words.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+function globOf(path: string): Glob {
+  try {
+    return compileGlob(path);
+  } catch (err) {
+    if (err instanceof GlobError) {
+      throw paramError('grep', 'path', err.message, 'balance every [ with ] and every { with }, or escape them with a backslash; e.g. src/**/*.{ts,tsx}');
+    }
+    throw err;
+  }
+}
+
+/** A grep call's arguments as a next step: defaults left out, so the step reads like a call a person would write. */
+function stepArgs(a: Args): Record<string, unknown> {
+  const out: Record<string, unknown> = { pattern: a.pattern };
+  if (a.literal) out.literal = true;
+  if (a.ignore_case) out.ignore_case = true;
+  if (a.path !== undefined) out.path = a.path;
+  if (a.context) out.context = a.context;
+  if (a.limit !== 100) out.limit = a.limit;
+  if (a.summary) out.summary = true;
+  if (a.project !== undefined) out.project = a.project;
+  return out;
+}

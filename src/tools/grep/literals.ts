@@ -1,0 +1,244 @@
+import type { Node } from './regex-ast';
+
+/**
+ * Required literals: a boolean formula over substrings that every matching
+ * line must contain. `null` means "no constraint" (any line may match).
+ * Literals shorter than 3 characters carry no trigram, so they are dropped.
+ */
+export type Required = null | { op: 'lit'; s: string } | { op: 'and'; items: NonNullable<Required>[] } | { op: 'or'; items: NonNullable<Required>[] };
+
+interface Info {
+  /** The one string the node always matches, or null. */
+  exact: string | null;
+  /** Every match starts / ends with these. */
+  prefix: string;
+  suffix: string;
+  req: Required;
+}
+
+const MIN_LITERAL = 3;
+/** Repeats like a{500} are expanded only this far. */
+const MAX_EXPANSION = 256;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function codepoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** A literal of at least 3 characters; a lone surrogate (half of a character) splits it, as trigrams index whole characters. */
+export function lit(s: string): Required {
+  if (LONE_SURROGATE.test(s)) return and(s.split(LONE_SURROGATE).map(lit));
+  return codepoints(s) >= MIN_LITERAL ? { op: 'lit', s } : null;
+}
+
+function and(items: Required[]): Required {
+  const kept: NonNullable<Required>[] = [];
+  for (const i of items) {
+    if (i === null) continue;
+    if (i.op === 'and') kept.push(...i.items);
+    else kept.push(i);
+  }
+  if (kept.length === 0) return null;
+  return kept.length === 1 ? kept[0] : { op: 'and', items: kept };
+}
+
+function or(items: Required[]): Required {
+  if (items.length === 0 || items.some((i) => i === null)) return null;
+  const kept = items as NonNullable<Required>[];
+  return kept.length === 1 ? kept[0] : { op: 'or', items: kept };
+}
+
+const OPAQUE: Info = { exact: null, prefix: '', suffix: '', req: null };
+const ZERO_WIDTH: Info = { exact: '', prefix: '', suffix: '', req: null };
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+function commonSuffix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
+  return a.slice(a.length - i);
+}
+
+class Extractor {
+  constructor(private readonly ignoreCase: boolean) {}
+
+  info(n: Node): Info {
+    switch (n.type) {
+      case 'empty':
+      case 'assert':
+      case 'look':
+        // Zero-width: the characters on either side stay adjacent in the text.
+        return ZERO_WIDTH;
+      case 'char':
+        // Under ignore_case only ASCII letters fold the same way in JS (no u flag) and in
+        // the trigram index; any other character breaks the literal run.
+        if (this.ignoreCase && n.code > 0x7f) return OPAQUE;
+        return { exact: String.fromCharCode(n.code), prefix: '', suffix: '', req: null };
+      case 'set':
+      case 'unknown':
+        return OPAQUE;
+      case 'seq':
+        return this.seq(n.items.map((i) => this.info(i)));
+      case 'alt':
+        return this.alt(n.branches.map((b) => this.info(b)));
+      case 'repeat':
+        return this.repeat(this.info(n.body), n.min, n.max);
+    }
+  }
+
+  private seq(items: Info[]): Info {
+    const runs: string[] = [];
+    const reqs: Required[] = [];
+    let cur = '';
+    let prefix = '';
+    let prefixOpen = true;
+    let allExact = true;
+    for (const x of items) {
+      if (x.exact !== null) {
+        cur += x.exact;
+        if (prefixOpen) prefix += x.exact;
+        continue;
+      }
+      allExact = false;
+      runs.push(cur + x.prefix);
+      if (prefixOpen) prefix += x.prefix;
+      prefixOpen = false;
+      reqs.push(x.req);
+      cur = x.suffix;
+    }
+    runs.push(cur);
+    if (allExact) return { exact: cur, prefix: cur, suffix: cur, req: lit(cur) };
+    let suffix = '';
+    for (let k = items.length - 1; k >= 0; k--) {
+      const x = items[k];
+      if (x.exact === null) {
+        suffix = x.suffix + suffix;
+        break;
+      }
+      suffix = x.exact + suffix;
+    }
+    return { exact: null, prefix, suffix, req: and([...runs.map(lit), ...reqs]) };
+  }
+
+  private alt(branches: Info[]): Info {
+    const exacts = branches.map((b) => b.exact);
+    if (exacts.every((e) => e !== null && e === exacts[0])) return branches[0];
+    const starts = branches.map((b) => b.exact ?? b.prefix);
+    const ends = branches.map((b) => b.exact ?? b.suffix);
+    return {
+      exact: null,
+      prefix: starts.reduce(commonPrefix),
+      suffix: ends.reduce(commonSuffix),
+      req: or(branches.map((b) => (b.exact !== null ? lit(b.exact) : b.req))),
+    };
+  }
+
+  private repeat(body: Info, min: number, max: number): Info {
+    if (max === 0) return ZERO_WIDTH;
+    if (min === 0) return OPAQUE;
+    if (body.exact !== null) {
+      const times = Math.min(min, Math.max(1, Math.floor(MAX_EXPANSION / Math.max(1, body.exact.length))));
+      const run = body.exact.repeat(times);
+      if (min === max && times === min) return { exact: run, prefix: run, suffix: run, req: lit(run) };
+      return { exact: null, prefix: run, suffix: run, req: lit(run) };
+    }
+    return { exact: null, prefix: body.prefix, suffix: body.suffix, req: body.req };
+  }
+}
+
+/** What every match of the parsed regex must contain (ignore_case aware). */
+export function requiredOfRegex(ast: Node, ignoreCase: boolean): Required {
+  const info = new Extractor(ignoreCase).info(ast);
+  return info.exact !== null ? lit(info.exact) : info.req;
+}
+
+/** A fixed string must appear whole; under ignore_case, non-ASCII characters split it. */
+export function requiredOfLiteral(text: string, ignoreCase: boolean): Required {
+  if (!ignoreCase) return lit(text);
+  return and(text.split(/[^\x00-\x7f]+/).map(lit));
+}
+
+/** Up to this many trigram terms in one MATCH expression. */
+const MAX_TERMS = 48;
+/** Per literal, this many of its trigrams (spread across it) are enough to be selective. */
+const TRIGRAMS_PER_LITERAL = 8;
+/** In a conjunction, the longest literals are the most selective. */
+const LITERALS_PER_AND = 3;
+
+function trigrams(s: string): string[] {
+  const cps = Array.from(s);
+  const all = new Set<string>();
+  for (let i = 0; i + 3 <= cps.length; i++) all.add(cps.slice(i, i + 3).join(''));
+  const list = [...all];
+  if (list.length <= TRIGRAMS_PER_LITERAL) return list;
+  const step = (list.length - 1) / (TRIGRAMS_PER_LITERAL - 1);
+  return Array.from({ length: TRIGRAMS_PER_LITERAL }, (_, k) => list[Math.round(k * step)]);
+}
+
+function weight(r: NonNullable<Required>): number {
+  return r.op === 'lit' ? codepoints(r.s) : 0;
+}
+
+function quote(gram: string): string {
+  return `"${gram.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 MATCH expression for the `blob_grams` trigram index. The index uses
+ * detail='none', which refuses multi-token phrases, so each literal becomes the
+ * AND of its trigrams: a superset of the files holding the literal (the order
+ * of trigrams is lost), always verified afterwards. Returns null when no
+ * literal of 3+ characters is required, or the formula is too large.
+ */
+export function ftsMatch(req: Required): { match: string; literals: string[] } | null {
+  let terms = 0;
+  const literals: string[] = [];
+  const build = (r: NonNullable<Required>): string | null => {
+    if (r.op === 'lit') {
+      const grams = trigrams(r.s);
+      terms += grams.length;
+      literals.push(r.s);
+      return grams.map(quote).join(' AND ');
+    }
+    if (r.op === 'and') {
+      // Dropping conjuncts keeps a superset: keep the most selective few.
+      const parts = [...r.items].sort((a, b) => weight(b) - weight(a)).slice(0, LITERALS_PER_AND).map(build);
+      const kept = parts.filter((p): p is string => p !== null);
+      return kept.length ? kept.map((p) => `(${p})`).join(' AND ') : null;
+    }
+    // A disjunction cannot drop a branch without losing files.
+    const parts = r.items.map(build);
+    if (parts.some((p) => p === null)) return null;
+    return parts.map((p) => `(${p})`).join(' OR ');
+  };
+  if (req === null) return null;
+  const match = build(req);
+  return match !== null && terms <= MAX_TERMS ? { match, literals } : null;
+}
+
+/** Whether a text satisfies the formula (exact check of what the trigram index only approximates). */
+export function satisfies(req: Required, text: string, ignoreCase: boolean): boolean {
+  if (req === null) return true;
+  switch (req.op) {
+    case 'lit':
+      return ignoreCase ? literalRegex(req.s, true).test(text) : text.includes(req.s);
+    case 'and':
+      return req.items.every((r) => satisfies(r, text, ignoreCase));
+    case 'or':
+      return req.items.some((r) => satisfies(r, text, ignoreCase));
+  }
+}
+
+export function escapeRegex(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+export function literalRegex(s: string, ignoreCase: boolean): RegExp {
+  return new RegExp(escapeRegex(s), ignoreCase ? 'i' : '');
+}

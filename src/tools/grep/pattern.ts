@@ -1,0 +1,84 @@
+import { PincherError } from '../../errors';
+import { dotStarChain } from './chain';
+import { parseRegex, RegexSyntaxUnsupported } from './regex-ast';
+import { unsafePattern } from './regex-safety';
+import { ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from './literals';
+
+/** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
+export interface Matcher {
+  /** Whether one line (without its newline) matches. */
+  test(line: string): boolean;
+  required: Required;
+  /** The trigram MATCH expression for the prefilter, or null for a full scan. */
+  prefilter: { match: string; literals: string[] } | null;
+  /**
+   * Exact check of `required` on a file or a line: the trigram index only
+   * approximates it, and on a line it spares the regex every line without
+   * the literal (a plain substring search, linear).
+   */
+  mayMatch(text: string): boolean;
+}
+
+/** An invalid_params error on one parameter, shaped like the seam's own. */
+export function paramError(tool: string, param: string, message: string, suggestion: string, extra: Record<string, unknown> = {}): PincherError {
+  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
+    suggestion,
+    details: { issues: [{ param, message }], ...extra },
+  });
+}
+
+/**
+ * Compiles a grep pattern. Regexes are JavaScript syntax without the u flag;
+ * patterns that can backtrack catastrophically are refused with a safer form.
+ */
+export function compilePattern(pattern: string, opts: { literal: boolean; ignoreCase: boolean }): Matcher {
+  let line: RegExp;
+  let test: (line: string) => boolean;
+  let required: Required;
+  if (opts.literal) {
+    line = literalRegex(pattern, opts.ignoreCase);
+    test = (text) => line.test(text);
+    required = requiredOfLiteral(pattern, opts.ignoreCase);
+  } else {
+    try {
+      line = new RegExp(pattern, opts.ignoreCase ? 'i' : '');
+    } catch (err) {
+      const why = err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : 'invalid';
+      throw paramError('grep', 'pattern', `not a valid JavaScript regular expression (${why.slice(0, 200)})`,
+        'fix the regex syntax (escape ( ) [ ] { } . * + ? with a backslash to match them literally), or pass literal: true to search a fixed string');
+    }
+    let ast;
+    try {
+      ast = parseRegex(pattern);
+    } catch (err) {
+      const why = err instanceof RegexSyntaxUnsupported ? err.message : 'unsupported construct';
+      throw paramError('grep', 'pattern', `uses a construct grep does not support (${why})`,
+        'rewrite it without inline modifiers such as (?i:…) (use ignore_case instead), or pass literal: true for a fixed string');
+    }
+    const chain = dotStarChain(pattern, ast, opts.ignoreCase);
+    const unsafe = unsafePattern(ast, opts.ignoreCase, chain?.separators);
+    if (unsafe) {
+      throw paramError('grep', 'pattern', `refused: ${unsafe.message}`, unsafe.suggestion, { rule: unsafe.rule });
+    }
+    const re = line;
+    test = chain ? chain.test : (text) => re.test(text);
+    required = requiredOfRegex(ast, opts.ignoreCase);
+  }
+  const checks = compileChecks(required, opts.ignoreCase);
+  return { test, required, prefilter: ftsMatch(required), mayMatch: checks };
+}
+
+/** `satisfies` with its case-insensitive literal regexes compiled once. */
+function compileChecks(required: Required, ignoreCase: boolean): (text: string) => boolean {
+  if (required === null) return () => true;
+  if (!ignoreCase) return (text) => satisfies(required, text, false);
+  const build = (r: NonNullable<Required>): ((text: string) => boolean) => {
+    if (r.op === 'lit') {
+      const re = literalRegex(r.s, true);
+      return (text) => re.test(text);
+    }
+    const parts = r.items.map(build);
+    return r.op === 'and' ? (text) => parts.every((p) => p(text)) : (text) => parts.some((p) => p(text));
+  };
+  return build(required);
+}

@@ -1,0 +1,30 @@
+import { trigramCandidates, type FileRow } from '../../db/content';
+import type { Matcher } from './pattern';
+import { scanFiles, type ScanOptions, type ScanResult } from './scan';
+
+export interface GrepRun {
+  scan: ScanResult;
+  /** Files of the scope the trigram prefilter kept (all of them on a full scan). */
+  candidates: number;
+  fullScan: boolean;
+}
+
+/**
+ * Prefilter then scan: with a required literal, only files whose content
+ * holds all its trigrams are fetched; without one, every file in scope is.
+ */
+export async function runGrep(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, opts: ScanOptions): Promise<GrepRun> {
+  let candidates = scope;
+  if (m.prefilter) {
+    const hashes = await trigramCandidates(d1, projectId, m.prefilter.match);
+    candidates = scope.filter((f) => hashes.has(f.hash));
+  }
+  const scan = await scanFiles(d1, candidates, m, opts);
+  return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
+}
+
+/** Whether any line of the scope matches, within its own small budget (for verified next steps). */
+export async function anyMatch(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, budgetMs = 1_000): Promise<boolean> {
+  const run = await runGrep(d1, projectId, scope, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
+  return run.scan.totalMatches > 0;
+}

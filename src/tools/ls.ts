@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { fileAt, listingChars, projectFiles, type FileRow } from '../db/content';
+import { tokensForBytes } from '../envelope/tokens';
+import { defineTool, type ToolContext } from './define';
+import { paramError } from './grep/pattern';
+import { resolveProject } from './project-scope';
+
+const entry = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['dir', 'file']),
+  language: z.string().optional(),
+  size: z.number().optional().describe('bytes'),
+  symbols: z.number().optional(),
+  files: z.number().optional().describe('Files anywhere under this folder.'),
+});
+type Entry = z.infer<typeof entry>;
+
+const output = z.object({
+  path: z.string().describe("The folder listed ('' = project root)."),
+  entries: z.array(entry),
+  total: z.number(),
+  has_more: z.boolean(),
+});
+type Output = z.infer<typeof output>;
+
+export const lsTool = defineTool({
+  name: 'ls',
+  title: 'List a folder',
+  description: 'List one folder of a project: sub-folders first (with file counts), then files (language, size, symbols), each sorted by name; deeper levels follow their folder.',
+  tier: 'lite',
+  toolset: 'full',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'walk_directory',
+  input: z.object({
+    path: z.string().max(1024).default('').describe("One folder relative to the project root ('' or '.' is the root; a file path lists that file); no '..' segments. Default ''."),
+    max_depth: z.number().int().min(1).max(5).default(1).describe('Levels to list: 1–5, default 1; base-10 strings accepted.'),
+    limit: z.number().int().min(1).max(1000).default(200).describe('Entries returned: 1–1000, default 200; base-10 strings accepted.'),
+    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+  }),
+  output,
+  handler: async (args, ctx) => ls(args, ctx),
+});
+
+/** `./src/`, `/src`, `src` → `src`; '' and '.' → ''. */
+export function normaliseDir(path: string): string {
+  const dir = path.trim().replace(/^(\.\/|\/)+/, '').replace(/\/+$/, '');
+  return dir === '.' ? '' : dir;
+}
+
+async function ls(args: { path: string; max_depth: number; limit: number; project?: string }, ctx: ToolContext): Promise<Output> {
+  const dir = normaliseDir(args.path);
+  if (dir.split('/').some((s) => s === '..' || (s === '' && dir !== '') || s === '.')) {
+    throw paramError('ls', 'path', "must be a folder relative to the project root, without '..' or empty segments", "pass e.g. 'src/db', or '' for the root");
+  }
+  const project = await resolveProject(ctx, args.project);
+  if (!project) return { path: dir, entries: [], total: 0, has_more: false };
+
+  const files = await projectFiles(ctx.db, project.id, { under: dir || undefined });
+  // walk_directory: the full listing of the scope, one `path size` line per file under it.
+  ctx.meta.baseline('walk_directory', tokensForBytes(files.reduce((n, f) => n + f.path.length + 1 + String(f.size).length + 1, 0)));
+
+  if (files.length === 0) {
+    if (dir === '') {
+      ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
+      ctx.meta.next('list', {}, 'confirm the right project is scoped');
+      return { path: dir, entries: [], total: 0, has_more: false };
+    }
+    const file = await fileAt(ctx.db, project.id, dir);
+    if (file) return { path: dir, entries: [fileEntry(file, file.path.split('/').pop() ?? file.path)], total: 1, has_more: false };
+    const parent = await nearestFolder(ctx.db, project.id, dir);
+    ctx.meta.empty('target_not_resolved', `'${dir}' is not a folder or file of '${project.name}'; the nearest existing folder is '${parent || '(root)'}'`, { path: dir, nearest: parent });
+    ctx.meta.next('ls', { path: parent, project: project.name }, 'list the nearest existing folder');
+    return { path: dir, entries: [], total: 0, has_more: false };
+  }
+
+  const entries = tree(files, dir, args.max_depth);
+  const page = entries.slice(0, args.limit);
+  const hasMore = entries.length > page.length;
+  if (hasMore) {
+    ctx.meta.next('ls', { path: dir, max_depth: args.max_depth, limit: Math.min(1000, entries.length), project: project.name }, `list all ${entries.length} entries`);
+  }
+  return { path: dir, entries: page, total: entries.length, has_more: hasMore };
+}
+
+function fileEntry(f: FileRow, name: string): Entry {
+  return { name, path: f.path, type: 'file', language: f.language, size: f.size, symbols: f.symbols };
+}
+
+interface Folder {
+  dirs: Map<string, Folder>;
+  files: { name: string; row: FileRow }[];
+  count: number;
+}
+
+/** Entries down to `depth` levels below `dir`, pre-order: at each level folders first, then files, by name. */
+function tree(files: readonly FileRow[], dir: string, depth: number): Entry[] {
+  const root: Folder = { dirs: new Map(), files: [], count: 0 };
+  for (const f of files) {
+    const rel = dir ? f.path.slice(dir.length + 1) : f.path;
+    const parts = rel.split('/');
+    let node = root;
+    node.count++;
+    for (const part of parts.slice(0, -1)) {
+      let next = node.dirs.get(part);
+      if (!next) node.dirs.set(part, (next = { dirs: new Map(), files: [], count: 0 }));
+      next.count++;
+      node = next;
+    }
+    node.files.push({ name: parts[parts.length - 1], row: f });
+  }
+  const out: Entry[] = [];
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const walk = (node: Folder, prefix: string, level: number) => {
+    for (const name of [...node.dirs.keys()].sort(byName)) {
+      const sub = node.dirs.get(name) as Folder;
+      const path = prefix ? `${prefix}/${name}` : name;
+      out.push({ name, path, type: 'dir', files: sub.count });
+      if (level < depth) walk(sub, path, level + 1);
+    }
+    for (const f of [...node.files].sort((a, b) => byName(a.name, b.name))) out.push(fileEntry(f.row, f.name));
+  };
+  walk(root, dir, 1);
+  return out;
+}
+
+/** The deepest ancestor of `dir` that holds files ('' when only the root does). */
+async function nearestFolder(d1: D1Database, projectId: string, dir: string): Promise<string> {
+  const parts = dir.split('/');
+  for (let n = parts.length - 1; n > 0; n--) {
+    const candidate = parts.slice(0, n).join('/');
+    if ((await listingChars(d1, projectId, candidate)).files > 0) return candidate;
+  }
+  return '';
+}

@@ -1,0 +1,89 @@
+/**
+ * Line anchors `LINE:HASH`. LINE is 1-based; HASH is 4 lowercase hex digits:
+ * the 32-bit FNV-1a hash of the line's UTF-8 bytes after whitespace
+ * normalisation (trimmed, every whitespace run collapsed to one space, a
+ * trailing CR dropped), xor-folded to 16 bits. Re-indenting a line keeps its
+ * anchor; changing any other character changes it (with odds 1 in 65536 of
+ * a collision).
+ */
+
+export const ANCHOR_PATTERN = /^[1-9]\d{0,8}:[0-9a-fA-F]{4}$/;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** The whitespace-normalised form of a line that the hash covers. */
+export function normaliseLine(line: string): string {
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+/** HASH of one line (see the module comment). */
+export function lineHash(line: string): string {
+  const text = normaliseLine(line);
+  let h = FNV_OFFSET;
+  const mix = (byte: number) => {
+    h = Math.imul(h ^ byte, FNV_PRIME) >>> 0;
+  };
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) mix(c);
+    else if (c < 0x800) {
+      mix(0xc0 | (c >> 6));
+      mix(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      mix(0xe0 | (c >> 12));
+      mix(0x80 | ((c >> 6) & 0x3f));
+      mix(0x80 | (c & 0x3f));
+    } else {
+      mix(0xf0 | (c >> 18));
+      mix(0x80 | ((c >> 12) & 0x3f));
+      mix(0x80 | ((c >> 6) & 0x3f));
+      mix(0x80 | (c & 0x3f));
+    }
+  }
+  return (((h >>> 16) ^ h) & 0xffff).toString(16).padStart(4, '0');
+}
+
+export function anchorOf(lineNumber: number, line: string): string {
+  return `${lineNumber}:${lineHash(line)}`;
+}
+
+/** Lines `from`..`to` (1-based, inclusive) as `LINE:HASH|text`, one per line. */
+export function anchoredText(lines: readonly string[], from: number, to: number): string {
+  const out: string[] = [];
+  for (let n = from; n <= to; n++) out.push(`${anchorOf(n, lines[n - 1])}|${lines[n - 1]}`);
+  return out.join('\n');
+}
+
+export interface AnchorCheck {
+  matched: string[];
+  stale: { anchor: string; current: string | null }[];
+}
+
+/** Which anchors still match `lines`; a stale one carries the line's current anchor (null past the end). */
+export function checkAnchors(lines: readonly string[], anchors: readonly string[]): AnchorCheck {
+  const result: AnchorCheck = { matched: [], stale: [] };
+  for (const anchor of anchors) {
+    const [lineText, hash] = anchor.split(':');
+    const n = Number(lineText);
+    const line = lines[n - 1];
+    if (line !== undefined && lineHash(line) === hash.toLowerCase()) result.matched.push(anchor);
+    else result.stale.push({ anchor, current: line === undefined ? null : anchorOf(n, line) });
+  }
+  return result;
+}
+
+/** A file's text as lines: split on LF, a trailing CR dropped, no phantom line after a final newline. */
+export function splitLines(content: string): string[] {
+  if (content === '') return [];
+  const lines = content.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}

@@ -1,0 +1,46 @@
+import type { SymbolRef } from './symbol-id';
+
+interface Named {
+  name: string;
+  qualified_name: string;
+  start_line: number;
+  end_line: number;
+}
+
+export interface RefMatch<T> {
+  /** The symbol the reference resolves to, if any. */
+  chosen: T | null;
+  /** Every symbol the name matched (before the @line filter), in the given order. */
+  matches: T[];
+}
+
+/**
+ * Resolves `Name`, `Class.method` or `Name@line` among `rows`. Matches are an
+ * exact qualified name, then a bare name, then a qualified-name suffix
+ * (`Box.open` for `ns.Box.open`), in that order of preference and source
+ * order within each. Without `@line` the best match wins; `@line` keeps the
+ * matches spanning that line and picks the innermost.
+ */
+export function resolveRef<T extends Named>(rows: readonly T[], ref: SymbolRef): RefMatch<T> {
+  const quality = (r: T): number => {
+    if (r.qualified_name === ref.name) return 0;
+    if (r.name === ref.name) return 1;
+    if (r.qualified_name.endsWith(`.${ref.name}`) || r.qualified_name.endsWith(` > ${ref.name}`)) return 2;
+    return 3;
+  };
+  const matches = rows
+    .map((r, i) => ({ r, q: quality(r), i }))
+    .filter((m) => m.q < 3)
+    .sort((a, b) => a.q - b.q || a.i - b.i)
+    .map((m) => m.r);
+  if (ref.line === undefined) return { chosen: matches[0] ?? null, matches };
+  const line = ref.line;
+  const spanning = matches.filter((r) => r.start_line <= line && line <= r.end_line);
+  spanning.sort((a, b) => a.end_line - a.start_line - (b.end_line - b.start_line) || b.start_line - a.start_line);
+  return { chosen: spanning[0] ?? null, matches };
+}
+
+/** `Name@line` labels that tell the matches apart. */
+export function refLabels(matches: readonly Named[], name: string): string[] {
+  return matches.map((m) => `${name}@${m.start_line}`);
+}

@@ -1,0 +1,35 @@
+import { fileMeta, symbolsByNames } from '../../db/source';
+import type { ToolContext } from '../define';
+import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from './symbol-id';
+
+/** The diagnosis and recovery steps for an id that resolved to nothing. */
+export async function explainUnresolvedId(ctx: ToolContext, project: { id: string; name: string }, id: string): Promise<void> {
+  const projectName = project.name;
+  const projectId = project.id;
+  const parsed = parseSymbolId(id);
+  const name = namePart(id);
+  if (parsed) {
+    ctx.meta.empty('target_not_resolved', `no symbol ${id} in project '${projectName}', and no ${parsed.qualifiedName}#${parsed.kind} in another file`, {
+      id,
+    });
+  } else {
+    ctx.meta.empty(
+      'target_not_resolved',
+      `'${id}' is not a symbol id: ids have the shape ${ID_SHAPE}, e.g. src/app.ts::Server.start#Method; search returns exact ids`,
+      { id, shape: ID_SHAPE },
+    );
+  }
+  // Repairs the server can check: the same qualified name in the named file under another kind.
+  const path = parsed?.path ?? (id.includes('::') ? id.slice(0, id.indexOf('::')) : undefined);
+  const qualified = parsed?.qualifiedName ?? (path ? id.slice(path.length + 2).replace(/#[^#]*$/, '') : undefined);
+  if (path && qualified) {
+    const rows = await symbolsByNames(ctx.db, projectId, nameCandidates(qualified), { path, limit: 20 });
+    for (const r of rows.filter((row) => row.qualified_name === qualified).slice(0, 3)) {
+      ctx.meta.next('symbol', { project: projectName, id: r.id }, `the symbol ${qualified} in ${path} has id ${r.id}`);
+    }
+  }
+  if (name) ctx.meta.next('search', { project: projectName, query: name }, `find the exact id of '${name}'`);
+  if (path && (await fileMeta(ctx.db, projectId, path))) {
+    ctx.meta.next('read', { project: projectName, path, map: true }, `see the symbols of ${path} with their line ranges`);
+  }
+}

@@ -1,0 +1,417 @@
+import { z } from 'zod';
+import { EXTRACTOR_VERSION, LANGUAGES, type SymbolKind } from '../extract';
+import type { ProjectRow } from '../db/projects';
+import {
+  compileGlob,
+  countStatement,
+  pageStatement,
+  prefixMatch,
+  resolvePathFilter,
+  snippetFromWindow,
+  translateQuery,
+  unsupportedFilesStatement,
+  type CountRow,
+  type SymbolFilters,
+  type SymbolHitRow,
+  type TranslatedQuery,
+} from '../db/search';
+import { didYouMean } from '../util/did-you-mean';
+import { SCHEMA_VERSION } from '../version';
+import { fullFileReadBaseline } from './baseline';
+import { defineTool, type ToolContext } from './define';
+import { resolveProject } from './project-scope';
+
+const SYMBOL_KINDS = [
+  'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting',
+] as const satisfies readonly SymbolKind[];
+// Fails to compile when extract/types.ts gains a kind this list lacks.
+const _allKinds: Exclude<SymbolKind, (typeof SYMBOL_KINDS)[number]> extends never ? true : never = true;
+void _allKinds;
+
+const CORPORA = ['code', 'config', 'docs'] as const;
+const RESULT_FIELDS = [
+  'id', 'name', 'qualified_name', 'kind', 'file_path', 'start_line', 'end_line', 'signature', 'docstring', 'language', 'score',
+  'extraction_confidence', 'snippet',
+] as const;
+const LANGUAGE_IDS = LANGUAGES.map((l) => l.id);
+const DEFAULT_LIMIT = 20;
+const MAX_OFFSET = 5000;
+
+const input = z.object({
+  query: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe(
+      '1–500 characters. Words are ANDed; auth* is a prefix; "exact phrase"; OR and NOT in upper case (NOT binds tighter than AND, ' +
+        'AND tighter than OR); ( ) group. Several plain words with no match fall back to OR (warning and_fallback_or). ' +
+        'Rewritten with warning query_rewritten: an unbalanced " is closed, a stray or leading * dropped, a*b split, -word read as ' +
+        'NOT word (a leading one moves behind the other terms), column prefixes such as name: dropped, empty () and words without ' +
+        'letters or digits dropped. Rejected with invalid_params ' +
+        'and a corrected query: misplaced AND/OR/NOT, unbalanced ( ), or no word at all (e.g. a bare *).',
+    ),
+  project: z.string().optional().describe('Project name (see list); defaults to the ?project= pin of the URL.'),
+  kind: z.enum(SYMBOL_KINDS).optional().describe('Only symbols of this kind, one of the listed values.'),
+  language: z
+    .string()
+    .max(50)
+    .optional()
+    .describe('Language id as health lists it (typescript, python, go, …; any case, at most 50 characters). An id without an extractor gives an empty result with unsupported_language.'),
+  corpus: z.enum(CORPORA).default('code').describe('Default code; config holds JSON/YAML/TOML keys, docs Markdown headings.'),
+  min_confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('0–1: only symbols whose extraction_confidence is at least this (clean parses are 1.0, files with syntax errors lower); obvious base-10 strings accepted.'),
+  file_pattern: z
+    .string()
+    .max(500)
+    .optional()
+    .describe(
+      'Glob on the file path, at most 500 characters, case-sensitive: * any characters except /, ** any number of directories, ' +
+        '? one character; a pattern without / matches the file name at any depth (*.ts); a trailing / matches everything below (src/).',
+    ),
+  limit: z.number().int().min(1).max(500).default(DEFAULT_LIMIT).describe('Results per page, 1–500, default 20; obvious base-10 strings accepted.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_OFFSET)
+    .default(0)
+    .describe('Matches to skip, 0–5000, default 0; obvious base-10 strings accepted. Past the last match: empty with cap_dropped_all; no next page is offered past 5000 (warning offset_cap).'),
+  snippet_lines: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(0)
+    .describe("0–20, default 0: add snippet, up to this many source lines from the symbol's first line (never past its last, at most 4096 bytes); obvious base-10 strings accepted."),
+  fields: z
+    .array(z.enum(RESULT_FIELDS))
+    .min(1)
+    .optional()
+    .describe('Keep only these result fields (at least one); unknown names are invalid_params listing the allowed ones. snippet needs snippet_lines > 0.'),
+});
+
+const hit = z.object({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  qualified_name: z.string().optional(),
+  kind: z.string().optional(),
+  file_path: z.string().optional(),
+  start_line: z.number().optional(),
+  end_line: z.number().optional(),
+  signature: z.string().optional(),
+  docstring: z.string().optional(),
+  language: z.string().optional(),
+  score: z.number().optional(),
+  extraction_confidence: z.number().optional(),
+  snippet: z.string().optional(),
+});
+
+const output = z.object({
+  results: z.array(hit),
+  total: z.number(),
+  has_more: z.boolean(),
+  next_offset: z.number().optional(),
+});
+
+type Args = z.output<typeof input>;
+type Hit = z.infer<typeof hit>;
+type Output = z.infer<typeof output>;
+
+const EMPTY: Output = { results: [], total: 0, has_more: false };
+
+export const searchTool = defineTool({
+  name: 'search',
+  title: 'Search symbols',
+  description:
+    'Ranked symbol search (BM25) in one project over names, qualified names, identifier words (camelCase and snake_case split), ' +
+    'signatures and docstrings; name matches rank first. Returns symbols with file, lines, signature and score; page with offset. ' +
+    'An empty result names its cause with verified next steps.',
+  tier: 'lite',
+  toolset: 'core',
+  readOnly: true,
+  idempotent: true,
+  baseline: 'full_file_read',
+  input,
+  output,
+  handler: async (args, ctx) => {
+    const query = translateQuery(args.query);
+    if (query.rewrites.length) {
+      ctx.meta.warn('query_rewritten', `searched ${query.canonical}: ${query.rewrites.join('; ')}`, {
+        original: args.query,
+        rewritten: query.canonical,
+      });
+    }
+    const glob = args.file_pattern === undefined ? undefined : compileGlob(args.file_pattern);
+    const project = await resolveProject(ctx, args.project);
+    if (!project) return EMPTY;
+    if (project.fileCount === 0) {
+      ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
+      ctx.meta.next('list', {}, 'see which projects hold files');
+      return EMPTY;
+    }
+    const step = (over: Record<string, unknown> = {}) => stepArgs(args, query, project.name, over);
+    const language = args.language?.toLowerCase();
+    const filters: SymbolFilters = {
+      projectId: project.id,
+      corpus: args.corpus,
+      kind: args.kind,
+      language,
+      minConfidence: args.min_confidence,
+      path: glob ? await resolvePathFilter(ctx.db, project.id, glob) : undefined,
+    };
+    if (language !== undefined && !LANGUAGE_IDS.includes(language)) {
+      await explainUnsupportedLanguage(ctx, language, filters, query, step);
+      await fullFileReadBaseline(ctx, project.id, []);
+      return EMPTY;
+    }
+
+    const page = { limit: args.limit, offset: args.offset, snippets: args.snippet_lines > 0 };
+    let match = query.match;
+    let [rows, total] = await runPage(ctx.db, match, filters, page);
+    if (total === 0 && query.orMatch) {
+      match = query.orMatch;
+      [rows, total] = await runPage(ctx.db, match, filters, page);
+      if (total > 0) {
+        const message = `no symbol matches every word of ${query.canonical}; showing symbols matching any of them, best first`;
+        ctx.meta.warn('and_fallback_or', message, { query: query.canonical }, 'info');
+        ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
+      }
+    }
+    await fullFileReadBaseline(ctx, project.id, rows.map((r) => ({ path: r.file_path, size: r.file_size ?? 0 })));
+
+    const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));
+    const hasMore = args.offset + rows.length < total;
+    let nextOffset: number | undefined;
+    if (hasMore) {
+      const next = args.offset + rows.length;
+      if (next <= MAX_OFFSET) {
+        nextOffset = next;
+        ctx.meta.next('search', step({ offset: next }), `fetch the next page (${total - next} more match(es))`);
+      } else {
+        ctx.meta.warn('offset_cap', `${total} matches exceed the last reachable page (offset ≤ ${MAX_OFFSET}); narrow the query or add filters`, { total });
+      }
+    }
+    if (rows.length === 0) {
+      if (total > 0) {
+        ctx.meta.empty('cap_dropped_all', `offset ${args.offset} is past the last of ${total} match(es)`, { cap: 'offset', offset: args.offset, total });
+        ctx.meta.next('search', step({ offset: 0 }), 'rewind to the first page');
+      } else {
+        await explainEmpty(ctx, project, args, query, match, filters, step);
+      }
+    }
+    return { results, total, has_more: hasMore, ...(nextOffset !== undefined ? { next_offset: nextOffset } : {}) };
+  },
+});
+
+type StepArgs = (over?: Record<string, unknown>) => Record<string, unknown>;
+
+/** Arguments for a follow-up search: the caller's own (defaults left out), with overrides; undefined removes a key. */
+function stepArgs(args: Args, query: TranslatedQuery, project: string, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { project, query: query.canonical };
+  if (args.kind) out.kind = args.kind;
+  if (args.language !== undefined) out.language = args.language;
+  if (args.corpus !== 'code') out.corpus = args.corpus;
+  if (args.min_confidence !== undefined) out.min_confidence = args.min_confidence;
+  if (args.file_pattern !== undefined) out.file_pattern = args.file_pattern;
+  if (args.limit !== DEFAULT_LIMIT) out.limit = args.limit;
+  if (args.snippet_lines > 0) out.snippet_lines = args.snippet_lines;
+  if (args.fields) out.fields = args.fields;
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+async function runPage(
+  d1: D1Database,
+  match: string,
+  filters: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean },
+): Promise<[SymbolHitRow[], number]> {
+  const [rows, count] = await d1.batch<unknown>([pageStatement(d1, match, filters, page), countStatement(d1, match, filters)]);
+  return [rows.results as SymbolHitRow[], (count.results[0] as CountRow).n];
+}
+
+function view(r: SymbolHitRow, snippetLines: number): Hit {
+  const lines = Math.min(snippetLines, r.end_line - r.start_line + 1);
+  return {
+    id: r.id,
+    name: r.name,
+    qualified_name: r.qualified_name,
+    kind: r.kind,
+    file_path: r.file_path,
+    start_line: r.start_line,
+    end_line: r.end_line,
+    signature: r.signature,
+    ...(r.docstring ? { docstring: r.docstring } : {}),
+    language: r.language,
+    // Four significant digits: bm25 of a word most symbols share is tiny, and rounding to decimals would zero it.
+    score: Number(r.score.toPrecision(4)),
+    extraction_confidence: r.confidence,
+    ...(lines > 0 && r.window ? { snippet: snippetFromWindow(r.window, r.window_start ?? 0, r.start_byte, lines) } : {}),
+  };
+}
+
+function pick(h: Hit, fields: readonly (keyof Hit)[] | undefined): Hit {
+  if (!fields) return h;
+  return Object.fromEntries(fields.filter((f) => h[f] !== undefined).map((f) => [f, h[f]]));
+}
+
+async function counts(d1: D1Database, match: string, variants: readonly SymbolFilters[]): Promise<CountRow[]> {
+  if (variants.length === 0) return [];
+  const out = await d1.batch<CountRow>(variants.map((f) => countStatement(d1, match, f)));
+  return out.map((r) => r.results[0]);
+}
+
+async function explainUnsupportedLanguage(ctx: ToolContext, language: string, filters: SymbolFilters, query: TranslatedQuery, step: StepArgs): Promise<void> {
+  const guess = didYouMean(language, LANGUAGE_IDS);
+  const stmts = [unsupportedFilesStatement(ctx.db, filters.projectId), countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: undefined })];
+  if (guess) stmts.push(countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: guess }));
+  const [stored, without, guessed] = await ctx.db.batch<{ n: number; sample?: string | null }>(stmts);
+  const unsupported = stored.results[0];
+  const held = unsupported.n > 0 ? `; this project stores ${unsupported.n} file(s) with no extractor (e.g. ${unsupported.sample}), kept for grep and read only` : '';
+  ctx.meta.empty(
+    'unsupported_language',
+    `no extractor for language '${language}', so no symbol can have it${guess ? ` (did you mean '${guess}'?)` : ''}${held}; supported: ${LANGUAGE_IDS.join(', ')}`,
+    { language, unsupported_files: unsupported.n, supported: LANGUAGE_IDS, ...(guess ? { did_you_mean: guess } : {}) },
+  );
+  if (guess && (guessed?.results[0]?.n ?? 0) > 0) ctx.meta.next('search', step({ language: guess, offset: undefined }), `search ${guess}, the supported language closest to '${language}'`);
+  if (without.results[0].n > 0) ctx.meta.next('search', step({ language: undefined, offset: undefined }), `the same search without the language filter finds ${without.results[0].n} symbol(s)`);
+  ctx.meta.next('health', { project: step().project }, 'list the languages with an extractor');
+}
+
+interface Relaxation {
+  filter: string;
+  /** The filter(s) as the caller passed them, for the diagnosis. */
+  label: string;
+  filters: SymbolFilters;
+  /** Step arguments that lift the filter. */
+  over: Record<string, unknown>;
+  /** What the step does, for its why. */
+  action: string;
+}
+
+/**
+ * Finds why a search came back empty, most specific cause first: a filter
+ * that excluded every match (min_confidence → low_confidence_extractor, any
+ * other → query_too_narrow), then a stale index, then a genuine absence.
+ * Every next step is a call verified here to return hits.
+ */
+async function explainEmpty(
+  ctx: ToolContext,
+  project: ProjectRow,
+  args: Args,
+  query: TranslatedQuery,
+  match: string,
+  filters: SymbolFilters,
+  step: StepArgs,
+): Promise<void> {
+  const singles: Relaxation[] = [];
+  const drop = (filter: string, label: string, f: SymbolFilters, over: Record<string, unknown>): Relaxation => ({
+    filter,
+    label,
+    filters: f,
+    over,
+    action: `drop ${label}`,
+  });
+  if (args.kind) singles.push(drop('kind', `kind=${args.kind}`, { ...filters, kind: undefined }, { kind: undefined }));
+  if (args.language !== undefined) singles.push(drop('language', `language=${args.language}`, { ...filters, language: undefined }, { language: undefined }));
+  if (args.file_pattern !== undefined) {
+    singles.push(drop('file_pattern', `file_pattern=${args.file_pattern}`, { ...filters, path: undefined }, { file_pattern: undefined }));
+  }
+  if (args.min_confidence !== undefined) {
+    singles.push(drop('min_confidence', `min_confidence=${args.min_confidence}`, { ...filters, minConfidence: undefined }, {}));
+  }
+  for (const corpus of CORPORA.filter((c) => c !== args.corpus)) {
+    const over = { corpus: corpus === 'code' ? undefined : corpus };
+    singles.push({ filter: 'corpus', label: `corpus=${args.corpus}`, filters: { ...filters, corpus }, over, action: `search corpus=${corpus} instead` });
+  }
+  const optional = singles.filter((r) => r.filter !== 'corpus');
+  const wide: Relaxation[] = optional.length
+    ? CORPORA.map((corpus) => ({
+        filter: 'all',
+        label: [...optional.map((r) => r.label), ...(corpus === args.corpus ? [] : [`corpus=${args.corpus}`])].join(', '),
+        filters: { projectId: project.id, corpus },
+        over: { kind: undefined, language: undefined, file_pattern: undefined, min_confidence: undefined, corpus: corpus === 'code' ? undefined : corpus },
+        action: `drop every filter${corpus === args.corpus ? '' : ` and search corpus=${corpus}`}`,
+      }))
+    : [];
+  const found = await counts(ctx.db, match, [...singles, ...wide].map((r) => r.filters));
+  const hits = [...singles, ...wide]
+    .map((r, k) => ({ ...r, n: found[k].n, best: found[k].best }))
+    .filter((r) => r.n > 0);
+  const rescue = hits.filter((r) => r.filter !== 'all').sort((a, b) => b.n - a.n);
+  const stale = staleness(project);
+  const offset = { offset: undefined };
+
+  const lowConfidence = rescue.find((r) => r.filter === 'min_confidence');
+  if (lowConfidence && lowConfidence.best !== null) {
+    ctx.meta.empty(
+      'low_confidence_extractor',
+      `all ${lowConfidence.n} match(es) of ${query.canonical} have extraction_confidence below min_confidence=${args.min_confidence}; the best is ${lowConfidence.best}`,
+      { filter: 'min_confidence', min_confidence: args.min_confidence, best_confidence: lowConfidence.best, matches: lowConfidence.n },
+    );
+    ctx.meta.next('search', step({ ...offset, min_confidence: lowConfidence.best }), `lower min_confidence to ${lowConfidence.best}, the best candidate's confidence`);
+  } else if (rescue.length) {
+    const top = rescue[0];
+    ctx.meta.empty(
+      'query_too_narrow',
+      `the ${top.label} filter excluded every match of ${query.canonical}; without it the search finds ${top.n} symbol(s)`,
+      { filter: top.filter, matches: top.n },
+    );
+  } else if (hits.length) {
+    const top = hits.sort((a, b) => b.n - a.n)[0];
+    ctx.meta.empty(
+      'query_too_narrow',
+      `the filters ${top.label} together excluded every match of ${query.canonical}; without them the search finds ${top.n} symbol(s)`,
+      { filter: 'all', filters: top.label.split(', '), matches: top.n },
+    );
+  }
+  for (const r of rescue.length ? rescue : hits.slice(0, 1)) {
+    if (r.filter === 'min_confidence') continue;
+    ctx.meta.next('search', step({ ...offset, ...r.over }), `${r.action}: finds ${r.n} symbol(s)`);
+  }
+  if (hits.length) {
+    if (stale) ctx.meta.diagnose('stale_index', 'info', `project '${project.name}' was also ${stale}; re-index to refresh it`);
+    return;
+  }
+
+  if (stale) {
+    ctx.meta.empty('stale_index', `nothing matches ${query.canonical}, and project '${project.name}' was ${stale}: re-index to see what the current extractor finds`, {
+      extractor_version: project.extractorVersion,
+      schema_version_at_index: project.schemaVersionAtIndex,
+    });
+    ctx.meta.next('index', { project: project.name, force: true }, 're-extract the stored files with the current extractor');
+    ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
+    return;
+  }
+  ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
+    query: query.canonical,
+  });
+  const shorter = await shorterPrefix(ctx.db, query.words, filters);
+  if (shorter) ctx.meta.next('search', step({ ...offset, query: shorter.query }), `the shorter prefix ${shorter.query} finds ${shorter.n} symbol(s)`);
+  else ctx.meta.next('list', {}, 'check that this is the project you meant');
+}
+
+function staleness(p: ProjectRow): string | null {
+  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
+  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
+  return null;
+}
+
+/** The longest prefix of the longest word (down to half of it, at least 3 characters) that finds hits under the same filters. */
+async function shorterPrefix(d1: D1Database, words: readonly string[], filters: SymbolFilters): Promise<{ query: string; n: number } | null> {
+  const word = [...words].sort((a, b) => b.length - a.length)[0];
+  if (!word || word.length < 4) return null;
+  const lengths: number[] = [];
+  for (let n = word.length - 1; n >= Math.max(3, Math.ceil(word.length / 2)) && lengths.length < 10; n--) lengths.push(n);
+  const stmts = lengths.map((n) => countStatement(d1, prefixMatch(word.slice(0, n)), filters));
+  const found = await d1.batch<CountRow>(stmts);
+  const k = found.findIndex((r) => r.results[0].n > 0);
+  return k < 0 ? null : { query: `${word.slice(0, lengths[k])}*`, n: found[k].results[0].n };
+}

@@ -1,0 +1,303 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetSchemaStateCache } from '../../../src/db/migrations';
+import { computeCapabilities } from '../../../src/envelope/capabilities';
+import { ERROR_CODES } from '../../../src/errors';
+import { TOOLS } from '../../../src/tools/registry';
+import { SCHEMA_VERSION } from '../../../src/version';
+import {
+  TRANSPORTS,
+  callOn,
+  env,
+  insertProjects,
+  deleteProjects,
+  mcpTool,
+  restCall,
+  rpc,
+  send,
+  charTokens,
+  type EnvOverrides,
+  type Reply,
+} from './support';
+
+/** Every option that can add a tag, switched on. */
+const ALL_ON: EnvOverrides = {
+  PINCHER_HTTP_KEY: 'caps-full-key',
+  PINCHER_READ_KEY: 'caps-read-key',
+  PINCHER_TOKEN_ACCOUNTING: 'exact',
+};
+const FULL = { authorization: 'Bearer caps-full-key' };
+const READ = { authorization: 'Bearer caps-read-key' };
+
+const allTags = (): string[] => computeCapabilities({ ...env, ...ALL_ON } as never);
+
+/**
+ * tag → a runtime probe that exercises what the tag promises. A tag that
+ * computeCapabilities can emit without an entry here fails the suite.
+ */
+const PROBES: Record<string, () => Promise<void>> = {
+  [`schema_v${SCHEMA_VERSION}`]: async () => {
+    const row = await env.DB.prepare('SELECT count(*) AS n FROM d1_migrations').first<{ n: number }>();
+    expect(row?.n).toBe(SCHEMA_VERSION);
+    expect(env.TEST_MIGRATIONS.length).toBe(SCHEMA_VERSION);
+    const { body } = await restCall('list', {});
+    expect(body._meta.schema_version).toBe(SCHEMA_VERSION);
+    expect(body._meta.capabilities).toContain(`schema_v${SCHEMA_VERSION}`);
+  },
+
+  binary_drift_warning: async () => {
+    // A migration this Worker does not know, as a newer release (or a rollback) would leave it.
+    await env.DB.prepare("INSERT INTO d1_migrations (name, applied_at) VALUES ('9999_from_the_future.sql', '2030-01-01 00:00:00')").run();
+    resetSchemaStateCache();
+    try {
+      const { status, body } = await restCall('list', {});
+      expect(status).toBe(200);
+      expect(body._meta.binary_drift_warning).toEqual({
+        stored_version: SCHEMA_VERSION + 1,
+        running_version: SCHEMA_VERSION,
+        remediation: expect.stringMatching(/deploy/),
+      });
+      const ready = await send('/v1/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body.ready).toBe(false);
+      expect(ready.body.reasons.join(' ')).toMatch(/schema_ahead/);
+      expect((await restCall('health', {})).body.result.binary_drift).toBe(true);
+    } finally {
+      await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '9999_from_the_future.sql'").run();
+      resetSchemaStateCache();
+    }
+    const after = await restCall('list', {});
+    expect(after.body._meta).not.toHaveProperty('binary_drift_warning');
+    expect((await send('/v1/ready')).status).toBe(200);
+  },
+
+  tokens_used_envelope: async () => {
+    const replies: [Reply, unknown][] = [];
+    const ok = await restCall('list', {});
+    replies.push([ok, ok.body.result]);
+    const err = await restCall('why_empty', { code: 'nope' });
+    replies.push([err, { error: err.body.error }]);
+    const notFound = await send('/v1/nowhere');
+    replies.push([notFound, { error: notFound.body.error }]);
+    const ready = await send('/v1/ready');
+    const { _meta: _m, ...readyBody } = ready.body;
+    replies.push([ready, readyBody]);
+    for (const [reply, payload] of replies) {
+      expect(Number.isInteger(reply.body._meta.tokens_used)).toBe(true);
+      expect(reply.body._meta.tokens_used).toBe(charTokens(payload));
+    }
+  },
+
+  tokens_saved_pct: async () => {
+    const names = ['caps-pct-a', 'caps-pct-b', 'caps-pct-c', 'caps-pct-d'];
+    await insertProjects(names.map((name) => ({ name })));
+    try {
+      const { body } = await restCall('list', { name_contains: 'caps-pct-', limit: 1 });
+      const { tokens_used: used, tokens_saved: saved, tokens_saved_pct: pct } = body._meta;
+      expect(saved).toBeGreaterThan(0);
+      expect(pct).toBe(Math.round((1000 * saved) / (saved + used)) / 10);
+      // No baseline, no claim.
+      const none = (await restCall('why_empty', {})).body._meta;
+      expect([none.baseline_method, none.tokens_saved, none.tokens_saved_pct]).toEqual(['none', null, null]);
+    } finally {
+      await deleteProjects(names);
+    }
+  },
+
+  complexity_tier: async () => {
+    for (const tool of TOOLS) {
+      const { meta } = await callOn('rest', tool.name, {});
+      expect({ tool: tool.name, tier: meta.complexity_tier }).toEqual({ tool: tool.name, tier: tool.tier });
+    }
+  },
+
+  standardized_error_envelope: async () => {
+    const errors: Reply[] = [
+      await send('/v1/tools/list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' }),
+      await restCall('list', { limit: 0 }),
+      await restCall('no_such_tool', {}),
+      await send('/v1/nowhere'),
+      await send('/mcp', { method: 'DELETE' }),
+      await send('/v1/tools/list', { method: 'POST', body: ' '.repeat(1024 * 1024 + 1) }),
+      await restCall('list', {}, { env: { PINCHER_HTTP_KEY: 'k' } }),
+      await restCall('list', {}, { env: { PINCHER_ALLOW_OPEN: undefined } }),
+      await send('/v1/tools/list', { method: 'POST', headers: { origin: 'https://evil.example' } }),
+    ];
+    for (const reply of errors) {
+      expect(Object.keys(reply.body).sort()).toEqual(['_meta', 'error']);
+      const { code, message, suggestion } = reply.body.error;
+      expect(Object.keys(ERROR_CODES)).toContain(code);
+      expect(reply.status).toBe(ERROR_CODES[code as keyof typeof ERROR_CODES]);
+      expect(typeof message).toBe('string');
+      expect(typeof suggestion).toBe('string');
+      expect(reply.body._meta.request_id).toBe(reply.headers.get('x-request-id'));
+    }
+    expect(new Set(errors.map((r) => r.status)).size).toBeGreaterThanOrEqual(6);
+  },
+
+  idempotency_declared: async () => {
+    const doc = (await send('/v1/openapi.json')).body;
+    for (const tool of TOOLS) {
+      const op = doc.paths[`/v1/tools/${tool.name}`]?.post;
+      expect(op, tool.name).toBeDefined();
+      expect(op['x-pincher-idempotent']).toBe(tool.idempotent);
+      expect(tool.annotations.idempotentHint).toBe(tool.idempotent);
+    }
+  },
+
+  streamable_http: async () => {
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+      const init = await rpc('2025', 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'probe', version: '1' } }, { headers: { 'mcp-protocol-version': version } });
+      expect(init.status).toBe(200);
+      expect(init.body.result.protocolVersion).toBe(version);
+      expect(init.body.result.serverInfo.name).toBe('pincher-edge');
+      expect(init.headers.get('mcp-session-id')).toBeNull();
+    }
+    const list = await rpc('2025', 'tools/list', {});
+    expect(list.body.result.tools.length).toBeGreaterThan(0);
+  },
+
+  mcp_stateless_2026: async () => {
+    const discover = await rpc('2026', 'server/discover', {});
+    expect(discover.status).toBe(200);
+    expect(discover.body.result.supportedVersions).toContain('2026-07-28');
+    expect(discover.body.result.capabilities.tools).toBeDefined();
+    const { result } = await mcpTool('2026', 'list', {});
+    expect(result?._meta.request_id).toBeTruthy();
+  },
+
+  rest_twin: async () => {
+    for (const tool of TOOLS.filter((t) => t.annotations.readOnlyHint)) {
+      const reply = await restCall(tool.name, {});
+      expect(reply.status, `${tool.name}: ${reply.text.slice(0, 200)}`).toBeLessThan(500);
+      expect(reply.body._meta.complexity_tier).toBe(tool.tier);
+    }
+    const list = await restCall('list', {});
+    expect(list.status).toBe(200);
+    expect(list.body.result.projects).toBeDefined();
+  },
+
+  openapi: async () => {
+    const { status, body } = await send('/v1/openapi.json');
+    expect(status).toBe(200);
+    expect(body.openapi).toBe('3.1.0');
+    for (const tool of TOOLS) expect(body.paths).toHaveProperty(`/v1/tools/${tool.name}`);
+  },
+
+  metrics_prometheus: async () => {
+    // Through app.fetch so the call log write (waitUntil) has landed before the scrape.
+    await restCall('why_empty', { code: 'cap_dropped_all' }, { env: {} });
+    const { status, headers, text } = await send('/v1/metrics');
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(text).toMatch(/^# TYPE pincher_tool_calls_total counter$/m);
+    const line = text.split('\n').find((l) => l.startsWith('pincher_tool_calls_total{tool="why_empty",status="ok"}'));
+    expect(line).toMatch(/ \d+$/);
+    expect(Number(line?.split(' ').pop())).toBeGreaterThanOrEqual(1);
+    for (const l of text.trim().split('\n')) expect(l).toMatch(/^(# (HELP|TYPE) \w+ .+|[a-z_]+(\{[^}]*\})? -?\d+(\.\d+)?)$/);
+  },
+
+  http_auth: async () => {
+    expect(computeCapabilities(env)).not.toContain('http_auth');
+    const keyed = { PINCHER_HTTP_KEY: 'caps-full-key' };
+    expect((await restCall('list', {}, { env: keyed })).status).toBe(401);
+    const ok = await restCall('list', {}, { env: keyed, headers: FULL });
+    expect(ok.status).toBe(200);
+    expect(ok.body._meta.capabilities).toContain('http_auth');
+  },
+
+  read_only_key: async () => {
+    const both = { PINCHER_HTTP_KEY: 'caps-full-key', PINCHER_READ_KEY: 'caps-read-key' };
+    expect(computeCapabilities({ ...env, PINCHER_HTTP_KEY: 'x' } as never)).not.toContain('read_only_key');
+    const read = await restCall('list', {}, { env: both, headers: READ });
+    expect(read.status).toBe(200);
+    expect(read.body._meta.capabilities).toContain('read_only_key');
+    const writeTools = TOOLS.filter((t) => !t.annotations.readOnlyHint);
+    expect(writeTools.length).toBeGreaterThan(0);
+    for (const tool of writeTools) {
+      const refused = await restCall(tool.name, {}, { env: both, headers: READ });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('insufficient_scope');
+    }
+  },
+
+  token_accounting_exact: async () => {
+    const exact = { PINCHER_TOKEN_ACCOUNTING: 'exact' };
+    const enc = new Tiktoken(cl100k);
+    const { body } = await restCall('why_empty', {}, { env: exact });
+    const bpe = enc.encode(JSON.stringify(body.result)).length;
+    expect(body._meta.tokens_used).toBe(bpe);
+    expect(bpe).not.toBe(charTokens(body.result));
+    expect(body._meta.capabilities).toContain('token_accounting_exact');
+    for (const transport of TRANSPORTS) {
+      const { result } = await mcpTool(transport, 'why_empty', {}, { env: exact });
+      expect(result?._meta.tokens_used).toBe(bpe);
+    }
+    expect((await restCall('why_empty', {})).body._meta.tokens_used).toBe(charTokens(body.result));
+  },
+};
+
+describe('capability tags', () => {
+  it('has a runtime probe for every tag computeCapabilities can emit, and no probe for a tag it never emits', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...allTags()].sort());
+  });
+
+  it('stamps exactly the deployment tags on every call', async () => {
+    for (const surface of ['rest', 'mcp-2025', 'mcp-2026'] as const) {
+      const { meta } = await callOn(surface, 'list', {});
+      expect(meta.capabilities).toEqual(computeCapabilities(env));
+    }
+    const keyed = await restCall('list', {}, { env: ALL_ON, headers: FULL });
+    expect([...keyed.body._meta.capabilities].sort()).toEqual([...allTags()].sort());
+  });
+
+  it('lists the same tags on GET /v1/capabilities', async () => {
+    const { status, body } = await send('/v1/capabilities');
+    expect(status).toBe(200);
+    expect(body.capabilities).toEqual(computeCapabilities(env));
+  });
+
+  afterEach(() => resetSchemaStateCache());
+
+  for (const tag of allTags()) {
+    it(`proves ${tag} at runtime`, async () => {
+      const probe = PROBES[tag];
+      expect(probe, `no runtime probe for capability tag ${tag}`).toBeDefined();
+      await probe();
+    }, 30_000);
+  }
+});
+
+describe('PINCHER_META_CAPABILITIES=off', () => {
+  const OFF = { PINCHER_META_CAPABILITIES: 'off' };
+
+  it('drops the per-call capabilities stamp on REST and MCP', async () => {
+    const rest = await restCall('list', {}, { env: OFF });
+    expect(rest.status).toBe(200);
+    expect(rest.body._meta).not.toHaveProperty('capabilities');
+    expect(rest.body._meta).toHaveProperty('request_id');
+    for (const transport of TRANSPORTS) {
+      const { result } = await mcpTool(transport, 'list', {}, { env: OFF });
+      expect(result?._meta).not.toHaveProperty('capabilities');
+    }
+  });
+
+  it('drops it on errors too', async () => {
+    const err = await restCall('why_empty', { code: 'nope' }, { env: OFF });
+    expect(err.body._meta).not.toHaveProperty('capabilities');
+  });
+
+  it('still lists every tag on GET /v1/capabilities', async () => {
+    const { body } = await send('/v1/capabilities', {}, OFF);
+    expect(body.capabilities).toEqual(computeCapabilities({ ...env, ...OFF } as never));
+    expect(body.capabilities).toContain(`schema_v${SCHEMA_VERSION}`);
+    expect(body._meta).not.toHaveProperty('capabilities');
+  });
+
+  it('is case-insensitive (OFF) and leaves the stamp on for any other value', async () => {
+    expect((await restCall('list', {}, { env: { PINCHER_META_CAPABILITIES: 'OFF' } })).body._meta).not.toHaveProperty('capabilities');
+    expect((await restCall('list', {}, { env: { PINCHER_META_CAPABILITIES: 'on' } })).body._meta).toHaveProperty('capabilities');
+  });
+});
+

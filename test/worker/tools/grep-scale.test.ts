@@ -1,0 +1,134 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rest, type Json } from '../helpers';
+
+/**
+ * grep on a project of SCALE_MB of generated source, stored directly in D1
+ * (content-addressed blobs, their trigram index, the file rows), so the
+ * suite measures grep rather than extraction. Timings are logged; the
+ * assertions hold the shape (prefilter use, budget flag), not the speed.
+ */
+const SCALE_MB = 6;
+const FILE_BYTES = 10_000;
+const PROJECT = 'grep-scale';
+const RARE = 'zqx_rare_marker';
+const RARE_FILES = [17, 333, 580];
+
+let seed = 1234;
+function rand(n: number): number {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+}
+
+const WORDS = Array.from({ length: 400 }, (_, i) => {
+  const syl = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vu', 'pel', 'dor', 'ix'];
+  return `${syl[i % 10]}${syl[(i * 7) % 10]}${syl[(i * 3 + 1) % 10]}${i % 13 === 0 ? '_id' : ''}`;
+});
+
+function fileContent(i: number): string {
+  const lines: string[] = [`// module ${i}`, `import { ${WORDS[rand(400)]} } from './m${rand(1000)}';`];
+  let size = 0;
+  while (size < FILE_BYTES) {
+    const w = () => WORDS[rand(WORDS.length)];
+    const line = rand(5) === 0 ? `export function ${w()}(${w()}: number, ${w()}: string) {` : `  const ${w()} = ${w()}(${w()}, ${rand(10_000)}); // ${w()} ${w()}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  if (RARE_FILES.includes(i)) lines.splice(5, 0, `  const ${RARE} = 1;`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function sha(text: string): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const files: { path: string; content: string }[] = [];
+
+beforeAll(async () => {
+  const t0 = Date.now();
+  const count = Math.round((SCALE_MB * 1_000_000) / FILE_BYTES);
+  for (let i = 0; i < count; i++) files.push({ path: `pkg${String(i % 20).padStart(2, '0')}/mod${String(i).padStart(4, '0')}.ts`, content: fileContent(i) });
+  const projectId = `scale-${Date.now().toString(36)}`;
+  const now = Date.now();
+  const rows = await Promise.all(files.map(async (f) => ({ ...f, hash: await sha(f.content), size: new TextEncoder().encode(f.content).length })));
+  for (let i = 0; i < rows.length; i += 50) {
+    const chunk = rows.slice(i, i + 50);
+    await env.DB.batch(
+      chunk.flatMap((r) => [
+        env.DB.prepare('INSERT INTO blobs (hash, size, content, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(hash) DO NOTHING').bind(r.hash, r.size, r.content, now),
+        env.DB.prepare(
+          `INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
+           VALUES (?1, ?2, ?3, ?4, 'typescript', 'code', 'indexed', NULL, 0, 1, ?5)`,
+        ).bind(projectId, r.path, r.hash, r.size, now),
+      ]),
+    );
+  }
+  await env.DB.prepare(
+    `INSERT INTO projects (id, name, created_at, indexed_at, extractor_version, schema_version_at_index, file_count, symbol_count)
+     VALUES (?1, ?2, ?3, ?3, 1, NULL, ?4, 0)`,
+  )
+    .bind(projectId, PROJECT, now, rows.length)
+    .run();
+  const bytes = rows.reduce((n, r) => n + r.size, 0);
+  console.log(`grep-scale: stored ${rows.length} files, ${(bytes / 1e6).toFixed(1)} MB in ${Date.now() - t0} ms`);
+}, 300_000);
+
+async function timed(tool: string, args: Json): Promise<{ body: Json; ms: number }> {
+  const t0 = Date.now();
+  const { status, body } = await rest(tool, { project: PROJECT, ...args });
+  const ms = Date.now() - t0;
+  expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+  return { body, ms };
+}
+
+function stats(body: Json): Json {
+  return (body._meta.diagnosis_v2 as Json[]).find((d) => d.code === 'grep_scan')?.data as Json;
+}
+
+describe(`grep on a ${SCALE_MB} MB project`, () => {
+  it('finds a rare literal through the trigram prefilter, reading only its files', async () => {
+    const { body, ms } = await timed('grep', { pattern: RARE });
+    const s = stats(body);
+    console.log(`grep-scale: rare literal ${ms} ms end-to-end, server ${body._meta.latency_ms} ms, ${JSON.stringify(s)}`);
+    expect(body.result.total_matches).toBe(RARE_FILES.length);
+    expect(s.candidates_prefiltered).toBe(RARE_FILES.length);
+    expect(s.full_scan).toBe(false);
+  });
+
+  it('finds a regex with a rare required literal the same way', async () => {
+    const { body, ms } = await timed('grep', { pattern: `const ${RARE.toUpperCase()}\\s*=`, ignore_case: true });
+    console.log(`grep-scale: regex with literal ${ms} ms, server ${body._meta.latency_ms} ms, ${JSON.stringify(stats(body))}`);
+    expect(body.result.total_matches).toBe(RARE_FILES.length);
+    expect(stats(body).candidates_prefiltered).toBe(RARE_FILES.length);
+  });
+
+  it('counts a common literal past the limit over every file', async () => {
+    const { body, ms } = await timed('grep', { pattern: 'export function', limit: 20 });
+    const expected = files.reduce((n, f) => n + f.content.split('\n').filter((l) => l.includes('export function')).length, 0);
+    console.log(`grep-scale: common literal ${ms} ms, server ${body._meta.latency_ms} ms, total ${body.result.total_matches}, ${JSON.stringify(stats(body))}`);
+    if (!body.result.truncated || body.result.total_matches === expected) expect(body.result.total_matches).toBe(expected);
+    expect(body.result.matches).toHaveLength(20);
+  });
+
+  it('scans every file for a pattern without a literal, or stops at the budget and says so', async () => {
+    const { body, ms } = await timed('grep', { pattern: '\\(\\w\\w, \\d{4}\\)', summary: true });
+    const s = stats(body);
+    const warnings = ((body._meta.warnings_v2 ?? []) as Json[]).map((w) => w.code);
+    console.log(`grep-scale: full scan ${ms} ms, server ${body._meta.latency_ms} ms, ${JSON.stringify(s)}, warnings ${warnings.join(',')}`);
+    expect(s.full_scan).toBe(true);
+    expect(warnings).toContain('grep_full_scan');
+    if (s.files_scanned < files.length) {
+      expect(warnings).toContain('scan_budget_exhausted');
+      expect(body.result.truncated).toBe(true);
+    }
+  });
+
+  it('lists and finds files of the large project', async () => {
+    const ls = await timed('ls', { path: '', max_depth: 2, limit: 50 });
+    const find = await timed('find', { pattern: 'pkg03/*.ts', min_size: '9k' });
+    console.log(`grep-scale: ls ${ls.ms} ms, find ${find.ms} ms`);
+    expect(ls.body.result.entries[0]).toMatchObject({ type: 'dir', name: 'pkg00', files: files.filter((f) => f.path.startsWith('pkg00/')).length });
+    expect(find.body.result.total).toBe(files.filter((f) => f.path.startsWith('pkg03/') && new TextEncoder().encode(f.content).length >= 9 * 1024).length);
+  });
+});

@@ -1,0 +1,124 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callTool, rest, type Json } from '../helpers';
+
+const PROJECT = 'ls-main';
+const FILES: Record<string, string> = {
+  'README.md': '# Top\n',
+  'package.json': '{"name": "x"}\n',
+  'src/index.ts': 'export const a = 1;\n',
+  'src/db/schema.ts': 'export interface Row { id: string }\n',
+  'src/db/queries/find.ts': 'export function find() {}\n',
+  'src/tools/grep.ts': 'export function grep() {}\n',
+  'test/a.test.ts': 'it("a", () => {});\n',
+};
+const bytes = (s: string) => new TextEncoder().encode(s).length;
+const paths = Object.keys(FILES);
+
+async function ls(args: Json): Promise<Json> {
+  const { status, body } = await rest('ls', { project: PROJECT, ...args });
+  expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+  return body;
+}
+
+async function runStep(step: Json): Promise<Json> {
+  const { status, body } = await rest(step.tool, step.args);
+  expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+  expect(((body._meta.warnings_v2 ?? []) as Json[]).filter((w) => w.code === 'unknown_arg')).toEqual([]);
+  return body;
+}
+
+const under = (dir: string) => paths.filter((p) => p.startsWith(`${dir}/`)).length;
+const names = (body: Json) => (body.result.entries as Json[]).map((e) => `${e.type}:${e.path}`);
+
+beforeAll(async () => {
+  const pushed = await rest('index', { project: PROJECT, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
+  expect(pushed.status).toBe(200);
+});
+
+describe('ls', () => {
+  it('lists the root: folders first with file counts, then files with language, size and symbols', async () => {
+    for (const path of ['', '.', './']) {
+      const body = await ls({ path });
+      expect(names(body)).toEqual(['dir:src', 'dir:test', 'file:README.md', 'file:package.json']);
+      expect(body.result.entries[0]).toEqual({ name: 'src', path: 'src', type: 'dir', files: under('src') });
+      expect(body.result.entries[2]).toMatchObject({ name: 'README.md', type: 'file', language: 'markdown', size: bytes(FILES['README.md']) });
+      expect(typeof body.result.entries[3].symbols).toBe('number');
+      expect(body.result).toMatchObject({ path: '', total: 4, has_more: false });
+    }
+  });
+
+  it('descends max_depth levels, each folder followed by its own entries', async () => {
+    const body = await ls({ path: 'src', max_depth: 2 });
+    expect(names(body)).toEqual(['dir:src/db', 'dir:src/db/queries', 'file:src/db/schema.ts', 'dir:src/tools', 'file:src/tools/grep.ts', 'file:src/index.ts']);
+    expect(body.result.entries.find((e: Json) => e.path === 'src/db').files).toBe(under('src/db'));
+    const deep = await ls({ path: 'src', max_depth: 5 });
+    expect(deep.result.entries.filter((e: Json) => e.type === 'file').length).toBe(under('src'));
+  });
+
+  it('answers over MCP with structuredContent valid against the output schema', async () => {
+    const { body } = await callTool('ls', { project: PROJECT, path: 'src', max_depth: 3 });
+    expect(body.result.isError).toBeUndefined();
+    expect(body.result.structuredContent.entries.length).toBe((await ls({ path: 'src', max_depth: 3 })).result.entries.length);
+  });
+
+  it('lists a file path as that one file', async () => {
+    const body = await ls({ path: 'src/index.ts' });
+    expect(body.result.entries).toEqual([{ name: 'index.ts', path: 'src/index.ts', type: 'file', language: 'typescript', size: bytes(FILES['src/index.ts']), symbols: expect.any(Number) }]);
+  });
+
+  it('pages with limit and has_more', async () => {
+    const body = await ls({ path: '', max_depth: 5, limit: 3 });
+    expect(body.result.entries).toHaveLength(3);
+    expect(body.result.has_more).toBe(true);
+    const rest = await runStep(body._meta.next_steps[0]);
+    expect(rest.result.entries).toHaveLength(body.result.total);
+  });
+
+  it('declares a walk_directory baseline over every file under the folder', async () => {
+    const body = await ls({ path: 'src/db' });
+    const listing = paths.filter((p) => p.startsWith('src/db/')).reduce((n, p) => n + `${p} ${bytes(FILES[p])}\n`.length, 0);
+    const used = Math.ceil(JSON.stringify(body.result).length / 4);
+    expect(body._meta.baseline_method).toBe('walk_directory');
+    expect(body._meta.tokens_saved).toBe(Math.max(0, Math.ceil(listing / 4) - used));
+  });
+
+  it('refuses paths with .. segments and depths outside 1–5', async () => {
+    for (const args of [{ path: '../etc' }, { path: 'src/../x' }, { max_depth: 0 }, { max_depth: 6 }]) {
+      const { status, body } = await rest('ls', { project: PROJECT, ...args });
+      expect(status, JSON.stringify(args)).toBe(400);
+      expect(body.error.code).toBe('invalid_params');
+    }
+  });
+});
+
+describe('ls empty results', () => {
+  it('target_not_resolved for an unknown folder, with ls on the nearest existing parent', async () => {
+    const body = await ls({ path: 'src/db/nope/deeper' });
+    expect(body._meta.empty_reason).toBe('target_not_resolved');
+    const [step] = body._meta.next_steps as Json[];
+    expect(step).toMatchObject({ tool: 'ls', args: { path: 'src/db', project: PROJECT } });
+    const after = await runStep(step);
+    expect(names(after)).toContain('file:src/db/schema.ts');
+  });
+
+  it('steps to the root when no ancestor exists', async () => {
+    const body = await ls({ path: 'nowhere/at/all' });
+    expect(body._meta.empty_reason).toBe('target_not_resolved');
+    const after = await runStep(body._meta.next_steps[0]);
+    expect(after.result.entries.length).toBeGreaterThan(0);
+  });
+
+  it('no_results_in_corpus for a project with no files', async () => {
+    await env.DB.prepare("INSERT INTO projects (id, name, created_at, indexed_at, file_count, symbol_count) VALUES ('ls-empty-id', 'ls-empty', 1, 2, 0, 0)").run();
+    const body = await rest('ls', { project: 'ls-empty' });
+    expect(body.body._meta.empty_reason).toBe('no_results_in_corpus');
+    for (const step of body.body._meta.next_steps) await runStep(step);
+  });
+
+  it('no_project_indexed for an unknown project', async () => {
+    const { body } = await rest('ls', { project: 'ls-nope' });
+    expect(body._meta.empty_reason).toBe('no_project_indexed');
+    for (const step of body._meta.next_steps) await runStep(step);
+  });
+});
