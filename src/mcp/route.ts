@@ -7,6 +7,7 @@ import {
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { MAX_JSON_BODY, readBodyText } from '../http/body';
+import { sessionHeader } from '../http/session';
 import { errorWithMeta } from '../http/respond';
 import type { Toolset } from '../tools/define';
 import { buildMcpServer, type McpRequestScope } from './server';
@@ -29,7 +30,7 @@ mcpRoutes.post('/', async (c) => {
     scope: c.get('scope'),
     defaultProject: c.req.query('project') || undefined,
     toolset: toolsetOf(c.req.query('toolset'), c.req.header('x-pincher-toolset')),
-    sessionHeader: c.req.header('x-pincher-session') || undefined,
+    sessionHeader: sessionHeader(c.req.header('x-pincher-session')),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
   if (await isLegacyRequest(request.clone())) {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { readJsonBody } from '../http/body';
+import { sessionHeader } from '../http/session';
 import { errorWithMeta, jsonWithMeta } from '../http/respond';
 import { TOOLS, findTool } from '../tools/registry';
 import { advertisedInputSchema, outputJsonSchema } from '../tools/describe';
@@ -40,7 +41,7 @@ toolRoutes.post('/:tool', async (c) => {
     scope: c.get('scope'),
     surface: 'rest',
     defaultProject: c.req.query('project') || undefined,
-    sessionId: c.req.header('x-pincher-session') || undefined,
+    sessionId: sessionHeader(c.req.header('x-pincher-session')),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });
   if (outcome.ok) return c.json({ result: outcome.result, _meta: outcome.meta });

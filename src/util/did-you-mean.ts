@@ -20,7 +20,9 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let bestScore = Infinity;
   for (const c of candidates) {
     const cl = c.toLowerCase();
-    const d = cl.startsWith(lower) || lower.startsWith(cl) ? 1 : editDistance(lower, cl);
+    // A prefix of a longer candidate ('sear' → 'search') is a near miss; a candidate that
+    // is merely a prefix of the input ('ls' in 'lsit') is not.
+    const d = lower.length >= 3 && cl.startsWith(lower) ? 1 : editDistance(lower, cl);
     if (d < bestScore) {
       best = c;
       bestScore = d;
