@@ -1,4 +1,4 @@
-import { jsonChunks } from './uploads';
+import { jsonChunks } from './json-param';
 
 /** How long a session remembers the files it was credited for. */
 export const CREDIT_TTL_MS = 24 * 60 * 60 * 1000;

@@ -4,6 +4,7 @@
  * expression, the file-pattern glob, and the statements the `search` tool runs.
  */
 import { PincherError } from '../errors';
+import { jsonChunks } from './json-param';
 
 // ---------------------------------------------------------------------------
 // Query translation
@@ -363,27 +364,6 @@ function pathConditions(column: string, f: { equals?: string; prefix?: string; s
   return out;
 }
 
-/** JSON parameters for an IN-set, each under D1's bound-parameter size. */
-const PATHS_PARAM_BUDGET = 1_000_000;
-
-function jsonArrays(values: readonly string[]): string[] {
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let size = 2;
-  for (const v of values) {
-    const text = JSON.stringify(v);
-    if (current.length && size + text.length + 1 > PATHS_PARAM_BUDGET) {
-      chunks.push(`[${current.join(',')}]`);
-      current = [];
-      size = 2;
-    }
-    current.push(text);
-    size += text.length + 1;
-  }
-  if (current.length) chunks.push(`[${current.join(',')}]`);
-  return chunks;
-}
-
 /**
  * Turns a glob into a path filter for one project. Exact globs become
  * literal SQL conditions; the rest read the project's paths narrowed by the
@@ -431,7 +411,7 @@ function where(match: string, f: SymbolFilters): { sql: string; params: unknown[
   if (f.path) {
     cond.push(...pathConditions('s.file_path', f.path, params));
     if (f.path.paths) {
-      const chunks = jsonArrays(f.path.paths);
+      const chunks = jsonChunks(f.path.paths);
       if (chunks.length === 0) cond.push('0');
       else cond.push(`s.file_path IN (${chunks.map(() => 'SELECT value FROM json_each(?)').join(' UNION ALL ')})`);
       params.push(...chunks);

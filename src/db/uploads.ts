@@ -5,8 +5,7 @@
  * D1's 100-parameter limit.
  */
 
-/** D1 binds one parameter up to ~2 MB; manifests and rows are chunked under this. */
-export const JSON_PARAM_BUDGET = 1_500_000;
+import { jsonChunks } from './json-param';
 
 export interface ManifestRow {
   path: string;
@@ -31,25 +30,6 @@ export interface UploadRow {
 export interface ProjectIdRow {
   id: string;
   name: string;
-}
-
-/** Splits rows into JSON arrays each under the parameter budget. */
-export function jsonChunks<T>(rows: readonly T[], budget = JSON_PARAM_BUDGET): string[] {
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let size = 2;
-  for (const row of rows) {
-    const text = JSON.stringify(row);
-    if (current.length && size + text.length + 1 > budget) {
-      chunks.push(`[${current.join(',')}]`);
-      current = [];
-      size = 2;
-    }
-    current.push(text);
-    size += text.length + 1;
-  }
-  if (current.length) chunks.push(`[${current.join(',')}]`);
-  return chunks;
 }
 
 /** Returns the project's id, creating the (not yet indexed) project row when needed. */

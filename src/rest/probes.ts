@@ -7,6 +7,7 @@ import { computeCapabilities } from '../envelope/capabilities';
 import { jsonWithMeta } from '../http/respond';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { openApiDocument } from './openapi';
+import { projectView } from '../tools/list';
 
 /** Health, readiness, capabilities, projects, metrics and the OpenAPI document. */
 export const probeRoutes = new Hono<AppEnv>();
@@ -37,15 +38,7 @@ probeRoutes.get('/capabilities', (c) => jsonWithMeta(c, { capabilities: computeC
 probeRoutes.get('/projects', async (c) => {
   const page = await listProjects(c.env.DB, { limit: 1000, offset: 0 });
   return jsonWithMeta(c, {
-    projects: page.rows.map((p) => ({
-      name: p.name,
-      id: p.id,
-      files: p.fileCount,
-      symbols: p.symbolCount,
-      ref: p.ref,
-      commit: p.commitSha,
-      indexed_at: p.indexedAt === null ? null : new Date(p.indexedAt).toISOString(),
-    })),
+    projects: page.rows.map(projectView),
     total: page.total,
   });
 });

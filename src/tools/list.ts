@@ -15,7 +15,8 @@ const projectOut = z.object({
   schema_version_at_index: z.number().nullable(),
 });
 
-function view(p: ProjectRow): z.infer<typeof projectOut> {
+/** A project as `list` and `GET /v1/projects` show it. */
+export function projectView(p: ProjectRow): z.infer<typeof projectOut> {
   return {
     name: p.name,
     id: p.id,
@@ -51,10 +52,10 @@ export const listTool = defineTool({
   }),
   handler: async ({ name_contains, limit, offset }, ctx) => {
     const page = await listProjects(ctx.db, { nameContains: name_contains, limit, offset });
-    const projects = page.rows.map(view);
+    const projects = page.rows.map(projectView);
     // Baseline: the unpaginated listing of every matching project.
     const all = page.total > projects.length ? await listProjects(ctx.db, { nameContains: name_contains, limit: 10_000, offset: 0 }) : page;
-    ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.rows.map(view)).length));
+    ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.rows.map(projectView)).length));
     const hasMore = offset + projects.length < page.total;
     if (projects.length === 0) {
       if (page.total > 0) {
