@@ -23,6 +23,8 @@ export const projects = sqliteTable('projects', {
   symbolCount: integer('symbol_count').notNull().default(0),
   /** Incremented by every commit; readers never see a half-written generation. */
   generation: integer('generation').notNull().default(0),
+  /** `generation` whose references the edges table reflects; behind `generation` while resolution is pending. */
+  graphGeneration: integer('graph_generation').notNull().default(0),
 });
 
 /** One row per tool call, for `/v1/metrics` and `stats`. No arguments, keys or source text. */
@@ -201,4 +203,53 @@ export const sessionCredits = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.projectId, t.filePath] }), index('session_credits_expiry').on(t.expiresAt)],
+);
+
+/**
+ * Resolved graph edges of a project, rebuilt at commit for the references a
+ * push can affect. `src_id` is the enclosing symbol of the reference (null at
+ * module level); `dst_id` the target symbol (null for IMPORTS of a whole file or
+ * module). `confidence` 0..1 and `provenance` say how the target was found
+ * (docs/graph.md). `line` is the 1-based line of the reference in `src_file`.
+ */
+export const edges = sqliteTable(
+  'edges',
+  {
+    rowid: integer('rowid').primaryKey({ autoIncrement: true }),
+    projectId: text('project_id').notNull(),
+    kind: text('kind').notNull(), // 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS'
+    srcId: text('src_id'),
+    srcFile: text('src_file').notNull(),
+    dstId: text('dst_id'),
+    dstFile: text('dst_file'),
+    /** The reference text as written (callee, module specifier or base type). */
+    name: text('name').notNull(),
+    line: integer('line').notNull(),
+    confidence: real('confidence').notNull(),
+    provenance: text('provenance').notNull(),
+  },
+  (t) => [
+    index('edges_src').on(t.projectId, t.srcId),
+    index('edges_dst').on(t.projectId, t.dstId),
+    index('edges_src_file').on(t.projectId, t.srcFile),
+    index('edges_dst_file').on(t.projectId, t.dstFile),
+  ],
+);
+
+/** Architecture decision records, per project. `id` is `ADR-NNNN` numbered per project. */
+export const adrs = sqliteTable(
+  'adrs',
+  {
+    projectId: text('project_id').notNull(),
+    id: text('id').notNull(),
+    title: text('title').notNull(),
+    status: text('status').notNull(), // 'proposed' | 'accepted' | 'deprecated' | 'superseded'
+    context: text('context').notNull().default(''),
+    decision: text('decision').notNull().default(''),
+    consequences: text('consequences').notNull().default(''),
+    supersededBy: text('superseded_by'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
 );

@@ -11,9 +11,27 @@ import { grepTool } from './grep';
 import { findFilesTool } from './find';
 import { lsTool } from './ls';
 import { whyEmptyTool } from './why-empty';
+import { GRAPH_TOOLS } from './groups/graph';
+import { QUERY_TOOLS } from './groups/query';
+import { COMPOSITE_TOOLS } from './groups/composites';
+import { PROJECT_TOOLS } from './groups/project';
+
+const ALL: readonly ToolDef[] = [
+  ...([searchTool, symbolTool, symbolsTool, contextTool, readTool, grepTool, whyEmptyTool, listTool, healthTool, indexTool, findFilesTool, lsTool] as unknown as ToolDef[]),
+  ...GRAPH_TOOLS,
+  ...QUERY_TOOLS,
+  ...COMPOSITE_TOOLS,
+  ...PROJECT_TOOLS,
+];
+
+/** Advertised order: the core tools an agent reaches for first, then the rest in family order. */
+const ORDER = ['search', 'symbol', 'symbols', 'context', 'read', 'grep', 'trace', 'batch', 'guide', 'why_empty', 'list'];
+const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
 
 /** Every tool, in advertised order. MCP and REST both serve exactly this list. */
-export const TOOLS: readonly ToolDef[] = [searchTool, symbolTool, symbolsTool, contextTool, readTool, grepTool, whyEmptyTool, listTool, healthTool, indexTool, findFilesTool, lsTool] as unknown as readonly ToolDef[];
+export const TOOLS: readonly ToolDef[] = ALL.map((t, i) => ({ t, i }))
+  .sort((a, b) => rank(a.t.name) - rank(b.t.name) || a.i - b.i)
+  .map(({ t }) => t);
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 

@@ -7,6 +7,7 @@ import {
   ULID,
   callOn,
   charTokens,
+  contributedCases,
   deleteProjects,
   indexCodeProject,
   insertProjects,
@@ -19,6 +20,7 @@ import {
   type Reply,
   type Surface,
   type SurfaceCall,
+  type GoldenCase,
 } from './support';
 
 /**
@@ -28,14 +30,6 @@ import {
 const PROJECT = 'golden-proj';
 /** A project with real source, indexed through the index tool before the golden calls. */
 const CODE = 'golden-code';
-
-interface GoldenCase {
-  label: string;
-  args: Json;
-  keys: string[];
-  /** The call resolves a project: project_id/project_name appear on these calls and on no other. */
-  scoped?: true;
-}
 
 const GOLDEN: Record<string, GoldenCase[]> = {
   search: [
@@ -315,6 +309,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
     },
   ],
 };
+for (const c of contributedCases(CODE)) Object.assign(GOLDEN, c.golden ?? {});
 
 
 let projectId = '';

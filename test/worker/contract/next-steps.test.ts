@@ -2,19 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_REASONS } from '../../../src/envelope/empty-reasons';
 import { TOOLS, TOOL_NAMES } from '../../../src/tools/registry';
 import { SCHEMA_VERSION } from '../../../src/version';
-import { deleteProjects, env, indexCodeProject, insertProjects, mcpTool, restCall, type Json } from './support';
+import { contributedCases, deleteProjects, env, indexCodeProject, insertProjects, mcpTool, restCall, type Json, type StepSource } from './support';
 
 /**
  * Every next_steps entry the server emits must be a call the server itself
  * would run: `args` is an object, and executing it succeeds.
  */
-interface Source {
-  label: string;
-  tool: string;
-  args: Json;
-  /** This call must emit at least one step (so the battery cannot silently go quiet). */
-  mustSteer?: boolean;
-}
+type Source = StepSource;
 
 const PROJECTS = ['steps-alpha', 'steps-bravo', 'steps-charlie'];
 const CODE = 'steps-code';
@@ -116,6 +110,7 @@ describe('with projects indexed', () => {
     { label: 'ls capped by limit', tool: 'ls', args: { project: CODE, max_depth: 3, limit: 1 } },
   ];
   sources.push(...code);
+  for (const c of contributedCases(CODE)) sources.push(...(c.steps ?? []));
 
   for (const code of EMPTY_REASONS) {
     sources.push({ label: `why_empty ${code}`, tool: 'why_empty', args: { code } });

@@ -4,6 +4,7 @@ import { SCHEMA_VERSION } from '../../../src/version';
 import {
   TRANSPORTS,
   checkSchema,
+  contributedCases,
   deleteProjects,
   indexCodeProject,
   insertProjects,
@@ -47,6 +48,8 @@ const ARGS: Record<string, Json[]> = {
     { project: PROJECT, force: true, files: [] },
   ],
 };
+
+for (const c of contributedCases(CODE)) Object.assign(ARGS, c.parity ?? {});
 
 const NO_ARGS: Json[] = [{}];
 

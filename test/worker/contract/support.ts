@@ -286,3 +286,39 @@ export function checkSchema(schema: Json, value: unknown, root: Json = schema, p
   }
   return errs;
 }
+
+/** One golden `_meta` key-set case (envelope-golden.test.ts). */
+export interface GoldenCase {
+  label: string;
+  args: Json;
+  keys: string[];
+  /** The call resolves a project: project_id/project_name appear on these calls and on no other. */
+  scoped?: true;
+}
+
+/** A call whose next_steps must all execute (next-steps.test.ts). */
+export interface StepSource {
+  label: string;
+  tool: string;
+  args: Json;
+  /** This call must emit at least one step (so the battery cannot silently go quiet). */
+  mustSteer?: boolean;
+}
+
+/**
+ * Contract cases contributed per tool family by `cases/*.cases.ts`, each a
+ * function of the name of the project indexed from CODE_FILES, so the golden,
+ * parity and next-step suites cover every registered tool.
+ */
+export interface ContractCases {
+  golden?: Record<string, GoldenCase[]>;
+  parity?: Record<string, Json[]>;
+  steps?: StepSource[];
+}
+
+const caseModules = import.meta.glob<{ cases: (code: string) => ContractCases }>('./cases/*.cases.ts', { eager: true });
+
+/** Every contributed case set, instantiated for the project `code`. */
+export function contributedCases(code: string): ContractCases[] {
+  return Object.values(caseModules).map((m) => m.cases(code));
+}
