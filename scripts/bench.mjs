@@ -7,7 +7,10 @@
 //   4. native tree-sitter parse-only, when its packages install (node-gyp, time-limited)
 //   5. a real `wrangler dev` (fresh D1): cold push through the CLI, no-change re-push,
 //      one-file-changed re-push; MCP tools/list size for the core and full toolsets
-//   6. a table on stdout; JSON in bench/results/bench-<timestamp>.json and latest.json
+//   6. query latency per tool (p50/p99, server and client) on a project of ≥ 50k symbols:
+//      the push stage's project when it is big enough, else a larger corpus tier pushed to a
+//      fresh server (bench/latency.mjs); `--only latency` runs this stage alone
+//   7. a table on stdout; JSON in bench/results/bench-<timestamp>.json and latest.json
 // The server and every child run in their own process groups and are stopped, and temp dirs
 // removed, on success, failure and Ctrl-C.
 import { execFileSync } from 'node:child_process';
@@ -23,6 +26,7 @@ import { runExtractNode } from './bench/extract-node.mjs';
 import { ensureNative, NATIVE_PACKAGES, runNativeParse } from './bench/parse-native.mjs';
 import { mbps, parseWasm, round } from './bench/parse-wasm.mjs';
 import { killAllChildren, killGroup } from './bench/proc.mjs';
+import { formatLatency, runLatency } from './bench/latency.mjs';
 import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mjs';
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
@@ -41,12 +45,27 @@ Options:
   --concurrency <n>       CLI upload concurrency (default: the CLI's, 4)
   --live                  serve and extract from the working tree instead of a snapshot
                           taken at start (wrangler dev rebuilds when src/ is edited)
+
+Query latency (step 6):
+  --only latency          run only the latency stage (corpus tier, push, calls)
+  --no-latency            skip the latency stage
+  --latency-files <n>     files of the latency corpus tier when the push stage's project has
+                          fewer symbols than --latency-min-symbols (default 3000; --quick 300)
+  --latency-min-symbols <n>
+                          smallest project the latency stage reuses, and its size target
+                          (default 50000)
+  --latency-calls <n>     measured calls per tool (default 200; --quick 30)
+  --latency-warmup <n>    warm-up calls per tool before measuring (default 20; --quick 5)
+  --latency-seed <n>      seed of the query mix (default 1)
+  --latency-d1 <dir>      keep the latency tier's local D1 in <dir> (created when missing);
+                          a later run with the same dir re-pushes nothing new
   -h, --help              show this help
 `;
 
 const INCREMENTAL_TARGET_MS = 2_000;
 const RATIO_TARGET = 0.5;
 const PROJECT = 'bench-corpus';
+const LATENCY_PROJECT = 'bench-latency';
 
 /* ------------------------------------------------------------------ cleanup */
 
@@ -115,6 +134,14 @@ function options(argv) {
       'native-fresh': { type: 'boolean' },
       concurrency: { type: 'string' },
       live: { type: 'boolean' },
+      only: { type: 'string' },
+      'no-latency': { type: 'boolean' },
+      'latency-files': { type: 'string' },
+      'latency-min-symbols': { type: 'string' },
+      'latency-calls': { type: 'string' },
+      'latency-warmup': { type: 'string' },
+      'latency-seed': { type: 'string' },
+      'latency-d1': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -125,7 +152,7 @@ function options(argv) {
     if (!(n >= min)) throw new Error(`${flag} must be a whole number ≥ ${min}`);
     return n;
   };
-  return {
+  const opts = {
     help: Boolean(values.help),
     files: int(values.files, '--files', values.quick ? 300 : 1500),
     quick: Boolean(values.quick),
@@ -134,7 +161,18 @@ function options(argv) {
     nativeFresh: Boolean(values['native-fresh']),
     concurrency: values.concurrency === undefined ? null : int(values.concurrency, '--concurrency', 4),
     live: Boolean(values.live),
+    only: values.only ?? null,
+    latency: !values['no-latency'],
+    latencyFiles: int(values['latency-files'], '--latency-files', values.quick ? 300 : 3000),
+    latencyMinSymbols: int(values['latency-min-symbols'], '--latency-min-symbols', 50_000, 0),
+    latencyCalls: int(values['latency-calls'], '--latency-calls', values.quick ? 30 : 200),
+    latencyWarmup: int(values['latency-warmup'], '--latency-warmup', values.quick ? 5 : 20, 0),
+    latencySeed: int(values['latency-seed'], '--latency-seed', 1, 0),
+    latencyD1: values['latency-d1'] === undefined ? null : path.resolve(values['latency-d1']),
   };
+  if (opts.only !== null && opts.only !== 'latency') throw new Error(`--only takes one stage name: latency (got '${opts.only}')`);
+  if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
+  return opts;
 }
 
 /* --------------------------------------------------------------------- main */
@@ -157,13 +195,45 @@ async function main() {
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'pincher-bench-'));
   live.tempDirs.push(tmp);
-  const corpusDir = path.join(tmp, 'corpus');
-  const results = { started_at: new Date().toISOString(), options: opts, machine, git: gitFacts() };
+  /** @type {Record<string, any>} */
+  const results = { started_at: new Date().toISOString(), stages: opts.only ? [opts.only] : ['indexing', ...(opts.latency ? ['latency'] : [])], options: opts, machine, git: gitFacts() };
 
   // The code under test: a snapshot of the working tree (see bench/snapshot.mjs) unless --live.
   const code = opts.live ? { root: ROOT, devServer: liveDevServer } : await snapshot(ROOT, path.join(tmp, 'code'));
-  const { applyLocalMigrations, startDevServer } = code.devServer;
   log(opts.live ? 'code under test: the working tree (--live)' : `code under test: snapshot of the working tree in ${code.root}`);
+
+  if (opts.only !== 'latency') await indexingStages({ opts, code, tmp, results });
+  if (opts.latency && !results.latency) {
+    // A failed tier (corpus, push) is reported in the latency section; the other figures stand.
+    results.latency = await latencyTier({ opts, code, tmp }).catch((err) => {
+      if (opts.only === 'latency') throw err;
+      log(`latency stage failed: ${err?.message ?? err}`);
+      return { error: String(err?.message ?? err) };
+    });
+  }
+  Object.assign(results, { loadavg_end: load(), run_ms: Math.round(performance.now() - started) });
+
+  const report = formatReport(results);
+  process.stdout.write(`${report}\n`);
+
+  const outDir = path.join(ROOT, 'bench', 'results');
+  await mkdir(outDir, { recursive: true });
+  const stamp = results.started_at.replace(/[:.]/g, '-');
+  const file = path.join(outDir, `bench-${stamp}.json`);
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  await writeFile(file, json);
+  await writeFile(path.join(outDir, 'latest.json'), json);
+  process.stdout.write(`\nJSON: ${path.relative(ROOT, file)} (and bench/results/latest.json); run time ${secs(results.run_ms)}\n`);
+}
+
+/**
+ * Steps 1–5: corpus, parse-only, extract-only, native, pushes and tools/list; step 6 on the same
+ * server when the pushed project is big enough. Fills `results`.
+ * @param {{ opts: ReturnType<typeof options>, code: { root: string, devServer: typeof liveDevServer }, tmp: string, results: Record<string, any> }} o
+ */
+async function indexingStages({ opts, code, tmp, results }) {
+  const corpusDir = path.join(tmp, 'corpus');
+  const { applyLocalMigrations, startDevServer } = code.devServer;
 
   // 1. Corpus ---------------------------------------------------------------
   log(`building a ~${opts.files}-file corpus…`);
@@ -245,6 +315,16 @@ async function main() {
   const toolsCore = await toolsListSize({ url: server.url, key }).catch((err) => ({ error: String(err?.message ?? err) }));
   const toolsFull = await toolsListSize({ url: server.url, key, query: '?toolset=full' }).catch((err) => ({ error: String(err?.message ?? err) }));
 
+  // 6. Query latency on this project when it is big enough (else on a larger tier, later).
+  const coldSymbols = cold.summary.symbols.total ?? 0;
+  if (opts.latency && coldSymbols >= opts.latencyMinSymbols) {
+    log(`query latency on the pushed project (${coldSymbols} symbols ≥ ${opts.latencyMinSymbols})…`);
+    const figures = { reused: true, requested: corpus.requested, files: corpus.totals.files, bytes: corpus.totals.bytes, symbols: coldSymbols, min_symbols: opts.latencyMinSymbols, by_language: corpus.byLanguage, push_ms: null };
+    results.latency = await measure({ opts, url: server.url, key, project: PROJECT, corpus, dir: corpusDir, serverPgid: server.pid, figures });
+  } else if (opts.latency) {
+    log(`the pushed project has ${coldSymbols} symbols < ${opts.latencyMinSymbols}: query latency runs on a ${opts.latencyFiles}-file tier after this stage`);
+  }
+
   log('stopping wrangler dev…');
   live.server = null;
   live.proxy = null;
@@ -295,34 +375,104 @@ async function main() {
     end_to_end: endToEnd,
     pushes: { cold, no_change: noChange, one_change: oneChange },
     mcp_tools_list: { core: toolsCore, full: toolsFull },
-    loadavg_end: load(),
-    run_ms: Math.round(performance.now() - started),
+    loadavg_end_indexing: load(),
   });
+}
 
-  const report = formatReport(results);
-  process.stdout.write(`${report}\n`);
+/**
+ * Step 6 on its own server: the latency corpus tier pushed through the CLI to a fresh local D1
+ * (or the one of --latency-d1), then the calls. Errors become the section's `error`.
+ * @param {{ opts: ReturnType<typeof options>, code: { root: string, devServer: typeof liveDevServer }, tmp: string }} o
+ */
+async function latencyTier({ opts, code, tmp }) {
+  const { applyLocalMigrations, startDevServer } = code.devServer;
+  const dir = path.join(tmp, 'corpus-latency');
+  log(`latency corpus tier: ~${opts.latencyFiles} files…`);
+  const corpus = await buildCorpus({ root: ROOT, outDir: dir, files: opts.latencyFiles, log });
+  if (corpus.totals.files === 0) throw new Error('the corpus is empty: are node_modules installed (npm ci)?');
+  log(`  ${corpus.totals.files} files, ${mb(corpus.totals.bytes)} MB (${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')})`);
 
-  const outDir = path.join(ROOT, 'bench', 'results');
-  await mkdir(outDir, { recursive: true });
-  const stamp = results.started_at.replace(/[:.]/g, '-');
-  const file = path.join(outDir, `bench-${stamp}.json`);
-  const json = `${JSON.stringify(results, null, 2)}\n`;
-  await writeFile(file, json);
-  await writeFile(path.join(outDir, 'latest.json'), json);
-  process.stdout.write(`\nJSON: ${path.relative(ROOT, file)} (and bench/results/latest.json); run time ${secs(results.run_ms)}\n`);
+  const persistTo = opts.latencyD1 ?? path.join(tmp, 'd1-latency');
+  await mkdir(persistTo, { recursive: true });
+  log(`applying migrations to the local D1 in ${persistTo} and starting wrangler dev…`);
+  applyLocalMigrations(persistTo);
+  const key = `bench-${randomBytes(16).toString('hex')}`;
+  const server = await startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  live.server = server;
+  const proxy = await startProxy(server.url);
+  live.proxy = proxy;
+  try {
+    log(`push of the latency tier (project ${LATENCY_PROJECT})…`);
+    const pushed = await cliPush({ root: code.root, dir, url: proxy.url, key, project: LATENCY_PROJECT, ref: 'bench', commit: `latency-${opts.latencyFiles}`, serverPgid: server.pid, proxy, concurrency: opts.concurrency }).catch((err) => {
+      const tail = server.logs.join('').split('\n').filter(Boolean).slice(-15).join('\n');
+      throw new Error(`${err?.message ?? err}\n--- wrangler dev log (tail) ---\n${tail}`);
+    });
+    const s = pushed.summary;
+    log(`  ${secs(pushed.wallMs)}: ${s.files.new} new, ${s.files.unchanged} unchanged, ${s.symbols.total} symbols (load ${load().join(' ')})`);
+    const figures = {
+      reused: false,
+      requested: corpus.requested,
+      files: corpus.totals.files,
+      bytes: corpus.totals.bytes,
+      symbols: s.symbols.total,
+      min_symbols: opts.latencyMinSymbols,
+      by_language: corpus.byLanguage,
+      by_source: corpus.bySource,
+      push_ms: pushed.wallMs,
+      push_files: s.files,
+      push_failures: s.failures ?? [],
+      d1: opts.latencyD1 ?? 'temporary',
+    };
+    if ((s.symbols.total ?? 0) < opts.latencyMinSymbols) log(`  warning: ${s.symbols.total} symbols, below the ${opts.latencyMinSymbols} target (raise --latency-files)`);
+    const lat = await measure({ opts, url: server.url, key, project: LATENCY_PROJECT, corpus, dir, serverPgid: server.pid, figures });
+    return { ...lat, server_log_tail: server.logs.join('').split('\n').filter(Boolean).slice(-40) };
+  } finally {
+    log('stopping wrangler dev…');
+    live.server = null;
+    live.proxy = null;
+    await Promise.allSettled([server.stop(), proxy.close()]);
+    killGroup(server.pid, 'SIGKILL');
+  }
+}
+
+/**
+ * The latency calls against a server holding `project`; a failure is recorded, not thrown.
+ * @param {{ opts: ReturnType<typeof options>, url: string, key: string, project: string, corpus: Awaited<ReturnType<typeof buildCorpus>>, dir: string, serverPgid: number, figures: Record<string, any> }} o
+ */
+async function measure({ opts, url, key, project, corpus, dir, serverPgid, figures }) {
+  const files = corpus.files.map(({ path: p, language, bytes }) => ({ path: p, language, bytes }));
+  try {
+    const lat = await runLatency({ url, key, project, files, dir, calls: opts.latencyCalls, warmup: opts.latencyWarmup, seed: opts.latencySeed, serverPgid, log });
+    log(`  ${lat.measured_calls} calls in ${secs(lat.measure_ms)} (load ${load().join(' ')})`);
+    return { corpus: figures, ...lat };
+  } catch (err) {
+    log(`  latency stage failed: ${err?.message ?? err}`);
+    return { corpus: figures, error: String(err?.message ?? err) };
+  }
 }
 
 /* ------------------------------------------------------------------- report */
 
 /** @param {Record<string, any>} r */
 function formatReport(r) {
+  const out = [];
+  out.push('', `pincher-edge bench — ${r.started_at} — node ${r.machine.node}, ${r.machine.cpus} CPUs (${r.machine.cpu_model}), git ${r.git.commit?.slice(0, 12) ?? '?'}${r.git.dirty ? ' (dirty)' : ''}`);
+  const during = [
+    r.end_to_end ? `before cold push ${r.end_to_end.cold.loadavg_before.join(' ')}` : null,
+    r.latency?.loadavg_start ? `latency stage ${r.latency.loadavg_start.join(' ')} → ${r.latency.loadavg_end.join(' ')}` : null,
+  ].filter(Boolean);
+  out.push(`load average (1/5/15 min): start ${r.machine.loadavg_start.join(' ')}, ${[...during, `end ${r.loadavg_end.join(' ')}`].join(', ')}; stages run: ${r.stages.join(', ')}`);
+  out.push(`code under test: ${r.options.live ? 'the working tree (--live)' : 'a snapshot of the working tree taken at start'}; corpus and temp dirs removed after the run`);
+  if (r.end_to_end) out.push(formatIndexing(r));
+  if (r.latency) out.push(formatLatency(r.latency, renderTable));
+  return out.join('\n');
+}
+
+/** @param {Record<string, any>} r */
+function formatIndexing(r) {
   const { corpus, parse_wasm: wasm, extract_node: extract, parse_native: native, end_to_end: e2e, pushes, mcp_tools_list: tools } = r;
   const out = [];
   const langs = Object.keys(corpus.byLanguage);
-
-  out.push('', `pincher-edge bench — ${r.started_at} — node ${r.machine.node}, ${r.machine.cpus} CPUs (${r.machine.cpu_model}), git ${r.git.commit?.slice(0, 12) ?? '?'}${r.git.dirty ? ' (dirty)' : ''}`);
-  out.push(`load average: start ${r.machine.loadavg_start.join(' ')}, before cold push ${e2e.cold.loadavg_before.join(' ')}, end ${r.loadavg_end.join(' ')}`);
-  out.push(`code under test: ${r.options.live ? 'the working tree (--live)' : 'a snapshot of the working tree taken at start'}; corpus and temp dirs removed after the run`);
   out.push(`MB = 10^6 bytes. Rates are wall-clock; (…) is the same rate per CPU-second, which the shared machine's load disturbs less.`);
 
   const srcRows = [['corpus source', 'files', 'MB']];

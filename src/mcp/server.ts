@@ -1,10 +1,12 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../tools/define';
 import { advertisedTools, findTool, TOOLS } from '../tools/registry';
-import { advertisedInputSchema, advertisedOutputSchema } from '../tools/describe';
+import { advertisedAnnotations, advertisedInputSchema, advertisedOutputSchema } from '../tools/describe';
 import { runTool, type CallContext, type ToolOutcome } from '../tools/run';
 import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
+import { PincherError } from '../errors';
+import { PROMPTS, getPrompt } from '../composites/guide-prompt';
 
 export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId'> {
   toolset: Toolset;
@@ -55,16 +57,17 @@ export function toCallToolResult(outcome: ToolOutcome) {
 export function buildMcpServer(scope: McpRequestScope): Server {
   const server = new Server(
     { name: 'pincher-edge', version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler('tools/list', async () => ({
+    // The display title rides in annotations only (every protocol revision reads it there); hints that carry no
+    // information are left out (advertisedAnnotations): the core list has a token budget.
     tools: advertisedTools(scope.toolset).map((t) => ({
       name: t.name,
-      title: t.title,
       description: t.description,
       inputSchema: advertisedInputSchema(t) as { type: 'object' },
       outputSchema: advertisedOutputSchema(t) as { type: 'object' },
-      annotations: { title: t.title, ...t.annotations },
+      annotations: advertisedAnnotations(t),
     })),
   }));
   server.setRequestHandler('tools/call', async (request) => {
@@ -83,6 +86,15 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
     });
     return toCallToolResult(outcome);
+  });
+  server.setRequestHandler('prompts/list', async () => ({ prompts: [...PROMPTS] }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    try {
+      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader });
+    } catch (err) {
+      if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { error: err.toBody() });
+      throw err;
+    }
   });
   return server;
 }

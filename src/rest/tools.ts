@@ -5,7 +5,7 @@ import { readJsonBody } from '../http/body';
 import { sessionHeader } from '../http/session';
 import { errorWithMeta, jsonWithMeta } from '../http/respond';
 import { TOOLS, findTool } from '../tools/registry';
-import { advertisedInputSchema, outputJsonSchema } from '../tools/describe';
+import { advertisedAnnotations, advertisedInputSchema, outputJsonSchema } from '../tools/describe';
 import { runTool } from '../tools/run';
 import { didYouMean } from '../util/did-you-mean';
 
@@ -21,7 +21,7 @@ toolRoutes.get('/', (c) =>
       toolset: t.toolset,
       tier: t.tier,
       idempotent: t.idempotent,
-      annotations: t.annotations,
+      annotations: advertisedAnnotations(t),
       baseline_method: t.baseline,
       input_schema: advertisedInputSchema(t),
       output_schema: outputJsonSchema(t, false),

@@ -3,6 +3,7 @@ import { PincherError } from '../errors';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
+import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { resolveDependencies, wantedNames, type PlannedDependency } from './read/deps';
 import { edgeKinds } from './read/edges';
@@ -42,34 +43,32 @@ function tokensOf(value: unknown): number {
 
 export const contextTool = defineTool({
   name: 'context',
-  title: 'A symbol with what it calls and imports',
+  title: 'Symbol with its dependencies',
   description:
-    "One symbol's source plus the source of what it calls, inherits and imports, resolved by name in the project " +
-    '(same file first, imports via the module specifier, then other files), within max_tokens. ' +
-    'Dependencies the budget leaves out are listed in dropped with a budget_truncated warning and a symbols next step. ' +
-    'Exactly one of id or name. An empty dependency list carries same_file_only or cross_file_unavailable.',
+    "A symbol's source plus its callees, bases and imports within max_tokens; the rest: dropped (budget_truncated). " +
+    'Exactly one of id or name.',
   tier: 'standard',
   toolset: 'core',
   readOnly: true,
   idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
-    project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),
-    id: z.string().min(1).max(2000).optional().describe('Symbol id {file_path}::{qualified_name}#{Kind}. Not with name.'),
+    project: z.string().optional().describe(PROJECT_PARAM),
+    id: z.string().min(1).max(2000).optional(),
     name: z
       .string()
       .max(500)
       .regex(/\S/, 'name must be non-empty')
       .optional()
-      .describe('Instead of id: Name, Class.method, or Name@line to pick among repeats (with path); non-empty. Not with id.'),
-    path: z.string().max(1024).optional().describe('With name only: the file to look in.'),
+      .describe('Name, Class.method or Name@line; non-empty'),
+    path: z.string().max(1024).optional().describe('With name only: its file'),
     max_tokens: z
       .number()
       .int()
       .min(200)
       .max(50_000)
       .default(DEFAULT_MAX_TOKENS)
-      .describe(`Budget for the symbol and dependency entries, chars/4; 200–50000, default ${DEFAULT_MAX_TOKENS}. The symbol is always returned (as a skeleton if it alone is over).`),
+      .describe(`200–50000, default ${DEFAULT_MAX_TOKENS}; a symbol alone over it: skeleton`),
   }),
   output: z.object({
     symbol: symbolView.nullable(),

@@ -3,6 +3,7 @@ import { listingChars, projectFiles, type FileFilter, type FileRow } from '../db
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
+import { PROJECT_PARAM } from './describe';
 import { compileGlob, GlobError, type Glob } from './grep/glob';
 import { paramError } from './grep/pattern';
 import { parseSize } from './grep/sizes';
@@ -53,7 +54,7 @@ export const findFilesTool = defineTool({
     min_size: size.optional().describe('Smallest size: non-negative bytes, or with a unit: 10k, 2m, 1gb (K = 1024).'),
     max_size: size.optional().describe('Largest size, same forms as min_size; not below min_size.'),
     limit: z.number().int().min(1).max(1000).default(100).describe('Files returned: 1–1000, default 100; base-10 strings accepted.'),
-    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+    project: z.string().optional().describe(PROJECT_PARAM),
   }),
   output,
   handler: async (args, ctx) => find(args, ctx),

@@ -3,6 +3,7 @@ import { projectFiles, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
+import { PROJECT_PARAM } from './describe';
 import { compileGlob, GlobError, type Glob } from './grep/glob';
 import { compilePattern, paramError, type Matcher } from './grep/pattern';
 import { anyMatch, runGrep } from './grep/run';
@@ -39,10 +40,9 @@ type Output = z.infer<typeof output>;
 
 export const grepTool = defineTool({
   name: 'grep',
-  title: 'Search file contents',
+  title: 'Grep file contents',
   description:
-    'Search the indexed text of a project line by line, like `grep -rn`: matches as {path, line, text} with optional context. ' +
-    `Lines are examined up to ${MAX_LINE} characters; a scan stops after ${SCAN_BUDGET_MS / 1000} s and reports truncated.`,
+    `Like grep -rn over indexed text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -53,18 +53,18 @@ export const grepTool = defineTool({
       .string()
       .min(1)
       .max(1000)
-      .describe('1–1000 characters. JavaScript regex matched against each line; nested quantifiers such as (a+)+ or (.*)* are refused. With literal, a fixed string.'),
-    literal: z.boolean().default(false).describe('true: pattern is a fixed string (like grep -F). Default false.'),
-    ignore_case: z.boolean().default(false).describe('Case-insensitive match (like grep -i). Default false.'),
+      .describe('JavaScript regex, 1–1000 chars, no nested quantifiers like (a+)+'),
+    literal: z.boolean().default(false).describe('Fixed string'),
+    ignore_case: z.boolean().default(false),
     path: z
       .string()
       .max(1000)
       .optional()
-      .describe('Glob on file paths (* ? ** {a,b} [a-z]); without / it matches any file or folder name (*.ts), with / the path from the root (src/**/*.ts, src/db). Brackets and braces must balance.'),
-    context: z.number().int().min(0).max(10).default(0).describe('Lines before and after each match: 0–10, default 0; base-10 strings accepted.'),
-    limit: z.number().int().min(1).max(1000).default(100).describe('Matches returned: 1–1000, default 100; base-10 strings accepted; total_matches counts past it.'),
-    summary: z.boolean().default(false).describe('true: per-file counts {path, count}, no lines; limit then caps the files listed.'),
-    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+      .describe('Glob; no /: any file or folder name, else the path from the root; brackets, braces must balance'),
+    context: z.number().int().min(0).max(10).default(0).describe('0–10, default 0'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('1–1000, default 100'),
+    summary: z.boolean().default(false).describe('Per-file counts only; limit caps files'),
+    project: z.string().optional().describe(PROJECT_PARAM),
   }),
   output,
   handler: async (args, ctx) => grep(args, ctx),

@@ -1,3 +1,4 @@
+import { graphCoverage } from '../graph/coverage';
 import { z } from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
@@ -18,7 +19,7 @@ const projectHealth = z.object({
   stale: z.boolean(),
   stale_reason: z.string().nullable(),
   languages: z.array(
-    z.object({ language: z.string(), files: z.number(), symbols: z.number(), tier: z.string().nullable(), confidence: z.number().nullable() }),
+    z.object({ language: z.string(), files: z.number(), symbols: z.number(), tier: z.string().nullable(), confidence: z.number().nullable(), graph: z.enum(['cross_file', 'same_file', 'none']) }),
   ),
   extraction_failures: z.array(z.object({ status: z.string(), reason: z.string(), files: z.number() })),
   failed_paths: z.array(z.object({ path: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
@@ -60,7 +61,7 @@ export const healthTool = defineTool({
     binary_drift: z.boolean(),
     extractor_version: z.number(),
     capabilities: z.array(z.string()),
-    languages: z.array(z.object({ id: z.string(), corpus: z.string(), extensions: z.array(z.string()), tier: z.string(), confidence: z.number() })),
+    languages: z.array(z.object({ id: z.string(), corpus: z.string(), extensions: z.array(z.string()), tier: z.string(), confidence: z.number(), graph: z.enum(['cross_file', 'same_file', 'none']) })),
     projects: z.array(projectHealth),
   }),
   handler: async ({ project }, ctx) => {
@@ -92,7 +93,7 @@ export const healthTool = defineTool({
           extractor_version: p.extractorVersion,
           stale: reason !== null,
           stale_reason: reason,
-          languages: langs.map((l) => ({ ...l, tier: TIERS.get(l.language)?.tier ?? null, confidence: TIERS.get(l.language)?.confidence ?? null })),
+          languages: langs.map((l) => ({ ...l, tier: TIERS.get(l.language)?.tier ?? null, confidence: TIERS.get(l.language)?.confidence ?? null, graph: graphCoverage(l.language) })),
           extraction_failures: failures,
           ...(paths ? { failed_paths: paths } : {}),
         };
@@ -114,7 +115,7 @@ export const healthTool = defineTool({
       binary_drift: state.applied !== null && state.applied > SCHEMA_VERSION,
       extractor_version: EXTRACTOR_VERSION,
       capabilities: computeCapabilities(ctx.env),
-      languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence })),
+      languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence, graph: graphCoverage(l.id) })),
       projects,
     };
   },

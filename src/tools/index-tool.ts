@@ -36,6 +36,8 @@ const summary = z.object({
   failed_by_reason: z.record(z.string(), z.number()),
   symbols: z.number(),
   symbols_added: z.number(),
+  /** Resolved graph edges after the commit; absent until the commit's resolution pass finishes. */
+  edges: z.number().optional(),
   done: z.boolean(),
   upload_id: z.string().optional(),
   remaining: z.number().optional(),

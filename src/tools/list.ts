@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countProjects, listProjects, type ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool } from './define';
+import { STATED_ONCE } from './describe';
 
 const projectOut = z.object({
   name: z.string(),
@@ -32,17 +33,17 @@ export function projectView(p: ProjectRow): z.infer<typeof projectOut> {
 
 export const listTool = defineTool({
   name: 'list',
-  title: 'List indexed projects',
-  description: 'List the projects indexed on this server with files, symbols, ref, commit and index time.',
+  title: 'Projects',
+  description: `Indexed projects. ${STATED_ONCE}`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
   idempotent: true,
   baseline: 'walk_directory',
   input: z.object({
-    name_contains: z.string().max(100).optional().describe('Case-insensitive substring filter on project names.'),
-    limit: z.number().int().min(1).max(200).default(50).describe('Page size, 1–200, default 50.'),
-    offset: z.number().int().min(0).max(10_000).default(0).describe('Rows to skip, 0–10000, default 0.'),
+    name_contains: z.string().max(100).optional().describe('Any case, ≤100 chars'),
+    limit: z.number().int().min(1).max(200).default(50).describe('1–200, default 50'),
+    offset: z.number().int().min(0).max(10_000).default(0).describe('0–10000, default 0'),
   }),
   output: z.object({
     projects: z.array(projectOut),

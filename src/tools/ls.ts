@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fileAt, listingChars, projectFiles, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
+import { PROJECT_PARAM } from './describe';
 import { paramError } from './grep/pattern';
 import { resolveProject } from './project-scope';
 
@@ -37,7 +38,7 @@ export const lsTool = defineTool({
     path: z.string().max(1024).default('').describe("One folder relative to the project root ('' or '.' is the root; a file path lists that file); no '..' segments. Default ''."),
     max_depth: z.number().int().min(1).max(5).default(1).describe('Levels to list: 1–5, default 1; base-10 strings accepted.'),
     limit: z.number().int().min(1).max(1000).default(200).describe('Entries returned: 1–1000, default 200; base-10 strings accepted.'),
-    project: z.string().optional().describe('Project name; default: the ?project= pin of the MCP URL.'),
+    project: z.string().optional().describe(PROJECT_PARAM),
   }),
   output,
   handler: async (args, ctx) => ls(args, ctx),

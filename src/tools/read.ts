@@ -4,6 +4,7 @@ import { fileSymbols, fileWithContent, type FileRow, type SymbolRow } from '../d
 import { didYouMean } from '../util/did-you-mean';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
+import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { ANCHOR_PATTERN, anchoredText, checkAnchors, splitLines } from './read/anchors';
 import { explainMissingFile, explainUnreadable, normaliseRepoPath } from './read/files';
@@ -35,61 +36,47 @@ type Output = z.infer<typeof output>;
 
 export const readTool = defineTool({
   name: 'read',
-  title: 'Read a file, a symbol or a map',
+  title: 'Read source',
   description:
-    'Read indexed source, one anchor per line: LINE:HASH|content, HASH = 4 hex of FNV-1a over the whitespace-normalised line ' +
-    '(re-indenting keeps it). Modes: path with offset/limit; symbol; map. ' +
-    `A request over max_lines ${MAX_LINES} (a larger limit, a longer symbol, a whole-file read of a longer file) returns the map plus ` +
-    `the first ${WINDOW} lines, next_offset and a next step: never a silently cut file. Unknown paths, binary files and unknown ` +
-    'symbols answer target_not_resolved with next steps. Any stored text is readable; map needs a language extractor.',
+    `Source as LINE:HASH|content lines. Over ${MAX_LINES} lines: the map, the first ${WINDOW} lines and next_offset (budget_truncated).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
   idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
-    project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),
-    path: z.string().min(1).max(1024).describe('File path relative to the project root, /-separated, as indexed (src/app.ts); no absolute paths or .. segments.'),
+    project: z.string().optional().describe(PROJECT_PARAM),
+    path: z.string().min(1).max(1024).describe('Relative, no .. segments'),
     offset: z
       .number()
       .int()
       .min(1)
       .optional()
-      .describe('First line to return, one-indexed (positive integer); obvious base-10 strings are accepted. Not with symbol.'),
+      .describe('1-based; not with symbol'),
     limit: z
       .number()
       .int()
       .min(1)
       .optional()
-      .describe(
-        `Lines to return, a positive integer, default ${WINDOW} for path reads; obvious base-10 strings are accepted. With symbol it caps the symbol's lines. ` +
-          `Over ${MAX_LINES}: the map plus the first ${WINDOW} lines and a next step.`,
-      ),
+      .describe(`Positive, default ${WINDOW}; with symbol: caps its lines`),
     symbol: z
       .string()
       .max(500)
       .regex(/\S/, 'symbol must be non-empty')
       .optional()
-      .describe(
-        `Read one symbol of the file, whole up to ${MAX_LINES} lines: Name, Class.method, or Name@line to pick among repeats; non-empty. ` +
-          'Combines with limit and map, not offset (symbol+offset is an invalid_params error).',
-      ),
+      .describe(`Name, Class.method or Name@line; non-empty; whole if ≤${MAX_LINES} lines; combines with limit and map`),
     map: z
       .boolean()
       .default(false)
       .describe(
-        `true: add the structural map (symbols with line ranges); alone with path it returns only the map; with symbol, the map of its range. ` +
-          `At most ${MAX_MAP_ENTRIES} entries: deeper levels are dropped first (map_truncated warning).`,
+        `Structural map, needs a language extractor; with path alone: only the map; ≤${MAX_MAP_ENTRIES} entries (map_truncated)`,
       ),
     anchors: z
       .array(z.string().regex(ANCHOR_PATTERN, 'anchors are LINE:HASH, e.g. 12:ab3f'))
       .min(1)
       .max(500)
       .optional()
-      .describe(
-        'LINE:HASH anchors (1–500) from an earlier read to check against the indexed content: answers matched and stale; ' +
-          'stale ones add a stale_anchor warning (your copy differs from the index). Alone (no offset, limit, symbol, map) returns only the check.',
-      ),
+      .describe('1–500 LINE:HASH to check (stale_anchor); alone: only the check'),
   }),
   output,
   handler: async (args, ctx) => {

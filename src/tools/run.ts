@@ -3,8 +3,8 @@ import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
 import { stampMeta } from '../envelope/stamp';
 import { computeCapabilities, capabilitiesStampEnabled } from '../envelope/capabilities';
-import { tokenMode } from '../envelope/tokens';
-import type { ComplexityTier, Meta } from '../envelope/types';
+import { countTokens, tokenMode } from '../envelope/tokens';
+import type { ComplexityTier, Meta, TypedEntry } from '../envelope/types';
 import { schemaState } from '../db/migrations';
 import { recordCall } from '../db/calls';
 import type { ToolContext, ToolDef } from './define';
@@ -37,7 +37,39 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const collector = new MetaCollector();
   collector.sessionId = call.sessionId;
   collector.baseline(tool.baseline);
-  let outcome: { ok: true; result: Record<string, unknown> } | { ok: false; error: PincherError };
+  const outcome = await execute(tool, rawArgs, call, collector);
+  const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
+  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES);
+  call.waitUntil(
+    recordCall(call.env.DB, {
+      ts: Date.now(),
+      requestId: call.requestId,
+      tool: tool.name,
+      surface: call.surface,
+      status: outcome.ok ? (collector.emptyReason ? 'empty' : 'ok') : outcome.error.code,
+      latencyMs: meta.latency_ms ?? 0,
+      tokensUsed: meta.tokens_used ?? 0,
+      tokensSaved: meta.tokens_saved ?? null,
+      emptyReason: collector.emptyReason ?? null,
+      projectId: collector.project?.id ?? null,
+    }),
+  );
+  return { ...outcome, meta, collector } as ToolOutcome;
+}
+
+/** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
+type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil'>;
+
+/**
+ * Scope check, argument rules, handler and output check for one call, with
+ * `collector` receiving its facts. Never throws: failures come back typed.
+ */
+async function execute(
+  tool: ToolDef,
+  rawArgs: unknown,
+  call: ExecContext,
+  collector: MetaCollector,
+): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; error: PincherError }> {
   try {
     if (!tool.annotations.readOnlyHint && call.scope !== 'write') {
       throw new PincherError('insufficient_scope', `${tool.name} writes to the index and needs the full-access key`, {
@@ -64,30 +96,49 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
         suggestion: 'retry; if it keeps failing, report the request_id to the operator',
       });
     }
-    outcome = { ok: true, result: checked.data as Record<string, unknown> };
+    return { ok: true, result: checked.data as Record<string, unknown> };
   } catch (err) {
     if (!(err instanceof PincherError)) {
       console.error(`tool '${tool.name}' failed: ${err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error'}`);
     }
-    outcome = { ok: false, error: toPincherError(err) };
+    return { ok: false, error: toPincherError(err) };
   }
+}
+
+/** The slim envelope of one sub-call: what a batch entry reports about itself. */
+export interface SubCallMeta {
+  /** Tokens of the entry's payload (its result, or `{error}`), counted as `_meta.tokens_used` is. */
+  tokens_used: number;
+  empty_reason?: string;
+  warnings_v2?: TypedEntry[];
+}
+
+export type SubCallOutcome =
+  | { ok: true; result: Record<string, unknown>; meta: SubCallMeta; collector: MetaCollector }
+  | { ok: false; error: PincherError; meta: SubCallMeta; collector: MetaCollector };
+
+/**
+ * Runs one tool call inside another call (batch entries) through the same
+ * seam as runTool — scope check, argument rules, handler, output check — with
+ * its own collector. The parent's session id, scope, surface and URL pin
+ * apply; `_meta.session_id` in the sub-call's arguments wins, as on any call.
+ * Nothing is stamped or logged: the caller reads the slim meta and the
+ * collector (baseline, next steps, project) and reports them itself.
+ *
+ * @example
+ * const sub = await runSubTool(findTool('search')!, { query: 'listen' }, ctx);
+ * if (sub.ok) entries.push({ result: sub.result, _meta: sub.meta });
+ */
+export async function runSubTool(tool: ToolDef, rawArgs: unknown, parent: ToolContext): Promise<SubCallOutcome> {
+  const collector = new MetaCollector();
+  collector.sessionId = parent.meta.sessionId;
+  collector.baseline(tool.baseline);
+  const outcome = await execute(tool, rawArgs, parent, collector);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
-  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES);
-  call.waitUntil(
-    recordCall(call.env.DB, {
-      ts: Date.now(),
-      requestId: call.requestId,
-      tool: tool.name,
-      surface: call.surface,
-      status: outcome.ok ? (collector.emptyReason ? 'empty' : 'ok') : outcome.error.code,
-      latencyMs: meta.latency_ms ?? 0,
-      tokensUsed: meta.tokens_used ?? 0,
-      tokensSaved: meta.tokens_saved ?? null,
-      emptyReason: collector.emptyReason ?? null,
-      projectId: collector.project?.id ?? null,
-    }),
-  );
-  return { ...outcome, meta, collector } as ToolOutcome;
+  const meta: SubCallMeta = { tokens_used: countTokens(JSON.stringify(payload), tokenMode(parent.env.PINCHER_TOKEN_ACCOUNTING)) };
+  if (collector.emptyReason) meta.empty_reason = collector.emptyReason;
+  if (collector.warnings.length) meta.warnings_v2 = [...collector.warnings];
+  return { ...outcome, meta, collector } as SubCallOutcome;
 }
 
 /**

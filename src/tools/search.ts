@@ -20,6 +20,7 @@ import { SCHEMA_VERSION } from '../version';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
+import { PROJECT_PARAM } from './describe';
 
 const SYMBOL_KINDS = [
   'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting',
@@ -43,55 +44,23 @@ const input = z.object({
     .min(1)
     .max(500)
     .describe(
-      '1–500 characters. Words are ANDed; auth* is a prefix; "exact phrase"; OR and NOT in upper case (NOT binds tighter than AND, ' +
-        'AND tighter than OR); ( ) group. Several plain words with no match fall back to OR (warning and_fallback_or). ' +
-        'Rewritten with warning query_rewritten: an unbalanced " is closed, a stray or leading * dropped, a*b split, -word read as ' +
-        'NOT word (a leading one moves behind the other terms), column prefixes such as name: dropped, empty () and words without ' +
-        'letters or digits dropped. Rejected with invalid_params ' +
-        'and a corrected query: misplaced AND/OR/NOT, unbalanced ( ), or no word at all (e.g. a bare *).',
+      '1–500 chars: words (AND), auth* prefix, "phrase", OR, NOT (upper case), ( ). No match for all words: OR ' +
+        '(and_fallback_or). Bad syntax: repaired (query_rewritten) or invalid_params with a corrected query.',
     ),
-  project: z.string().optional().describe('Project name (see list); defaults to the ?project= pin of the URL.'),
-  kind: z.enum(SYMBOL_KINDS).optional().describe('Only symbols of this kind, one of the listed values.'),
-  language: z
-    .string()
-    .max(50)
-    .optional()
-    .describe('Language id as health lists it (typescript, python, go, …; any case, at most 50 characters). An id without an extractor gives an empty result with unsupported_language.'),
-  corpus: z.enum(CORPORA).default('code').describe('Default code; config holds JSON/YAML/TOML keys, docs Markdown headings.'),
-  min_confidence: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('0–1: only symbols whose extraction_confidence is at least this (clean parses are 1.0, files with syntax errors lower); obvious base-10 strings accepted.'),
+  project: z.string().optional().describe(PROJECT_PARAM),
+  kind: z.enum(SYMBOL_KINDS).optional(),
+  language: z.string().max(50).optional().describe('≤50 chars'),
+  corpus: z.enum(CORPORA).default('code').describe('Default code'),
+  min_confidence: z.number().min(0).max(1).optional().describe('0–1'),
   file_pattern: z
     .string()
     .max(500)
     .optional()
-    .describe(
-      'Glob on the file path, at most 500 characters, case-sensitive: * any characters except /, ** any number of directories, ' +
-        '? one character; a pattern without / matches the file name at any depth (*.ts); a trailing / matches everything below (src/).',
-    ),
-  limit: z.number().int().min(1).max(500).default(DEFAULT_LIMIT).describe('Results per page, 1–500, default 20; obvious base-10 strings accepted.'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_OFFSET)
-    .default(0)
-    .describe('Matches to skip, 0–5000, default 0; obvious base-10 strings accepted. Past the last match: empty with cap_dropped_all; no next page is offered past 5000 (warning offset_cap).'),
-  snippet_lines: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(0)
-    .describe("0–20, default 0: add snippet, up to this many source lines from the symbol's first line (never past its last, at most 4096 bytes); obvious base-10 strings accepted."),
-  fields: z
-    .array(z.enum(RESULT_FIELDS))
-    .min(1)
-    .optional()
-    .describe('Keep only these result fields (at least one); unknown names are invalid_params listing the allowed ones. snippet needs snippet_lines > 0.'),
+    .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
+  limit: z.number().int().min(1).max(500).default(DEFAULT_LIMIT).describe('1–500, default 20'),
+  offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
+  snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
+  fields: z.array(z.enum(RESULT_FIELDS)).min(1).optional().describe('Non-empty; snippet needs snippet_lines > 0'),
 });
 
 const hit = z.object({
@@ -126,10 +95,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description:
-    'Ranked symbol search (BM25) in one project over names, qualified names, identifier words (camelCase and snake_case split), ' +
-    'signatures and docstrings; name matches rank first. Returns symbols with file, lines, signature and score; page with offset. ' +
-    'An empty result names its cause with verified next steps.',
+  description: 'BM25 search of symbol names, signatures and docstrings.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
+import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { explainUnresolvedId } from './read/unresolved';
@@ -8,19 +9,17 @@ import { detailParam, fieldsParam, symbolView } from './read/view';
 
 export const symbolTool = defineTool({
   name: 'symbol',
-  title: 'One symbol by id',
+  title: 'Symbol by id',
   description:
-    'Fetch one symbol by id `{file_path}::{qualified_name}#{Kind}` (from search, symbols or context): metadata and its exact source, ' +
-    'or a skeleton. A malformed or unknown id answers symbol: null with target_not_resolved and next steps; ' +
-    'an id whose file moved resolves to the new id with a symbol_moved warning.',
+    "A symbol's source or skeleton by id; unknown id: symbol null; moved file: new id (symbol_moved).",
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
   idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
-    project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),
-    id: z.string().min(1).max(2000).describe('Symbol id, e.g. src/app.ts::Server.start#Method (a repeat in one file ends in ~N).'),
+    project: z.string().optional().describe(PROJECT_PARAM),
+    id: z.string().min(1).max(2000).describe('e.g. a.ts::Cls.run#Method; ~N for the Nth repeat in a file'),
     fields: fieldsParam,
     detail: detailParam,
   }),

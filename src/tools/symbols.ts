@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
+import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { ID_SHAPE, namePart } from './read/symbol-id';
@@ -10,22 +11,21 @@ export const MAX_IDS = 100;
 
 export const symbolsTool = defineTool({
   name: 'symbols',
-  title: 'Several symbols by id',
+  title: 'Symbols by id',
   description:
-    'Fetch up to 100 symbols by id in one call, in input order (repeats once); ids not found are listed in missing. ' +
-    'Same fields and detail as symbol; moved files resolve with symbol_moved warnings. Empty only when no id resolves.',
+    'symbol for many ids; ids not found go to missing; moved files: symbol_moved.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
   idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
-    project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),
+    project: z.string().optional().describe(PROJECT_PARAM),
     ids: z
       .array(z.string().min(1).max(2000))
       .min(1)
       .max(MAX_IDS)
-      .describe(`Symbol ids as symbol takes them; 1–${MAX_IDS} ids.`),
+      .describe(`1–${MAX_IDS}`),
     fields: fieldsParam,
     detail: detailParam,
   }),

@@ -15,10 +15,8 @@ const entry = z.object({
 
 export const whyEmptyTool = defineTool({
   name: 'why_empty',
-  title: 'Explain an empty result',
-  description:
-    'Explain an empty_reason from a previous call and return its recovery steps. ' +
-    'Without code, returns the whole catalog of 13 reasons.',
+  title: 'Why empty',
+  description: 'Recovery steps for an empty_reason.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -28,8 +26,8 @@ export const whyEmptyTool = defineTool({
     code: z
       .string()
       .optional()
-      .describe(`The empty_reason to explain, one of: ${EMPTY_REASONS.join(', ')}. Omit for the whole catalog.`),
-    project: z.string().optional().describe('Project name to fill into the recovery steps.'),
+      .describe('A known empty_reason; omit for all'),
+    project: z.string().optional(),
   }),
   output: z.object({ entries: z.array(entry), total: z.number() }),
   handler: async ({ code, project }, ctx) => {

@@ -21,6 +21,8 @@ import {
   type UploadRow,
 } from '../db/uploads';
 import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
+import { planResolution, resolveCommitted, type ResolutionPlan } from '../db/resolution';
+import { dbErrorMessage } from '../db/client';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 
@@ -240,6 +242,8 @@ export interface CommitSummary {
   failed_by_reason: Record<string, number>;
   symbols: number;
   symbols_added: number;
+  /** Resolved graph edges of the project after the push; absent when the resolution pass did not finish. */
+  edges?: number;
   duration_ms: number;
 }
 
@@ -258,7 +262,11 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
       details: { missing_count: total, missing },
     });
   }
-  const [plan, outcome] = await Promise.all([changeCounts(d1, upload.id), incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION)]);
+  const [plan, outcome, graphPlan] = await Promise.all([
+    changeCounts(d1, upload.id),
+    incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION),
+    planResolution(d1, upload.project_id, upload.id, SCHEMA_VERSION),
+  ]);
   const applied = await d1.batch(
     commitStatements(d1, {
       projectId: upload.project_id,
@@ -278,9 +286,10 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     });
   }
   const totals = await d1
-    .prepare('SELECT id, symbol_count, schema_version_at_index FROM projects WHERE id = ?1')
+    .prepare('SELECT id, symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1')
     .bind(upload.project_id)
-    .first<{ id: string; symbol_count: number; schema_version_at_index: number | null }>();
+    .first<{ id: string; symbol_count: number; schema_version_at_index: number | null; generation: number }>();
+  const edges = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta);
   meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
   const skipped = Object.values(outcome.skipped).reduce((a, b) => a + b, 0);
   const failed = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
@@ -305,8 +314,31 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     failed_by_reason: outcome.failed,
     symbols: totals?.symbol_count ?? 0,
     symbols_added: outcome.symbols,
+    ...(edges === null ? {} : { edges }),
     duration_ms: Date.now() - started,
   };
+}
+
+/**
+ * Runs the resolution pass for a committed push and returns the project's
+ * edge count, or null when the pass failed or was overtaken (the index itself
+ * is committed either way; the next push or `index force` rebuilds the graph).
+ */
+async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generation: number, meta: MetaCollector): Promise<number | null> {
+  try {
+    const result = await resolveCommitted(d1, plan, generation);
+    if (!result.applied) {
+      meta.warn('graph_pending', 'a newer push committed while this one resolved its references; the graph follows the newer push');
+      return null;
+    }
+    const row = await d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(plan.projectId).first<{ n: number }>();
+    return row?.n ?? 0;
+  } catch (err) {
+    const error = dbErrorMessage(err).slice(0, 300);
+    console.error(JSON.stringify({ event: 'resolution_failed', project_id: plan.projectId, error }));
+    meta.warn('graph_pending', 'the index was committed but resolving its references failed; graph tools answer from the previous graph until the next push or `index force`', { error });
+    return null;
+  }
 }
 
 /** Abandons an open upload; the visible index is untouched. */

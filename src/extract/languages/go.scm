@@ -34,6 +34,8 @@
 (call_expression function: [(identifier) (selector_expression)] @name) @reference.call
 
 (import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @import.source)) @reference.import
+; an import alias (`st "x/store"`, `.` or `_`) is the one imported name
+(import_spec name: (_) @import.name path: (interpreted_string_literal (interpreted_string_literal_content) @import.source)) @reference.import
 
 ; embedded struct fields and interfaces
 (field_declaration_list

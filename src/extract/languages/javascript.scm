@@ -76,14 +76,15 @@
 (new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
 
 (import_statement source: (string (string_fragment) @import.source)) @reference.import
+; an aliased specifier (`a as b`) and a namespace import (`* as ns`) keep their local name, as written
 (import_statement
-  (import_clause (named_imports (import_specifier name: (_) @import.name)))
+  (import_clause (named_imports [(import_specifier !alias name: (_) @import.name) (import_specifier alias: (_)) @import.name]))
   source: (string (string_fragment) @import.source)) @reference.import
 (import_statement
   (import_clause (identifier) @import.name)
   source: (string (string_fragment) @import.source)) @reference.import
 (import_statement
-  (import_clause (namespace_import "*" @import.name))
+  (import_clause (namespace_import) @import.name)
   source: (string (string_fragment) @import.source)) @reference.import
 (export_statement source: (string (string_fragment) @import.source)) @reference.import
 (export_statement

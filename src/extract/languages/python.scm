@@ -39,11 +39,12 @@
 (call function: [(identifier) (attribute)] @name) @reference.call
 
 (import_statement name: (dotted_name) @import.source) @reference.import
-(import_statement name: (aliased_import name: (dotted_name) @import.source)) @reference.import
+; `import a.b as c` and `from m import a as b` keep the alias as written (`a.b as c`, `a as b`)
+(import_statement name: (aliased_import name: (dotted_name) @import.source) @import.name) @reference.import
 (import_from_statement module_name: (_) @import.source) @reference.import
 (import_from_statement
   module_name: (_) @import.source
-  name: [(dotted_name) @import.name (aliased_import name: (dotted_name) @import.name)]) @reference.import
+  name: [(dotted_name) (aliased_import)] @import.name) @reference.import
 (import_from_statement module_name: (_) @import.source (wildcard_import) @import.name) @reference.import
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @name)) @reference.inherit

@@ -1,3 +1,4 @@
+import type { ContentCheck } from '../../db/content';
 import type { Node } from './regex-ast';
 
 /**
@@ -220,6 +221,24 @@ export function ftsMatch(req: Required): { match: string; literals: string[] } |
   if (req === null) return null;
   const match = build(req);
   return match !== null && terms <= MAX_TERMS ? { match, literals } : null;
+}
+
+/**
+ * The formula as a check SQLite runs on each trigram candidate (see
+ * `trigramCandidates`), so files that hold the trigrams but not the literals
+ * are never fetched. Under ignore_case a literal with a non-ASCII character
+ * has no exact SQL fold and is left out (the check stays a superset: an
+ * AND drops it, an OR then checks nothing). Null when nothing is checked.
+ */
+export function contentCheck(req: Required, ignoreCase: boolean): ContentCheck | null {
+  const build = (r: NonNullable<Required>): ContentCheck | null => {
+    if (r.op === 'lit') return ignoreCase && /[^\x00-\x7f]/.test(r.s) ? null : { op: 'has', text: r.s, fold: ignoreCase };
+    const parts = r.items.map(build);
+    if (r.op === 'or') return parts.some((p) => p === null) ? null : { op: 'or', items: parts as ContentCheck[] };
+    const kept = parts.filter((p): p is ContentCheck => p !== null);
+    return kept.length === 0 ? null : kept.length === 1 ? kept[0] : { op: 'and', items: kept };
+  };
+  return req === null ? null : build(req);
 }
 
 /** Whether a text satisfies the formula (exact check of what the trigram index only approximates). */

@@ -2,7 +2,8 @@ import { PincherError } from '../../errors';
 import { dotStarChain } from './chain';
 import { parseRegex, RegexSyntaxUnsupported } from './regex-ast';
 import { unsafePattern } from './regex-safety';
-import { ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from './literals';
+import type { ContentCheck } from '../../db/content';
+import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from './literals';
 
 /** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
 export interface Matcher {
@@ -11,6 +12,8 @@ export interface Matcher {
   required: Required;
   /** The trigram MATCH expression for the prefilter, or null for a full scan. */
   prefilter: { match: string; literals: string[] } | null;
+  /** `required` as a check SQLite runs on the prefilter's candidates, or null. */
+  check: ContentCheck | null;
   /**
    * Exact check of `required` on a file or a line: the trigram index only
    * approximates it, and on a line it spares the regex every line without
@@ -65,7 +68,7 @@ export function compilePattern(pattern: string, opts: { literal: boolean; ignore
     required = requiredOfRegex(ast, opts.ignoreCase);
   }
   const checks = compileChecks(required, opts.ignoreCase);
-  return { test, required, prefilter: ftsMatch(required), mayMatch: checks };
+  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), mayMatch: checks };
 }
 
 /** `satisfies` with its case-insensitive literal regexes compiled once. */

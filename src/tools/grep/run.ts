@@ -11,12 +11,13 @@ export interface GrepRun {
 
 /**
  * Prefilter then scan: with a required literal, only files whose content
- * holds all its trigrams are fetched; without one, every file in scope is.
+ * holds its trigrams and (checked in SQLite) the literal itself are fetched;
+ * without one, every file in scope is.
  */
 export async function runGrep(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, opts: ScanOptions): Promise<GrepRun> {
   let candidates = scope;
   if (m.prefilter) {
-    const hashes = await trigramCandidates(d1, projectId, m.prefilter.match);
+    const hashes = await trigramCandidates(d1, projectId, m.prefilter.match, m.check);
     candidates = scope.filter((f) => hashes.has(f.hash));
   }
   const scan = await scanFiles(d1, candidates, m, opts);

@@ -48,15 +48,12 @@ export const fieldsParam = z
   .array(z.enum(SYMBOL_FIELDS))
   .min(1)
   .optional()
-  .describe('Return only these fields (id is always returned); default all. source comes only with detail full, outline only with skeleton.');
+  .describe('Default all; source needs detail full, outline skeleton');
 
 export const detailParam = z
   .enum(['full', 'skeleton'])
   .default('full')
-  .describe(
-    'full (default): metadata and source. skeleton: signature, docstring and an outline of nested symbols with line ranges, no bodies; ' +
-      'the outlines of one call share 2000 entries (outline_truncated warning).',
-  );
+  .describe("Default full; one call's outlines ≤2000 entries (outline_truncated)");
 
 /** Whether the views need source slices from the database. */
 export function wantsSource(fields: readonly SymbolField[] | undefined, detail: Detail): boolean {

@@ -256,7 +256,9 @@ describe('one registry behind both surfaces', () => {
         // MCP may advertise a more compact schema (token budget), never other parameters or fields.
         expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(twin.input_schema.properties ?? {}).sort());
         expect(t.inputSchema.required ?? []).toEqual(twin.input_schema.required ?? []);
-        expect(Object.keys(t.outputSchema.properties).sort()).toEqual([...Object.keys(twin.output_schema.properties), 'notice'].sort());
+        // tools/list advertises an open object with the required result fields; each field's schema is on GET /v1/tools and OpenAPI.
+        expect(Object.keys(t.outputSchema).sort()).toEqual(twin.output_schema.required ? ['required', 'type'] : ['type']);
+        expect(t.outputSchema.type).toBe('object');
         expect(t.outputSchema.required ?? []).toEqual(twin.output_schema.required ?? []);
       }
     }

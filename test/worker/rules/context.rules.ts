@@ -12,13 +12,11 @@ const project = {
 export const RULES: Rule[] = [
   { tool: 'context', param: '*', phrase: 'Exactly one of id or name', args: {}, expect: { error: 'invalid_params' } },
   { tool: 'context', param: '*', phrase: 'Exactly one of id or name', args: { id: 'a.ts::f#Function', name: 'f' }, expect: { error: 'invalid_params' } },
-  { tool: 'context', param: 'id', phrase: 'Not with name', args: { id: 'a.ts::f#Function', name: 'f' }, expect: { error: 'invalid_params' } },
   { tool: 'context', param: 'path', phrase: 'With name only', args: { id: 'a.ts::f#Function', path: 'a.ts' }, expect: { error: 'invalid_params' } },
   { tool: 'context', param: 'name', phrase: 'non-empty', args: { name: '  ' }, expect: { error: 'invalid_params' } },
   { tool: 'context', param: 'max_tokens', phrase: '200–50000', args: { name: 'root', max_tokens: 199 }, expect: { error: 'invalid_params' } },
   { tool: 'context', param: 'max_tokens', phrase: '200–50000', args: { name: 'root', max_tokens: 50_001 }, expect: { error: 'invalid_params' } },
   { tool: 'context', param: 'max_tokens', phrase: 'default 4000', args: { project: 'rules-context', name: 'root', max_tokens: '4000' }, expect: { ok: true }, project },
-  { tool: 'context', param: '*', phrase: 'budget_truncated warning', args: { project: 'rules-context', name: 'root', max_tokens: 200 }, expect: { warning: 'budget_truncated' }, project },
-  { tool: 'context', param: 'max_tokens', phrase: 'as a skeleton if it alone is over', args: { project: 'rules-context', name: 'one', max_tokens: 200 }, expect: { warning: 'budget_truncated' }, project },
-  { tool: 'context', param: '*', phrase: 'cross_file_unavailable', args: { project: 'rules-context', name: 'Title' }, expect: { ok: true }, project },
+  { tool: 'context', param: '*', phrase: 'the rest: dropped (budget_truncated)', args: { project: 'rules-context', name: 'root', max_tokens: 200 }, expect: { warning: 'budget_truncated' }, project },
+  { tool: 'context', param: 'max_tokens', phrase: 'a symbol alone over it: skeleton', args: { project: 'rules-context', name: 'one', max_tokens: 200 }, expect: { warning: 'budget_truncated' }, project },
 ];

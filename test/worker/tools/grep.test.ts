@@ -223,8 +223,9 @@ describe('trigram prefilter', () => {
     const stats = scanStats(body);
     expect(stats.full_scan).toBe(false);
     expect(stats.files_in_scope).toBe(61);
-    expect(stats.candidates_prefiltered).toBe(3); // two real files + the decoy
-    expect(stats.files_scanned).toBe(3);
+    // The decoy holds the trigrams but not the literal; the SQL check drops it.
+    expect(stats.candidates_prefiltered).toBe(2);
+    expect(stats.files_scanned).toBe(2);
     expect(stats.bytes_scanned).toBeLessThan(200);
     expect(body._meta.warnings_v2 ?? []).not.toContainEqual(expect.objectContaining({ code: 'grep_full_scan' }));
   });

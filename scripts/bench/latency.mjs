@@ -1,0 +1,757 @@
+// Query latency of the tools on a pushed project (DESIGN §8: per-tool server latency p50/p99
+// on a project of ≥ 50k symbols). Everything goes over REST (`POST /v1/tools/{tool}` with the
+// bench key), one call at a time, so the figures are latencies, not throughput.
+//
+//   0. Wait until the server's process group is idle (a push may leave work running).
+//   1. GET /v1/tools: which tools exist and their input schemas.
+//   2. A fixed query mix derived from the pushed corpus: files picked by a seeded PRNG from the
+//      sorted corpus list, their symbols read through `read` (map), ids checked with `symbols`,
+//      names, prefixes, phrases and grep patterns taken from those symbols. Same corpus + same
+//      seed = same mix; the mix is written to the JSON.
+//   3. Warm-up calls per tool, then N measured calls per tool, interleaved round-robin across
+//      the tools so that a load spike on the shared machine hits them all alike; a tool whose
+//      calls have taken 90 s stops early (its n says so). Reference calls (/v1/health,
+//      why_empty, /v1/ready) run alongside to show what any request costs in this setup.
+//   4. Tools written by other families (trace, query, architecture, the composites) are called
+//      when GET /v1/tools lists them, with arguments built from their input schemas; errors
+//      are recorded, never thrown.
+//
+// `server` is `_meta.latency_ms` (measured inside the Worker, whole milliseconds); `client` is
+// the wall time seen here, request sent → whole body received, over loopback.
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { groupCpuSeconds } from './proc.mjs';
+
+/** p50 / p99 targets in ms per tool (server latency). */
+export const LATENCY_TARGETS = {
+  search: [5, 25],
+  symbol: [5, 25],
+  symbols: [5, 25],
+  read: [5, 25],
+  grep: [5, 25],
+  find: [5, 25],
+  trace: [10, 50],
+  query: [8, 40],
+  architecture: [20, 100],
+  context_for_task: [20, 100],
+  investigate_failure: [20, 100],
+  plan_change: [20, 100],
+  changes: [15, 75],
+};
+
+/** Retrieval tools every server has: a failure to derive their mix is fatal. */
+const CORE = ['search', 'symbol', 'symbols', 'read', 'grep', 'find'];
+/** Called N times when registered. */
+const REPEATED_EXTRA = ['trace', 'query', 'architecture'];
+/** Called once each (after one warm-up call) when registered. */
+const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'changes'];
+
+/**
+ * Reference calls measured alongside, without targets: what any request costs in this setup.
+ * /v1/health is a plain route (no tool seam, no D1); why_empty goes through the tool seam but
+ * reads no table (its call-log row is written after the answer); /v1/ready makes exactly one
+ * D1 round trip (the migration ledger). ready − why_empty ≈ the cost of one D1 round trip.
+ */
+const FLOOR = [
+  { label: 'GET /v1/health (no D1)', call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/health') },
+  { label: 'why_empty (tool seam, no D1 read)', call: (/** @type {ReturnType<typeof client>} */ c) => c.call('why_empty', { code: 'no_results_in_corpus' }) },
+  { label: 'GET /v1/ready (one D1 round trip)', call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready') },
+];
+
+/**
+ * Waits until the server's process group is idle (under 10 % of a CPU over two consecutive
+ * seconds), so that work a push left running does not land in the measurements.
+ * @param {number | null} pgid @param {number} maxMs
+ * @returns {Promise<{ waited_ms: number, quiet: boolean | null }>}
+ */
+async function settle(pgid, maxMs) {
+  const t0 = performance.now();
+  if (!pgid || !groupCpuSeconds(pgid)) return { waited_ms: 0, quiet: null };
+  let quietFor = 0;
+  let last = groupCpuSeconds(pgid)?.total ?? 0;
+  while (performance.now() - t0 < maxMs) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = groupCpuSeconds(pgid)?.total ?? last;
+    quietFor = now - last < 0.1 ? quietFor + 1 : 0;
+    last = now;
+    if (quietFor >= 2) return { waited_ms: Math.round(performance.now() - t0), quiet: true };
+  }
+  return { waited_ms: Math.round(performance.now() - t0), quiet: false };
+}
+
+/** Most time the measured calls of one tool may take; past it the tool stops early (n says how many ran). */
+const TOOL_BUDGET_MS = 90_000;
+
+/* ------------------------------------------------------------------ helpers */
+
+/** mulberry32: a small seeded PRNG, identical on every machine. @param {number} seed */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `k` distinct items of `items` picked by `rand`, in pick order. @template T @param {T[]} items @param {number} k @param {() => number} rand @returns {T[]} */
+function sample(items, k, rand) {
+  const pool = items.slice();
+  const out = [];
+  while (out.length < k && pool.length) out.push(pool.splice(Math.floor(rand() * pool.length), 1)[0]);
+  return out;
+}
+
+/** Nearest-rank percentile of an ascending array. @param {number[]} sorted @param {number} p */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+}
+
+/** @param {number[]} xs */
+function stats(xs) {
+  if (xs.length === 0) return null;
+  const s = xs.slice().sort((a, b) => a - b);
+  const r1 = (/** @type {number} */ x) => Math.round(x * 10) / 10;
+  return { n: s.length, p50: r1(percentile(s, 50)), p90: r1(percentile(s, 90)), p99: r1(percentile(s, 99)), max: r1(s[s.length - 1]), mean: r1(s.reduce((a, b) => a + b, 0) / s.length) };
+}
+
+const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+/** Leaf of a qualified name (Class.method → method). @param {string} q */
+const leaf = (q) => q.split(/[.:#]/).filter(Boolean).pop() ?? q;
+
+/** Identifier words of a name (getValue, get_value → [get, value]). @param {string} name */
+function words(name) {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase());
+}
+
+/** Escapes a string for a JavaScript regex. @param {string} s */
+const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/* ------------------------------------------------------------------- client */
+
+/**
+ * @typedef {object} Call
+ * @property {boolean} ok
+ * @property {number} status HTTP status (0: no answer)
+ * @property {number | null} serverMs `_meta.latency_ms`
+ * @property {number} clientMs
+ * @property {number} bytes body bytes as received (after decompression)
+ * @property {any} result
+ * @property {string | null} errorCode
+ * @property {string | null} errorMessage
+ * @property {string | null} emptyReason
+ */
+
+/** @param {string} url @param {string} key */
+function client(url, key) {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return {
+    /** @param {string} tool @param {Record<string, unknown>} args @returns {Promise<Call>} */
+    async call(tool, args) {
+      const t0 = performance.now();
+      let status = 0;
+      let text = '';
+      try {
+        const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
+        status = res.status;
+        text = await res.text();
+      } catch (err) {
+        return { ok: false, status, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode: 'fetch_failed', errorMessage: String(/** @type {Error} */ (err)?.message ?? err), emptyReason: null };
+      }
+      const clientMs = performance.now() - t0;
+      /** @type {any} */
+      let body = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* reported below */
+      }
+      const serverMs = typeof body?._meta?.latency_ms === 'number' ? body._meta.latency_ms : null;
+      if (status >= 400 || body?.error || !body) {
+        return { ok: false, status, serverMs, clientMs, bytes: text.length, result: null, errorCode: body?.error?.code ?? `http_${status}`, errorMessage: body?.error?.message ?? text.slice(0, 200), emptyReason: null };
+      }
+      return { ok: true, status, serverMs, clientMs, bytes: text.length, result: body.result, errorCode: null, errorMessage: null, emptyReason: body._meta?.empty_reason ?? null };
+    },
+    /** GET a route and time it like a tool call (/v1/health has no `_meta`). @param {string} p @returns {Promise<Call>} */
+    async ping(p) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${url}${p}`, { headers });
+        const text = await res.text();
+        const clientMs = performance.now() - t0;
+        let serverMs = null;
+        try {
+          const ms = JSON.parse(text)?._meta?.latency_ms;
+          if (typeof ms === 'number') serverMs = ms;
+        } catch {
+          /* not JSON */
+        }
+        return { ok: res.ok, status: res.status, serverMs, clientMs, bytes: text.length, result: null, errorCode: res.ok ? null : `http_${res.status}`, errorMessage: null, emptyReason: null };
+      } catch (err) {
+        return { ok: false, status: 0, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode: 'fetch_failed', errorMessage: String(/** @type {Error} */ (err)?.message ?? err), emptyReason: null };
+      }
+    },
+    /** @param {string} p */
+    async get(p) {
+      const res = await fetch(`${url}${p}`, { headers });
+      if (!res.ok) throw new Error(`GET ${p} answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      return res.json();
+    },
+  };
+}
+
+/** A call that must succeed while deriving the mix. @param {ReturnType<typeof client>} c @param {string} tool @param {Record<string, unknown>} args */
+async function must(c, tool, args) {
+  const r = await c.call(tool, args);
+  if (!r.ok) throw new Error(`latency: deriving the query mix: ${tool} ${JSON.stringify(args).slice(0, 200)} failed: ${r.errorCode}: ${r.errorMessage}`);
+  return r.result;
+}
+
+/* ---------------------------------------------------------------------- mix */
+
+/**
+ * @typedef {{ variant: string, args: Record<string, unknown> }} MixEntry
+ * @typedef {{ path: string, qname: string, kind: string, start: number, end: number, language: string, id: string }} Sym
+ */
+
+/**
+ * Symbols of `files` as the server stores them: read's map per file, ids checked with `symbols`.
+ * @param {ReturnType<typeof client>} c @param {string} project @param {{ path: string, language: string }[]} files
+ * @returns {Promise<Sym[]>}
+ */
+async function symbolsOf(c, project, files) {
+  /** @type {Sym[]} */
+  const candidates = [];
+  for (const f of files) {
+    const r = await must(c, 'read', { project, path: f.path, map: true });
+    const seen = new Set();
+    for (const e of r.map ?? []) {
+      const id = `${f.path}::${e.name}#${e.kind}`;
+      if (seen.has(id)) continue; // a repeat carries ~N: keep the first of each name
+      seen.add(id);
+      candidates.push({ path: f.path, qname: e.name, kind: e.kind, start: e.start_line, end: e.end_line, language: f.language, id });
+    }
+  }
+  const found = new Set();
+  for (let i = 0; i < candidates.length; i += 100) {
+    const r = await must(c, 'symbols', { project, ids: candidates.slice(i, i + 100).map((s) => s.id), fields: ['name'] });
+    for (const s of r.symbols ?? []) found.add(s.id);
+  }
+  return candidates.filter((s) => found.has(s.id));
+}
+
+/**
+ * The fixed query mix. Deterministic for a given corpus and seed.
+ * @param {object} o
+ * @param {ReturnType<typeof client>} o.c
+ * @param {string} o.project
+ * @param {{ path: string, language: string, bytes: number }[]} o.files the pushed corpus
+ * @param {string} o.dir where the corpus lies (to quote real source lines)
+ * @param {number} o.seed
+ * @param {Map<string, any>} o.registered tool name → GET /v1/tools entry
+ */
+async function deriveMix({ c, project, files, dir, seed, registered }) {
+  const rand = prng(seed);
+  const sorted = files.slice().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const langs = [...new Set(sorted.map((f) => f.language))].sort();
+  // Files with a body worth reading: 2–100 KB.
+  const picked = langs.flatMap((l) => sample(sorted.filter((f) => f.language === l && f.bytes >= 2_000 && f.bytes <= 100_000), 8, rand));
+  const syms = await symbolsOf(c, project, picked);
+  if (syms.length < 20) throw new Error(`latency: only ${syms.length} symbols found in ${picked.length} sampled files; is the project indexed?`);
+  const named = syms.filter((s) => /^[A-Za-z_][A-Za-z0-9_]{3,}$/.test(leaf(s.qname)));
+  const fns = syms.filter((s) => (s.kind === 'Function' || s.kind === 'Method') && s.end - s.start >= 3);
+  const byLang = (/** @type {string} */ l) => fns.filter((s) => s.language === l);
+  const rs = (/** @type {Sym[]} */ xs, /** @type {number} */ k) => sample(xs, k, rand);
+
+  /** @type {Record<string, MixEntry[]>} */
+  const mix = {};
+
+  // search: single word, prefix, two-word AND, phrase; with and without filters.
+  const single = rs(named, 6).map((s) => leaf(s.qname));
+  const prefixes = ['auth*', ...rs(named, 3).map((s) => `${leaf(s.qname).slice(0, 4).toLowerCase()}*`)];
+  const methods = syms.filter((s) => s.qname.includes('.') && /^[A-Za-z_]\w+$/.test(s.qname.split('.')[0]) && leaf(s.qname).length >= 3);
+  const pairs = rs(methods, 4).map((s) => `${s.qname.split('.')[0]} ${leaf(s.qname)}`);
+  const phrases = rs(named.filter((s) => words(leaf(s.qname)).length >= 2), 4).map((s) => `"${words(leaf(s.qname)).slice(0, 2).join(' ')}"`);
+  const filtered = rs(named, 6).map((s, i) => {
+    const name = leaf(s.qname);
+    return [
+      { query: name, kind: s.kind },
+      { query: name, language: s.language },
+      { query: name, file_pattern: `${s.path.split('/').slice(0, 2).join('/')}/` },
+      { query: `${name.slice(0, 4).toLowerCase()}*`, kind: 'Function' },
+      { query: name, language: s.language, kind: s.kind },
+      { query: `${name.slice(0, 4).toLowerCase()}*`, file_pattern: `*${path.extname(s.path)}` },
+    ][i % 6];
+  });
+  mix.search = [
+    ...single.map((q) => ({ variant: 'single word', args: { project, query: q } })),
+    ...prefixes.map((q) => ({ variant: 'prefix', args: { project, query: q } })),
+    ...pairs.map((q) => ({ variant: 'two-word AND', args: { project, query: q } })),
+    ...phrases.map((q) => ({ variant: 'phrase', args: { project, query: q } })),
+    ...filtered.map((f) => ({ variant: 'with filters', args: { project, ...f } })),
+  ];
+
+  // symbol, symbols: ids checked to exist.
+  const ids = rs(syms, Math.min(60, syms.length)).map((s) => s.id);
+  mix.symbol = ids.slice(0, 30).map((id) => ({ variant: 'by id', args: { project, id } }));
+  mix.symbols = Array.from({ length: 6 }, (_, i) => ({ variant: '10 ids', args: { project, ids: Array.from({ length: 10 }, (_, k) => ids[(i * 10 + k) % ids.length]) } }));
+
+  // read: a path window, one symbol, the map.
+  const readSyms = rs(syms.filter((s) => s.end - s.start >= 2), 8);
+  mix.read = [
+    ...readSyms.map((s) => ({ variant: 'path window', args: { project, path: s.path, offset: s.start, limit: 100 } })),
+    ...readSyms.map((s) => ({ variant: 'symbol', args: { project, path: s.path, symbol: s.qname } })),
+    ...readSyms.map((s) => ({ variant: 'map', args: { project, path: s.path, map: true } })),
+  ];
+
+  // grep: literals and regexes that hit (taken from the corpus) and miss.
+  const grepNames = rs(named.filter((s) => leaf(s.qname).length >= 6), 6).map((s) => leaf(s.qname));
+  const py = langs.includes('python');
+  mix.grep = [
+    ...grepNames.slice(0, 4).map((n) => ({ variant: 'literal hit', args: { project, pattern: n, literal: true } })),
+    { variant: 'literal hit', args: { project, pattern: py ? 'raise ValueError(' : 'throw new Error(', literal: true } },
+    { variant: 'literal hit', args: { project, pattern: 'return None', literal: true, path: '*.py' } },
+    ...['pincherBenchAbsentToken', 'zz_qx_not_in_corpus', 'no such literal 9Qz'].map((p) => ({ variant: 'literal miss', args: { project, pattern: p, literal: true } })),
+    { variant: 'regex hit', args: { project, pattern: 'def [a-z]+_[a-z]+\\(self' } },
+    { variant: 'regex hit', args: { project, pattern: 'export (async )?function \\w+' } },
+    { variant: 'regex hit', args: { project, pattern: 'class \\w+Error\\b' } },
+    ...grepNames.slice(4, 6).map((n) => ({ variant: 'regex hit', args: { project, pattern: `\\b${reEscape(n)}\\s*\\(` } })),
+    { variant: 'regex miss', args: { project, pattern: 'zq[0-9]{3}_absent_\\w+' } },
+    { variant: 'regex miss', args: { project, pattern: 'pincherBench(Missing|Absent)Symbol' } },
+    { variant: 'regex miss', args: { project, pattern: '^\\s*def xq_[a-z]+_never\\(' } },
+  ];
+
+  // find: globs.
+  const dirs = [...new Set(picked.map((f) => f.path.split('/').slice(0, 2).join('/')))].sort();
+  mix.find = [
+    ...['**/*.py', '**/*.d.ts', '*.mjs', '**/test_*.py', 'python/*/__init__.py', 'npm/**/index.*'].map((p) => ({ variant: 'glob', args: { project, pattern: p } })),
+    ...dirs.slice(0, 4).map((d) => ({ variant: 'folder glob', args: { project, pattern: `${d}/**` } })),
+  ];
+
+  // The other families, when registered: arguments from their input schemas.
+  /** @type {Record<string, string>} */
+  const skipped = {};
+  /** @type {Record<string, string[]>} */
+  const unfilled = {};
+  const seeds = {};
+  const build = (/** @type {string} */ tool, /** @type {Record<string, unknown>} */ roles, /** @type {string} */ variant) => {
+    const { args, missing } = argsFromSchema(registered.get(tool)?.input_schema, { project, ...roles });
+    if (missing.length) unfilled[tool] = missing;
+    return { variant, args };
+  };
+
+  // Seeds for the graph: functions that call something, from the query tool when it answers
+  // (a trace from a leaf walks nothing); random functions fill up to five.
+  /** @type {string[]} */
+  let callers = [];
+  if (registered.has('query')) {
+    const single = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 50' }, 'single hop').args;
+    const r = await c.call('query', single);
+    const names = r.ok ? firstColumn(r.result) : [];
+    callers = sample(names, 5, rand);
+    seeds.query_probe = r.ok ? { names: names.length } : { error: `${r.errorCode}: ${r.errorMessage}` };
+  }
+  /** @type {{ name: string, id: string }[]} */
+  const callerIds = [];
+  for (const name of callers) {
+    const r = await c.call('search', { project, query: name, kind: 'Function', limit: 50 });
+    const id = r.ok ? r.result.results.find((/** @type {any} */ h) => h.name === name)?.id : undefined;
+    if (id) callerIds.push({ name, id });
+  }
+  const traceSeeds = [...callerIds.map((x) => x.id), ...rs(fns, 5 - callerIds.length).map((s) => s.id)];
+  const varName = callerIds[0]?.name ?? callers[0] ?? (fns[0] ? leaf(fns[0].qname) : 'main');
+  Object.assign(seeds, { callers: callerIds, trace_ids: traceSeeds, var_length_name: varName });
+
+  if (registered.has('trace')) mix.trace = traceSeeds.map((id) => build('trace', { symbol: id, depth: 3, direction: 'both' }, 'depth 3, both'));
+  else skipped.trace = 'not registered';
+  if (registered.has('query')) {
+    mix.query = [
+      build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 50' }, 'single hop'),
+      build('query', { query: `MATCH (a)-[:CALLS*1..3]->(b:Function) WHERE a.name = '${varName.replace(/'/g, "\\'")}' RETURN DISTINCT b.name LIMIT 100` }, 'variable length 1..3'),
+    ];
+  } else skipped.query = 'not registered';
+  if (registered.has('architecture')) mix.architecture = [build('architecture', {}, 'project')];
+  else skipped.architecture = 'not registered';
+
+  // One-shot composites: a task, a stack trace through real functions, a change, a diff.
+  const taskSym = fns.find((s) => s.qname.includes('.')) ?? fns[0] ?? syms[0];
+  const task = `Fix ${taskSym.qname} in ${taskSym.path}: it returns a stale value when its input is empty, and add a test for that case`;
+  const failure = await stackTrace(dir, py ? byLang('python') : fns, rand);
+  const diffSyms = pickTwoFiles(fns, rand);
+  const diff = await unifiedDiff(dir, diffSyms);
+  const change = `Rename ${leaf(taskSym.qname)} to ${leaf(taskSym.qname)}V2 and update every caller`;
+  Object.assign(seeds, { task, failure, diff_symbols: diffSyms.map((s) => s.id) });
+  const oneShot = {
+    context_for_task: { task },
+    investigate_failure: { failure },
+    plan_change: { symbol: taskSym.id, change, task: change },
+    changes: { diff },
+  };
+  for (const [tool, roles] of Object.entries(oneShot)) {
+    if (registered.has(tool)) mix[tool] = [build(tool, roles, 'one run')];
+    else skipped[tool] = 'not registered';
+  }
+  return { mix, skipped, unfilled, seeds, sampled_files: picked.map((f) => f.path), symbols_seen: syms.length };
+}
+
+/** Two functions in two different files. @param {Sym[]} fns @param {() => number} rand */
+function pickTwoFiles(fns, rand) {
+  const first = sample(fns, 1, rand)[0];
+  const second = sample(fns.filter((s) => s.path !== first?.path), 1, rand)[0];
+  return [first, second].filter(Boolean);
+}
+
+/** Lines of a corpus file. @param {string} dir @param {string} p */
+async function linesOf(dir, p) {
+  return (await readFile(path.join(dir, p), 'utf8')).split(/\r?\n/);
+}
+
+/**
+ * A stack trace through three real functions (a Python traceback when Python is indexed, else
+ * a Node one), innermost last, quoting the indexed path and the real first body line.
+ * @param {string} dir @param {Sym[]} fns @param {() => number} rand
+ */
+async function stackTrace(dir, fns, rand) {
+  const frames = sample(fns, 3, rand);
+  const python = frames[0]?.language === 'python';
+  const out = [];
+  if (python) {
+    out.push('Traceback (most recent call last):');
+    for (const f of frames) {
+      const line = f.start + 1;
+      const text = ((await linesOf(dir, f.path))[line - 1] ?? '').trim();
+      out.push(`  File "/home/runner/work/app/app/${f.path}", line ${line}, in ${leaf(f.qname)}`, `    ${text}`);
+    }
+    out.push(`ValueError: invalid value passed to ${leaf(frames[frames.length - 1]?.qname ?? 'main')}()`);
+  } else {
+    out.push(`TypeError: Cannot read properties of undefined (reading 'length')`);
+    for (const f of frames.slice().reverse()) out.push(`    at ${f.qname} (/home/runner/work/app/app/${f.path}:${f.start + 1}:12)`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * A unified diff that changes the first body line of each function (a trailing comment).
+ * @param {string} dir @param {Sym[]} syms
+ */
+async function unifiedDiff(dir, syms) {
+  const out = [];
+  for (const s of syms) {
+    const lines = await linesOf(dir, s.path);
+    const k = Math.min(s.start + 1, lines.length); // 1-based line changed
+    const from = Math.max(1, k - 3);
+    const to = Math.min(lines.length, k + 3);
+    const comment = s.language === 'python' ? '  # bench: changed' : ' // bench: changed';
+    out.push(`diff --git a/${s.path} b/${s.path}`, `--- a/${s.path}`, `+++ b/${s.path}`, `@@ -${from},${to - from + 1} +${from},${to - from + 1} @@ ${leaf(s.qname)}`);
+    for (let i = from; i <= to; i++) {
+      if (i === k) out.push(`-${lines[i - 1]}`, `+${lines[i - 1]}${comment}`);
+      else out.push(` ${lines[i - 1]}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Names in the first column of a query answer, sorted and unique, whatever its row shape. @param {any} result */
+function firstColumn(result) {
+  /** @type {any[] | null} */
+  let rows = null;
+  const visit = (/** @type {any} */ v, depth = 0) => {
+    if (rows || depth > 3 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      if (v.length && typeof v[0] === 'object' && v[0] !== null) rows = v;
+      return;
+    }
+    for (const x of Object.values(v)) visit(x, depth + 1);
+  };
+  visit(result);
+  const names = (rows ?? []).map((r) => (Array.isArray(r) ? r[0] : Object.values(r)[0])).filter((x) => typeof x === 'string' && /^[A-Za-z_]\w*$/.test(x));
+  return [...new Set(names)].sort();
+}
+
+/** Property name → role for schema-driven arguments (first matching rule wins). */
+const ROLE_RULES = [
+  [/^project$/, 'project'],
+  [/^(id|symbol|symbol_id|target|target_id|from|start|root|node|seed|entry)$/, 'symbol'],
+  [/^(depth|max_depth|hops|max_hops)$/, 'depth'],
+  [/^direction$/, 'direction'],
+  [/^(query|q|cypher|pinchql|statement)$/, 'query'],
+  [/^(task|goal|description|intent|question|prompt)$/, 'task'],
+  [/^(failure|error|stack|stack_trace|stacktrace|traceback|trace|log|output|error_text|message)$/, 'failure'],
+  [/^(diff|patch|unified_diff)$/, 'diff'],
+  [/^(change|changes|plan|proposal|summary)$/, 'change'],
+];
+
+/**
+ * Arguments for a tool from its advertised input schema and the values at hand, by role.
+ * @param {any} schema JSON schema of the input
+ * @param {Record<string, unknown>} roles
+ * @returns {{ args: Record<string, unknown>, missing: string[] }}
+ */
+export function argsFromSchema(schema, roles) {
+  const props = schema?.properties ?? {};
+  const required = new Set(schema?.required ?? []);
+  /** @type {Record<string, unknown>} */
+  const args = {};
+  const missing = [];
+  const used = new Set();
+  for (const [name, prop] of Object.entries(props)) {
+    const role = ROLE_RULES.find(([re]) => /** @type {RegExp} */ (re).test(name))?.[1];
+    let value = role !== undefined && !used.has(role) ? roles[/** @type {string} */ (role)] : undefined;
+    if (value !== undefined) {
+      const p = /** @type {any} */ (prop);
+      if (Array.isArray(p.enum) && !p.enum.includes(value)) value = required.has(name) ? p.enum[0] : undefined;
+      if (p.type === 'array' && !Array.isArray(value)) value = [value];
+      if ((p.type === 'integer' || p.type === 'number') && typeof value === 'number' && typeof p.maximum === 'number') value = Math.min(value, p.maximum);
+    }
+    if (value !== undefined) {
+      args[name] = value;
+      used.add(role);
+    } else if (required.has(name)) {
+      const p = /** @type {any} */ (prop);
+      if (Array.isArray(p.enum) && p.enum.length) args[name] = p.enum[0];
+      else missing.push(name);
+    }
+  }
+  return { args, missing };
+}
+
+/* --------------------------------------------------------------------- runs */
+
+/** What an answer held, for the JSON (sizes, not contents). @param {Call} r */
+function shape(r) {
+  if (!r.ok) return { error: r.errorCode, message: r.errorMessage?.slice(0, 300) ?? null };
+  /** @type {Record<string, unknown>} */
+  const out = { bytes: r.bytes };
+  for (const [k, v] of Object.entries(r.result ?? {})) out[k] = Array.isArray(v) ? `[${v.length}]` : v !== null && typeof v === 'object' ? '{…}' : typeof v === 'string' && v.length > 80 ? `${v.slice(0, 77)}…` : v;
+  if (r.emptyReason) out.empty_reason = r.emptyReason;
+  return out;
+}
+
+/** Whether a successful answer found something. @param {string} tool @param {any} result */
+function hit(tool, result) {
+  if (!result) return false;
+  if (tool === 'search' || tool === 'find') return (result.total ?? 0) > 0;
+  if (tool === 'grep') return (result.total_matches ?? 0) > 0;
+  if (tool === 'symbol') return result.symbol != null;
+  if (tool === 'symbols') return (result.symbols?.length ?? 0) > 0;
+  return true;
+}
+
+/** Whether a call found something: a successful answer without an empty_reason that holds a hit. @param {string} tool @param {Call} call */
+const found = (tool, call) => call.ok && !call.emptyReason && hit(tool, call.result);
+
+/**
+ * Runs the latency stage against a server that already holds `project`.
+ * @param {object} o
+ * @param {string} o.url server URL (direct, no proxy)
+ * @param {string} o.key bench key
+ * @param {string} o.project
+ * @param {{ path: string, language: string, bytes: number }[]} o.files the pushed corpus
+ * @param {string} o.dir the corpus folder
+ * @param {number} o.calls measured calls per repeated tool
+ * @param {number} o.warmup warm-up calls per repeated tool
+ * @param {number} o.seed
+ * @param {number | null} [o.serverPgid] for the server's CPU time
+ * @param {(line: string) => void} [o.log]
+ */
+export async function runLatency({ url, key, project, files, dir, calls, warmup, seed, serverPgid = null, log = () => {} }) {
+  const started = performance.now();
+  const c = client(url, key);
+  log('  waiting for the server to go idle…');
+  const settled = await settle(serverPgid, 15 * 60_000);
+  log(`  ${settled.quiet === false ? 'still busy' : 'idle'} after ${(settled.waited_ms / 1000).toFixed(1)} s`);
+  const loadavgStart = load();
+  const listed = await c.get('/v1/tools');
+  /** @type {Map<string, any>} */
+  const registered = new Map((listed.tools ?? []).map((/** @type {any} */ t) => [t.name, t]));
+  for (const t of CORE) if (!registered.has(t)) throw new Error(`latency: the server does not list the core tool '${t}'`);
+
+  log(`  deriving the query mix (seed ${seed})…`);
+  const derived = await deriveMix({ c, project, files, dir, seed, registered });
+  const repeated = [...CORE, ...REPEATED_EXTRA].filter((t) => derived.mix[t]);
+  const oneShot = ONE_SHOT.filter((t) => derived.mix[t]);
+
+  /** @type {Record<string, { variant: string, call: Call }[]>} */
+  const samples = Object.fromEntries([...repeated, ...oneShot].map((t) => [t, []]));
+  /** @type {Record<string, number>} */
+  const spent = Object.fromEntries(repeated.map((t) => [t, 0]));
+  /** @type {Record<string, Call[]>} */
+  const floor = Object.fromEntries(FLOOR.map((f) => [f.label, []]));
+
+  log(`  warm-up: ${warmup} call(s) per tool (${repeated.length} tools), one per one-shot tool (${oneShot.length})…`);
+  for (let i = 0; i < warmup; i++) {
+    for (const t of repeated) {
+      const m = derived.mix[t][i % derived.mix[t].length];
+      await c.call(t, m.args);
+    }
+  }
+  for (const t of oneShot) await c.call(t, derived.mix[t][0].args);
+  for (const f of FLOOR) for (let i = 0; i < Math.min(warmup, 5); i++) await f.call(c);
+
+  log(`  measuring: ${calls} call(s) per tool, interleaved (load ${load().join(' ')})…`);
+  const cpuBefore = serverPgid ? groupCpuSeconds(serverPgid) : null;
+  const loadSamples = [load()];
+  const measureStarted = performance.now();
+  let totalCalls = 0;
+  for (let i = 0; i < calls; i++) {
+    for (const t of repeated) {
+      if (spent[t] > TOOL_BUDGET_MS) continue;
+      const m = derived.mix[t][i % derived.mix[t].length];
+      const call = await c.call(t, m.args);
+      spent[t] += call.clientMs;
+      samples[t].push({ variant: m.variant, call });
+      totalCalls++;
+    }
+    for (const f of FLOOR) {
+      floor[f.label].push(await f.call(c));
+      totalCalls++;
+    }
+    if ((i + 1) % 50 === 0) {
+      loadSamples.push(load());
+      log(`    ${i + 1}/${calls} (load ${load().join(' ')})`);
+    }
+  }
+  const measureMs = performance.now() - measureStarted;
+  const cpuAfter = serverPgid ? groupCpuSeconds(serverPgid) : null;
+  for (const t of oneShot) {
+    const call = await c.call(t, derived.mix[t][0].args);
+    samples[t].push({ variant: 'one run', call });
+  }
+
+  /** @type {Record<string, any>} */
+  const tools = {};
+  for (const [t, s] of Object.entries(samples)) {
+    const [t50, t99] = LATENCY_TARGETS[/** @type {keyof typeof LATENCY_TARGETS} */ (t)] ?? [null, null];
+    const summarise = (/** @type {{ variant: string, call: Call }[]} */ xs) => {
+      const errors = xs.filter((x) => !x.call.ok);
+      const errorCodes = {};
+      for (const e of errors) errorCodes[e.call.errorCode ?? '?'] = (errorCodes[e.call.errorCode ?? '?'] ?? 0) + 1;
+      return {
+        n: xs.length,
+        server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
+        client_ms: stats(xs.map((x) => x.call.clientMs)),
+        response_bytes: stats(xs.map((x) => x.call.bytes)),
+        hits: xs.filter((x) => found(t, x.call)).length,
+        empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
+        errors: errors.length,
+        error_codes: errorCodes,
+        first_error: errors[0] ? `${errors[0].call.errorCode}: ${errors[0].call.errorMessage?.slice(0, 300)}` : null,
+      };
+    };
+    const all = summarise(s);
+    const variants = {};
+    for (const v of [...new Set(s.map((x) => x.variant))]) variants[v] = summarise(s.filter((x) => x.variant === v));
+    const verdict = t50 === null || !all.server_ms || all.errors === all.n ? null : verdictOf(all.server_ms, t50, t99);
+    tools[t] = {
+      ...all,
+      target_ms: t50 === null ? null : { p50: t50, p99: t99 },
+      verdict,
+      variants,
+      ...(spent[t] > TOOL_BUDGET_MS ? { stopped_early: `stopped after ${all.n} calls: the ${TOOL_BUDGET_MS / 1000} s budget per tool was spent` } : {}),
+      ...(oneShot.includes(t) ? { answer: shape(s[0].call) } : {}),
+      ...(derived.unfilled[t] ? { unfilled_required: derived.unfilled[t] } : {}),
+      args_example: derived.mix[t][0].args,
+    };
+  }
+  const cpuS = cpuBefore && cpuAfter ? Math.round((cpuAfter.total - cpuBefore.total) * 100) / 100 : null;
+  const cpuByCommand = cpuBefore && cpuAfter
+    ? Object.fromEntries(Object.entries(cpuAfter.byCommand).map(([k, v]) => [k, Math.round((v - (cpuBefore.byCommand[k] ?? 0)) * 100) / 100]))
+    : null;
+  return {
+    project,
+    seed,
+    settle: settled,
+    calls_per_tool: calls,
+    warmup_per_tool: warmup,
+    tool_budget_ms: TOOL_BUDGET_MS,
+    registered: [...registered.keys()],
+    skipped: derived.skipped,
+    tools,
+    floor: Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }])),
+    mix: Object.fromEntries(Object.entries(derived.mix).map(([t, m]) => [t, m])),
+    seeds: derived.seeds,
+    sampled_files: derived.sampled_files,
+    symbols_seen_in_sample: derived.symbols_seen,
+    measured_calls: totalCalls,
+    measure_ms: Math.round(measureMs),
+    server_cpu_s: cpuS,
+    server_cpu_by_command: cpuByCommand,
+    server_cpu_ms_per_call: cpuS !== null && totalCalls ? Math.round((cpuS * 1000 * 10) / totalCalls) / 10 : null,
+    loadavg_start: loadavgStart,
+    loadavg_samples: loadSamples,
+    loadavg_end: load(),
+    run_ms: Math.round(performance.now() - started),
+  };
+}
+
+/** @param {{ p50: number, p99: number }} s @param {number} t50 @param {number} t99 */
+function verdictOf(s, t50, t99) {
+  const miss50 = s.p50 > t50;
+  const miss99 = s.p99 > t99;
+  if (!miss50 && !miss99) return 'met';
+  return `missed (${[miss50 && 'p50', miss99 && 'p99'].filter(Boolean).join(', ')})`;
+}
+
+/* ------------------------------------------------------------------- report */
+
+/**
+ * The latency tables for the report.
+ * @param {Record<string, any>} lat the `latency` section of the results
+ * @param {(rows: (string | number | null | undefined)[][], o?: { title?: string }) => string} renderTable
+ */
+export function formatLatency(lat, renderTable) {
+  const out = [];
+  const cp = lat.corpus;
+  if (cp) {
+    const langs = Object.entries(cp.by_language).map(([l, v]) => `${l} ${/** @type {any} */ (v).files} files ${(/** @type {any} */ (v).bytes / 1e6).toFixed(1)} MB`).join(', ');
+    out.push('', `Latency corpus (${cp.reused ? 'the push stage\'s project, reused' : `a ${cp.requested}-file tier pushed for this stage`}): ${cp.files} files, ${(cp.bytes / 1e6).toFixed(2)} MB, ${cp.symbols} symbols${cp.symbols < cp.min_symbols ? ` — BELOW the ${cp.min_symbols}-symbol target` : ''}; ${langs}${cp.push_ms ? `; pushed in ${(cp.push_ms / 1000).toFixed(1)} s` : ''}`);
+  }
+  if (lat.error) {
+    out.push(`latency stage failed: ${lat.error}`);
+    return out.join('\n');
+  }
+  const f = (/** @type {number | null | undefined} */ x) => (x === null || x === undefined ? '—' : x < 10 ? x.toFixed(1) : String(Math.round(x)));
+  const rows = [['tool', 'variant', 'n', 'server p50', 'server p99', 'client p50', 'client p99', 'target p50/p99', 'verdict', 'hits', 'errors']];
+  const order = [...Object.keys(LATENCY_TARGETS), ...Object.keys(lat.tools).filter((t) => !(t in LATENCY_TARGETS))];
+  for (const t of order) {
+    const x = lat.tools[t];
+    if (!x) {
+      if (lat.skipped?.[t]) rows.push([t, null, 0, null, null, null, null, targetText(t), lat.skipped[t], null, null]);
+      continue;
+    }
+    const verdict = x.verdict ?? (x.errors === x.n ? 'error' : null);
+    rows.push([t, '(all)', x.n, f(x.server_ms?.p50), f(x.server_ms?.p99), f(x.client_ms?.p50), f(x.client_ms?.p99), targetText(t), `${verdict ?? '—'}${x.n === 1 ? ' (n=1)' : ''}`, `${x.hits}/${x.n}`, x.errors ? `${x.errors} ${Object.keys(x.error_codes).join(',')}` : '0']);
+    const variants = Object.entries(x.variants);
+    if (variants.length > 1) {
+      for (const [v, s] of variants) rows.push(['', `· ${v}`, s.n, f(s.server_ms?.p50), f(s.server_ms?.p99), f(s.client_ms?.p50), f(s.client_ms?.p99), null, null, `${s.hits}/${s.n}`, s.errors || '0']);
+    }
+  }
+  for (const [label, x] of Object.entries(lat.floor ?? {})) {
+    rows.push(['(reference)', label, x.n, f(x.server_ms?.p50), f(x.server_ms?.p99), f(x.client_ms?.p50), f(x.client_ms?.p99), null, null, null, x.errors || '0']);
+  }
+  out.push('', renderTable(rows, { title: `Query latency, ms (REST, one call at a time; server = _meta.latency_ms, client = wall over loopback; nearest-rank percentiles; ${lat.calls_per_tool} calls per tool after ${lat.warmup_per_tool} warm-up, seed ${lat.seed}; verdict on server figures)` }));
+  for (const [t, x] of Object.entries(lat.tools)) {
+    if (x.first_error) out.push(`${t}: ${x.errors} error(s), first: ${x.first_error}${x.unfilled_required ? ` (required arguments not derivable: ${x.unfilled_required.join(', ')})` : ''}`);
+    if (x.stopped_early) out.push(`${t}: ${x.stopped_early}`);
+    const empties = Object.entries(x.empty_reasons ?? {});
+    if (empties.length && !CORE.includes(t)) out.push(`${t}: empty answers ${empties.map(([e, n]) => `${e} ×${n}`).join(', ')}`);
+  }
+  out.push(`latency stage: ${lat.measured_calls} measured calls in ${(lat.measure_ms / 1000).toFixed(1)} s; server CPU ${lat.server_cpu_s ?? '—'} s (${lat.server_cpu_ms_per_call ?? '—'} ms per call; ${Object.entries(lat.server_cpu_by_command ?? {}).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v} s`).join(', ') || '—'}); load average start ${lat.loadavg_start.join(' ')}, during ${lat.loadavg_samples.map((/** @type {number[]} */ l) => l[0]).join(' → ')}, end ${lat.loadavg_end.join(' ')}`);
+  return out.join('\n');
+}
+
+/** @param {string} t */
+function targetText(t) {
+  const x = LATENCY_TARGETS[/** @type {keyof typeof LATENCY_TARGETS} */ (t)];
+  return x ? `≤ ${x[0]} / ≤ ${x[1]}` : null;
+}

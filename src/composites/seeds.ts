@@ -1,0 +1,144 @@
+/**
+ * Seed symbols for a free-text task (context_for_task, guide), strongest
+ * evidence first:
+ * 1. names the task spells as identifiers (`getUser`, `Repo.save`, quoted
+ *    names), resolved like symbol names: exact qualified name, bare name,
+ *    qualified-name suffix; matches in files the task mentions first;
+ * 2. files the task mentions: the symbol spanning a given `:line`, else the
+ *    file's top-level symbols (exported first);
+ * 3. plain words of 3+ letters that are exactly a symbol's name (`listen`);
+ * 4. BM25 search over the task's words (identifier parts and content
+ *    words): every word ANDed first, then — when that finds fewer than
+ *    wanted — any word (OR), best first.
+ * Within a tier non-test code comes before tests. A symbol is seeded once.
+ */
+import { pageStatement, translateQuery, type SymbolHitRow } from '../db/search';
+import { fileSymbols, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
+import { resolveRef } from '../tools/read/resolve';
+import { nameCandidates } from '../tools/read/symbol-id';
+import { pathsByFileNames } from './lookups';
+import type { TaskTerms } from './task-terms';
+import { baseName, matchPath } from './trace-paths';
+
+export type SeedVia = 'name' | 'path' | 'search_all_words' | 'search_any_word';
+
+export interface Seed {
+  row: SymbolRow;
+  via: SeedVia;
+  /** The identifier, path or words that found it. */
+  matched: string;
+  /** Rank of the evidence, 0 strongest (the numbered list above). */
+  tier: number;
+}
+
+export interface SeedResult {
+  seeds: Seed[];
+  /** Identifiers and paths of the task that matched nothing in the index. */
+  unresolved: string[];
+  /** Project files the task's paths resolved to. */
+  files: string[];
+}
+
+/** Matches kept per identifier: the best, plus one more when the name is ambiguous. */
+const PER_IDENTIFIER = 2;
+/** Top-level symbols seeded per mentioned file. */
+const PER_FILE = 2;
+
+const TIER = { identifier: 0, path: 1, word: 2, search_all_words: 3, search_any_word: 4 } as const;
+
+/** Identifier as a symbol name: `A::b` and `A#b` are spelled `A.b` in qualified names. */
+function asQualified(identifier: string): string {
+  return identifier.replace(/::|#/g, '.');
+}
+
+/** Identifiers (every match kept up to PER_IDENTIFIER, misses reported) and plain words (the best exact-name match only). */
+async function byName(d1: D1Database, projectId: string, identifiers: readonly string[], words: readonly string[], files: readonly string[]): Promise<{ hits: Seed[]; missing: string[] }> {
+  const names = identifiers.map(asQualified);
+  const plain = words.filter((w) => w.length >= 3 && !names.some((n) => n.toLowerCase() === w));
+  if (names.length + plain.length === 0) return { hits: [], missing: [] };
+  const rows = await symbolsByNames(d1, projectId, [...new Set([...names.flatMap(nameCandidates), ...plain])], { limit: 500 });
+  const mentioned = (r: SymbolRow) => (files.includes(r.file_path) ? 0 : 1);
+  rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  const hits: Seed[] = [];
+  const missing: string[] = [];
+  names.forEach((name, i) => {
+    const { matches } = resolveRef(rows, { name });
+    if (matches.length === 0) missing.push(identifiers[i]);
+    for (const row of matches.slice(0, PER_IDENTIFIER)) hits.push({ row, via: 'name', matched: identifiers[i], tier: TIER.identifier });
+  });
+  for (const w of plain) {
+    const row = rows.find((r) => r.name === w);
+    if (row) hits.push({ row, via: 'name', matched: w, tier: TIER.word });
+  }
+  return { hits, missing };
+}
+
+async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths']): Promise<{ hits: Seed[]; missing: string[]; files: string[] }> {
+  const hits: Seed[] = [];
+  const missing: string[] = [];
+  const files: string[] = [];
+  if (paths.length === 0) return { hits, missing, files };
+  const candidates = await pathsByFileNames(d1, projectId, paths.map((p) => baseName(p.path)), 50);
+  for (const p of paths) {
+    const found = matchPath([p.path], candidates.get(baseName(p.path)) ?? []);
+    if (!found) {
+      missing.push(p.path);
+      continue;
+    }
+    files.push(found.path);
+    const symbols = (await fileSymbols(d1, projectId, found.path)).filter((s) => s.language !== 'markdown' || s.parent === null);
+    let picked: SymbolRow[];
+    if (p.line !== undefined) {
+      const line = p.line;
+      picked = symbols.filter((s) => s.start_line <= line && line <= s.end_line).sort((a, b) => a.end_line - a.start_line - (b.end_line - b.start_line)).slice(0, 1);
+    } else {
+      picked = symbols.filter((s) => s.parent === null).sort((a, b) => b.is_exported - a.is_exported || a.start_byte - b.start_byte).slice(0, PER_FILE);
+    }
+    for (const row of picked) hits.push({ row, via: 'path', matched: p.line === undefined ? found.path : `${found.path}:${p.line}`, tier: TIER.path });
+  }
+  return { hits, missing, files };
+}
+
+async function bySearch(d1: D1Database, projectId: string, words: readonly string[], wanted: number): Promise<{ id: string; via: SeedVia; matched: string }[]> {
+  const usable = words.filter((w) => /^[\p{L}\p{N}_]+$/u.test(w)).slice(0, 12);
+  if (usable.length === 0) return [];
+  const query = translateQuery(usable.join(' '));
+  const filters = { projectId, corpus: 'code' };
+  const page = { limit: wanted * 3, offset: 0, snippets: false };
+  const all = (await pageStatement(d1, query.match, filters, page).all<SymbolHitRow>()).results;
+  const out: { id: string; via: SeedVia; matched: string }[] = all.map((r) => ({ id: r.id, via: 'search_all_words', matched: usable.join(' ') }));
+  if (out.length < wanted && query.orMatch) {
+    const any = (await pageStatement(d1, query.orMatch, filters, page).all<SymbolHitRow>()).results;
+    for (const r of any) if (!out.some((o) => o.id === r.id)) out.push({ id: r.id, via: 'search_any_word', matched: usable.join(' OR ') });
+  }
+  return out;
+}
+
+/**
+ * The best `wanted` seeds of a project for the task terms.
+ *
+ * @example
+ * const { seeds } = await findSeeds(env.DB, project.id, taskTerms('why does Server.start fail'), 3);
+ */
+export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTerms, wanted: number): Promise<SeedResult> {
+  // Files first: a name the task spells is looked for in the files it mentions before anywhere else.
+  const pathed = await byPath(d1, projectId, terms.paths);
+  const named = await byName(d1, projectId, terms.identifiers, terms.words, pathed.files);
+  const searched = await bySearch(d1, projectId, terms.words, wanted);
+  const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
+  const fetchIds = searched.filter((s) => !known.has(s.id)).map((s) => s.id);
+  const rows = new Map((await symbolsByIds(d1, projectId, fetchIds, false)).map((r) => [r.id, r]));
+  const found: Seed[] = [...named.hits, ...pathed.hits];
+  for (const s of searched) {
+    const row = rows.get(s.id);
+    if (row) found.push({ row, via: s.via, matched: s.matched, tier: TIER[s.via as 'search_all_words' | 'search_any_word'] });
+  }
+  // Stable order: tier, then non-test first; the first occurrence of a symbol wins.
+  const ranked = found
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => a.s.tier - b.s.tier || a.s.row.is_test - b.s.row.is_test || a.i - b.i)
+    .map(({ s }) => s);
+  const seen = new Set<string>();
+  const seeds = ranked.filter((s) => !seen.has(s.row.id) && seen.add(s.row.id)).slice(0, wanted);
+  return { seeds, unresolved: [...named.missing, ...pathed.missing], files: pathed.files };
+}

@@ -1,0 +1,157 @@
+/**
+ * Aggregate reads over one project's index for the architecture and schema
+ * tools: counts by symbol kind and edge kind, entry points, the most-called
+ * symbols and the module layout with its cross-module dependencies. Every
+ * statement is bound to one project and answers from indexes or one grouped
+ * scan; nothing is cached (the answer always reflects the visible index).
+ */
+
+export interface KindCount {
+  kind: string;
+  count: number;
+}
+
+export interface EdgeGroup {
+  kind: string;
+  provenance: string;
+  count: number;
+}
+
+/** Symbols per kind. */
+export async function symbolKindCounts(d1: D1Database, projectId: string): Promise<KindCount[]> {
+  const rows = await d1
+    .prepare('SELECT kind, count(*) AS count FROM symbols WHERE project_id = ?1 GROUP BY kind ORDER BY count DESC, kind')
+    .bind(projectId)
+    .all<KindCount>();
+  return rows.results;
+}
+
+/** Edges per (kind, provenance). */
+export async function edgeGroups(d1: D1Database, projectId: string): Promise<EdgeGroup[]> {
+  const rows = await d1
+    .prepare('SELECT kind, provenance, count(*) AS count FROM edges WHERE project_id = ?1 GROUP BY kind, provenance ORDER BY count DESC, kind, provenance')
+    .bind(projectId)
+    .all<EdgeGroup>();
+  return rows.results;
+}
+
+export interface EntryPointRow {
+  id: string;
+  name: string;
+  kind: string;
+  file_path: string;
+  start_line: number;
+  rule: 'main' | 'entry_file_export';
+}
+
+/** File stems whose exported top-level symbols are entry points (`index.ts`, `main.go`, `__main__.py`). */
+export const ENTRY_FILE_STEMS = ['index', 'main', '__main__'] as const;
+
+/**
+ * Entry points, outside test code: callables named `main` or `Main` (rule
+ * `main`), then exported top-level symbols (functions, classes, variables,
+ * constants) of files whose stem is index, main or __main__ (rule
+ * `entry_file_export`: a package's or a Worker's exported handlers). Ordered
+ * by rule, path, line; `total` counts past `limit`.
+ */
+export async function entryPoints(d1: D1Database, projectId: string, limit: number): Promise<{ rows: EntryPointRow[]; total: number }> {
+  // The stem: the file name up to its first dot (index.d.ts, main.rs, __main__.py).
+  const stem = "substr(base, 1, CASE WHEN instr(base, '.') > 0 THEN instr(base, '.') - 1 ELSE length(base) END)";
+  const base = "replace(file_path, rtrim(file_path, replace(file_path, '/', '')), '')";
+  const matches = `
+    SELECT id, name, kind, file_path, start_line,
+      CASE WHEN name IN ('main', 'Main') AND kind IN ('Function', 'Method') THEN 'main' ELSE 'entry_file_export' END AS rule
+    FROM (SELECT *, ${base} AS base FROM symbols WHERE project_id = ?1 AND corpus = 'code' AND is_test = 0)
+    WHERE (name IN ('main', 'Main') AND kind IN ('Function', 'Method'))
+       OR (parent IS NULL AND is_exported = 1 AND kind IN ('Function', 'Class', 'Variable', 'Constant')
+           AND ${stem} IN (SELECT value FROM json_each(?2)))`;
+  const stems = JSON.stringify(ENTRY_FILE_STEMS);
+  const [page, total] = await d1.batch<unknown>([
+    d1.prepare(`${matches} ORDER BY rule = 'entry_file_export', file_path, start_line LIMIT ?3`).bind(projectId, stems, limit),
+    d1.prepare(`SELECT count(*) AS n FROM (${matches})`).bind(projectId, stems),
+  ]);
+  return { rows: page.results as EntryPointRow[], total: (total.results[0] as { n: number }).n };
+}
+
+export interface HotspotRow {
+  id: string;
+  name: string;
+  kind: string;
+  file_path: string;
+  start_line: number;
+  inbound: number;
+  caller_files: number;
+}
+
+/** The symbols with the most inbound CALLS edges (recursion excluded), most first. */
+export async function hotspots(d1: D1Database, projectId: string, limit: number): Promise<HotspotRow[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT s.id, s.name, s.kind, s.file_path, s.start_line, h.inbound, h.caller_files
+       FROM (SELECT dst_id, count(*) AS inbound, count(DISTINCT src_file) AS caller_files
+             FROM edges
+             WHERE project_id = ?1 AND kind = 'CALLS' AND dst_id IS NOT NULL AND (src_id IS NULL OR src_id <> dst_id)
+             GROUP BY dst_id) AS h
+       JOIN symbols s ON s.project_id = ?1 AND s.id = h.dst_id
+       ORDER BY h.inbound DESC, h.caller_files DESC, s.id
+       LIMIT ?2`,
+    )
+    .bind(projectId, limit)
+    .all<HotspotRow>();
+  return rows.results;
+}
+
+/**
+ * The module of a path, as SQL over `column`: files at the root are `(root)`;
+ * under `src/` the module is the second segment (`src/tools/run.ts` →
+ * `src/tools`; `src/index.ts` → `src`); elsewhere the first (`lib/a/b.py` → `lib`).
+ */
+function moduleOf(column: string): string {
+  return `CASE
+    WHEN instr(${column}, '/') = 0 THEN '(root)'
+    WHEN substr(${column}, 1, 4) = 'src/' AND instr(substr(${column}, 5), '/') > 0 THEN substr(${column}, 1, 3 + instr(substr(${column}, 5), '/'))
+    ELSE substr(${column}, 1, instr(${column}, '/') - 1)
+  END`;
+}
+
+export interface ModuleRow {
+  module: string;
+  files: number;
+  symbols: number;
+}
+
+export interface DependencyRow {
+  from: string;
+  to: string;
+  edges: number;
+}
+
+/** Files and symbols per module, most symbols first. */
+export async function moduleStats(d1: D1Database, projectId: string): Promise<ModuleRow[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT ${moduleOf('path')} AS module, count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols
+       FROM files WHERE project_id = ?1 GROUP BY module ORDER BY symbols DESC, files DESC, module`,
+    )
+    .bind(projectId)
+    .all<ModuleRow>();
+  return rows.results;
+}
+
+/**
+ * Edges whose source and target files lie in different modules, counted per
+ * (from, to) pair, most first; `total` is the number of distinct pairs.
+ * Edges to nothing in the project (dst_file null) are not dependencies.
+ */
+export async function moduleDependencies(d1: D1Database, projectId: string, limit: number): Promise<{ rows: DependencyRow[]; total: number }> {
+  const pairs = `
+    SELECT src AS "from", dst AS "to", count(*) AS edges
+    FROM (SELECT ${moduleOf('src_file')} AS src, ${moduleOf('dst_file')} AS dst FROM edges WHERE project_id = ?1 AND dst_file IS NOT NULL)
+    WHERE src <> dst
+    GROUP BY src, dst`;
+  const [page, total] = await d1.batch<unknown>([
+    d1.prepare(`${pairs} ORDER BY edges DESC, "from", "to" LIMIT ?2`).bind(projectId, limit),
+    d1.prepare(`SELECT count(*) AS n FROM (${pairs})`).bind(projectId),
+  ]);
+  return { rows: page.results as DependencyRow[], total: (total.results[0] as { n: number }).n };
+}

@@ -1,0 +1,418 @@
+/**
+ * Reads over a project's resolved graph (`edges`) for the graph tools and
+ * the composites built on them: a bounded breadth-first walk, one-hop
+ * callers/callees, callables nobody calls, importers of files, and a
+ * `Name` / `Class.method` resolver.
+ *
+ * Every walk level is one statement over `json_each` (the frontier), joined
+ * with CROSS JOIN so SQLite loops over the list and seeks `edges_dst`
+ * (inbound) or `edges_src` (outbound) per item; the node's symbol row comes
+ * from `symbols_project_id` in the same statement.
+ *
+ * Node identity: a symbol id, or — when an edge starts at module level
+ * (`src_id` null) or imports a whole file (`dst_id` null) — the module of a
+ * file, shown as `id: null` with its `file`. Module nodes are leaves: a walk
+ * never expands them.
+ */
+import { rowForPath } from '../extract/languages/table';
+import type { EdgeKind, Provenance } from '../graph/types';
+import { resolveRef } from '../tools/read/resolve';
+import { nameCandidates, parseSymbolRef } from '../tools/read/symbol-id';
+import { symbolsByNames, type SymbolRow } from './source';
+
+export type WalkDirection = 'in' | 'out' | 'both';
+
+/** The four edge kinds, in the order tools list them. */
+export const EDGE_KINDS: readonly EdgeKind[] = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS'];
+
+/** What a walk returns per reached node. */
+export interface GraphNode {
+  /** Symbol id; null for the module level of `file` (module-level references, whole-file imports). */
+  id: string | null;
+  file: string;
+  /** Symbol name; the file's base name for a module node. */
+  name: string;
+  qualifiedName: string;
+  /** Symbol kind; 'Module' for a module node. */
+  kind: string;
+  /** First line of the symbol; 1 for a module node. */
+  line: number;
+  endLine: number;
+  language: string;
+  isTest: boolean;
+  isExported: boolean;
+}
+
+export interface Hop {
+  node: GraphNode;
+  /** 1 for a neighbour of a start symbol. */
+  depth: number;
+  /** The predecessor this hop was reached from: a start id or an earlier hop's id. */
+  via: string;
+  /** 'in': node references `via` (a caller); 'out': `via` references node (a callee). */
+  direction: 'in' | 'out';
+  kind: EdgeKind;
+  confidence: number;
+  provenance: Provenance;
+  /** 1-based line of the reference in the referencing file: the node's file for 'in', the predecessor's for 'out'. */
+  line: number;
+  /** The reference text as written. */
+  ref: string;
+}
+
+export interface WalkOptions {
+  direction: WalkDirection;
+  /** Levels to walk, at least 1. */
+  depth: number;
+  /** Edge kinds followed; default CALLS only. */
+  kinds?: readonly EdgeKind[];
+  /** Edges under this confidence are not followed; default 0. */
+  minConfidence?: number;
+  /** Reach test symbols and module levels of test files; default false (they are neither returned nor expanded). */
+  includeTests?: boolean;
+  /** Hops returned (BFS order); the rest only count in `total`. Default 50. */
+  maxHops?: number;
+}
+
+export interface WalkResult {
+  /** Shallowest first; within a level, in order of their predecessor, then file and line. */
+  hops: Hop[];
+  /** Distinct nodes reached within `depth`, before `maxHops`. */
+  total: number;
+  /** `total` per level: `perDepth[0]` is level 1. */
+  perDepth: number[];
+  truncated: boolean;
+  /** False when a level hit the row ceiling: `total` is then a lower bound. */
+  complete: boolean;
+  /** Nodes dropped because they are tests (includeTests false), counted once each. */
+  testsDropped: number;
+}
+
+/** Edge rows read per level; past it a level is cut (WalkResult.complete = false). */
+export const LEVEL_ROW_CEILING = 5000;
+
+interface LevelRow {
+  via: string;
+  kind: EdgeKind;
+  node_id: string | null;
+  node_file: string | null;
+  line: number;
+  confidence: number;
+  provenance: Provenance;
+  ref: string;
+  name: string | null;
+  qualified_name: string | null;
+  node_kind: string | null;
+  start_line: number | null;
+  end_line: number | null;
+  language: string | null;
+  is_test: number | null;
+  is_exported: number | null;
+}
+
+/** Whether `path` is a test file for its language (the extractor's test-path rules). */
+export function isTestPath(path: string): boolean {
+  const row = rowForPath(path);
+  return row !== null && 'testPaths' in row && row.testPaths.some((re) => re.test(path));
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function nodeOf(r: LevelRow): GraphNode | null {
+  const file = r.node_file;
+  if (r.node_id !== null && r.name !== null) {
+    return {
+      id: r.node_id,
+      file: file ?? '',
+      name: r.name,
+      qualifiedName: r.qualified_name ?? r.name,
+      kind: r.node_kind ?? '',
+      line: r.start_line ?? 1,
+      endLine: r.end_line ?? r.start_line ?? 1,
+      language: r.language ?? '',
+      isTest: r.is_test === 1,
+      isExported: r.is_exported === 1,
+    };
+  }
+  // An edge to a symbol missing from the index (a stale row) is no node.
+  if (r.node_id !== null || file === null) return null;
+  return {
+    id: null,
+    file,
+    name: baseName(file),
+    qualifiedName: file,
+    kind: 'Module',
+    line: 1,
+    endLine: 1,
+    language: rowForPath(file)?.id ?? '',
+    isTest: isTestPath(file),
+    isExported: false,
+  };
+}
+
+const nodeKey = (n: GraphNode): string => n.id ?? `${n.file}::`;
+
+/**
+ * One level of edges from `ids` in one direction, with the far end's symbol
+ * row. Ordered by frontier position, then the far end's file and the line.
+ */
+async function level(
+  d1: D1Database,
+  projectId: string,
+  ids: readonly string[],
+  direction: 'in' | 'out',
+  kinds: readonly EdgeKind[],
+  minConfidence: number,
+  limit: number,
+): Promise<LevelRow[]> {
+  if (ids.length === 0) return [];
+  const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
+  const rows = await d1
+    .prepare(
+      `SELECT j.value AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported
+       FROM json_each(?2) j
+       CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = j.value
+       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = e.${far}
+       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4
+       ORDER BY j.key, e.${farFile}, e.line, e.rowid
+       LIMIT ?5`,
+    )
+    .bind(projectId, JSON.stringify(ids), JSON.stringify(kinds), minConfidence, limit)
+    .all<LevelRow>();
+  return rows.results;
+}
+
+async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: Required<Omit<WalkOptions, 'direction' | 'maxHops'>>) {
+  const seen = new Set<string>(startIds);
+  const dropped = new Set<string>();
+  const hops: Hop[] = [];
+  const perDepth: number[] = [];
+  let complete = true;
+  let frontier = [...new Set(startIds)];
+  for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
+    const rows = await level(d1, projectId, frontier, direction, opts.kinds, opts.minConfidence, LEVEL_ROW_CEILING + 1);
+    if (rows.length > LEVEL_ROW_CEILING) {
+      complete = false;
+      rows.length = LEVEL_ROW_CEILING;
+    }
+    // Per new node keep its best edge: highest confidence, then the earliest predecessor and line (row order).
+    const best = new Map<string, { row: LevelRow; node: GraphNode; order: number }>();
+    rows.forEach((row, order) => {
+      const node = nodeOf(row);
+      if (!node) return;
+      const key = nodeKey(node);
+      if (seen.has(key)) return;
+      if (!opts.includeTests && node.isTest) {
+        dropped.add(key);
+        return;
+      }
+      const held = best.get(key);
+      if (!held || row.confidence > held.row.confidence) best.set(key, { row, node, order });
+    });
+    const reached = [...best.values()].sort((a, b) => a.order - b.order);
+    for (const { row, node } of reached) {
+      seen.add(nodeKey(node));
+      hops.push({ node, depth, via: row.via, direction, kind: row.kind, confidence: row.confidence, provenance: row.provenance, line: row.line, ref: row.ref });
+    }
+    perDepth.push(reached.length);
+    frontier = reached.flatMap(({ node }) => (node.id === null ? [] : [node.id]));
+  }
+  return { hops, perDepth, complete, dropped };
+}
+
+/**
+ * Breadth-first walk from `startIds` (symbol ids of one project). Each node
+ * is reached once, at its shallowest depth, through its most confident edge;
+ * start symbols are never returned. `both` walks inbound and outbound
+ * separately (a node may then appear once per direction) and merges them by
+ * depth, inbound first.
+ *
+ * @example
+ * const { hops, total } = await walk(env.DB, project.id, ['src/app.ts::listen#Function'], { direction: 'in', depth: 3 });
+ */
+export async function walk(d1: D1Database, projectId: string, startIds: readonly string[], options: WalkOptions): Promise<WalkResult> {
+  const opts = {
+    depth: Math.max(1, Math.floor(options.depth)),
+    kinds: options.kinds?.length ? [...new Set(options.kinds)] : (['CALLS'] as EdgeKind[]),
+    minConfidence: options.minConfidence ?? 0,
+    includeTests: options.includeTests ?? false,
+  };
+  const maxHops = Math.max(0, options.maxHops ?? 50);
+  const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
+  const parts = [];
+  for (const dir of directions) parts.push(await walkOne(d1, projectId, startIds, dir, opts));
+  const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
+  const perDepth: number[] = [];
+  for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));
+  return {
+    hops: all.slice(0, maxHops),
+    total: all.length,
+    perDepth,
+    truncated: all.length > maxHops,
+    complete: parts.every((p) => p.complete),
+    testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
+  };
+}
+
+/** One edge next to a queried symbol, with the far end as a node. */
+export interface Neighbour {
+  /** The queried id this edge touches. */
+  of: string;
+  node: GraphNode;
+  kind: EdgeKind;
+  confidence: number;
+  provenance: Provenance;
+  /** Line of the reference in the referencing file. */
+  line: number;
+  ref: string;
+}
+
+export interface NeighbourOptions {
+  /** Default CALLS only. */
+  kinds?: readonly EdgeKind[];
+  minConfidence?: number;
+  /** Rows read at most; default 1000. */
+  limit?: number;
+}
+
+async function neighbours(d1: D1Database, projectId: string, ids: readonly string[], direction: 'in' | 'out', opts: NeighbourOptions): Promise<Neighbour[]> {
+  const rows = await level(d1, projectId, [...new Set(ids)], direction, opts.kinds?.length ? opts.kinds : ['CALLS'], opts.minConfidence ?? 0, opts.limit ?? 1000);
+  return rows.flatMap((r) => {
+    const node = nodeOf(r);
+    return node ? [{ of: r.via, node, kind: r.kind, confidence: r.confidence, provenance: r.provenance, line: r.line, ref: r.ref }] : [];
+  });
+}
+
+/** Every edge into `ids` (one hop, every call site, tests included): who calls / inherits / imports them. */
+export function callersOf(d1: D1Database, projectId: string, ids: readonly string[], opts: NeighbourOptions = {}): Promise<Neighbour[]> {
+  return neighbours(d1, projectId, ids, 'in', opts);
+}
+
+/** Every edge out of `ids` (one hop, every reference site): what they call / inherit / import. */
+export function calleesOf(d1: D1Database, projectId: string, ids: readonly string[], opts: NeighbourOptions = {}): Promise<Neighbour[]> {
+  return neighbours(d1, projectId, ids, 'out', opts);
+}
+
+/** What the graph of a project reflects. */
+export interface GraphState {
+  generation: number;
+  /** Generation the edges reflect; behind `generation` while resolution of the last push is pending. */
+  graphGeneration: number;
+  /** The project holds at least one edge. */
+  hasEdges: boolean;
+}
+
+export async function graphState(d1: D1Database, projectId: string): Promise<GraphState | null> {
+  const row = await d1
+    .prepare(
+      `SELECT generation, graph_generation, EXISTS (SELECT 1 FROM edges WHERE project_id = ?1) AS has_edges
+       FROM projects WHERE id = ?1`,
+    )
+    .bind(projectId)
+    .first<{ generation: number; graph_generation: number; has_edges: number }>();
+  return row ? { generation: row.generation, graphGeneration: row.graph_generation, hasEdges: row.has_edges === 1 } : null;
+}
+
+/** Stored sizes of files of a project (for full_file_read baselines); unknown paths are left out. */
+export async function fileSizes(d1: D1Database, projectId: string, paths: readonly string[]): Promise<{ path: string; size: number }[]> {
+  const distinct = [...new Set(paths)];
+  if (distinct.length === 0) return [];
+  const rows = await d1
+    .prepare('SELECT f.path, f.size FROM json_each(?2) j CROSS JOIN files f ON f.project_id = ?1 AND f.path = j.value')
+    .bind(projectId, JSON.stringify(distinct))
+    .all<{ path: string; size: number }>();
+  return rows.results;
+}
+
+/** One IMPORTS edge into a file: `file` imports `target` at `line`. */
+export interface FileImport {
+  file: string;
+  target: string;
+  line: number;
+  confidence: number;
+}
+
+/** Files importing any of `files` (IMPORTS edges whose dst_file is one of them, whole-file or by symbol). */
+export async function importersOf(d1: D1Database, projectId: string, files: readonly string[], limit = 1000): Promise<FileImport[]> {
+  const distinct = [...new Set(files)];
+  if (distinct.length === 0) return [];
+  const rows = await d1
+    .prepare(
+      `SELECT DISTINCT e.src_file AS file, e.dst_file AS target, e.line, e.confidence FROM json_each(?2) j
+       CROSS JOIN edges e ON e.project_id = ?1 AND e.dst_file = j.value
+       WHERE e.kind = 'IMPORTS' ORDER BY e.src_file, e.line LIMIT ?3`,
+    )
+    .bind(projectId, JSON.stringify(distinct), limit)
+    .all<FileImport>();
+  return rows.results;
+}
+
+/** A callable with no inbound CALLS edge at the asked confidence. */
+export interface UncalledRow {
+  id: string;
+  file_path: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  signature: string;
+  parent: string | null;
+  language: string;
+  start_line: number;
+  end_line: number;
+  file_size: number;
+  /** Best confidence of the CALLS edges into it that stayed under the floor; null when nothing calls it at all. */
+  best_below: number | null;
+}
+
+/**
+ * Non-exported, non-test code symbols of `kinds` with no inbound CALLS edge
+ * of confidence ≥ `minConfidence`, in path and source order, at most `limit`
+ * rows (ask for one more than you need to know whether the list was cut).
+ */
+export async function uncalledSymbols(
+  d1: D1Database,
+  projectId: string,
+  opts: { kinds: readonly string[]; minConfidence: number; language?: string; limit: number },
+): Promise<UncalledRow[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.parent, s.language, s.start_line, s.end_line,
+              f.size AS file_size,
+              (SELECT max(e.confidence) FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'CALLS') AS best_below
+       FROM symbols s JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
+       WHERE s.project_id = ?1 AND s.corpus = 'code' AND s.is_exported = 0 AND s.is_test = 0
+         AND s.kind IN (SELECT value FROM json_each(?2))
+         AND (?3 IS NULL OR s.language = ?3)
+         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'CALLS' AND e.confidence >= ?4)
+       ORDER BY s.file_path, s.start_byte
+       LIMIT ?5`,
+    )
+    .bind(projectId, JSON.stringify(opts.kinds), opts.language ?? null, opts.minConfidence, opts.limit)
+    .all<UncalledRow>();
+  return rows.results;
+}
+
+/** What a `Name` / `Class.method` / `Name@line` input resolved to. */
+export interface NameResolution {
+  /** The first match: best name quality, then non-test, exported, path and source order. */
+  chosen: SymbolRow | null;
+  /** The other matches in the same order (at most `limit` − 1). */
+  alternatives: SymbolRow[];
+}
+
+/**
+ * Resolves a symbol name in one project: an exact qualified name first, then
+ * a bare name, then a qualified-name suffix; `Name@line` keeps the matches
+ * spanning that line. `path` restricts the lookup to one file.
+ */
+export async function resolveSymbolName(d1: D1Database, projectId: string, text: string, opts: { path?: string; limit?: number } = {}): Promise<NameResolution> {
+  const ref = parseSymbolRef(text);
+  const rows = await symbolsByNames(d1, projectId, nameCandidates(ref.name), { path: opts.path, limit: 500 });
+  rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  const { chosen, matches } = resolveRef(rows, ref);
+  const limit = opts.limit ?? 10;
+  return { chosen, alternatives: matches.filter((m) => m !== chosen).slice(0, Math.max(0, limit - 1)) };
+}

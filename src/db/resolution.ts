@@ -1,0 +1,307 @@
+/**
+ * The commit-time resolution pass: turns a project's stored references into
+ * `edges`, re-resolving only the files a push can affect.
+ *
+ * A file is the unit of resolution (its imports steer its calls). After a
+ * commit, the files re-resolved are:
+ *  - every new or changed file;
+ *  - files with an edge into a changed or deleted file (their targets moved or vanished);
+ *  - files with a call or inherit reference to a name that a changed or
+ *    deleted file defined before the push or defines after it (a new
+ *    candidate, or a candidate gone);
+ *  - files with an import whose text names a file added or deleted by the
+ *    push (an import that may now resolve, or no longer does);
+ *  - everything, when a module-resolution config changed (tsconfig.json,
+ *    package.json, go.mod, Cargo.toml…), when the graph was never built for
+ *    this schema, or when an earlier pass did not finish.
+ * The edges of those files are replaced in one atomic batch that applies only
+ * while the project is still at the generation this pass resolved, so a pass
+ * that loses a race to a newer commit changes nothing. `projects.graph_generation`
+ * records the generation the edges reflect.
+ */
+import { createResolver } from '../graph/resolve';
+import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
+import { jsonChunks } from './json-param';
+
+/** What the pass needs to know about the push, read before its commit batch runs. */
+export interface ResolutionPlan {
+  projectId: string;
+  /** New and changed paths. */
+  incoming: string[];
+  deleted: string[];
+  added: string[];
+  /** Names defined by changed and deleted files before the commit. */
+  oldNames: string[];
+  /** Files with an edge into a changed or deleted file before the commit. */
+  dependents: string[];
+  /** The graph must be rebuilt for every file. */
+  full: boolean;
+}
+
+export interface ResolutionResult {
+  files: number;
+  refs: number;
+  edges: number;
+  full: boolean;
+  /** False when a newer commit overtook this pass (its edges were not written). */
+  applied: boolean;
+  ms: number;
+}
+
+/**
+ * Values per JSON-array parameter when reading. Each read's result crosses
+ * from D1 to the Worker as one message: 200 files of references or symbols
+ * (or 1,000 names' symbols) stay far below its size limit on large projects.
+ */
+const FILES_PER_READ = 200;
+const NAMES_PER_READ = 1000;
+
+/** Values are matched against a JSON array parameter, `per` values per query. */
+async function eachChunk<R>(values: readonly string[], run: (json: string) => Promise<R[]>, per = FILES_PER_READ): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < values.length; i += per) out.push(...(await run(JSON.stringify(values.slice(i, i + per)))));
+  return out;
+}
+
+const isConfig = (path: string) => LAYOUT_CONFIG_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
+
+/** Reads, before the commit batch, what the old index knows about the files a push replaces. */
+export async function planResolution(d1: D1Database, projectId: string, uploadId: string, schemaVersion: number): Promise<ResolutionPlan> {
+  const [changes, project] = await Promise.all([
+    d1
+      .prepare("SELECT path, change FROM upload_files WHERE upload_id = ?1 AND change <> 'unchanged'")
+      .bind(uploadId)
+      .all<{ path: string; change: 'new' | 'changed' | 'deleted' }>(),
+    d1
+      .prepare('SELECT generation, graph_generation, schema_version_at_index FROM projects WHERE id = ?1')
+      .bind(projectId)
+      .first<{ generation: number; graph_generation: number; schema_version_at_index: number | null }>(),
+  ]);
+  const incoming: string[] = [];
+  const deleted: string[] = [];
+  const added: string[] = [];
+  for (const r of changes.results) {
+    if (r.change === 'deleted') deleted.push(r.path);
+    else incoming.push(r.path);
+    if (r.change === 'new') added.push(r.path);
+  }
+  const replaced = [...incoming.filter((p) => !added.includes(p)), ...deleted];
+  const full =
+    !project ||
+    project.generation === 0 ||
+    project.graph_generation !== project.generation ||
+    (project.schema_version_at_index ?? 0) < schemaVersion ||
+    [...incoming, ...deleted].some(isConfig);
+  if (full || replaced.length === 0) return { projectId, incoming, deleted, added, oldNames: [], dependents: [], full };
+  const oldNames = await eachChunk(replaced, async (json) =>
+    (
+      await d1
+        .prepare('SELECT DISTINCT name FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))')
+        .bind(projectId, json)
+        .all<{ name: string }>()
+    ).results.map((r) => r.name),
+  );
+  const dependents = await eachChunk(replaced, async (json) =>
+    (
+      await d1
+        .prepare('SELECT DISTINCT src_file FROM edges WHERE project_id = ?1 AND dst_file IN (SELECT value FROM json_each(?2))')
+        .bind(projectId, json)
+        .all<{ src_file: string }>()
+    ).results.map((r) => r.src_file),
+  );
+  return { projectId, incoming, deleted, added, oldNames: [...new Set(oldNames)], dependents: [...new Set(dependents)], full };
+}
+
+/** The stem an import naming `path` must contain: the file name without extension, or its folder for index/package files. */
+function importStem(path: string): string {
+  const parts = path.split('/');
+  const base = parts[parts.length - 1].replace(/\.[^.]+$/, '').replace(/\.d$/, '');
+  if (['index', '__init__', 'mod', 'lib', 'main'].includes(base) && parts.length > 1) return parts[parts.length - 2];
+  return base;
+}
+
+interface RefRow {
+  file_path: string;
+  language: string;
+  kind: 'call' | 'import' | 'inherit';
+  name: string;
+  target: string | null;
+  imported_names: string | null;
+  enclosing: string | null;
+  line: number;
+}
+
+interface SymbolRow {
+  id: string;
+  file_path: string;
+  language: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  parent: string | null;
+  is_exported: number;
+}
+
+const SYMBOL_COLUMNS = 'id, file_path, language, name, qualified_name, kind, parent, is_exported';
+
+function toSymbol(r: SymbolRow): SymbolInput {
+  return { id: r.id, file: r.file_path, language: r.language, name: r.name, qualifiedName: r.qualified_name, kind: r.kind, parent: r.parent, isExported: r.is_exported === 1 };
+}
+
+function toRef(r: RefRow): RefInput {
+  let importedNames: string[] | null = null;
+  if (r.imported_names) {
+    try {
+      const parsed: unknown = JSON.parse(r.imported_names);
+      if (Array.isArray(parsed)) importedNames = parsed.filter((x): x is string => typeof x === 'string');
+    } catch {
+      importedNames = null;
+    }
+  }
+  return { file: r.file_path, language: r.language, kind: r.kind, name: r.name, target: r.target, importedNames, enclosing: r.enclosing, line: r.line };
+}
+
+/** Which files of the new index to re-resolve. */
+async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: readonly string[]): Promise<string[]> {
+  if (plan.full) return [...allPaths];
+  const out = new Set<string>([...plan.incoming, ...plan.dependents]);
+  const newNames = await eachChunk(plan.incoming, async (json) =>
+    (
+      await d1
+        .prepare('SELECT DISTINCT name FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))')
+        .bind(plan.projectId, json)
+        .all<{ name: string }>()
+    ).results.map((r) => r.name),
+  );
+  const names = [...new Set([...plan.oldNames, ...newNames])];
+  for (const file of await eachChunk(names, async (json) =>
+    (
+      await d1
+        .prepare(
+          `SELECT DISTINCT file_path FROM refs WHERE project_id = ?1 AND kind IN ('call', 'inherit')
+           AND target IN (SELECT value FROM json_each(?2))`,
+        )
+        .bind(plan.projectId, json)
+        .all<{ file_path: string }>()
+    ).results.map((r) => r.file_path),
+  NAMES_PER_READ))
+    out.add(file);
+  const stems = [...new Set([...plan.added, ...plan.deleted].map(importStem))].filter((s) => s.length > 0);
+  for (const file of await eachChunk(stems, async (json) =>
+    (
+      await d1
+        .prepare(
+          `SELECT DISTINCT r.file_path FROM refs r, json_each(?2) s
+           WHERE r.project_id = ?1 AND r.kind = 'import'
+             AND (instr(r.name, s.value) > 0 OR instr(coalesce(r.imported_names, ''), s.value) > 0)`,
+        )
+        .bind(plan.projectId, json)
+        .all<{ file_path: string }>()
+    ).results.map((r) => r.file_path),
+  ))
+    out.add(file);
+  const present = new Set(allPaths);
+  return [...out].filter((p) => present.has(p));
+}
+
+/** Build/config files that steer module resolution, with their stored content. */
+async function layoutOf(d1: D1Database, projectId: string): Promise<ProjectLayout> {
+  const paths = (await d1.prepare('SELECT path FROM files WHERE project_id = ?1').bind(projectId).all<{ path: string }>()).results.map((r) => r.path);
+  const configPaths = paths.filter(isConfig);
+  const configs = new Map<string, string>();
+  for (const row of await eachChunk(configPaths, async (json) =>
+    (
+      await d1
+        .prepare(
+          `SELECT f.path, b.content FROM files f JOIN blobs b ON b.hash = f.hash
+           WHERE f.project_id = ?1 AND f.path IN (SELECT value FROM json_each(?2))`,
+        )
+        .bind(projectId, json)
+        .all<{ path: string; content: string }>()
+    ).results,
+  ))
+    configs.set(row.path, row.content);
+  return { paths, configs };
+}
+
+/**
+ * Runs the pass for a committed push. `generation` is the project's
+ * generation right after that commit; edges are written only while it holds.
+ */
+export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, generation: number): Promise<ResolutionResult> {
+  const started = Date.now();
+  const { projectId } = plan;
+  const layout = await layoutOf(d1, projectId);
+  const files = await filesToResolve(d1, plan, layout.paths);
+  const refs = (
+    await eachChunk(files, async (json) =>
+      (
+        await d1
+          .prepare(
+            `SELECT r.file_path, f.language, r.kind, r.name, r.target, r.imported_names, r.enclosing, r.line
+             FROM refs r JOIN files f ON f.project_id = r.project_id AND f.path = r.file_path
+             WHERE r.project_id = ?1 AND r.file_path IN (SELECT value FROM json_each(?2))`,
+          )
+          .bind(projectId, json)
+          .all<RefRow>()
+      ).results,
+    )
+  ).map(toRef);
+  let edges: GraphEdge[] = [];
+  if (refs.length > 0) {
+    const resolver = createResolver(layout);
+    const needs = resolver.plan(refs);
+    const symbolFiles = [...new Set([...files, ...needs.files])];
+    const byId = new Map<string, SymbolInput>();
+    for (const r of await eachChunk(symbolFiles, async (json) =>
+      (
+        await d1
+          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`)
+          .bind(projectId, json)
+          .all<SymbolRow>()
+      ).results,
+    ))
+      byId.set(r.id, toSymbol(r));
+    for (const r of await eachChunk([...needs.names], async (json) =>
+      (
+        await d1
+          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND name IN (SELECT value FROM json_each(?2))`)
+          .bind(projectId, json)
+          .all<SymbolRow>()
+      ).results,
+    NAMES_PER_READ))
+      byId.set(r.id, toSymbol(r));
+    edges = resolver.resolve(refs, [...byId.values()]);
+  }
+  const applied = await writeEdges(d1, projectId, generation, [...files, ...plan.deleted], edges, plan.full);
+  return { files: files.length, refs: refs.length, edges: edges.length, full: plan.full, applied, ms: Date.now() - started };
+}
+
+/** Replaces the edges of `files` (all edges when `full`) and records the generation, in one batch guarded by the generation. */
+async function writeEdges(d1: D1Database, projectId: string, generation: number, files: readonly string[], edges: readonly GraphEdge[], full: boolean): Promise<boolean> {
+  const guard = 'EXISTS (SELECT 1 FROM projects WHERE id = ?1 AND generation = ?2)';
+  const stmts: D1PreparedStatement[] = [];
+  if (full) stmts.push(d1.prepare(`DELETE FROM edges WHERE project_id = ?1 AND ${guard}`).bind(projectId, generation));
+  else {
+    for (const json of jsonChunks(files)) {
+      stmts.push(
+        d1.prepare(`DELETE FROM edges WHERE project_id = ?1 AND src_file IN (SELECT value FROM json_each(?3)) AND ${guard}`).bind(projectId, generation, json),
+      );
+    }
+  }
+  const rows = edges.map((e) => [e.kind, e.srcId, e.srcFile, e.dstId, e.dstFile, e.name, e.line, e.confidence, e.provenance]);
+  for (const json of jsonChunks(rows)) {
+    stmts.push(
+      d1
+        .prepare(
+          `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
+           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
+           FROM json_each(?3) WHERE ${guard}`,
+        )
+        .bind(projectId, generation, json),
+    );
+  }
+  stmts.push(d1.prepare('UPDATE projects SET graph_generation = ?2 WHERE id = ?1 AND generation = ?2').bind(projectId, generation));
+  const results = await d1.batch(stmts);
+  return (results[results.length - 1].meta.changes ?? 0) > 0;
+}

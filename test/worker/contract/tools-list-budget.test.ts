@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { inputJsonSchema, PROJECT_STATED_ONCE } from '../../../src/tools/describe';
+import { findTool, TOOLS } from '../../../src/tools/registry';
+import { rpc, TRANSPORTS, type Json } from './support';
+
+/** The core `tools/list` result a client receives, in chars/4 (what `npm run bench` reports as `tokens`). */
+const CORE_BUDGET = 2500;
+/** Per advertised core tool, on average: the budget holds as core tools are added. */
+const PER_TOOL_BUDGET = 260;
+
+const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
+
+async function listed(transport: (typeof TRANSPORTS)[number], query = ''): Promise<Json> {
+  const reply = await rpc(transport, 'tools/list', {}, { query });
+  expect(reply.status).toBe(200);
+  return reply.body.result as Json;
+}
+
+describe('tools/list token budget', () => {
+  for (const transport of TRANSPORTS) {
+    it(`keeps the core list within ${CORE_BUDGET} tokens and ${PER_TOOL_BUDGET} per tool over the ${transport} transport`, async () => {
+      const result = await listed(transport);
+      const tools = result.tools as Json[];
+      expect(tools.map((t) => t.name)).toEqual(TOOLS.filter((t) => t.toolset === 'core').map((t) => t.name));
+      expect(tokens(result)).toBeLessThanOrEqual(CORE_BUDGET);
+      const perTool = tools.reduce((sum, t) => sum + tokens(t), 0) / tools.length;
+      expect(perTool).toBeLessThanOrEqual(PER_TOOL_BUDGET);
+    });
+
+    it(`lists every registered tool with ?toolset=full over the ${transport} transport`, async () => {
+      const tools = (await listed(transport, '?toolset=full')).tools as Json[];
+      expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    });
+  }
+
+  it('states the project default once, in list, for every advertised project parameter left without a description', async () => {
+    const tools = (await listed('2025')).tools as Json[];
+    const bare = tools.filter((t) => t.inputSchema.properties?.project && !t.inputSchema.properties.project.description);
+    expect(bare.length).toBeGreaterThan(0);
+    expect(tools.find((t) => t.name === 'list')?.description).toContain(PROJECT_STATED_ONCE);
+  });
+
+  it('leaves a bound or default out of an advertised parameter only when its description states it', async () => {
+    const words: Record<number, RegExp> = { 0: /non-negative|\b0\b/, 1: /positive|non-empty|at least one|\b1\b/ };
+    let dropped = 0;
+    for (const t of (await listed('2025', '?toolset=full')).tools as Json[]) {
+      const full = inputJsonSchema(findTool(t.name)!).properties as Record<string, Json> | undefined;
+      for (const [param, schema] of Object.entries(full ?? {})) {
+        const advertised = t.inputSchema.properties[param] as Json;
+        const text = String(advertised.description ?? '').toLowerCase();
+        for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'default']) {
+          if (!(key in schema) || key in advertised) continue;
+          if (Math.abs(Number(schema[key])) === Number.MAX_SAFE_INTEGER) continue; // z.number().int() limits, never advertised
+          dropped++;
+          const value = schema[key];
+          const label = `${t.name}.${param} ${key}=${JSON.stringify(value)}: "${text}"`;
+          if (key === 'default') expect(text, label).toMatch(new RegExp(`default:? ${value === '' ? "''" : String(value).toLowerCase()}|${value} \\(default\\)`));
+          else if (typeof value === 'number' && words[value]) expect(text, label).toMatch(words[value]);
+          else expect(text, label).toMatch(new RegExp(`(^|[^0-9])${value}($|[^0-9])`));
+        }
+      }
+    }
+    expect(dropped).toBeGreaterThan(0);
+  });
+});
