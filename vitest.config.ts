@@ -21,6 +21,8 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/worker/**/*.test.ts'],
+            // Each test file gets its own workerd; two at a time use both cores of a small CI runner.
+            maxWorkers: 2,
             setupFiles: ['./test/worker/apply-migrations.ts'],
           },
         },

@@ -101,7 +101,9 @@ export async function planResolution(d1: D1Database, projectId: string, uploadId
         .all<{ name: string }>()
     ).results.map((r) => r.name),
   );
-  const dependents = await eachChunk(replaced, async (json) =>
+  // Go and Java imports point at a package directory: a change to any file in it can move their targets.
+  const dirs = [...new Set(replaced.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.')))];
+  const dependents = await eachChunk([...replaced, ...dirs], async (json) =>
     (
       await d1
         .prepare('SELECT DISTINCT src_file FROM edges WHERE project_id = ?1 AND dst_file IN (SELECT value FROM json_each(?2))')

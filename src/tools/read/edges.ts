@@ -5,8 +5,8 @@ export type EdgeKind = 'call' | 'import' | 'inherit';
 /**
  * Reference kinds each language's extractor emits, read from its tags query
  * (`@reference.call|import|inherit`). Structured formats (Markdown, JSON,
- * YAML, TOML) and unknown languages emit none. No language has a cross-file
- * resolver yet: every edge is matched by name.
+ * YAML, TOML) and unknown languages emit none. Which of them resolve across
+ * files is src/graph/languages.ts.
  */
 const EDGE_KINDS: ReadonlyMap<string, ReadonlySet<EdgeKind>> = new Map(
   TABLE.map((row) => {
