@@ -8,6 +8,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
   return {
     test: {
+      // Each workerd test file starts its own workerd; two files at a time use both cores of a small CI runner.
+      maxWorkers: 2,
       projects: [
         {
           plugins: [
@@ -21,8 +23,6 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/worker/**/*.test.ts'],
-            // Each test file gets its own workerd; two at a time use both cores of a small CI runner.
-            maxWorkers: 2,
             setupFiles: ['./test/worker/apply-migrations.ts'],
           },
         },

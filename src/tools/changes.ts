@@ -4,7 +4,7 @@ import { importersOf, isTestPath, walk, type Hop } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
-import { fileContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../composites/lookups';
+import { fileContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';

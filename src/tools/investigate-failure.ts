@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { callersOf, fileSizes } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
-import { filesByPaths, pathsByFileNames, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../composites/lookups';
+import { filesByPaths, pathsByFileNames, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
 import { baseName, matchPath } from '../composites/trace-paths';
 import { parseTrace, type Frame, type ParsedTrace } from '../composites/traces';
 import { fullFileReadBaseline } from './baseline';

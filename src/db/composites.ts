@@ -5,7 +5,7 @@
  * travels as one JSON parameter read with json_each, joined with CROSS JOIN
  * so SQLite seeks an index per item (`symbols_file`, the `files` key).
  */
-import { jsonChunks } from '../db/json-param';
+import { jsonChunks } from './json-param';
 
 /** A symbol as the composites show it (snake_case, as stored). */
 export interface SpanSymbol {
