@@ -13,6 +13,8 @@ export interface Env {
   PINCHER_TOKEN_ACCOUNTING?: string;
   /** `off` drops the per-call `capabilities` stamp (fetch `GET /v1/capabilities` instead). */
   PINCHER_META_CAPABILITIES?: string;
+  /** `1` logs each D1 statement of a tool call with its wall time (the SQL text only, never bound values). Diagnostics. */
+  PINCHER_SQL_TIMING?: string;
 }
 
 export type AccessScope = 'read' | 'write';

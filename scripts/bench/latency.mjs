@@ -83,6 +83,9 @@ async function settle(pgid, maxMs) {
 /** Most time the measured calls of one tool may take; past it the tool stops early (n says how many ran). */
 const TOOL_BUDGET_MS = 90_000;
 
+/** Longest one call may take; past it the call is recorded as `timeout` (the server may still be busy with it). */
+const CALL_TIMEOUT_MS = 60_000;
+
 /* ------------------------------------------------------------------ helpers */
 
 /** mulberry32: a small seeded PRNG, identical on every machine. @param {number} seed */
@@ -162,11 +165,14 @@ function client(url, key) {
       let status = 0;
       let text = '';
       try {
-        const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
+        const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
         status = res.status;
         text = await res.text();
       } catch (err) {
-        return { ok: false, status, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode: 'fetch_failed', errorMessage: String(/** @type {Error} */ (err)?.message ?? err), emptyReason: null };
+        const timedOut = /** @type {Error} */ (err)?.name === 'TimeoutError';
+        const errorCode = timedOut ? 'timeout' : 'fetch_failed';
+        const errorMessage = timedOut ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : String(/** @type {Error} */ (err)?.message ?? err);
+        return { ok: false, status, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode, errorMessage, emptyReason: null };
       }
       const clientMs = performance.now() - t0;
       /** @type {any} */
@@ -588,14 +594,28 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   /** @type {Record<string, Call[]>} */
   const floor = Object.fromEntries(FLOOR.map((f) => [f.label, []]));
 
+  /** Tools whose warm-up call timed out: not measured (a timed-out call may keep the server busy). */
+  /** @type {Record<string, string>} */
+  const timedOut = {};
+  const warm = async (/** @type {string} */ t, /** @type {{ variant: string, args: Record<string, unknown> }} */ m) => {
+    if (timedOut[t]) return;
+    const r = await c.call(t, m.args);
+    if (r.errorCode === 'timeout') {
+      timedOut[t] = `warm-up call (${m.variant}) gave no answer within ${CALL_TIMEOUT_MS / 1000} s`;
+      log(`    ${t}: ${timedOut[t]}; not measured`);
+      await settle(serverPgid, 15 * 60_000);
+    }
+  };
   log(`  warm-up: ${warmup} call(s) per tool (${repeated.length} tools), one per one-shot tool (${oneShot.length})…`);
   for (let i = 0; i < warmup; i++) {
-    for (const t of repeated) {
-      const m = derived.mix[t][i % derived.mix[t].length];
-      await c.call(t, m.args);
-    }
+    for (const t of repeated) await warm(t, derived.mix[t][i % derived.mix[t].length]);
   }
-  for (const t of oneShot) await c.call(t, derived.mix[t][0].args);
+  for (const t of oneShot) await warm(t, derived.mix[t][0]);
+  for (const t of Object.keys(timedOut)) {
+    repeated.splice(repeated.indexOf(t), 1);
+    if (oneShot.includes(t)) oneShot.splice(oneShot.indexOf(t), 1);
+    delete samples[t];
+  }
   for (const f of FLOOR) for (let i = 0; i < Math.min(warmup, 5); i++) await f.call(c);
 
   log(`  measuring: ${calls} call(s) per tool, interleaved (load ${load().join(' ')})…`);
@@ -676,6 +696,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     tool_budget_ms: TOOL_BUDGET_MS,
     registered: [...registered.keys()],
     skipped: derived.skipped,
+    timed_out: timedOut,
     tools,
     floor: Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }])),
     mix: Object.fromEntries(Object.entries(derived.mix).map(([t, m]) => [t, m])),
@@ -746,6 +767,7 @@ export function formatLatency(lat, renderTable) {
     const empties = Object.entries(x.empty_reasons ?? {});
     if (empties.length && !CORE.includes(t)) out.push(`${t}: empty answers ${empties.map(([e, n]) => `${e} ×${n}`).join(', ')}`);
   }
+  for (const [t, why] of Object.entries(lat.timed_out ?? {})) out.push(`${t}: NOT MEASURED — ${why}`);
   out.push(`latency stage: ${lat.measured_calls} measured calls in ${(lat.measure_ms / 1000).toFixed(1)} s; server CPU ${lat.server_cpu_s ?? '—'} s (${lat.server_cpu_ms_per_call ?? '—'} ms per call; ${Object.entries(lat.server_cpu_by_command ?? {}).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v} s`).join(', ') || '—'}); load average start ${lat.loadavg_start.join(' ')}, during ${lat.loadavg_samples.map((/** @type {number[]} */ l) => l[0]).join(' → ')}, end ${lat.loadavg_end.join(' ')}`);
   return out.join('\n');
 }

@@ -3,8 +3,12 @@
  * tools: counts by symbol kind and edge kind, entry points, the most-called
  * symbols and the module layout with its cross-module dependencies. Every
  * statement is bound to one project and answers from indexes or one grouped
- * scan; nothing is cached (the answer always reflects the visible index).
+ * scan. Those scans cost seconds on a project of 200k edges, so
+ * `architectureSnapshot` keeps their result in `project_aggregates` once per
+ * (generation, graph_generation): the answer always reflects the visible
+ * index and graph, and only the first call after a push pays for the scans.
  */
+import { languageStats, type LanguageStat, type ProjectRow } from './projects';
 
 export interface KindCount {
   kind: string;
@@ -154,4 +158,81 @@ export async function moduleDependencies(d1: D1Database, projectId: string, limi
     d1.prepare(`SELECT count(*) AS n FROM (${pairs})`).bind(projectId),
   ]);
   return { rows: page.results as DependencyRow[], total: (total.results[0] as { n: number }).n };
+}
+
+/** Rows kept for the ranked lists (entry points, hotspots, dependencies): the most any call may ask for. */
+export const SNAPSHOT_LIST_ROWS = 100;
+
+/** Everything architecture and schema report, as computed for one (generation, graph_generation). */
+export interface ArchitectureSnapshot {
+  languages: LanguageStat[];
+  symbolKinds: KindCount[];
+  edgeGroups: EdgeGroup[];
+  entryPoints: { rows: EntryPointRow[]; total: number };
+  hotspots: HotspotRow[];
+  modules: ModuleRow[];
+  dependencies: { rows: DependencyRow[]; total: number };
+}
+
+export interface AggregateRead<T> {
+  value: T;
+  /** True when the stored row answered; false when this call computed (and stored) it. */
+  cached: boolean;
+  /** Wall time the computation took, now or when it was stored. */
+  computedMs: number;
+}
+
+/**
+ * A project-wide aggregate for the generations `project` holds: the stored
+ * row `name` when it was computed from exactly those, else `compute()` now,
+ * stored only while the project still holds them (a push that commits
+ * meanwhile leaves no row behind that claims a generation it was not computed
+ * from).
+ */
+export async function cachedAggregate<T>(d1: D1Database, project: ProjectRow, name: string, compute: () => Promise<T>): Promise<AggregateRead<T>> {
+  const row = await d1
+    .prepare('SELECT generation, graph_generation, body, computed_ms FROM project_aggregates WHERE project_id = ?1 AND name = ?2')
+    .bind(project.id, name)
+    .first<{ generation: number; graph_generation: number; body: string; computed_ms: number }>();
+  if (row && row.generation === project.generation && row.graph_generation === project.graphGeneration) {
+    return { value: JSON.parse(row.body) as T, cached: true, computedMs: row.computed_ms };
+  }
+  const t0 = Date.now();
+  const value = await compute();
+  const computedMs = Date.now() - t0;
+  await d1
+    .prepare(
+      `INSERT INTO project_aggregates (project_id, name, generation, graph_generation, body, computed_ms, computed_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 FROM projects WHERE id = ?1 AND generation = ?3 AND graph_generation = ?4
+       ON CONFLICT (project_id, name) DO UPDATE SET generation = excluded.generation, graph_generation = excluded.graph_generation,
+         body = excluded.body, computed_ms = excluded.computed_ms, computed_at = excluded.computed_at`,
+    )
+    .bind(project.id, name, project.generation, project.graphGeneration, JSON.stringify(value), computedMs, Date.now())
+    .run();
+  return { value, cached: false, computedMs };
+}
+
+/** Everything architecture reports, ranked lists at SNAPSHOT_LIST_ROWS rows. */
+export function architectureSnapshot(d1: D1Database, project: ProjectRow): Promise<AggregateRead<ArchitectureSnapshot>> {
+  return cachedAggregate(d1, project, 'architecture', async () => {
+    const id = project.id;
+    const [languages, symbolKinds, groups, entries, hot, modules, deps] = await Promise.all([
+      languageStats(d1, id),
+      symbolKindCounts(d1, id),
+      edgeGroups(d1, id),
+      entryPoints(d1, id, SNAPSHOT_LIST_ROWS),
+      hotspots(d1, id, SNAPSHOT_LIST_ROWS),
+      moduleStats(d1, id),
+      moduleDependencies(d1, id, SNAPSHOT_LIST_ROWS),
+    ]);
+    return { languages, symbolKinds, edgeGroups: groups, entryPoints: entries, hotspots: hot, modules, dependencies: deps };
+  });
+}
+
+/** What schema reports: languages, symbol kinds, edge groups. */
+export function schemaSnapshot(d1: D1Database, project: ProjectRow): Promise<AggregateRead<Pick<ArchitectureSnapshot, 'languages' | 'symbolKinds' | 'edgeGroups'>>> {
+  return cachedAggregate(d1, project, 'schema', async () => {
+    const [languages, symbolKinds, groups] = await Promise.all([languageStats(d1, project.id), symbolKindCounts(d1, project.id), edgeGroups(d1, project.id)]);
+    return { languages, symbolKinds, edgeGroups: groups };
+  });
 }

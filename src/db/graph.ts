@@ -242,8 +242,8 @@ export async function walk(d1: D1Database, projectId: string, startIds: readonly
   };
   const maxHops = Math.max(0, options.maxHops ?? 50);
   const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
-  const parts = [];
-  for (const dir of directions) parts.push(await walkOne(d1, projectId, startIds, dir, opts));
+  // The directions are independent walks: their levels go to D1 side by side.
+  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, startIds, dir, opts)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
   for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));

@@ -253,3 +253,27 @@ export const adrs = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.id] })],
 );
+
+/**
+ * Project-wide aggregates that take a scan of the whole index (architecture,
+ * schema), kept once per (generation, graph_generation) so that repeated calls
+ * read one row. A row whose generations differ from the project's is stale and
+ * recomputed on the next read; it is written only while the project still holds
+ * the generations it was computed from.
+ */
+export const projectAggregates = sqliteTable(
+  'project_aggregates',
+  {
+    projectId: text('project_id').notNull(),
+    /** What the body holds, e.g. 'architecture'. */
+    name: text('name').notNull(),
+    generation: integer('generation').notNull(),
+    graphGeneration: integer('graph_generation').notNull(),
+    /** JSON. */
+    body: text('body').notNull(),
+    /** Wall time the computation took. */
+    computedMs: integer('computed_ms').notNull(),
+    computedAt: integer('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);

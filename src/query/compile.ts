@@ -265,16 +265,18 @@ interface Core {
 
 /** Which end of a variable-length relationship the walk starts from: the more constrained one. */
 function anchorSide(a: Analyzed, conjuncts: readonly Expr[]): 'left' | 'right' {
-  const score = (n: NodePattern | undefined): number => {
-    if (!n) return 0;
-    let s = n.labels.length ? 1 : 0;
-    for (const p of n.props) s += ['id', 'name', 'qualified_name'].includes(p.key.name) ? 4 : 2;
-    const v = n.variable?.name;
-    if (v) for (const x of conjuncts) if (onlyReads(x, v)) s += 2;
-    return s;
-  };
   const m = a.query.match;
-  return score(m.right) > score(m.left) ? 'right' : 'left';
+  return anchorScore(m.right, conjuncts) > anchorScore(m.left, conjuncts) ? 'right' : 'left';
+}
+
+/** How narrow a node's own conditions are: 1 for a label, 4 per id/name property, 2 per other property or WHERE test on it alone. */
+function anchorScore(n: NodePattern | undefined, conjuncts: readonly Expr[]): number {
+  if (!n) return 0;
+  let s = n.labels.length ? 1 : 0;
+  for (const p of n.props) s += ['id', 'name', 'qualified_name'].includes(p.key.name) ? 4 : 2;
+  const v = n.variable?.name;
+  if (v) for (const x of conjuncts) if (onlyReads(x, v)) s += 2;
+  return s;
 }
 
 function onlyReads(e: Expr, variable: string): boolean {
@@ -292,10 +294,19 @@ function core(c: Ctx, conjuncts: readonly Expr[]): Core {
   const self = la === ra;
   const [srcAlias, dstAlias] = m.rel.direction === 'out' ? [la, ra] : [ra, la];
   if (!m.rel.range) {
+    // A node with conditions of its own is the anchor: the join starts from its
+    // candidates and seeks their edges (CROSS JOIN fixes the order; without table
+    // statistics SQLite would otherwise scan every edge of the project first).
+    const anchor = anchorSide(c.a, conjuncts);
+    const [anchorAlias, anchorNode] = anchor === 'left' ? [la, m.left] : [ra, m.right];
+    const anchored = !self && anchorScore(anchorNode, conjuncts) >= 2;
     const from = self
       ? `edges r0 JOIN symbols ${la} ON ${la}.project_id = r0.project_id AND ${la}.id = r0.src_id AND ${la}.id = r0.dst_id`
-      : `edges r0 JOIN symbols ${srcAlias} ON ${srcAlias}.project_id = r0.project_id AND ${srcAlias}.id = r0.src_id ` +
-        `JOIN symbols ${dstAlias} ON ${dstAlias}.project_id = r0.project_id AND ${dstAlias}.id = r0.dst_id`;
+      : anchored
+        ? `symbols ${anchorAlias} CROSS JOIN edges r0 ON r0.project_id = ${anchorAlias}.project_id AND r0.${anchorAlias === srcAlias ? 'src_id' : 'dst_id'} = ${anchorAlias}.id ` +
+          `CROSS JOIN symbols ${anchorAlias === srcAlias ? dstAlias : srcAlias} ON ${anchorAlias === srcAlias ? dstAlias : srcAlias}.project_id = r0.project_id AND ${anchorAlias === srcAlias ? dstAlias : srcAlias}.id = r0.${anchorAlias === srcAlias ? 'dst_id' : 'src_id'}`
+        : `edges r0 JOIN symbols ${srcAlias} ON ${srcAlias}.project_id = r0.project_id AND ${srcAlias}.id = r0.src_id ` +
+          `JOIN symbols ${dstAlias} ON ${dstAlias}.project_id = r0.project_id AND ${dstAlias}.id = r0.dst_id`;
     // A self pattern (a)-->(a) has one alias: both nodes' conditions apply to it.
     const where = ['r0.project_id = ?1', ...relSql('r0', m.rel, c), ...nodeSql(la, m.left, c), ...nodeSql(ra, m.right, c), ...filters()];
     return { prefix: '', from, where, walk: false };
@@ -324,16 +335,16 @@ function walkCore(c: Ctx, conjuncts: readonly Expr[], rel: RelPattern, self: boo
   if (seedVar) seedCtx.aliases.set(seedVar, 's');
   const seedWhere = ['s.project_id = ?1', ...nodeSql('s', seed, seedCtx)];
   if (seedVar) for (const x of conjuncts) if (onlyReads(x, seedVar)) seedWhere.push(sqlOf(x, seedCtx));
-  const step = [`w.depth < ${int(range.max)}`, `e.${to} IS NOT NULL`, ...relSql('e', rel, c)];
+  const step = [`w.depth < ${int(range.max)}`, `+e.${to} IS NOT NULL`, ...relSql('e', rel, c)];
   const prefix =
     `WITH RECURSIVE walk(start, node, depth) AS (SELECT s.id, s.id, 0 FROM symbols s WHERE ${seedWhere.join(' AND ')} ` +
-    `UNION SELECT w.start, e.${to}, w.depth + 1 FROM walk w JOIN edges e ON e.project_id = ?1 AND e.${from} = w.node WHERE ${step.join(' AND ')} ` +
+    `UNION SELECT w.start, e.${to}, w.depth + 1 FROM walk w CROSS JOIN edges e ON e.project_id = ?1 AND e.${from} = w.node WHERE ${step.join(' AND ')} ` +
     `LIMIT ${int(WALK_CAP)}), ` +
     `reach(start, node, depth) AS (SELECT start, node, min(depth) FROM walk WHERE depth >= ${int(range.min)} GROUP BY start, node) `;
   const fromSql = self
-    ? `reach r0 JOIN symbols ${seedAlias} ON ${seedAlias}.project_id = ?1 AND ${seedAlias}.id = r0.start AND r0.node = r0.start`
-    : `reach r0 JOIN symbols ${seedAlias} ON ${seedAlias}.project_id = ?1 AND ${seedAlias}.id = r0.start ` +
-      `JOIN symbols ${otherAlias} ON ${otherAlias}.project_id = ?1 AND ${otherAlias}.id = r0.node`;
+    ? `reach r0 CROSS JOIN symbols ${seedAlias} ON ${seedAlias}.project_id = ?1 AND ${seedAlias}.id = r0.start AND r0.node = r0.start`
+    : `reach r0 CROSS JOIN symbols ${seedAlias} ON ${seedAlias}.project_id = ?1 AND ${seedAlias}.id = r0.start ` +
+      `CROSS JOIN symbols ${otherAlias} ON ${otherAlias}.project_id = ?1 AND ${otherAlias}.id = r0.node`;
   const where = [...nodeSql(seedAlias, seed, c), ...nodeSql(otherAlias, other, c), ...conjuncts.map((x) => sqlOf(x, c))];
   return { prefix, from: fromSql, where: where.length ? where : ['1'], walk: true };
 }

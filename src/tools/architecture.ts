@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  edgeGroups,
-  entryPoints,
-  hotspots,
-  moduleDependencies,
-  moduleStats,
-  symbolKindCounts,
-  ENTRY_FILE_STEMS,
-  type EdgeGroup,
-} from '../db/architecture';
-import { languageStats, type LanguageStat, type ProjectRow } from '../db/projects';
+import { architectureSnapshot, ENTRY_FILE_STEMS, type EdgeGroup } from '../db/architecture';
+import type { LanguageStat, ProjectRow } from '../db/projects';
 import { LANGUAGES } from '../extract';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { defineTool, type ToolContext } from './define';
@@ -78,7 +69,7 @@ export const architectureTool = defineTool({
     `(callables named main/Main, then exported top-level functions, classes, variables and constants of ${ENTRY_FILE_STEMS.join('/')} files; ` +
     'tests excluded), hotspots (most inbound CALLS), modules (first path segment, the second under src/; root files are (root)) ' +
     'with symbol counts and cross-module edge counts. Languages whose edges stay in one file or are absent add a graph_coverage ' +
-    'warning; edges older than the index add graph_pending. No files: no_project_indexed; files without symbols: extractor_emitted_nothing.',
+    'warning; edges older than the index add graph_pending. Computed once per push, then reused. No files: no_project_indexed; files without symbols: extractor_emitted_nothing.',
   tier: 'heavy',
   toolset: 'full',
   readOnly: true,
@@ -98,15 +89,11 @@ export const architectureTool = defineTool({
   handler: async (args, ctx) => {
     const project = await resolveProject(ctx, args.project);
     if (!project) return emptyOutput(null);
-    const [langs, kinds, groups, entries, hot, modules, deps] = await Promise.all([
-      languageStats(ctx.db, project.id),
-      symbolKindCounts(ctx.db, project.id),
-      edgeGroups(ctx.db, project.id),
-      entryPoints(ctx.db, project.id, args.limit),
-      hotspots(ctx.db, project.id, args.limit),
-      moduleStats(ctx.db, project.id),
-      moduleDependencies(ctx.db, project.id, args.limit),
-    ]);
+    const { value: snapshot } = await architectureSnapshot(ctx.db, project);
+    const { languages: langs, symbolKinds: kinds, edgeGroups: groups, modules } = snapshot;
+    const entries = { rows: snapshot.entryPoints.rows.slice(0, args.limit), total: snapshot.entryPoints.total };
+    const hot = snapshot.hotspots.slice(0, args.limit);
+    const deps = { rows: snapshot.dependencies.rows.slice(0, args.limit), total: snapshot.dependencies.total };
     const totals = projectTotals(langs, groups);
     const languages = languagesWithCoverage(langs);
     if (!explainEmptyIndex(ctx, project, totals)) graphWarnings(ctx, project, languages, totals.edges);

@@ -118,9 +118,12 @@ export const planChangeTool = defineTool({
     const empty = { target: null, impact: [], modules: [], tests: [], risk: { level: 'low' as const, direct: 0, indirect: 0, other_modules: 0, tests: 0, untested: true }, total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
-    const target = args.path !== undefined ? await fileTarget(ctx, project, args.path) : await symbolTarget(ctx, project, args);
+    const [target, lag] = await Promise.all([
+      args.path !== undefined ? fileTarget(ctx, project, args.path) : symbolTarget(ctx, project, args),
+      readGraphState(ctx, project),
+    ]);
     if (!target) return empty;
-    return plan(ctx, project, target, args, await readGraphState(ctx, project));
+    return plan(ctx, project, target, args, lag);
   },
 });
 
@@ -138,13 +141,12 @@ async function symbolTarget(ctx: ToolContext, project: ProjectRow, args: Args): 
 
 async function fileTarget(ctx: ToolContext, project: ProjectRow, raw: string): Promise<Target | null> {
   const path = normaliseRepoPath(raw);
-  const meta = await fileMeta(ctx.db, project.id, path);
+  const [meta, rows] = await Promise.all([fileMeta(ctx.db, project.id, path), fileSymbols(ctx.db, project.id, path)]);
   if (!meta) {
     ctx.meta.empty('target_not_resolved', `no file '${path}' in project '${project.name}'`, { path });
     ctx.meta.next('find', { project: project.name, pattern: path.slice(path.lastIndexOf('/') + 1) || path }, 'find the file by name');
     return null;
   }
-  const rows = await fileSymbols(ctx.db, project.id, path);
   if (rows.length === 0) {
     ctx.meta.empty('extractor_emitted_nothing', `${path} is indexed (${meta.language}, ${meta.status}) but defines no symbols, so nothing can depend on it through the graph`, { path });
     ctx.meta.next('health', { project: project.name }, 'see extraction failures for the project');
@@ -155,19 +157,15 @@ async function fileTarget(ctx: ToolContext, project: ProjectRow, raw: string): P
 
 async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args: Args, lag: GraphLag) {
   const startIds = target.rows.map((r) => r.id);
-  const result = await walk(ctx.db, project.id, startIds, {
-    direction: 'in',
-    depth: args.depth,
-    kinds: IMPACT_KINDS,
-    minConfidence: args.min_confidence,
-    includeTests: true,
-    maxHops: 10_000,
-  });
+  // Test files importing the target file (whole-file imports included), besides test callers: read alongside the walk.
+  const [result, allImporters] = await Promise.all([
+    walk(ctx.db, project.id, startIds, { direction: 'in', depth: args.depth, kinds: IMPACT_KINDS, minConfidence: args.min_confidence, includeTests: true, maxHops: 10_000 }),
+    importersOf(ctx.db, project.id, [target.file]),
+  ]);
   const home = moduleOf(target.file);
   const testHops = result.hops.filter((h) => h.node.isTest);
   const impactHops = result.hops.filter((h) => !h.node.isTest);
-  // Test files importing the target file (whole-file imports included), besides test callers.
-  const importers = (await importersOf(ctx.db, project.id, [target.file])).filter((i) => isTestPath(i.file));
+  const importers = allImporters.filter((i) => isTestPath(i.file));
   const tests = [
     ...testHops.map((h) => ({ id: h.node.id, file: h.node.file, name: h.node.name, reason: 'calls' as const, depth: h.depth, via: h.via })),
     ...[...new Map(importers.filter((i) => !testHops.some((h) => h.node.file === i.file)).map((i) => [i.file, i])).values()].map((i) => ({

@@ -1,3 +1,4 @@
+import { timedDatabase } from '../db/timed';
 import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
@@ -80,7 +81,7 @@ async function execute(
     if (sessionId) collector.sessionId = sessionId;
     const ctx: ToolContext = {
       env: call.env,
-      db: call.env.DB,
+      db: call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(call.env.DB, tool.name) : call.env.DB,
       meta: collector,
       requestId: call.requestId,
       defaultProject: call.defaultProject,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { edgeGroups, symbolKindCounts } from '../db/architecture';
-import { languageStats } from '../db/projects';
+import { schemaSnapshot } from '../db/architecture';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { defineTool } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -79,7 +78,7 @@ export const schemaTool = defineTool({
     const vocabulary = { node_properties: [...NODE_PROPERTIES], edge_properties: [...EDGE_PROPERTIES] };
     const project = await resolveProject(ctx, args.project);
     if (!project) return { project: null, totals: null, symbol_kinds: [], edge_kinds: [], ...vocabulary, languages: [] };
-    const [langs, kinds, groups] = await Promise.all([languageStats(ctx.db, project.id), symbolKindCounts(ctx.db, project.id), edgeGroups(ctx.db, project.id)]);
+    const { languages: langs, symbolKinds: kinds, edgeGroups: groups } = (await schemaSnapshot(ctx.db, project)).value;
     const totals = projectTotals(langs, groups);
     const languages = languagesWithCoverage(langs);
     if (!explainEmptyIndex(ctx, project, totals)) graphWarnings(ctx, project, languages, totals.edges);

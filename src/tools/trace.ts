@@ -283,9 +283,12 @@ export const traceTool = defineTool({
     const empty = { root: null, hops: [], total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
-    const root = await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) });
+    // The graph state is read alongside the target (it records nothing in _meta by itself).
+    const [root, lag] = await Promise.all([
+      resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }),
+      readGraphState(ctx, project),
+    ]);
     if (!root) return empty;
-    const lag = await readGraphState(ctx, project);
 
     const walkDir = WALK[direction];
     const result = await walk(ctx.db, project.id, [root.id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops });

@@ -142,6 +142,8 @@ export async function seedEdges(project: { id: string; ids: Set<string> }, edges
   }));
   await DB.batch([
     DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(project.id),
+    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
+    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(project.id),
     DB.prepare(
       `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
        SELECT ?1, json_extract(value, '$.k'), json_extract(value, '$.s'), json_extract(value, '$.sf'), json_extract(value, '$.d'),

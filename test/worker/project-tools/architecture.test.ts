@@ -1,4 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cachedAggregate } from '../../../src/db/architecture';
+import { getProjectByName } from '../../../src/db/projects';
 import { rest, type Json } from '../helpers';
 import { DB, indexProject, runStep, seedEdges, type EdgeSeed } from './support';
 
@@ -163,7 +166,7 @@ describe('architecture', () => {
     expect((after.body._meta.warnings_v2 as Json[]).map((w) => w.code)).not.toContain('graph_pending');
   });
 
-  it('reads every number from the index on each call (nothing cached)', async () => {
+  it('reads every number from the index as it stands after the last edges were written', async () => {
     await seedEdges(projectId, ARCH_EDGES.slice(0, 1));
     try {
       const r = (await arch()).body.result;
@@ -172,6 +175,37 @@ describe('architecture', () => {
     } finally {
       await seedEdges(projectId, ARCH_EDGES);
     }
+  });
+
+  it('keeps its aggregates once per (generation, graph_generation): later calls read them, a push recomputes them', async () => {
+    const first = (await arch()).body.result;
+    const row = await DB.prepare("SELECT generation, graph_generation, body FROM project_aggregates WHERE project_id = ?1 AND name = 'architecture'")
+      .bind(projectId)
+      .first<{ generation: number; graph_generation: number; body: string }>();
+    const project = await DB.prepare('SELECT generation, graph_generation FROM projects WHERE id = ?1').bind(projectId).first<{ generation: number; graph_generation: number }>();
+    expect(row).toMatchObject({ generation: project?.generation, graph_generation: project?.graph_generation });
+    // The stored row answers: a marked copy of it comes back.
+    const marked = JSON.parse(row?.body ?? '{}');
+    marked.modules = [{ module: 'marked', files: 1, symbols: 1 }];
+    await DB.prepare("UPDATE project_aggregates SET body = ?2 WHERE project_id = ?1 AND name = 'architecture'").bind(projectId, JSON.stringify(marked)).run();
+    expect((await arch()).body.result.modules).toEqual([{ module: 'marked', files: 1, symbols: 1 }]);
+    // A commit moves the generations: the next call computes again from the index.
+    await DB.prepare('UPDATE projects SET generation = generation + 1, graph_generation = graph_generation + 1 WHERE id = ?1').bind(projectId).run();
+    expect((await arch()).body.result.modules).toEqual(first.modules);
+  });
+
+  it('stores no aggregates computed for generations the project no longer holds', async () => {
+    const project = await getProjectByName(env.DB, PROJECT);
+    if (!project) throw new Error('project missing');
+    await DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(projectId).run();
+    const stale = { ...project, generation: project.generation - 1 };
+    const read = await cachedAggregate(env.DB, stale, 'probe', async () => ({ n: 1 }));
+    expect(read).toMatchObject({ value: { n: 1 }, cached: false });
+    const rows = await DB.prepare('SELECT count(*) AS n FROM project_aggregates WHERE project_id = ?1').bind(projectId).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    const fresh = await cachedAggregate(env.DB, project, 'probe', async () => ({ n: 2 }));
+    expect(fresh.cached).toBe(false);
+    expect((await cachedAggregate(env.DB, project, 'probe', async () => ({ n: 3 }))).value).toEqual({ n: 2 });
   });
 });
 

@@ -32,6 +32,8 @@ export interface EdgeSeed {
 export async function seedEdges(projectId: string, edges: readonly EdgeSeed[], opts: { pending?: boolean } = {}): Promise<void> {
   await DB.batch([
     DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(projectId),
+    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
+    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(projectId),
     DB.prepare(
       `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
        SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.src'), json_extract(value, '$.srcFile'), json_extract(value, '$.dst'),

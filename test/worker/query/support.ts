@@ -120,6 +120,8 @@ export async function seedEdges(project: string, edges: readonly SeedEdge[]): Pr
   }));
   await DB.batch([
     DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(row.id),
+    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
+    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(row.id),
     DB.prepare(
       `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
        SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.src_id'), json_extract(value, '$.src_file'), json_extract(value, '$.dst_id'),

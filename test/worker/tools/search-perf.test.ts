@@ -69,11 +69,6 @@ beforeAll(async () => {
   await seed(OTHER, 'PERF0000000000000000000002');
 }, 300_000);
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 const QUERIES: { label: string; args: Json }[] = [
   { label: 'exact name', args: { query: 'handleToken17' } },
   { label: 'two words (AND)', args: { query: 'parse invoice' } },
@@ -100,25 +95,15 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     }
   });
 
+  // Latency on this project is measured by `npm run bench` (latency stage), not here.
   for (const { label, args } of QUERIES) {
-    it(`answers "${label}" in a few milliseconds`, async () => {
-      const server: number[] = [];
-      const wall: number[] = [];
-      let body: Json = {};
-      for (let k = 0; k < 7; k++) {
-        const t0 = performance.now();
-        const res = await rest('search', { project: PROJECT, ...args });
-        wall.push(performance.now() - t0);
-        expect(res.status).toBe(200);
-        body = res.body;
-        server.push(body._meta.latency_ms as number);
-      }
-      console.log(
-        `search ${label}: total=${body.result.total} results=${body.result.results.length} ` +
-          `server latency_ms median=${median(server)} max=${Math.max(...server)}; wall median=${median(wall).toFixed(1)}ms`,
-      );
-      // Generous bound for a shared CI box; the log line carries the real figure.
-      expect(median(server)).toBeLessThan(250);
+    it(`answers "${label}" with a page that agrees with its total`, async () => {
+      const res = await rest('search', { project: PROJECT, ...args });
+      expect(res.status).toBe(200);
+      const r = res.body.result;
+      expect(r.results.length).toBeLessThanOrEqual(r.total);
+      if (res.body._meta.empty_reason) expect(r.results).toEqual([]);
+      else expect(r.results.length).toBeGreaterThan(0);
     });
   }
 
@@ -129,13 +114,6 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(body.result).not.toHaveProperty('next_offset');
     expect(body._meta.next_steps ?? []).toEqual([]);
     expect(body._meta.warnings_v2.map((w: Json) => w.code)).toContain('offset_cap');
-  });
-
-  it('logs the latency of a trivial tool on the same server, for reference', async () => {
-    const server: number[] = [];
-    for (let k = 0; k < 7; k++) server.push((await rest('list', { limit: 1 })).body._meta.latency_ms as number);
-    console.log(`reference list: server latency_ms median=${median(server)}`);
-    expect(server).toHaveLength(7);
   });
 
   it('counts every match of a word that is in a sixteenth of the project', async () => {
