@@ -88,7 +88,7 @@ export interface WalkResult {
   testsDropped: number;
 }
 
-/** Edge rows read per level; past it a level is cut (WalkResult.complete = false). */
+/** (predecessor, node) pairs read per level; past it a level is cut (WalkResult.complete = false). */
 export const LEVEL_ROW_CEILING = 5000;
 
 interface LevelRow {
@@ -157,6 +157,9 @@ const nodeKey = (n: GraphNode): string => n.id ?? `${n.file}::`;
 /**
  * One level of edges from `ids` in one direction, with the far end's symbol
  * row. Ordered by frontier position, then the far end's file and the line.
+ * With `perPair`, one row per (frontier id, far end): its most confident
+ * edge, the earliest line among equals — a caller with forty call sites of
+ * the same callee is one row, not forty.
  */
 async function level(
   d1: D1Database,
@@ -166,18 +169,23 @@ async function level(
   kinds: readonly EdgeKind[],
   minConfidence: number,
   limit: number,
+  perPair = false,
 ): Promise<LevelRow[]> {
   if (ids.length === 0) return [];
   const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
-  const rows = await d1
-    .prepare(
-      `SELECT j.value AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
-              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported
+  const edgeRows = `SELECT j.key AS k, j.value AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
+       ${perPair ? `, row_number() OVER (PARTITION BY j.key, e.${far}, CASE WHEN e.${far} IS NULL THEN e.${farFile} END ORDER BY e.confidence DESC, e.line, e.rowid) AS rn` : ''}
        FROM json_each(?2) j
        CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = j.value
-       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = e.${far}
-       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4
-       ORDER BY j.key, e.${farFile}, e.line, e.rowid
+       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+  const rows = await d1
+    .prepare(
+      `SELECT x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref,
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported
+       FROM (${edgeRows}) x
+       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
+       ${perPair ? 'WHERE x.rn = 1' : ''}
+       ORDER BY x.k, x.node_file, x.line, x.r
        LIMIT ?5`,
     )
     .bind(projectId, JSON.stringify(ids), JSON.stringify(kinds), minConfidence, limit)
@@ -193,7 +201,7 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
   let complete = true;
   let frontier = [...new Set(startIds)];
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
-    const rows = await level(d1, projectId, frontier, direction, opts.kinds, opts.minConfidence, LEVEL_ROW_CEILING + 1);
+    const rows = await level(d1, projectId, frontier, direction, opts.kinds, opts.minConfidence, LEVEL_ROW_CEILING + 1, true);
     if (rows.length > LEVEL_ROW_CEILING) {
       complete = false;
       rows.length = LEVEL_ROW_CEILING;

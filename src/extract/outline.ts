@@ -83,6 +83,9 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
     const frame = stack[stack.length - 1];
+    // A wrapper captured whole (Python's decorated_definition) and the bare definition that is its
+    // direct child are one symbol (same name and kind). What lies inside belongs to the wrapper.
+    if (frame?.symbol && frame.def.name === def.name && frame.def.kind === def.kind && def.node.parent?.id === frame.def.node.id) continue;
     const container = frame?.symbol ?? null;
     const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
     const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind));

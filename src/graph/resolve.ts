@@ -13,7 +13,8 @@
  * | `import`      | 1.0        | an imported name / module path defined in the resolved target       |
  * | `import`      | 0.9        | …re-exported: found by name under the imported index/package folder |
  * | `same_file`   | 0.95       | a definition in the calling file                                    |
- * | `receiver`    | 0.9        | `this`/`self`/`super` (or an implicit receiver) → the enclosing type or its bases |
+ * | `receiver`    | 0.95       | `this`/`self`/`super` (or an implicit receiver) → a member defined in the calling file |
+ * | `receiver`    | 0.9        | …→ a member of the enclosing type or its bases defined in another file |
  * | `package`     | 0.85       | same Go package / Java package (same directory), no import           |
  * | `unique_name` | 0.7        | the only method of that name among the file's visible files (itself, its imports, its package), else project-wide |
  * | `ambiguous`   | 0.5 / k    | k > 1 candidates: the 3 sharing most directories with the caller (then by id), each 0.5 / k (3 decimals) |

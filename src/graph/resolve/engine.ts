@@ -157,7 +157,10 @@ export class FileResolution {
   }
 
   private found(sym: SymbolInput, provenance: Provenance, reexport = false): Found {
-    return { sym, provenance, confidence: reexport && provenance === 'import' ? REEXPORT_CONFIDENCE : CONFIDENCE[provenance as Exclude<Provenance, 'ambiguous'>] };
+    if (reexport && provenance === 'import') return { sym, provenance, confidence: REEXPORT_CONFIDENCE };
+    // A receiver landing in the calling file (`self.m()` on the enclosing class) is as sure as a same-file definition.
+    if (provenance === 'receiver' && sym.file === this.file) return { sym, provenance, confidence: CONFIDENCE.same_file };
+    return { sym, provenance, confidence: CONFIDENCE[provenance as Exclude<Provenance, 'ambiguous'>] };
   }
 
   // ---- calls ----------------------------------------------------------------

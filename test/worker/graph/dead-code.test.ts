@@ -111,6 +111,22 @@ describe('dead_code', () => {
     expect(ids(strict)).toEqual(['a.ts::b#Function']);
   });
 
+  it('counts a method called only through self/this in its own file as called (receiver edges in the calling file are 0.95)', async () => {
+    await indexProject('graph-dead-self', {
+      'pkg/store.py': 'class Store:\n    def put(self, k):\n        return self._check(k)\n\n    def _check(self, k):\n        return k\n',
+      'src/box.ts': 'export class Box {\n  open(): number {\n    return this.seal();\n  }\n  private seal(): number {\n    return 1;\n  }\n}\n',
+    });
+    const { body } = await rest('dead_code', { project: 'graph-dead-self' });
+    const listed = ids(body);
+    expect(listed).not.toContain('pkg/store.py::Store._check#Method');
+    expect(listed).not.toContain('src/box.ts::Box.seal#Method');
+    const edges = await DB.prepare("SELECT dst_id, provenance, confidence FROM edges e JOIN projects p ON p.id = e.project_id WHERE p.name = 'graph-dead-self' AND e.kind = 'CALLS' ORDER BY dst_id").all();
+    expect(edges.results).toEqual([
+      { dst_id: 'pkg/store.py::Store._check#Method', provenance: 'receiver', confidence: 0.95 },
+      { dst_id: 'src/box.ts::Box.seal#Method', provenance: 'receiver', confidence: 0.95 },
+    ]);
+  });
+
   it('answers same_file_only when the only candidates are in languages resolved within a file', async () => {
     const c = await indexProject('graph-dead-c', { 'x.c': 'static int alone(void) {\n  return 1;\n}\n' });
     await seedEdges(c, []);

@@ -99,14 +99,27 @@ describe('walk', () => {
     expect(brief(r.hops)).toEqual(['1 a.ts::b#Function <- a.ts::a#Function @5', '1 a.ts::c#Function <- a.ts::a#Function @9']);
   });
 
-  it('marks a level cut at the row ceiling as incomplete', async () => {
-    const wide = await indexProject('graph-walk-wide', { 'w.ts': 'export function w(): void {}\nexport function x(): void {\n  w();\n}\n' });
-    const many = Array.from({ length: LEVEL_ROW_CEILING + 1 }, (_, i) => ({ src: 'w.ts::x#Function', dst: 'w.ts::w#Function', line: i + 1, confidence: 1 }));
+  it('marks a level cut at the row ceiling (distinct predecessor–node pairs) as incomplete', async () => {
+    const wide = await indexProject('graph-walk-wide', { 'w.ts': 'export function w(): void {}\n' });
+    // Module-level callers in LEVEL_ROW_CEILING + 1 different files: that many distinct nodes.
+    const many = Array.from({ length: LEVEL_ROW_CEILING + 1 }, (_, i) => ({ src: null, srcFile: `m/f${String(i).padStart(5, '0')}.ts`, dst: 'w.ts::w#Function', line: 1, confidence: 1 }));
     await seedEdges(wide, many);
-    const r = await walk(DB, wide.id, ['w.ts::w#Function'], { direction: 'in', depth: 1 });
+    const r = await walk(DB, wide.id, ['w.ts::w#Function'], { direction: 'in', depth: 1, maxHops: 10_000 });
     expect(r.complete).toBe(false);
+    expect(r.hops).toHaveLength(LEVEL_ROW_CEILING);
+    expect(r.hops[0].node.file).toBe('m/f00000.ts');
+  });
+
+  it('reads one row per caller however many call sites it has: its most confident edge, earliest line among equals', async () => {
+    const dense = await indexProject('graph-walk-dense', { 'w.ts': 'export function w(): void {}\nexport function x(): void {\n  w();\n}\n' });
+    const sites = Array.from({ length: LEVEL_ROW_CEILING + 1 }, (_, i) => ({ src: 'w.ts::x#Function', dst: 'w.ts::w#Function', line: i + 10, confidence: 0.9 }));
+    await seedEdges(dense, [...sites, { src: 'w.ts::x#Function', dst: 'w.ts::w#Function', line: 9000, confidence: 1 }, { src: 'w.ts::x#Function', dst: 'w.ts::w#Function', line: 9001, confidence: 1 }]);
+    const r = await walk(DB, dense.id, ['w.ts::w#Function'], { direction: 'in', depth: 1 });
+    expect(r.complete).toBe(true);
     expect(r.hops).toHaveLength(1);
-    expect(r.hops[0].line).toBe(1);
+    expect(r.hops[0]).toMatchObject({ line: 9000, confidence: 1 });
+    // One-hop helpers still list every call site.
+    expect(await callersOf(DB, dense.id, ['w.ts::w#Function'], { limit: 10_000 })).toHaveLength(LEVEL_ROW_CEILING + 3);
   });
 });
 

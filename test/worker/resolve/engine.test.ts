@@ -112,8 +112,9 @@ describe('inheritance', () => {
     const edges = createResolver(project([f])).resolve(refs, [base, baseRun, kid, kidGo, kidRun]);
     expect(edges.map((e) => [e.kind, e.srcId, e.dstId, e.provenance, e.confidence])).toEqual([
       ['INHERITS', kid.id, base.id, 'same_file', 0.95],
-      ['CALLS', kidRun.id, baseRun.id, 'receiver', 0.9],
-      ['CALLS', kidGo.id, kidRun.id, 'receiver', 0.9],
+      // Both members are defined in the calling file: as sure as a same-file definition.
+      ['CALLS', kidRun.id, baseRun.id, 'receiver', 0.95],
+      ['CALLS', kidGo.id, kidRun.id, 'receiver', 0.95],
     ]);
   });
 });
@@ -132,7 +133,7 @@ describe('same-file languages', () => {
     expect(resolver.plan(refs)).toEqual({ files: new Set(), names: new Set() });
     const edges = resolver.resolve(refs, [klass, open, close, topClose, elsewhere]);
     expect(edges.map(brief)).toEqual([
-      ['CALLS', open.id, close.id, 'receiver', 0.9],
+      ['CALLS', open.id, close.id, 'receiver', 0.95],
       ['CALLS', a, topClose.id, 'same_file', 0.95],
     ]);
   });
