@@ -383,7 +383,7 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   if (registered.has('query')) {
     mix.query = [
       build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 50' }, 'single hop'),
-      build('query', { query: `MATCH (a)-[:CALLS*1..3]->(b:Function) WHERE a.name = '${varName.replace(/'/g, "\\'")}' RETURN DISTINCT b.name LIMIT 100` }, 'variable length 1..3'),
+      build('query', { query: `MATCH (a)-[:CALLS*1..3]->(b) WHERE a.name = '${varName.replace(/'/g, "\\'")}' RETURN DISTINCT b.name LIMIT 100` }, 'variable length 1..3'),
     ];
   } else skipped.query = 'not registered';
   if (registered.has('architecture')) mix.architecture = [build('architecture', {}, 'project')];

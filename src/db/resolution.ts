@@ -2,13 +2,16 @@
  * The commit-time resolution pass: turns a project's stored references into
  * `edges`, re-resolving only the files a push can affect.
  *
- * A file is the unit of resolution (its imports steer its calls). After a
- * commit, the files re-resolved are:
+ * A file is the unit of resolution (its imports steer its calls). A file's
+ * edges depend only on its own references, the project's paths and config
+ * files, and the symbol rows (id, name, qualified name, kind, parent, export)
+ * of the files it can see. After a commit, the files re-resolved are:
  *  - every new or changed file;
- *  - files with an edge into a changed or deleted file (their targets moved or vanished);
- *  - files with a call or inherit reference to a name that a changed or
- *    deleted file defined before the push or defines after it (a new
- *    candidate, or a candidate gone);
+ *  - files with an edge into a deleted file, or into a changed file whose
+ *    symbol rows changed, or into their directories (their targets moved or
+ *    vanished); a change inside bodies moves no one else's edge;
+ *  - files with a call or inherit reference to a name whose symbol rows the
+ *    push added, removed or altered (a new candidate, or a candidate gone);
  *  - files with an import whose text names a file added or deleted by the
  *    push (an import that may now resolve, or no longer does);
  *  - everything, when a module-resolution config changed (tsconfig.json,
@@ -30,10 +33,8 @@ export interface ResolutionPlan {
   incoming: string[];
   deleted: string[];
   added: string[];
-  /** Names defined by changed and deleted files before the commit. */
-  oldNames: string[];
-  /** Files with an edge into a changed or deleted file before the commit. */
-  dependents: string[];
+  /** Symbol rows (SYMBOL_SIGNATURE) of the changed and deleted files before the commit, per file. */
+  oldSymbols: Map<string, Set<string>>;
   /** The graph must be rebuilt for every file. */
   full: boolean;
 }
@@ -92,26 +93,47 @@ export async function planResolution(d1: D1Database, projectId: string, uploadId
     project.graph_generation !== project.generation ||
     (project.schema_version_at_index ?? 0) < schemaVersion ||
     [...incoming, ...deleted].some(isConfig);
-  if (full || replaced.length === 0) return { projectId, incoming, deleted, added, oldNames: [], dependents: [], full };
-  const oldNames = await eachChunk(replaced, async (json) =>
-    (
-      await d1
-        .prepare('SELECT DISTINCT name FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))')
-        .bind(projectId, json)
-        .all<{ name: string }>()
-    ).results.map((r) => r.name),
-  );
-  // Go and Java imports point at a package directory: a change to any file in it can move their targets.
-  const dirs = [...new Set(replaced.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.')))];
-  const dependents = await eachChunk([...replaced, ...dirs], async (json) =>
-    (
-      await d1
-        .prepare('SELECT DISTINCT src_file FROM edges WHERE project_id = ?1 AND dst_file IN (SELECT value FROM json_each(?2))')
-        .bind(projectId, json)
-        .all<{ src_file: string }>()
-    ).results.map((r) => r.src_file),
-  );
-  return { projectId, incoming, deleted, added, oldNames: [...new Set(oldNames)], dependents: [...new Set(dependents)], full };
+  const oldSymbols = new Map<string, Set<string>>();
+  if (full || replaced.length === 0) return { projectId, incoming, deleted, added, oldSymbols, full };
+  for (const row of await eachChunk(replaced, async (json) => (await symbolSignatures(d1, projectId, json)).results)) addSignature(oldSymbols, row);
+  return { projectId, incoming, deleted, added, oldSymbols, full };
+}
+
+/** What other files' resolution reads of a symbol: its row minus positions and text, one string. */
+const SYMBOL_SIGNATURE = "id || char(9) || name || char(9) || qualified_name || char(9) || kind || char(9) || coalesce(parent, '') || char(9) || is_exported";
+
+function symbolSignatures(d1: D1Database, projectId: string, json: string) {
+  return d1
+    .prepare(`SELECT file_path, ${SYMBOL_SIGNATURE} AS sig FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`)
+    .bind(projectId, json)
+    .all<{ file_path: string; sig: string }>();
+}
+
+function addSignature(into: Map<string, Set<string>>, row: { file_path: string; sig: string }): void {
+  let set = into.get(row.file_path);
+  if (!set) into.set(row.file_path, (set = new Set()));
+  set.add(row.sig);
+}
+
+const nameOfSignature = (sig: string): string => sig.split('\t')[1] ?? '';
+
+/**
+ * The files whose symbol rows the push changed (deleted files included) and
+ * the names of the rows it added, removed or altered.
+ */
+function symbolChanges(plan: ResolutionPlan, newSymbols: Map<string, Set<string>>): { files: string[]; names: string[] } {
+  const files = new Set<string>(plan.deleted);
+  const names = new Set<string>();
+  for (const file of new Set([...plan.incoming, ...plan.deleted])) {
+    const before = plan.oldSymbols.get(file) ?? new Set<string>();
+    const after = newSymbols.get(file) ?? new Set<string>();
+    let changed = false;
+    for (const sig of before) if (!after.has(sig)) (changed = true), names.add(nameOfSignature(sig));
+    for (const sig of after) if (!before.has(sig)) (changed = true), names.add(nameOfSignature(sig));
+    if (changed) files.add(file);
+  }
+  names.delete('');
+  return { files: [...files], names: [...names] };
 }
 
 /** The stem an import naming `path` must contain: the file name without extension, or its folder for index/package files. */
@@ -166,17 +188,23 @@ function toRef(r: RefRow): RefInput {
 /** Which files of the new index to re-resolve. */
 async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: readonly string[]): Promise<string[]> {
   if (plan.full) return [...allPaths];
-  const out = new Set<string>([...plan.incoming, ...plan.dependents]);
-  const newNames = await eachChunk(plan.incoming, async (json) =>
+  const out = new Set<string>(plan.incoming);
+  const newSymbols = new Map<string, Set<string>>();
+  for (const row of await eachChunk(plan.incoming, async (json) => (await symbolSignatures(d1, plan.projectId, json)).results)) addSignature(newSymbols, row);
+  const changed = symbolChanges(plan, newSymbols);
+  // Edges still reflect the previous pass here: who pointed into what changed. Go and Java
+  // imports point at a package directory, so a changed file's directory counts too.
+  const dirs = [...new Set(changed.files.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.')))];
+  for (const file of await eachChunk([...changed.files, ...dirs], async (json) =>
     (
       await d1
-        .prepare('SELECT DISTINCT name FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))')
+        .prepare('SELECT DISTINCT src_file FROM edges WHERE project_id = ?1 AND dst_file IN (SELECT value FROM json_each(?2))')
         .bind(plan.projectId, json)
-        .all<{ name: string }>()
-    ).results.map((r) => r.name),
-  );
-  const names = [...new Set([...plan.oldNames, ...newNames])];
-  for (const file of await eachChunk(names, async (json) =>
+        .all<{ src_file: string }>()
+    ).results.map((r) => r.src_file),
+  ))
+    out.add(file);
+  for (const file of await eachChunk(changed.names, async (json) =>
     (
       await d1
         .prepare(

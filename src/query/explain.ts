@@ -1,9 +1,8 @@
 import type { ProjectRow } from '../db/projects';
-import { EXTRACTOR_VERSION } from '../extract';
 import { graphCoverage } from '../graph/coverage';
 import { edgeKinds, type EdgeKind as RefKind } from '../tools/read/edges';
 import type { ToolContext } from '../tools/define';
-import { SCHEMA_VERSION } from '../version';
+import { staleness } from '../tools/project-scope';
 import type { Analyzed } from './analyze';
 import type { Expr, NodePattern, Query } from './ast';
 import { compileLanguages, conjunctsOf, variablesOf, type RegexValues } from './compile';
@@ -33,12 +32,6 @@ export interface Explainer {
 /** Whether the project's edges were built for its visible index (the resolution pass ran for this generation). */
 export function graphPending(p: ProjectRow): boolean {
   return p.graphGeneration < p.generation;
-}
-
-export function staleness(p: ProjectRow): string | null {
-  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
-  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
-  return null;
 }
 
 function counted(n: number): string {

@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { checkGraphState, riskOf, warnCoverage } from './trace';
+import { checkGraphState, nodeOut, riskOf, symbolSpanOut, warnCoverage } from './graph-common';
 
 const MAX_RANGES = 500;
 const DEFAULT_DEPTH = 2;
@@ -36,24 +36,12 @@ const fileOut = z.object({
   changed_lines: z.number(),
 });
 
-const changedOut = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  file_path: z.string(),
-  start_line: z.number(),
-  end_line: z.number(),
-  signature: z.string(),
+const changedOut = symbolSpanOut.extend({
   is_test: z.boolean(),
   innermost: z.boolean().describe('no other changed symbol inside it for the same change; callers are walked from these'),
 });
 
-const impactedOut = z.object({
-  id: z.string().nullable().describe('null for module-level code of file'),
-  name: z.string(),
-  kind: z.string(),
-  file: z.string(),
-  line: z.number(),
+const impactedOut = nodeOut.extend({
   depth: z.number(),
   risk: z.enum(['high', 'medium', 'low']),
   via: z.string().describe('the changed symbol or caller it calls'),

@@ -11,7 +11,7 @@ import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { outlineEntry } from './read/view';
 import { MAX_IDS } from './symbols';
-import { checkGraphState, warnCoverage } from './trace';
+import { checkGraphState, nodeOut, symbolSpanOut, warnCoverage } from './graph-common';
 
 export const MAX_TASK_CHARS = 2000;
 const DEFAULT_MAX_TOKENS = 4000;
@@ -19,13 +19,7 @@ const DEFAULT_SEEDS = 3;
 /** Callers and callees read per seed set and direction. */
 const NEIGHBOUR_ROWS = 300;
 
-const seedOut = z.object({
-  id: z.string(),
-  kind: z.string(),
-  file_path: z.string(),
-  start_line: z.number(),
-  end_line: z.number(),
-  signature: z.string(),
+const seedOut = symbolSpanOut.omit({ name: true }).extend({
   docstring: z.string().optional(),
   via: z.enum(['name', 'path', 'search_all_words', 'search_any_word']).describe('how the task found it'),
   matched: z.string().describe('the identifier, path or words that found it'),
@@ -34,12 +28,7 @@ const seedOut = z.object({
 });
 type SeedOut = z.infer<typeof seedOut>;
 
-const relatedOut = z.object({
-  id: z.string().nullable().describe('null for module-level code of file'),
-  name: z.string(),
-  kind: z.string(),
-  file: z.string(),
-  line: z.number(),
+const relatedOut = nodeOut.extend({
   relation: z.enum(['caller', 'callee']),
   of: z.string().describe('the seed it calls or is called by'),
   call_line: z.number(),

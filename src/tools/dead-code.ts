@@ -6,7 +6,7 @@ import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
-import { readGraphState, warnGraphPending } from './trace';
+import { readGraphState, warnGraphPending } from './graph-common';
 
 const DEFAULT_LIMIT = 50;
 const MAX_OFFSET = 10_000;

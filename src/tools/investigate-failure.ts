@@ -9,7 +9,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
-import { warnCoverage } from './trace';
+import { symbolSpanOut, warnCoverage } from './graph-common';
 
 /** Largest trace accepted, in characters. */
 export const MAX_TRACE_CHARS = 64 * 1024;
@@ -22,14 +22,7 @@ const SHOWN_CALLERS = 20;
 const MESSAGE_BONUS = 0.5;
 const TEST_FACTOR = 0.5;
 
-const implicatedOut = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  file_path: z.string(),
-  start_line: z.number(),
-  end_line: z.number(),
-  signature: z.string(),
+const implicatedOut = symbolSpanOut.extend({
   line: z.number().describe('the innermost frame line inside it'),
   score: z.number(),
   evidence: z.object({

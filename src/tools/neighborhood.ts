@@ -4,7 +4,7 @@ import { fileSymbols, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { resolveProject } from './project-scope';
-import { exactlyOne, nodeOut, resolveTarget, rootView } from './trace';
+import { exactlyOne, nodeOut, resolveTarget, rootView } from './graph-common';
 
 const DEFAULT_LIMIT = 50;
 const MAX_OFFSET = 10_000;

@@ -7,7 +7,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { exactlyOne, explainNoHops, readGraphState, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage } from './trace';
+import { exactlyOne, explainNoHops, readGraphState, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage } from './graph-common';
 
 /** Edges a change travels back along: callers, subclasses, implementers. */
 const IMPACT_KINDS: readonly EdgeKind[] = ['CALLS', 'INHERITS', 'IMPLEMENTS'];
@@ -39,12 +39,7 @@ export function riskLevel(direct: number, otherModules: number, affected: number
   return affected > 0 ? 'medium' : 'low';
 }
 
-const impactOut = z.object({
-  id: z.string().nullable(),
-  name: z.string(),
-  kind: z.string(),
-  file: z.string(),
-  line: z.number(),
+const impactOut = nodeOut.extend({
   depth: z.number(),
   risk: z.enum(['high', 'medium', 'low']),
   via: z.string(),

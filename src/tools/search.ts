@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXTRACTOR_VERSION, LANGUAGES, type SymbolKind } from '../extract';
+import { LANGUAGES, type SymbolKind } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
   compileGlob,
@@ -16,10 +16,9 @@ import {
   type TranslatedQuery,
 } from '../db/search';
 import { didYouMean } from '../util/did-you-mean';
-import { SCHEMA_VERSION } from '../version';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
-import { resolveProject } from './project-scope';
+import { resolveProject, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
 
 const SYMBOL_KINDS = [
@@ -362,12 +361,6 @@ async function explainEmpty(
   const shorter = await shorterPrefix(ctx.db, query.words, filters);
   if (shorter) ctx.meta.next('search', step({ ...offset, query: shorter.query }), `the shorter prefix ${shorter.query} finds ${shorter.n} symbol(s)`);
   else ctx.meta.next('list', {}, 'check that this is the project you meant');
-}
-
-function staleness(p: ProjectRow): string | null {
-  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
-  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
-  return null;
 }
 
 /** The longest prefix of the longest word (down to half of it, at least 3 characters) that finds hits under the same filters. */

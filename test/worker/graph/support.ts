@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { edgeRow, writeSeedEdges } from '../seed-edges';
 
 export { rest, type Json };
 export const DB = (env as unknown as { DB: D1Database }).DB;
@@ -18,7 +19,6 @@ export interface SeedEdge {
   provenance?: string;
 }
 
-const fileOf = (id: string) => id.slice(0, id.indexOf('::'));
 
 /**
  * A small TypeScript tree with a call chain across folders, a fan-in hub, a
@@ -129,29 +129,7 @@ export async function seedEdges(project: { id: string; ids: Set<string> }, edges
   for (const e of edges) {
     for (const id of [e.src, e.dst]) if (id !== null) expect(project.ids, `seed edge names unknown symbol ${id}`).toContain(id);
   }
-  const rows = edges.map((e) => ({
-    k: e.kind ?? 'CALLS',
-    s: e.src,
-    sf: e.srcFile ?? (e.src ? fileOf(e.src) : ''),
-    d: e.dst,
-    df: e.dstFile ?? (e.dst ? fileOf(e.dst) : null),
-    n: e.name ?? (e.dst ? e.dst.slice(e.dst.indexOf('::') + 2, e.dst.lastIndexOf('#')).split('.').pop() : (e.dstFile ?? '')),
-    l: e.line,
-    c: e.confidence ?? 1,
-    p: e.provenance ?? 'import',
-  }));
-  await DB.batch([
-    DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(project.id),
-    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
-    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(project.id),
-    DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(value, '$.k'), json_extract(value, '$.s'), json_extract(value, '$.sf'), json_extract(value, '$.d'),
-              json_extract(value, '$.df'), json_extract(value, '$.n'), json_extract(value, '$.l'), json_extract(value, '$.c'), json_extract(value, '$.p')
-       FROM json_each(?2)`,
-    ).bind(project.id, JSON.stringify(rows)),
-    DB.prepare(`UPDATE projects SET graph_generation = ${opts.current === false ? 'generation - 1' : 'generation'} WHERE id = ?1`).bind(project.id),
-  ]);
+  await writeSeedEdges(project.id, edges.map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })), { pending: opts.current === false });
 }
 
 /** Runs a next step through REST and checks it succeeds without unknown parameters. */

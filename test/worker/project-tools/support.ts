@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { edgeRow, writeSeedEdges, type EdgeRowSeed } from '../seed-edges';
 
 export const DB = (env as unknown as { DB: D1Database }).DB;
 
@@ -13,36 +14,15 @@ export async function indexProject(project: string, files: Record<string, string
   return row.id;
 }
 
-export interface EdgeSeed {
-  kind: 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
-  src: string | null;
-  srcFile: string;
-  dst: string | null;
-  dstFile: string | null;
-  name: string;
-  line: number;
-  confidence?: number;
-  provenance?: string;
-}
+/** An edge row with confidence and provenance optional (1.0, 'import'). */
+export type EdgeSeed = Omit<EdgeRowSeed, 'confidence' | 'provenance'> & Partial<Pick<EdgeRowSeed, 'confidence' | 'provenance'>>;
 
 /**
  * Replaces the project's edges with `edges` (whatever the resolution pass
  * wrote at push) and marks the graph current, or `pending` behind the index.
  */
 export async function seedEdges(projectId: string, edges: readonly EdgeSeed[], opts: { pending?: boolean } = {}): Promise<void> {
-  await DB.batch([
-    DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(projectId),
-    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
-    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(projectId),
-    DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.src'), json_extract(value, '$.srcFile'), json_extract(value, '$.dst'),
-              json_extract(value, '$.dstFile'), json_extract(value, '$.name'), json_extract(value, '$.line'),
-              coalesce(json_extract(value, '$.confidence'), 1.0), coalesce(json_extract(value, '$.provenance'), 'import')
-       FROM json_each(?2)`,
-    ).bind(projectId, JSON.stringify(edges)),
-    DB.prepare(`UPDATE projects SET graph_generation = CASE WHEN ?2 THEN generation - 1 ELSE generation END WHERE id = ?1`).bind(projectId, opts.pending ? 1 : 0),
-  ]);
+  await writeSeedEdges(projectId, edges.map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })), opts);
 }
 
 /** `POST /v1/tools/batch`. */

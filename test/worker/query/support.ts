@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { edgeRow, writeSeedEdges } from '../seed-edges';
 
 export { rest, type Json };
 export const DB = (env as unknown as { DB: D1Database }).DB;
@@ -85,7 +86,6 @@ export interface SeedEdge {
   provenance?: string;
 }
 
-const fileOf = (id: string) => id.slice(0, id.indexOf('::'));
 
 /** Pushes `files` into `project` through the index tool; returns the project id. */
 export async function indexProject(project: string, files: Record<string, string> = FILES): Promise<string> {
@@ -107,30 +107,7 @@ export async function seedEdges(project: string, edges: readonly SeedEdge[]): Pr
   const found = await DB.prepare('SELECT id FROM symbols WHERE project_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(row.id, JSON.stringify(ids)).all<{ id: string }>();
   const missing = ids.filter((id) => !found.results.some((r) => r.id === id));
   if (missing.length) throw new Error(`seed edges name symbols the project lacks: ${missing.join(', ')}`);
-  const rows = edges.map((e) => ({
-    kind: e.kind ?? 'CALLS',
-    src_id: e.src,
-    src_file: e.srcFile ?? fileOf(e.src as string),
-    dst_id: e.dst,
-    dst_file: e.dstFile ?? (e.dst ? fileOf(e.dst) : null),
-    name: e.name ?? (e.dst ? e.dst.slice(e.dst.lastIndexOf('::') + 2, e.dst.lastIndexOf('#')).split('.').pop() : 'module'),
-    line: e.line,
-    confidence: e.confidence ?? 0.95,
-    provenance: e.provenance ?? 'same_file',
-  }));
-  await DB.batch([
-    DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(row.id),
-    // Edges written outside a resolution pass: drop the aggregates kept for the old ones.
-    DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(row.id),
-    DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.src_id'), json_extract(value, '$.src_file'), json_extract(value, '$.dst_id'),
-              json_extract(value, '$.dst_file'), json_extract(value, '$.name'), json_extract(value, '$.line'), json_extract(value, '$.confidence'),
-              json_extract(value, '$.provenance')
-       FROM json_each(?2)`,
-    ).bind(row.id, JSON.stringify(rows)),
-    DB.prepare('UPDATE projects SET graph_generation = generation WHERE id = ?1').bind(row.id),
-  ]);
+  await writeSeedEdges(row.id, edges.map((e) => edgeRow({ ...e, name: e.name ?? (e.dst ? undefined : 'module') }, { confidence: 0.95, provenance: 'same_file' })));
 }
 
 /** The graph of FILES: a chain into query, a run ⇄ execute cycle, an import, an implementation, a test caller, a Ruby call, a module-level import. */

@@ -64,6 +64,32 @@ describe('commit-time resolution', () => {
     expect(after.filter((e) => e.src_file === 'src/side.ts')).toEqual(sideEdges);
   });
 
+  it('re-resolves only the changed file when a change stays inside bodies: its importers keep their edge rows', async () => {
+    await pushOk('res-body', BASE);
+    const before = await edgesOf('res-body');
+    const changed = { ...BASE, 'src/util.ts': UTIL.replace('return 1;', 'const x = 10;\n  return x;') };
+    await pushOk('res-body', changed);
+    const after = await edgesOf('res-body');
+    // app.ts imports util.ts and calls helper: util's symbol rows did not change, so app's rows stand as they were.
+    expect(after.filter((e) => e.src_file === 'src/app.ts')).toEqual(before.filter((e) => e.src_file === 'src/app.ts'));
+    // The same edges a push from scratch resolves.
+    await pushOk('res-body-fresh', changed);
+    const strip = (es: EdgeRow[]) => es.map(({ rowid: _r, ...e }) => e);
+    expect(strip(after)).toEqual(strip(await edgesOf('res-body-fresh')));
+  });
+
+  it('re-resolves the importers of a file whose symbol rows change without a name changing', async () => {
+    await pushOk('res-export', BASE);
+    const before = (await edgesOf('res-export')).filter((e) => e.src_file === 'src/app.ts');
+    const changed = { ...BASE, 'src/util.ts': UTIL.replace('export function other', 'function other') };
+    await pushOk('res-export', changed);
+    const after = (await edgesOf('res-export')).filter((e) => e.src_file === 'src/app.ts');
+    // Same edges, written anew (other's export flag is part of what app.ts resolves against).
+    const strip = (es: EdgeRow[]) => es.map(({ rowid: _r, ...e }) => e);
+    expect(strip(after)).toEqual(strip(before));
+    expect(after.map((e) => e.rowid)).not.toEqual(before.map((e) => e.rowid));
+  });
+
   it('resolves an import of an unchanged file once a push adds the file it names', async () => {
     await pushOk('res-add', BASE);
     const untouched = (await edgesOf('res-add')).filter((e) => e.src_file === 'src/side.ts');
