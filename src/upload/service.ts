@@ -267,6 +267,7 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION),
     planResolution(d1, upload.project_id, upload.id, SCHEMA_VERSION),
   ]);
+  const planned = Date.now();
   const applied = await d1.batch(
     commitStatements(d1, {
       projectId: upload.project_id,
@@ -289,7 +290,10 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     .prepare('SELECT id, symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1')
     .bind(upload.project_id)
     .first<{ id: string; symbol_count: number; schema_version_at_index: number | null; generation: number }>();
+  const committed = Date.now();
   const edges = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta);
+  // Where a commit spends its time, for operators (counts and milliseconds only).
+  console.log(JSON.stringify({ event: 'commit', project_id: upload.project_id, plan_ms: planned - started, commit_ms: committed - planned, resolution_ms: Date.now() - committed, files: plan.new + plan.changed + plan.deleted, resolution_full: graphPlan.full, edges }));
   meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
   const skipped = Object.values(outcome.skipped).reduce((a, b) => a + b, 0);
   const failed = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
