@@ -41,6 +41,8 @@ export interface GraphNode {
   language: string;
   isTest: boolean;
   isExported: boolean;
+  /** Stored size of `file` in bytes (for full_file_read baselines); null when the file is not in the index. */
+  fileSize: number | null;
 }
 
 export interface Hop {
@@ -108,6 +110,7 @@ interface LevelRow {
   language: string | null;
   is_test: number | null;
   is_exported: number | null;
+  file_size: number | null;
 }
 
 /** Whether `path` is a test file for its language (the extractor's test-path rules). */
@@ -134,6 +137,7 @@ function nodeOf(r: LevelRow): GraphNode | null {
       language: r.language ?? '',
       isTest: r.is_test === 1,
       isExported: r.is_exported === 1,
+      fileSize: r.file_size,
     };
   }
   // An edge to a symbol missing from the index (a stale row) is no node.
@@ -149,6 +153,7 @@ function nodeOf(r: LevelRow): GraphNode | null {
     language: rowForPath(file)?.id ?? '',
     isTest: isTestPath(file),
     isExported: false,
+    fileSize: r.file_size,
   };
 }
 
@@ -181,9 +186,10 @@ async function level(
   const rows = await d1
     .prepare(
       `SELECT x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref,
-              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
        FROM (${edgeRows}) x
        LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
+       LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
        ${perPair ? 'WHERE x.rn = 1' : ''}
        ORDER BY x.k, x.node_file, x.line, x.r
        LIMIT ?5`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EDGE_KINDS, fileSizes, walk, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, walk, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { fullFileReadBaseline } from './baseline';
@@ -116,7 +116,9 @@ export const traceTool = defineTool({
     if (reason === null) warnCoverage(ctx, root.language);
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
-    await fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, [root.file_path, ...hops.map((h) => h.node.file)]));
+    // Sizes came with the rows: the root's with its symbol, each hop's with its level.
+    const sizes = [{ path: root.file_path, size: root.file_size }, ...hops.flatMap((h) => (h.node.fileSize === null ? [] : [{ path: h.node.file, size: h.node.fileSize }]))];
+    await fullFileReadBaseline(ctx, project.id, sizes);
     return { root: rootView(root), hops: hops.map(hopView), total };
   },
 });
