@@ -124,8 +124,9 @@ export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTe
   // Files first: a name the task spells is looked for in the files it mentions before anywhere else.
   const pathed = await byPath(d1, projectId, terms.paths);
   const named = await byName(d1, projectId, terms.identifiers, terms.words, pathed.files);
-  const searched = await bySearch(d1, projectId, terms.words, wanted);
   const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
+  // Search hits rank below every name and path hit: with enough of those they could never be picked.
+  const searched = known.size >= wanted ? [] : await bySearch(d1, projectId, terms.words, wanted);
   const fetchIds = searched.filter((s) => !known.has(s.id)).map((s) => s.id);
   const rows = new Map((await symbolsByIds(d1, projectId, fetchIds, false)).map((r) => [r.id, r]));
   const found: Seed[] = [...named.hits, ...pathed.hits];

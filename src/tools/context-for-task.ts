@@ -11,7 +11,7 @@ import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { outlineEntry } from './read/view';
 import { MAX_IDS } from './symbols';
-import { checkGraphState, nodeOut, symbolSpanOut, warnCoverage } from './graph-common';
+import { nodeOut, readGraphState, symbolSpanOut, warnCoverage, warnGraphPending } from './graph-common';
 
 export const MAX_TASK_CHARS = 2000;
 const DEFAULT_MAX_TOKENS = 4000;
@@ -103,13 +103,14 @@ export const contextForTaskTool = defineTool({
 
 async function assemble(ctx: ToolContext, project: ProjectRow, seeds: readonly Seed[], maxTokens: number): Promise<Output> {
   const ids = seeds.map((s) => s.row.id);
-  await checkGraphState(ctx, project);
-  const [full, skeleton, callers, callees] = await Promise.all([
+  const [lag, full, skeleton, callers, callees] = await Promise.all([
+    readGraphState(ctx, project),
     lookupIds(ctx, project.id, ids, { detail: 'full', fields: ['source'] }),
     lookupIds(ctx, project.id, ids, { detail: 'skeleton', fields: ['outline'] }),
     callersOf(ctx.db, project.id, ids, { kinds: ['CALLS'], limit: NEIGHBOUR_ROWS }),
     calleesOf(ctx.db, project.id, ids, { kinds: ['CALLS'], limit: NEIGHBOUR_ROWS }),
   ]);
+  warnGraphPending(ctx, lag);
   let left = maxTokens - tokensOf({ seeds: [], related: [] });
   const dropped: string[] = [];
 
