@@ -11,17 +11,6 @@ export type AdrStatus = (typeof ADR_STATUSES)[number];
 /** The highest number an id can carry (four digits). */
 export const MAX_ADR_NUMBER = 9999;
 
-export interface AdrRow {
-  id: string;
-  title: string;
-  status: AdrStatus;
-  context: string;
-  decision: string;
-  consequences: string;
-  superseded_by: string | null;
-  created_at: number;
-  updated_at: number;
-}
 
 export type AdrSummaryRow = Pick<AdrRow, 'id' | 'title' | 'status' | 'superseded_by' | 'updated_at'>;
 
@@ -67,6 +56,12 @@ export interface AdrFields {
   decision: string;
   consequences: string;
   superseded_by: string | null;
+}
+
+export interface AdrRow extends AdrFields {
+  id: string;
+  created_at: number;
+  updated_at: number;
 }
 
 /**

@@ -6,24 +6,14 @@
  * so SQLite seeks an index per item (`symbols_file`, the `files` key).
  */
 import { jsonChunks } from './json-param';
+import type { SymbolRow } from './source';
 
 /** A symbol as the composites show it (snake_case, as stored). */
-export interface SpanSymbol {
+export type SpanSymbol = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'signature' | 'language' | 'start_line' | 'end_line' | 'is_test' | 'is_exported'> & {
   /** The caller's key of the range this row overlaps. */
   k: string;
-  id: string;
-  file_path: string;
-  name: string;
-  qualified_name: string;
-  kind: string;
-  signature: string;
-  language: string;
   corpus: string;
-  start_line: number;
-  end_line: number;
-  is_test: number;
-  is_exported: number;
-}
+};
 
 export interface LineProbe {
   /** Caller's key, returned as `k`. */

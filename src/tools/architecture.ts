@@ -5,7 +5,7 @@ import { LANGUAGES } from '../extract';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
-import { resolveProject } from './project-scope';
+import { markNoFiles, resolveProject } from './project-scope';
 
 const DEFAULT_LIMIT = 10;
 const COVERAGE = ['cross_file', 'same_file', 'none'] as const satisfies readonly GraphCoverage[];
@@ -159,8 +159,7 @@ function sumBy(groups: readonly EdgeGroup[], key: 'kind' | 'provenance'): [strin
  */
 export function explainEmptyIndex(ctx: ToolContext, project: ProjectRow, totals: Totals): boolean {
   if (totals.files === 0) {
-    ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
-    ctx.meta.next('list', {}, 'see which projects hold files');
+    markNoFiles(ctx, project);
     return true;
   }
   if (totals.symbols === 0) {

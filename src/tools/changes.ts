@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { checkGraphState, nodeOut, riskOf, symbolSpanOut, warnCoverage } from './graph-common';
+import { checkGraphState, nodeOut, riskOf, spanView, symbolSpanOut, warnCoverage } from './graph-common';
 
 const MAX_RANGES = 500;
 const DEFAULT_DEPTH = 2;
@@ -142,7 +142,7 @@ export const changesTool = defineTool({
 
     const changed = await changedSymbols(ctx, project.id, indexed);
     const innermost = changed.filter((c) => c.innermost).map((c) => c.id);
-    const { pending } = await checkGraphState(ctx, project);
+    const pending = checkGraphState(ctx, project);
     const walked = innermost.length ? await walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], includeTests: true, maxHops: 2000 }) : null;
     const hops = walked?.hops ?? [];
     const impactedAll = hops.filter((h) => !h.node.isTest);
@@ -200,13 +200,7 @@ async function changedSymbols(ctx: ToolContext, projectId: string, targets: read
   return [...all.values()]
     .sort((a, b) => (order.get(a.file_path) ?? 0) - (order.get(b.file_path) ?? 0) || a.end_line - a.start_line - (b.end_line - b.start_line) || a.start_line - b.start_line)
     .map((r) => ({
-      id: r.id,
-      name: r.name,
-      kind: r.kind,
-      file_path: r.file_path,
-      start_line: r.start_line,
-      end_line: r.end_line,
-      signature: r.signature,
+      ...spanView(r),
       is_test: r.is_test === 1,
       innermost: inner.has(r.id),
       language: r.language,

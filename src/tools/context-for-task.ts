@@ -7,11 +7,11 @@ import { taskTerms, type TaskTerms } from '../composites/task-terms';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
-import { resolveProject } from './project-scope';
+import { resolveProjectWithFiles } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { outlineEntry } from './read/view';
 import { MAX_IDS } from './symbols';
-import { nodeOut, readGraphState, symbolSpanOut, warnCoverage, warnGraphPending } from './graph-common';
+import { graphLag, nodeOut, symbolSpanOut, warnCoverage, warnGraphPending } from './graph-common';
 
 export const MAX_TASK_CHARS = 2000;
 const DEFAULT_MAX_TOKENS = 4000;
@@ -83,13 +83,8 @@ export const contextForTaskTool = defineTool({
       });
     }
     const empty: Output = { seeds: [], related: [], used_tokens: 0, max_tokens: args.max_tokens };
-    const project = await resolveProject(ctx, args.project);
+    const project = await resolveProjectWithFiles(ctx, args.project);
     if (!project) return empty;
-    if (project.fileCount === 0) {
-      ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
-      ctx.meta.next('list', {}, 'see which projects hold files');
-      return empty;
-    }
     const found = await findSeeds(ctx.db, project.id, terms, args.seeds);
     const unresolved = found.unresolved.length ? { unresolved: found.unresolved } : {};
     if (found.seeds.length === 0) {
@@ -103,8 +98,8 @@ export const contextForTaskTool = defineTool({
 
 async function assemble(ctx: ToolContext, project: ProjectRow, seeds: readonly Seed[], maxTokens: number): Promise<Output> {
   const ids = seeds.map((s) => s.row.id);
-  const [lag, full, skeleton, callers, callees] = await Promise.all([
-    readGraphState(ctx, project),
+  const lag = graphLag(project);
+  const [full, skeleton, callers, callees] = await Promise.all([
     lookupIds(ctx, project.id, ids, { detail: 'full', fields: ['source'] }),
     lookupIds(ctx, project.id, ids, { detail: 'skeleton', fields: ['outline'] }),
     callersOf(ctx.db, project.id, ids, { kinds: ['CALLS'], limit: NEIGHBOUR_ROWS }),

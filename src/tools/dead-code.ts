@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../extract';
 import { compileGlob } from '../db/search';
-import { fileSizes, uncalledSymbols, type UncalledRow } from '../db/graph';
+import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
-import { readGraphState, warnGraphPending } from './graph-common';
+import { graphLag, warnGraphPending } from './graph-common';
 
 const DEFAULT_LIMIT = 50;
 const MAX_OFFSET = 10_000;
@@ -108,8 +108,8 @@ export const deadCodeTool = defineTool({
       await fullFileReadBaseline(ctx, project.id, []);
       return empty;
     }
-    const lag = await readGraphState(ctx, project);
-    if (lag.pending && !lag.hasEdges) {
+    const lag = graphLag(project);
+    if (lag.pending && !(await graphState(ctx.db, project.id))?.hasEdges) {
       ctx.meta.empty('stale_index', `the call graph of '${project.name}' is not built yet for its last push, so every function would look uncalled; retry shortly or re-index`, {});
       ctx.meta.next('health', { project: project.name }, 'see the state of the index');
       await fullFileReadBaseline(ctx, project.id, []);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PincherError } from '../errors';
-import { EDGE_KINDS, calleesOf, callersOf, graphState, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import type { SymbolRow } from '../db/source';
 import { emptyGraphReason, graphCoverage } from '../graph/coverage';
@@ -42,6 +42,11 @@ export const symbolSpanOut = z.object({
   end_line: z.number(),
   signature: z.string(),
 });
+
+/** The span fields of a symbol row. */
+export function spanView(r: Pick<SymbolRow, 'id' | 'name' | 'kind' | 'file_path' | 'start_line' | 'end_line' | 'signature'>): z.infer<typeof symbolSpanOut> {
+  return { id: r.id, name: r.name, kind: r.kind, file_path: r.file_path, start_line: r.start_line, end_line: r.end_line, signature: r.signature };
+}
 
 export function nodeView(n: Pick<GraphNode, 'id' | 'name' | 'kind' | 'file' | 'line'>): z.infer<typeof nodeOut> {
   return { id: n.id, name: n.name, kind: n.kind, file: n.file, line: n.line };
@@ -120,19 +125,16 @@ export async function resolveTarget(ctx: ToolContext, tool: string, project: Pro
   return chosen;
 }
 
-/** Whether a project's edges lag its index (resolution of the last push still running) and whether it has any edge. */
+/** Whether a project's edges lag its index (resolution of the last push still running). */
 export interface GraphLag {
   pending: boolean;
-  hasEdges: boolean;
   generation: number;
   graphGeneration: number;
 }
 
-export async function readGraphState(ctx: ToolContext, project: ProjectRow): Promise<GraphLag> {
-  const state = await graphState(ctx.db, project.id);
-  const generation = state?.generation ?? project.generation;
-  const graphGeneration = state?.graphGeneration ?? project.graphGeneration;
-  return { pending: graphGeneration < generation, hasEdges: state?.hasEdges ?? false, generation, graphGeneration };
+/** The lag as the project row read for this call records it. */
+export function graphLag(project: ProjectRow): GraphLag {
+  return { pending: project.graphGeneration < project.generation, generation: project.generation, graphGeneration: project.graphGeneration };
 }
 
 /** The graph_pending warning: some edges of the last push may be missing. */
@@ -145,11 +147,11 @@ export function warnGraphPending(ctx: ToolContext, lag: GraphLag): void {
   );
 }
 
-/** Reads the graph state and warns graph_pending when the edges lag the index. */
-export async function checkGraphState(ctx: ToolContext, project: ProjectRow): Promise<{ pending: boolean; hasEdges: boolean }> {
-  const lag = await readGraphState(ctx, project);
+/** Warns graph_pending when the project's edges lag its index; returns whether they do. */
+export function checkGraphState(ctx: ToolContext, project: ProjectRow): boolean {
+  const lag = graphLag(project);
   warnGraphPending(ctx, lag);
-  return { pending: lag.pending, hasEdges: lag.hasEdges };
+  return lag.pending;
 }
 
 /** What a walk started from, for explaining an empty answer: one symbol, or every symbol of a file. */

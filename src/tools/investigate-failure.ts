@@ -9,7 +9,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
-import { symbolSpanOut, warnCoverage } from './graph-common';
+import { spanView, symbolSpanOut, warnCoverage } from './graph-common';
 
 /** Largest trace accepted, in characters. */
 export const MAX_TRACE_CHARS = 64 * 1024;
@@ -212,13 +212,7 @@ function score(located: readonly Located[], message: string | null): Output['imp
       const test = s.is_test === 1;
       const value = (weight + (messageMatch ? MESSAGE_BONUS : 0)) * (test ? TEST_FACTOR : 1);
       return {
-        id: s.id,
-        name: s.name,
-        kind: s.kind,
-        file_path: s.file_path,
-        start_line: s.start_line,
-        end_line: s.end_line,
-        signature: s.signature,
+        ...spanView(s),
         line,
         score: Math.round(value * 1000) / 1000,
         evidence: { frames, deepest, message_match: messageMatch, test_code: test },

@@ -7,7 +7,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { exactlyOne, explainNoHops, readGraphState, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage } from './graph-common';
+import { exactlyOne, explainNoHops, graphLag, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage } from './graph-common';
 
 /** Edges a change travels back along: callers, subclasses, implementers. */
 const IMPACT_KINDS: readonly EdgeKind[] = ['CALLS', 'INHERITS', 'IMPLEMENTS'];
@@ -113,12 +113,9 @@ export const planChangeTool = defineTool({
     const empty = { target: null, impact: [], modules: [], tests: [], risk: { level: 'low' as const, direct: 0, indirect: 0, other_modules: 0, tests: 0, untested: true }, total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
-    const [target, lag] = await Promise.all([
-      args.path !== undefined ? fileTarget(ctx, project, args.path) : symbolTarget(ctx, project, args),
-      readGraphState(ctx, project),
-    ]);
+    const target = args.path !== undefined ? await fileTarget(ctx, project, args.path) : await symbolTarget(ctx, project, args);
     if (!target) return empty;
-    return plan(ctx, project, target, args, lag);
+    return plan(ctx, project, target, args, graphLag(project));
   },
 });
 

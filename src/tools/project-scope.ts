@@ -38,3 +38,20 @@ export function staleness(p: ProjectRow): string | null {
   if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
   return null;
 }
+
+/** Records that `project` is indexed but holds no files (no_project_indexed), with a list step. */
+export function markNoFiles(ctx: ToolContext, project: ProjectRow): void {
+  ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
+  ctx.meta.next('list', {}, 'see which projects hold files');
+}
+
+/** resolveProject, then null (with no_project_indexed) as well for a project that holds no files. */
+export async function resolveProjectWithFiles(ctx: ToolContext, name: string | undefined): Promise<ProjectRow | null> {
+  const project = await resolveProject(ctx, name);
+  if (!project) return null;
+  if (project.fileCount === 0) {
+    markNoFiles(ctx, project);
+    return null;
+  }
+  return project;
+}

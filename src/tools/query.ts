@@ -9,7 +9,7 @@ import { DEFAULT_MAX_ROWS, MAX_QUERY_CHARS, MAX_ROWS, WALK_CAP } from '../query/
 import { parseQuery } from '../query/parser';
 import { printQuery } from '../query/printer';
 import { defineTool, type ToolContext } from './define';
-import { resolveProject } from './project-scope';
+import { resolveProjectWithFiles } from './project-scope';
 
 const input = z.object({
   query: z
@@ -56,13 +56,8 @@ export const queryTool = defineTool({
     const a = analyzed(ctx, args.query);
     for (const lint of a.lints) ctx.meta.warn(lint.code, lint.message, lint.data);
     const empty = { columns: a.columns, rows: [], row_count: 0, truncated: false };
-    const project = await resolveProject(ctx, args.project);
+    const project = await resolveProjectWithFiles(ctx, args.project);
     if (!project) return empty;
-    if (project.fileCount === 0) {
-      ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
-      ctx.meta.next('list', {}, 'see which projects hold files');
-      return empty;
-    }
     const stepArgs = (query: string) => ({ project: project.name, query, ...(args.max_rows !== DEFAULT_MAX_ROWS ? { max_rows: args.max_rows } : {}) });
     const fixed = corrected(args.query, a.lints);
     if (fixed) ctx.meta.next('query', stepArgs(fixed), 'the same query with the did-you-mean corrections applied');

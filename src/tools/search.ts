@@ -18,7 +18,7 @@ import {
 import { didYouMean } from '../util/did-you-mean';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
-import { resolveProject, staleness } from './project-scope';
+import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
 
 const SYMBOL_KINDS = [
@@ -111,13 +111,8 @@ export const searchTool = defineTool({
       });
     }
     const glob = args.file_pattern === undefined ? undefined : compileGlob(args.file_pattern);
-    const project = await resolveProject(ctx, args.project);
+    const project = await resolveProjectWithFiles(ctx, args.project);
     if (!project) return EMPTY;
-    if (project.fileCount === 0) {
-      ctx.meta.empty('no_project_indexed', `project '${project.name}' is indexed but holds no files; push its sources first`, { project: project.name });
-      ctx.meta.next('list', {}, 'see which projects hold files');
-      return EMPTY;
-    }
     const step = (over: Record<string, unknown> = {}) => stepArgs(args, query, project.name, over);
     const language = args.language?.toLowerCase();
     const filters: SymbolFilters = {

@@ -4,7 +4,7 @@ import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
-import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, readGraphState, resolveTarget, rootView, warnCoverage, warnGraphPending } from './graph-common';
+import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending } from './graph-common';
 import { resolveProject } from './project-scope';
 
 /** Default walk depth; an omitted depth may be trimmed below it (ENOUGH_HOPS). */
@@ -72,12 +72,9 @@ export const traceTool = defineTool({
     const empty = { root: null, hops: [], total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
-    // The graph state is read alongside the target (it records nothing in _meta by itself).
-    const [root, lag] = await Promise.all([
-      resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }),
-      readGraphState(ctx, project),
-    ]);
+    const root = await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) });
     if (!root) return empty;
+    const lag = graphLag(project);
 
     const walkDir = WALK[direction];
     const result = await walk(ctx.db, project.id, [root.id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops });

@@ -15,6 +15,20 @@ export interface EdgeRowSeed {
   provenance: string;
 }
 
+/** A terse edge: what `edgeRow` completes into a row. */
+export interface SeedEdge {
+  kind?: EdgeRowSeed['kind'];
+  src: string | null;
+  /** Needed when src is null (module level); else taken from src. */
+  srcFile?: string;
+  dst: string | null;
+  dstFile?: string | null;
+  name?: string;
+  line: number;
+  confidence?: number;
+  provenance?: string;
+}
+
 const fileOf = (id: string): string => id.slice(0, id.indexOf('::'));
 
 /**
@@ -22,10 +36,7 @@ const fileOf = (id: string): string => id.slice(0, id.indexOf('::'));
  * the ids, the name from the target's qualified name (its last segment) or
  * the target file, confidence and provenance from `defaults`.
  */
-export function edgeRow(
-  e: { kind?: EdgeRowSeed['kind']; src: string | null; srcFile?: string; dst: string | null; dstFile?: string | null; name?: string; line: number; confidence?: number; provenance?: string },
-  defaults: { confidence: number; provenance: string },
-): EdgeRowSeed {
+export function edgeRow(e: SeedEdge, defaults: { confidence: number; provenance: string }): EdgeRowSeed {
   return {
     kind: e.kind ?? 'CALLS',
     src: e.src,

@@ -1,24 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
-import { edgeRow, writeSeedEdges } from '../seed-edges';
+import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
+
+export type { SeedEdge };
 
 export { rest, type Json };
 export const DB = (env as unknown as { DB: D1Database }).DB;
-
-export interface SeedEdge {
-  kind?: 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
-  src: string | null;
-  /** Needed when src is null (module level); else taken from src. */
-  srcFile?: string;
-  dst: string | null;
-  dstFile?: string;
-  name?: string;
-  line: number;
-  confidence?: number;
-  provenance?: string;
-}
-
 
 /**
  * A small TypeScript tree with a call chain across folders, a fan-in hub, a

@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
-import { edgeRow, writeSeedEdges } from '../seed-edges';
+import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
+
+export type { SeedEdge };
 
 export { rest, type Json };
 export const DB = (env as unknown as { DB: D1Database }).DB;
@@ -73,19 +75,6 @@ export const ID = {
   helper: 'lib/util.rb::helper#Function',
   callerOne: 'lib/util.rb::caller_one#Function',
 } as const;
-
-export interface SeedEdge {
-  kind?: 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
-  src: string | null;
-  srcFile?: string;
-  dst: string | null;
-  dstFile?: string;
-  name?: string;
-  line: number;
-  confidence?: number;
-  provenance?: string;
-}
-
 
 /** Pushes `files` into `project` through the index tool; returns the project id. */
 export async function indexProject(project: string, files: Record<string, string> = FILES): Promise<string> {
