@@ -4,7 +4,7 @@
  * when it is compiled. Names starting with `_` are private to a query's predicates.
  *
  * Definitions and references (one per match):
- *   @definition.function|method|class|interface|enum|type|struct|trait|module|constant|variable
+ *   @definition.function|method|class|interface|enum|type|struct|trait|module|field|constant|variable
  *   @reference.call|import|inherit
  * Parts of a match:
  *   @name           the defined name; for a call the callee expression; for inherit the base type
@@ -39,6 +39,7 @@ const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole
   ['definition.struct', { role: 'definition', kind: 'Struct' }],
   ['definition.trait', { role: 'definition', kind: 'Trait' }],
   ['definition.module', { role: 'definition', kind: 'Module' }],
+  ['definition.field', { role: 'definition', kind: 'Field' }],
   ['definition.constant', { role: 'definition', kind: 'Constant' }],
   ['definition.variable', { role: 'definition', kind: 'Variable' }],
   ['reference.call', { role: 'reference', kind: 'call' }],
@@ -58,7 +59,7 @@ const IGNORED: CaptureRole = { role: 'ignored' };
 
 /** When one node is captured under several kinds, the earlier kind here wins. */
 export const KIND_PRECEDENCE: readonly SymbolKind[] = [
-  'Method', 'Function', 'Class', 'Struct', 'Interface', 'Trait', 'Enum', 'Module', 'Type', 'Constant', 'Variable',
+  'Method', 'Function', 'Class', 'Struct', 'Interface', 'Trait', 'Enum', 'Module', 'Type', 'Field', 'Constant', 'Variable',
 ];
 
 /** Kinds whose members are methods. */

@@ -19,6 +19,7 @@ import { checkContent, DEFAULT_MAX_BYTES } from './guards';
 import { rowForPath, TABLE } from './languages/table';
 import type { ExtractOptions, ExtractionFailure, ExtractionResult, LanguageInfo } from './types';
 
+export { SYMBOL_KINDS } from './types';
 export type {
   Corpus,
   ExtractedReference,

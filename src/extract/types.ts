@@ -7,20 +7,11 @@
 export type Corpus = 'code' | 'config' | 'docs';
 
 /** The closed list of symbol kinds; query captures map onto it in `captures.ts`. */
-export type SymbolKind =
-  | 'Function'
-  | 'Method'
-  | 'Class'
-  | 'Interface'
-  | 'Enum'
-  | 'Type'
-  | 'Struct'
-  | 'Trait'
-  | 'Module'
-  | 'Variable'
-  | 'Constant'
-  | 'Section'
-  | 'Setting';
+export const SYMBOL_KINDS = [
+  'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Field', 'Variable', 'Constant',
+  'Section', 'Setting',
+] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
 export interface ExtractedSymbol {
   /** `${qualified_name}#${kind}`, unique within the file; repeats get `~2`, `~3`… in source order. */

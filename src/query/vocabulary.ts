@@ -1,4 +1,4 @@
-import type { SymbolKind } from '../extract/types';
+import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
 import type { EdgeKind } from '../graph/types';
 
 /**
@@ -6,12 +6,7 @@ import type { EdgeKind } from '../graph/types';
  * kinds) and the properties of each, mapped to fixed columns. User text never
  * reaches SQL as an identifier: a name either maps here or compiles to NULL.
  */
-export const NODE_LABELS = [
-  'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting',
-] as const satisfies readonly SymbolKind[];
-// Fails to compile when extract/types.ts gains a kind this list lacks.
-const _allKinds: Exclude<SymbolKind, (typeof NODE_LABELS)[number]> extends never ? true : never = true;
-void _allKinds;
+export const NODE_LABELS: readonly SymbolKind[] = SYMBOL_KINDS;
 
 export const REL_TYPES = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS'] as const satisfies readonly EdgeKind[];
 const _allEdges: Exclude<EdgeKind, (typeof REL_TYPES)[number]> extends never ? true : never = true;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES, type SymbolKind } from '../extract';
+import { LANGUAGES, SYMBOL_KINDS } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
   compileGlob,
@@ -21,12 +21,6 @@ import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
 
-const SYMBOL_KINDS = [
-  'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting',
-] as const satisfies readonly SymbolKind[];
-// Fails to compile when extract/types.ts gains a kind this list lacks.
-const _allKinds: Exclude<SymbolKind, (typeof SYMBOL_KINDS)[number]> extends never ? true : never = true;
-void _allKinds;
 
 const CORPORA = ['code', 'config', 'docs'] as const;
 const RESULT_FIELDS = [

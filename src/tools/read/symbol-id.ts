@@ -1,9 +1,7 @@
-import type { SymbolKind } from '../../extract';
+import { SYMBOL_KINDS } from '../../extract';
 
-/** The closed kind list of symbol ids (src/extract/types.ts `SymbolKind`). */
-export const SYMBOL_KINDS = [
-  'Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting',
-] as const satisfies readonly SymbolKind[];
+/** The closed kind list of symbol ids (src/extract/types.ts). */
+export { SYMBOL_KINDS };
 
 const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 

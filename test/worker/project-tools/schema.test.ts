@@ -3,7 +3,7 @@ import { rest, type Json } from '../helpers';
 import { indexProject, runStep, seedEdges } from './support';
 
 const PROJECT = 'schema-proj';
-const KINDS = ['Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Variable', 'Constant', 'Section', 'Setting'];
+const KINDS = ['Function', 'Method', 'Class', 'Interface', 'Enum', 'Type', 'Struct', 'Trait', 'Module', 'Field', 'Variable', 'Constant', 'Section', 'Setting'];
 
 let projectId = '';
 
