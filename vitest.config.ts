@@ -23,6 +23,10 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/worker/**/*.test.ts'],
+            // Behaviour, not speed, is asserted here (the bench measures speed): a loaded
+            // 2-core runner must not turn a slow call into a failure.
+            testTimeout: 30_000,
+            hookTimeout: 120_000,
             setupFiles: ['./test/worker/apply-migrations.ts'],
           },
         },
