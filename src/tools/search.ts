@@ -18,6 +18,7 @@ import {
 import type { NameRank } from '../db/search-rank';
 import { didYouMean } from '../util/did-you-mean';
 import { fullFileReadBaseline } from './baseline';
+import { explainExtractionGaps } from './extraction-gaps';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
@@ -89,7 +90,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'BM25 search of symbol names, signatures and docstrings.',
+  description: 'Symbol search (names, signatures, docstrings); exact name first, Type.method works.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -267,6 +268,15 @@ async function explainEmpty(
   filters: SymbolFilters,
   step: StepArgs,
 ): Promise<void> {
+  if (project.symbolCount === 0) {
+    ctx.meta.empty(
+      'extractor_emitted_nothing',
+      `project '${project.name}' holds ${project.fileCount} file(s) but the extractor found no symbol in any of them, so no query can match; health lists its extraction failures`,
+      { project: project.name, files: project.fileCount },
+    );
+    ctx.meta.next('health', { project: project.name }, 'see the extraction failures by reason');
+    return;
+  }
   const singles: Relaxation[] = [];
   const drop = (filter: string, label: string, f: SymbolFilters, over: Record<string, unknown>): Relaxation => ({
     filter,
@@ -346,6 +356,8 @@ async function explainEmpty(
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
     return;
   }
+  const name = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;
+  if (await explainExtractionGaps(ctx, project, name, { setEmpty: true })) return;
   ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
     query: query.canonical,
   });

@@ -36,3 +36,13 @@ export function splitQualified(text: string): QualifiedRef | null {
 export function lastPart(owner: string): string {
   return owner.slice(owner.lastIndexOf('.') + 1);
 }
+
+/**
+ * True when a file's path names `owner` as a folder or a module file
+ * (`pkg/x.go` for `pkg`, `json/decoder.py` or `decoder.py` for `decoder`):
+ * how `pkg.Func` and `module.func` qualify a top-level definition.
+ */
+export function pathNamesOwner(path: string, owner: string): boolean {
+  const p = `/${path}`;
+  return p.includes(`/${owner}/`) || p.includes(`/${owner}.`);
+}
