@@ -5,6 +5,7 @@
  */
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
+import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
 
 // ---------------------------------------------------------------------------
 // Query translation
@@ -33,6 +34,8 @@ export interface TranslatedQuery {
   rewrites: string[];
   /** Plain (unquoted, non-prefix) terms, for "shorten the term" suggestions. */
   words: string[];
+  /** The name the query spells, when it spells one: the ranking puts that definition first. */
+  rank: NameRank | null;
 }
 
 // unicode61 keeps letters, digits and private-use characters; everything else separates tokens.
@@ -78,6 +81,7 @@ export function translateQuery(input: string): TranslatedQuery {
     canonical,
     rewrites,
     words: terms.filter((t) => !t.quoted && !t.prefix && /^[\p{L}\p{N}_]+$/u.test(t.text)).map((t) => t.text),
+    rank: nameRankOf(rewrites.length ? canonical : input),
   };
 }
 
@@ -393,9 +397,10 @@ export interface SymbolFilters {
   path?: PathFilter;
 }
 
-function where(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
-  const params: unknown[] = [match, f.projectId, f.corpus];
-  const cond = ['symbols_fts MATCH ?', 's.project_id = ?', 's.corpus = ?'];
+/** The filters as conditions over `s` (every statement of a search applies the same ones). */
+function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
+  params.push(f.projectId, f.corpus);
+  const cond = ['s.project_id = ?', 's.corpus = ?'];
   if (f.kind !== undefined) {
     cond.push('s.kind = ?');
     params.push(f.kind);
@@ -417,6 +422,26 @@ function where(match: string, f: SymbolFilters): { sql: string; params: unknown[
       params.push(...chunks);
     }
   }
+  return cond;
+}
+
+function where(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [match];
+  const cond = ['symbols_fts MATCH ?', ...filterConditions(f, params)];
+  return { sql: cond.join(' AND '), params };
+}
+
+/**
+ * Hits of the name index the full-text match does not hold (`pkg.Func`:
+ * a top-level Func in folder pkg): a WHERE over `s`, or null.
+ */
+function namedWhere(match: string, f: SymbolFilters, rank: NameRank | null): { sql: string; params: unknown[] } | null {
+  const named = namedCandidates(rank);
+  if (!named) return null;
+  const params: unknown[] = [...named.params];
+  const cond = [named.sql, ...filterConditions(f, params)];
+  cond.push('NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ? AND symbols_fts.rowid = s.rowid)');
+  params.push(match);
   return { sql: cond.join(' AND '), params };
 }
 
@@ -450,38 +475,55 @@ export const SNIPPET_LOOKBEHIND = 1024;
 export const SNIPPET_MAX_BYTES = 4096;
 
 /**
- * One page of hits, best first (score = −bm25, ties by path, line). Files and
- * (with `snippets`) blob windows are joined to the page only, never to every hit.
+ * One page of hits, best first (score: tier, source before tests, kind-weighted
+ * bm25 — see search-rank.ts; ties by path, line). Files and (with `snippets`)
+ * blob windows are joined to the page only, never to every hit.
  */
 export function pageStatement(
   d1: D1Database,
   match: string,
   f: SymbolFilters,
   page: { limit: number; offset: number; snippets: boolean },
+  rank: NameRank | null = null,
 ): D1PreparedStatement {
-  const q = pageQuery(match, f, page);
+  const q = pageQuery(match, f, page, rank);
   return d1.prepare(q.sql).bind(...q.params);
 }
 
 /** SQL and parameters of pageStatement (exported for EXPLAIN QUERY PLAN checks). */
-export function pageQuery(match: string, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): { sql: string; params: unknown[] } {
+export function pageQuery(
+  match: string,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean },
+  rank: NameRank | null = null,
+): { sql: string; params: unknown[] } {
   const w = where(match, f);
+  const named = namedWhere(match, f, rank);
   const windowCols = page.snippets
     ? `, max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
          hex(substr(CAST(b.content AS BLOB), max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
     : '';
+  const cols = `s.rowid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
+             s.signature, s.docstring, s.language, s.confidence`;
+  const ftsScore = scoreSql(rank, `-${BM25}`);
+  const params: unknown[] = [...ftsScore.params, ...w.params];
+  let hits = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
+  if (named) {
+    // Found by name only: no bm25, so the lowest relevance of its tier.
+    const namedScore = scoreSql(rank, '0');
+    hits = `SELECT * FROM (${hits} UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql})`;
+    params.push(...namedScore.params, ...named.params);
+  }
   const sql = `SELECT p.*, f.size AS file_size${windowCols}
     FROM (
-      SELECT s.rowid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
-             s.signature, s.docstring, s.language, s.confidence, -${BM25} AS score
-      ${FROM} WHERE ${w.sql}
-      ORDER BY score DESC, s.file_path, s.start_line, s.rowid
+      ${hits}
+      ORDER BY score DESC, file_path, start_line, rid
       LIMIT ? OFFSET ?
     ) p
     LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path
     ${page.snippets ? 'LEFT JOIN blobs b ON b.hash = f.hash' : ''}
     ORDER BY p.score DESC, p.file_path, p.start_line, p.rid`;
-  return { sql, params: [...w.params, page.limit, page.offset, f.projectId] };
+  return { sql, params: [...params, page.limit, page.offset, f.projectId] };
 }
 
 export interface CountRow {
@@ -491,14 +533,20 @@ export interface CountRow {
 }
 
 /** Matches after filters, and the best confidence among them. */
-export function countStatement(d1: D1Database, match: string, f: SymbolFilters): D1PreparedStatement {
-  const q = countQuery(match, f);
+export function countStatement(d1: D1Database, match: string, f: SymbolFilters, rank: NameRank | null = null): D1PreparedStatement {
+  const q = countQuery(match, f, rank);
   return d1.prepare(q.sql).bind(...q.params);
 }
 
-export function countQuery(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
+export function countQuery(match: string, f: SymbolFilters, rank: NameRank | null = null): { sql: string; params: unknown[] } {
   const w = where(match, f);
-  return { sql: `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${w.sql}`, params: w.params };
+  const named = namedWhere(match, f, rank);
+  const fts = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${w.sql}`;
+  if (!named) return { sql: fts, params: w.params };
+  return {
+    sql: `SELECT sum(n) AS n, max(best) AS best FROM (${fts} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${named.sql})`,
+    params: [...w.params, ...named.params],
+  };
 }
 
 /** Files of a project stored without an extractor (language 'none'): how many, and a few paths. */

@@ -66,8 +66,9 @@ export const EMPTY_REASON_CATALOG: Record<EmptyReason, EmptyReasonEntry> = {
     code: 'low_confidence_extractor',
     title: 'Every candidate is under the confidence floor',
     fires_when:
-      'The extractor found candidates but every one fell below the min_confidence argument (symbols from files that parsed with errors carry a lower extraction_confidence).',
-    recovery: 'Lower min_confidence (clean AST parses are 1.0; files with syntax errors are lower), or omit it.',
+      'The extractor found candidates but every one fell below the min_confidence argument (symbols from files that parsed with errors carry a lower extraction_confidence); or a search found no symbol while a file the extractor could not read fully (parse failure, budget, syntax errors) holds the searched name.',
+    recovery:
+      'Lower min_confidence (clean AST parses are 1.0; files with syntax errors are lower), or omit it. When the diagnosis names files the extractor could not read fully, grep the name in them.',
     steps: [],
   },
   same_file_only: {

@@ -9,6 +9,7 @@ import { resolveDependencies, wantedNames, type PlannedDependency } from './read
 import { edgeKinds } from './read/edges';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
+import { explainExtractionGaps } from './extraction-gaps';
 import { refLabels, resolveRef } from './read/resolve';
 import { nameCandidates, parseSymbolRef } from './read/symbol-id';
 import { explainUnresolvedId } from './read/unresolved';
@@ -128,7 +129,9 @@ async function idForName(ctx: ToolContext, project: { id: string; name: string }
     : `no symbol named '${ref.name}'${where} in project '${project.name}'`;
   ctx.meta.empty('target_not_resolved', why, { name, ...(path ? { path } : {}) });
   for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
-  ctx.meta.next('search', { project: project.name, query: ref.name.split(/\.| > /).pop() ?? ref.name }, `find the exact id of '${ref.name}'`);
+  const bare = ref.name.split(/\.| > /).pop() ?? ref.name;
+  ctx.meta.next('search', { project: project.name, query: bare }, `find the exact id of '${ref.name}'`);
+  await explainExtractionGaps(ctx, project, bare, { setEmpty: false, path });
   return null;
 }
 

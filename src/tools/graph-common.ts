@@ -12,6 +12,7 @@ import { emptyGraphReason, graphCoverage } from '../graph/coverage';
 import type { EdgeKind } from '../graph/types';
 import type { EmptyReason } from '../envelope/empty-reasons';
 import type { ToolContext } from './define';
+import { explainExtractionGaps } from './extraction-gaps';
 import { lookupIds } from './read/lookup';
 import { explainUnresolvedId } from './read/unresolved';
 
@@ -113,6 +114,7 @@ export async function resolveTarget(ctx: ToolContext, tool: string, project: Pro
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);
     ctx.meta.next('search', { project: project.name, query: bare }, `find the exact id of '${bare}'`);
+    await explainExtractionGaps(ctx, project, bare, { setEmpty: false });
     return null;
   }
   if (alternatives.length > 0) {

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { fileSymbols, fileWithContent, type FileRow, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
+import { splitQualified } from '../util/qualified-ref';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
+import { explainExtractionGaps } from './extraction-gaps';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { ANCHOR_PATTERN, anchoredText, checkAnchors, splitLines } from './read/anchors';
@@ -123,7 +125,11 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
   let chosen: SymbolRow | null = null;
   if (args.symbol !== undefined) {
     chosen = pickSymbol(ctx, file.path, symbols, args.symbol, step);
-    if (!chosen) return out;
+    if (!chosen) {
+      const wanted = parseSymbolRef(args.symbol).name;
+      await explainExtractionGaps(ctx, { id: projectId, name: projectName }, splitQualified(wanted)?.name ?? wanted, { setEmpty: false, path: file.path });
+      return out;
+    }
     out.symbol = { id: chosen.id, qualified_name: chosen.qualified_name, kind: chosen.kind, start_line: chosen.start_line, end_line: chosen.end_line };
   }
 

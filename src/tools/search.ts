@@ -15,8 +15,10 @@ import {
   type SymbolHitRow,
   type TranslatedQuery,
 } from '../db/search';
+import type { NameRank } from '../db/search-rank';
 import { didYouMean } from '../util/did-you-mean';
 import { fullFileReadBaseline } from './baseline';
+import { explainExtractionGaps } from './extraction-gaps';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
@@ -88,7 +90,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'BM25 search of symbol names, signatures and docstrings.',
+  description: 'Symbol search (names, signatures, docstrings); exact name first, Type.method works.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -125,10 +127,10 @@ export const searchTool = defineTool({
 
     const page = { limit: args.limit, offset: args.offset, snippets: args.snippet_lines > 0 };
     let match = query.match;
-    let [rows, total] = await runPage(ctx.db, match, filters, page);
+    let [rows, total] = await runPage(ctx.db, match, filters, page, query.rank);
     if (total === 0 && query.orMatch) {
       match = query.orMatch;
-      [rows, total] = await runPage(ctx.db, match, filters, page);
+      [rows, total] = await runPage(ctx.db, match, filters, page, query.rank);
       if (total > 0) {
         const message = `no symbol matches every word of ${query.canonical}; showing symbols matching any of them, best first`;
         ctx.meta.warn('and_fallback_or', message, { query: query.canonical }, 'info');
@@ -186,8 +188,9 @@ async function runPage(
   match: string,
   filters: SymbolFilters,
   page: { limit: number; offset: number; snippets: boolean },
+  rank: NameRank | null,
 ): Promise<[SymbolHitRow[], number]> {
-  const [rows, count] = await d1.batch<unknown>([pageStatement(d1, match, filters, page), countStatement(d1, match, filters)]);
+  const [rows, count] = await d1.batch<unknown>([pageStatement(d1, match, filters, page, rank), countStatement(d1, match, filters, rank)]);
   return [rows.results as SymbolHitRow[], (count.results[0] as CountRow).n];
 }
 
@@ -204,8 +207,8 @@ function view(r: SymbolHitRow, snippetLines: number): Hit {
     signature: r.signature,
     ...(r.docstring ? { docstring: r.docstring } : {}),
     language: r.language,
-    // Four significant digits: bm25 of a word most symbols share is tiny, and rounding to decimals would zero it.
-    score: Number(r.score.toPrecision(4)),
+    // Three decimals keep the relevance inside a tier visible (scores run from 0 to ~8000: see db/search-rank.ts).
+    score: Math.round(r.score * 1000) / 1000,
     extraction_confidence: r.confidence,
     ...(lines > 0 && r.window ? { snippet: snippetFromWindow(r.window, r.window_start ?? 0, r.start_byte, lines) } : {}),
   };
@@ -216,16 +219,16 @@ function pick(h: Hit, fields: readonly (keyof Hit)[] | undefined): Hit {
   return Object.fromEntries(fields.filter((f) => h[f] !== undefined).map((f) => [f, h[f]]));
 }
 
-async function counts(d1: D1Database, match: string, variants: readonly SymbolFilters[]): Promise<CountRow[]> {
+async function counts(d1: D1Database, match: string, variants: readonly SymbolFilters[], rank: NameRank | null): Promise<CountRow[]> {
   if (variants.length === 0) return [];
-  const out = await d1.batch<CountRow>(variants.map((f) => countStatement(d1, match, f)));
+  const out = await d1.batch<CountRow>(variants.map((f) => countStatement(d1, match, f, rank)));
   return out.map((r) => r.results[0]);
 }
 
 async function explainUnsupportedLanguage(ctx: ToolContext, language: string, filters: SymbolFilters, query: TranslatedQuery, step: StepArgs): Promise<void> {
   const guess = didYouMean(language, LANGUAGE_IDS);
-  const stmts = [unsupportedFilesStatement(ctx.db, filters.projectId), countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: undefined })];
-  if (guess) stmts.push(countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: guess }));
+  const stmts = [unsupportedFilesStatement(ctx.db, filters.projectId), countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: undefined }, query.rank)];
+  if (guess) stmts.push(countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: guess }, query.rank));
   const [stored, without, guessed] = await ctx.db.batch<{ n: number; sample?: string | null }>(stmts);
   const unsupported = stored.results[0];
   const held = unsupported.n > 0 ? `; this project stores ${unsupported.n} file(s) with no extractor (e.g. ${unsupported.sample}), kept for grep and read only` : '';
@@ -265,6 +268,15 @@ async function explainEmpty(
   filters: SymbolFilters,
   step: StepArgs,
 ): Promise<void> {
+  if (project.symbolCount === 0) {
+    ctx.meta.empty(
+      'extractor_emitted_nothing',
+      `project '${project.name}' holds ${project.fileCount} file(s) but the extractor found no symbol in any of them, so no query can match; health lists its extraction failures`,
+      { project: project.name, files: project.fileCount },
+    );
+    ctx.meta.next('health', { project: project.name }, 'see the extraction failures by reason');
+    return;
+  }
   const singles: Relaxation[] = [];
   const drop = (filter: string, label: string, f: SymbolFilters, over: Record<string, unknown>): Relaxation => ({
     filter,
@@ -295,7 +307,7 @@ async function explainEmpty(
         action: `drop every filter${corpus === args.corpus ? '' : ` and search corpus=${corpus}`}`,
       }))
     : [];
-  const found = await counts(ctx.db, match, [...singles, ...wide].map((r) => r.filters));
+  const found = await counts(ctx.db, match, [...singles, ...wide].map((r) => r.filters), query.rank);
   const hits = [...singles, ...wide]
     .map((r, k) => ({ ...r, n: found[k].n, best: found[k].best }))
     .filter((r) => r.n > 0);
@@ -344,6 +356,8 @@ async function explainEmpty(
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
     return;
   }
+  const name = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;
+  if (await explainExtractionGaps(ctx, project, name, { setEmpty: true })) return;
   ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
     query: query.canonical,
   });

@@ -1,3 +1,4 @@
+import { lastPart, pathNamesOwner, splitQualified } from '../../util/qualified-ref';
 import type { SymbolRef } from './symbol-id';
 
 interface Named {
@@ -5,6 +6,7 @@ interface Named {
   qualified_name: string;
   start_line: number;
   end_line: number;
+  file_path?: string;
 }
 
 export interface RefMatch<T> {
@@ -15,22 +17,30 @@ export interface RefMatch<T> {
 }
 
 /**
- * Resolves `Name`, `Class.method` or `Name@line` among `rows`. Matches are an
- * exact qualified name, then a bare name, then a qualified-name suffix
- * (`Box.open` for `ns.Box.open`), in that order of preference and source
- * order within each. Without `@line` the best match wins; `@line` keeps the
- * matches spanning that line and picks the innermost.
+ * Resolves `Name`, `Class.method` or `Name@line` among `rows`; the member
+ * forms `Type::method`, `Class#method` and `Type method` read as `Type.method`.
+ * Matches are an exact qualified name, then a bare name, then a
+ * qualified-name suffix (`Box.open` for `ns.Box.open`), then a top-level
+ * name whose folder or module file is the owner (`pkg.Func`, `module.func`),
+ * in that order of preference and the given order within each. Without
+ * `@line` the best match wins; `@line` keeps the matches spanning that line
+ * and picks the innermost.
  */
 export function resolveRef<T extends Named>(rows: readonly T[], ref: SymbolRef): RefMatch<T> {
+  const split = splitQualified(ref.name);
+  const member = split?.owner ? { ...split, owner: split.owner, dotted: `${split.owner}.${split.name}` } : null;
   const quality = (r: T): number => {
-    if (r.qualified_name === ref.name) return 0;
+    if (r.qualified_name === ref.name || r.qualified_name === member?.dotted) return 0;
     if (r.name === ref.name) return 1;
     if (r.qualified_name.endsWith(`.${ref.name}`) || r.qualified_name.endsWith(` > ${ref.name}`)) return 2;
-    return 3;
+    if (member && r.qualified_name.endsWith(`.${member.dotted}`)) return 2;
+    const byPath = member && (member.separator === '.' || member.separator === '::') && r.file_path !== undefined;
+    if (byPath && r.name === member.name && r.qualified_name === r.name && pathNamesOwner(r.file_path as string, lastPart(member.owner))) return 3;
+    return 4;
   };
   const matches = rows
     .map((r, i) => ({ r, q: quality(r), i }))
-    .filter((m) => m.q < 3)
+    .filter((m) => m.q < 4)
     .sort((a, b) => a.q - b.q || a.i - b.i)
     .map((m) => m.r);
   if (ref.line === undefined) return { chosen: matches[0] ?? null, matches };

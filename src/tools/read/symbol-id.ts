@@ -1,4 +1,5 @@
 import { SYMBOL_KINDS } from '../../extract';
+import { splitQualified } from '../../util/qualified-ref';
 
 /** The closed kind list of symbol ids (src/extract/types.ts). */
 export { SYMBOL_KINDS };
@@ -45,10 +46,13 @@ export function namePart(id: string): string {
 /**
  * Values `symbols.name` can take for a qualified name: every suffix after a
  * `.` or ` > ` boundary (names may themselves contain dots, e.g. config keys),
- * so lookups by qualified name can seek the name index.
+ * and the member of `Type::method`, `Class#method` or `Type method`, so
+ * lookups by qualified name can seek the name index.
  */
 export function nameCandidates(qualifiedName: string): string[] {
   const out = new Set<string>([qualifiedName]);
+  const member = splitQualified(qualifiedName);
+  if (member?.owner) out.add(member.name);
   const re = /\.| > /g;
   for (let m = re.exec(qualifiedName); m; m = re.exec(qualifiedName)) {
     const tail = qualifiedName.slice(m.index + m[0].length);

@@ -1,5 +1,6 @@
 import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
+import { explainExtractionGaps } from '../extraction-gaps';
 import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from './symbol-id';
 
 /** The diagnosis and recovery steps for an id that resolved to nothing. */
@@ -32,4 +33,5 @@ export async function explainUnresolvedId(ctx: ToolContext, project: { id: strin
   if (path && (await fileMeta(ctx.db, projectId, path))) {
     ctx.meta.next('read', { project: projectName, path, map: true }, `see the symbols of ${path} with their line ranges`);
   }
+  await explainExtractionGaps(ctx, project, name || null, { setEmpty: false });
 }

@@ -236,3 +236,47 @@ describe('no_results_in_corpus', () => {
     await executeSteps(body);
   });
 });
+
+describe('misses next to files the extractor could not read fully', () => {
+  const GAPS = 'search-gaps';
+  const NOTHING = 'search-nothing';
+
+  beforeAll(async () => {
+    const gaps = await rest('index', {
+      project: GAPS,
+      files: files({
+        'src/ok.ts': 'export function render() {}\n',
+        // Parsed with a syntax error: the name lives only in the body text, where no definition was recovered.
+        'src/partial.ts': 'export function start() {\n  return (;\n  log("ghostHelper");\n}\n',
+      }),
+    });
+    expect(gaps.status).toBe(200);
+    const nothing = await rest('index', { project: NOTHING, files: files({ 'run.py': 'print("hello")\n', 'job.py': 'import os\nos.getcwd()\n' }) });
+    expect(nothing.status).toBe(200);
+  });
+
+  it('answers low_confidence_extractor naming the partly read file that holds the name, with a grep step into it', async () => {
+    const body = await search({ project: GAPS, query: 'ghostHelper' });
+    expectEmpty(body, 'low_confidence_extractor');
+    expect(body._meta.diagnosis).toContain('src/partial.ts');
+    const [grep] = body._meta.next_steps as Step[];
+    expect(grep).toMatchObject({ tool: 'grep', args: { project: GAPS, pattern: 'ghostHelper', literal: true, path: 'src/partial.ts' } });
+    const [found] = await executeSteps(body);
+    expect(found.result.matches[0]).toMatchObject({ path: 'src/partial.ts', line: 3 });
+  });
+
+  it('keeps no_results_in_corpus when no such file holds the name, and warns with the files named', async () => {
+    const body = await search({ project: GAPS, query: 'qqqqqqqq' });
+    expectEmpty(body, 'no_results_in_corpus');
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'extraction_incomplete');
+    expect(warning?.message).toContain('src/partial.ts');
+    expect(warning?.data.files.map((f: Json) => f.path)).toEqual(['src/partial.ts']);
+  });
+
+  it('answers extractor_emitted_nothing for a project whose files hold no symbol', async () => {
+    const body = await search({ project: NOTHING, query: 'hello' });
+    expectEmpty(body, 'extractor_emitted_nothing');
+    expect((body._meta.next_steps as Step[]).map((s) => s.tool)).toEqual(['health']);
+    await executeSteps(body);
+  });
+});

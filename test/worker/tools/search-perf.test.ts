@@ -71,6 +71,7 @@ beforeAll(async () => {
 
 const QUERIES: { label: string; args: Json }[] = [
   { label: 'exact name', args: { query: 'handleToken17' } },
+  { label: 'pkg.Func (name index)', args: { query: 'm7.handleToken17' } },
   { label: 'two words (AND)', args: { query: 'parse invoice' } },
   { label: 'prefix', args: { query: 'renderWid*' } },
   { label: 'phrase + kind + file_pattern', args: { query: '"save order"', kind: 'Class', file_pattern: 'src/m1*/**' } },
@@ -92,6 +93,18 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
         expect(details.some((d) => /SEARCH f USING INDEX sqlite_autoindex_files_1/.test(d)), details.join(' | ')).toBe(true);
         expect(details.some((d) => /SEARCH b USING INDEX sqlite_autoindex_blobs_1/.test(d)), details.join(' | ')).toBe(true);
       }
+    }
+  });
+
+  it('looks a qualified name up through the name index, next to the FTS join', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    const query = translateQuery('m7.handleToken17');
+    for (const q of [pageQuery(query.match, filters, { limit: 20, offset: 0, snippets: false }, query.rank), countQuery(query.match, filters, query.rank)]) {
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+      const details = plan.results.map((r) => r.detail);
+      expect(details.some((d) => /SCAN symbols_fts VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+      expect(details.some((d) => /SEARCH s USING INDEX symbols_name \(project_id=\? AND name=\?\)/.test(d)), details.join(' | ')).toBe(true);
+      expect(details.some((d) => /SCAN s\b|SCAN symbols\b/.test(d)), details.join(' | ')).toBe(false);
     }
   });
 

@@ -1,0 +1,144 @@
+/**
+ * How search orders its hits: the definition whose name is the query comes
+ * first. Every hit falls in a tier —
+ *
+ *   3  the exact name, case-sensitive (`Config` for `Config`; for a qualified
+ *      query `Type.method`, the member `method` of `Type`)
+ *   2  the exact name ignoring case (`config` for `Config`)
+ *   1  a name that starts with the query, or holds it as a word
+ *      (`ConfigLoader`, `load_config`); for a qualified query, the bare member name
+ *   0  anything else the full-text match found (signature, docstring…)
+ *
+ * — then source before tests, examples, fixtures and vendored code, then a
+ * relevance: bm25 scaled by the definition's kind (a class outweighs a
+ * variable of the same text). The score is one number that orders all three:
+ * `tier·2000 + 1000 (source) + min(relevance, 999)`.
+ */
+import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
+import { lastPart, splitQualified } from '../util/qualified-ref';
+
+/** Kind weights (after zoekt's symbol-kind factors): what a searcher most likely means by a name. */
+export const KIND_WEIGHTS: Readonly<Record<SymbolKind, number>> = {
+  Class: 10,
+  Struct: 9.5,
+  Enum: 9,
+  Interface: 8,
+  Trait: 8,
+  Type: 7.5,
+  Function: 7,
+  Method: 7,
+  Field: 5.5,
+  Constant: 5,
+  Variable: 4,
+  Module: 3,
+  Section: 3,
+  Setting: 3,
+};
+
+/**
+ * Folders whose code is not the project's own source, whatever the language
+ * (the language table's testPaths set `is_test` for each language's tests).
+ */
+export const AUXILIARY_DIRS = [
+  'example', 'examples', 'fixture', 'fixtures', '__fixtures__', 'testdata', 'test_data', 'mocks', '__mocks__',
+  'vendor', 'third_party', 'thirdparty', 'node_modules',
+] as const;
+
+/** What the ranking knows about the query beyond its full-text match. */
+export interface NameRank {
+  /** The symbol's own name (the last part of a qualified query). */
+  name: string;
+  /** '.'-joined owner of a qualified query, null for a bare name. */
+  owner: string | null;
+  /** The query was `name*`: names starting with it rank as tier 1. */
+  prefix: boolean;
+  /** `pkg.Func` / `module::func`: the owner may be the file's folder or module rather than a type. */
+  pathOwner: boolean;
+}
+
+/** The ranking facts of a query in the search syntax; null when it is not one name (then bm25 and kind decide). */
+export function nameRankOf(query: string): NameRank | null {
+  const t = query.trim();
+  const star = /^([\p{L}\p{N}_$]+)\*$/u.exec(t);
+  if (star) return { name: star[1], owner: null, prefix: true, pathOwner: false };
+  const ref = splitQualified(t);
+  if (!ref || (ref.owner !== null && /^(?:AND|OR|NOT)$/.test(ref.name))) return null;
+  return { name: ref.name, owner: ref.owner, prefix: false, pathOwner: ref.separator === '.' || ref.separator === '::' };
+}
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+const KIND_WEIGHT_SQL = `(CASE s.kind ${SYMBOL_KINDS.map((k) => `WHEN '${k}' THEN ${KIND_WEIGHTS[k]}`).join(' ')} ELSE 5 END)`;
+
+const AUXILIARY_SQL = `(s.is_test OR ${AUXILIARY_DIRS.map((d) => `instr('/' || s.file_path, '/${d}/') > 0`).join(' OR ')})`;
+
+function chars(text: string): number {
+  return [...text].length;
+}
+
+/**
+ * The exact member of a qualified query: its qualified name is `owner.name`
+ * or ends with `.owner.name`; with `pathOwner`, also a top-level `name` in a
+ * folder or file named like the owner's last part. `ci` compares ignoring case.
+ */
+function exactMember(r: NameRank & { owner: string }, ci: boolean): SqlPart {
+  const col = (c: string) => (ci ? `lower(${c})` : c);
+  const val = (v: string) => (ci ? v.toLowerCase() : v);
+  const qualified = `${r.owner}.${r.name}`;
+  const params: unknown[] = [val(r.name), val(qualified), -(chars(qualified) + 1), val(`.${qualified}`)];
+  let sql = `${col('s.name')} = ? AND (${col('s.qualified_name')} = ? OR ${col('substr(s.qualified_name, ?)')} = ?`;
+  if (r.pathOwner) {
+    const dir = `/${lastPart(r.owner)}`;
+    sql += ` OR (${col('s.qualified_name')} = ${col('s.name')} AND (instr(${col(`'/' || s.file_path`)}, ?) > 0 OR instr(${col(`'/' || s.file_path`)}, ?) > 0))`;
+    params.push(val(`${dir}/`), val(`${dir}.`));
+  }
+  return { sql: `${sql})`, params };
+}
+
+/** Tier of a hit (3 best … 0), as a SQL expression over `s`. */
+function tierSql(r: NameRank | null): SqlPart {
+  if (!r) return { sql: '0', params: [] };
+  const n = chars(r.name);
+  const startsWith: SqlPart = { sql: 'lower(substr(s.name, 1, ?)) = ?', params: [n, r.name.toLowerCase()] };
+  if (r.prefix) return { sql: `(CASE WHEN ${startsWith.sql} THEN 1 ELSE 0 END)`, params: startsWith.params };
+  if (r.owner !== null) {
+    const exact = exactMember({ ...r, owner: r.owner }, false);
+    const folded = exactMember({ ...r, owner: r.owner }, true);
+    return {
+      sql: `(CASE WHEN ${exact.sql} THEN 3 WHEN ${folded.sql} THEN 2 WHEN lower(s.name) = ? OR ${startsWith.sql} THEN 1 ELSE 0 END)`,
+      params: [...exact.params, ...folded.params, r.name.toLowerCase(), ...startsWith.params],
+    };
+  }
+  const word = r.name.toLowerCase();
+  return {
+    sql: `(CASE WHEN s.name = ? THEN 3 WHEN lower(s.name) = ? THEN 2 WHEN ${startsWith.sql} OR instr(' ' || s.words || ' ', ?) > 0 THEN 1 ELSE 0 END)`,
+    params: [r.name, word, ...startsWith.params, ` ${word} `],
+  };
+}
+
+/**
+ * The score of a hit, higher first: tier, then source over auxiliary code,
+ * then `relevance` (a SQL expression ≥ 0, e.g. −bm25) scaled by kind weight.
+ */
+export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
+  const tier = tierSql(r);
+  return {
+    sql: `(${tier.sql} * 2000 + (CASE WHEN ${AUXILIARY_SQL} THEN 0 ELSE 1000 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 999.0))`,
+    params: tier.params,
+  };
+}
+
+/**
+ * Candidates the full-text match cannot see: for `pkg.Func` / `module.func`,
+ * top-level definitions qualified by their folder or file rather than by a
+ * parent symbol. A condition over `s` that seeks the name index; null when
+ * the query needs none.
+ */
+export function namedCandidates(r: NameRank | null): SqlPart | null {
+  if (!r || r.owner === null || !r.pathOwner) return null;
+  const exact = exactMember({ ...r, owner: r.owner }, false);
+  return { sql: `s.name = ? AND ${exact.sql}`, params: [r.name, ...exact.params] };
+}

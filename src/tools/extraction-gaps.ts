@@ -1,0 +1,51 @@
+import { extractionGaps, gapLabel } from '../db/extraction-gaps';
+import type { ToolContext } from './define';
+
+/** Gap files listed in one answer. */
+const SHOWN = 10;
+
+/**
+ * After a lookup missed: when files of the project were not fully extracted
+ * (failed, over budget, or parsed with errors), says so instead of letting
+ * the miss read as an absence. A gap file whose content holds `text` makes
+ * the miss `low_confidence_extractor` (when `setEmpty`), with a grep step
+ * into it; otherwise an `extraction_incomplete` warning names the files.
+ * Returns true when it set the empty reason.
+ *
+ * @example
+ * if (await explainExtractionGaps(ctx, project, 'parseConfig', { setEmpty: true })) return;
+ */
+export async function explainExtractionGaps(
+  ctx: ToolContext,
+  project: { id: string; name: string },
+  text: string | null,
+  opts: { setEmpty: boolean; corpus?: string; path?: string },
+): Promise<boolean> {
+  const gaps = await extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN + 1 });
+  if (gaps.length === 0) return false;
+  const shown = gaps.slice(0, SHOWN);
+  const more = gaps.length > SHOWN ? ' (and more; health lists them all)' : '';
+  const files = shown.map((g) => ({ path: g.path, status: g.status, reason: g.reason, partial: g.partial, mentions: g.mentions === 1 }));
+  const mentioning = text === null ? [] : shown.filter((g) => g.mentions === 1);
+  const grepStep = () => {
+    const first = mentioning[0];
+    ctx.meta.next('grep', { project: project.name, pattern: text, literal: true, path: first.path }, `find '${text}' in ${first.path}, which the extractor could not read fully`);
+  };
+  if (mentioning.length > 0 && opts.setEmpty) {
+    ctx.meta.empty(
+      'low_confidence_extractor',
+      `no extracted symbol matches '${text}', but it appears in ${mentioning.length} file(s) the extractor could not read fully: ${mentioning.map(gapLabel).join('; ')}; its definition is likely there`,
+      { text, files: files.filter((f) => f.mentions) },
+    );
+    grepStep();
+    ctx.meta.next('health', { project: project.name }, 'see every extraction failure by reason');
+    return true;
+  }
+  ctx.meta.warn(
+    'extraction_incomplete',
+    `${shown.length} file(s) of project '${project.name}' were not fully extracted${more}, so a symbol defined there can be missing from this answer: ${shown.map(gapLabel).join('; ')}`,
+    { files },
+  );
+  if (mentioning.length > 0) grepStep();
+  return false;
+}

@@ -1,0 +1,212 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nameRankOf } from '../../../src/db/search-rank';
+import { splitQualified } from '../../../src/util/qualified-ref';
+import { rest, type Json } from '../helpers';
+
+const PROJECT = 'search-rank';
+
+// Shapes met in real repositories: a CLI library's Command struct among its many methods and
+// helpers, Config types among lower-case config functions, the same names in tests and examples.
+const FILES: Record<string, string> = {
+  'command.go': [
+    'package cobra',
+    '',
+    '// Command is just that, a command for your application.',
+    'type Command struct {',
+    '\tUse string',
+    '}',
+    '',
+    '// Execute uses the args and runs through the command tree finding appropriate matches for commands.',
+    'func (c *Command) Execute() error { return nil }',
+    '',
+    '// AddCommand adds one or more commands to this parent command.',
+    'func (c *Command) AddCommand(cmds ...*Command) {}',
+    '',
+    '// Commands returns a sorted slice of child commands.',
+    'func (c *Command) Commands() []*Command { return nil }',
+    '',
+    '// CommandPath returns the full path to this command.',
+    'func (c *Command) CommandPath() string { return "" }',
+    '',
+    '// HasSubCommands determines if the command has children commands.',
+    'func (c *Command) HasSubCommands() bool { return false }',
+    '',
+  ].join('\n'),
+  'command_test.go': [
+    'package cobra',
+    '',
+    'type Command struct{ name string }',
+    '',
+    'func TestCommand(t *testing.T) {}',
+    '',
+  ].join('\n'),
+  'examples/demo/command.go': 'package demo\n\n// Command of the demo.\ntype Command struct{}\n',
+  'pkg/config/config.go': [
+    'package config',
+    '',
+    '// Config holds the settings.',
+    'type Config struct {',
+    '\tPath string',
+    '}',
+    '',
+    '// Load reads the config file.',
+    'func Load(path string) (*Config, error) { return nil, nil }',
+    '',
+  ].join('\n'),
+  'pkg/cache/cache.go': 'package cache\n\n// Load fills the cache.\nfunc Load() {}\n',
+  'src/app/config.py': [
+    '"""Configuration."""',
+    '',
+    'def config():',
+    '    """Return the config."""',
+    '    return {}',
+    '',
+    'def load(path):',
+    '    """Load the config from path."""',
+    '    return config()',
+    '',
+    'class Loader:',
+    '    def load(self):',
+    '        return load("x")',
+    '',
+  ].join('\n'),
+  'src/app/cache.py': 'def load():\n    """Load the cache (config aside)."""\n    return None\n\ndef config_path():\n    return "config"\n',
+  'src/app/settings.py': 'def get_config():\n    """The config, or the default config."""\n    return config_default()\n\ndef config_default():\n    return {}\n',
+  'tests/test_config.py': 'class Config:\n    """A config stand-in for the tests."""\n\ndef test_config():\n    pass\n',
+  'src/app/model.py': 'Config = dict(debug=False)\n\nclass Config:\n    """The configuration."""\n',
+  'lib/router.rb': 'class Router\n  def route(path)\n    path\n  end\nend\n',
+  'src/server.ts': [
+    'export class Server {',
+    '  listen(port: number): void {}',
+    '}',
+    'export function listen() {}',
+    '',
+  ].join('\n'),
+};
+
+async function search(args: Json): Promise<Json> {
+  const res = await rest('search', { project: PROJECT, limit: 50, ...args });
+  expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+  return res.body;
+}
+
+function hits(body: Json): string[] {
+  return (body.result.results as Json[]).map((r) => `${r.file_path}::${r.qualified_name}#${r.kind}`);
+}
+
+beforeAll(async () => {
+  const pushed = await rest('index', { project: PROJECT, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
+  expect(pushed.status).toBe(200);
+});
+
+describe('tiers', () => {
+  it('puts the definition whose name is the query above its own methods and every word match', async () => {
+    const got = hits(await search({ query: 'Command' }));
+    expect(got[0]).toBe('command.go::Command#Struct');
+    // The methods named with the word Command come after every exact-name definition.
+    const exact = got.filter((h) => /::Command#/.test(h));
+    expect(got.slice(0, exact.length)).toEqual(exact);
+    expect(got.indexOf('command.go::Command.Commands#Method')).toBeGreaterThan(exact.length - 1);
+  });
+
+  it('matches the exact name case-sensitively first, then ignoring case', async () => {
+    const upper = hits(await search({ query: 'Config' }));
+    expect(upper.slice(0, 2).sort()).toEqual(['pkg/config/config.go::Config#Struct', 'src/app/model.py::Config#Class']);
+    const lowerAt = upper.indexOf('src/app/config.py::config#Function');
+    expect(lowerAt).toBeGreaterThan(upper.indexOf('tests/test_config.py::Config#Class'));
+    const lower = hits(await search({ query: 'config' }));
+    expect(lower[0]).toBe('src/app/config.py::config#Function');
+  });
+
+  it('ranks names that start with the query or hold it as a word above mentions in docstrings', async () => {
+    const got = hits(await search({ query: 'config' }));
+    const word = got.indexOf('src/app/settings.py::get_config#Function');
+    const prefix = got.indexOf('src/app/cache.py::config_path#Function');
+    const mention = got.indexOf('src/app/cache.py::load#Function');
+    expect(word).toBeGreaterThan(0);
+    expect(prefix).toBeGreaterThan(0);
+    expect(mention).toBeGreaterThan(Math.max(word, prefix));
+  });
+
+  it('keeps scores in result order, one number across tiers', async () => {
+    const scores = ((await search({ query: 'Config' })).result.results as Json[]).map((r) => r.score as number);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe('kind weight', () => {
+  it('puts a class above a variable of the same name in the same file', async () => {
+    const got = hits(await search({ query: 'Config', file_pattern: 'src/app/model.py' }));
+    expect(got).toEqual(['src/app/model.py::Config#Class', 'src/app/model.py::Config#Variable']);
+  });
+});
+
+describe('test, example and vendored paths', () => {
+  it('ranks a test file and an example folder below source of the same tier', async () => {
+    const got = hits(await search({ query: 'Command', kind: 'Struct' }));
+    expect(got[0]).toBe('command.go::Command#Struct');
+    expect(got.slice(1).sort()).toEqual(['command_test.go::Command#Struct', 'examples/demo/command.go::Command#Struct']);
+    const config = hits(await search({ query: 'Config', kind: 'Class' }));
+    expect(config).toEqual(['src/app/model.py::Config#Class', 'tests/test_config.py::Config#Class']);
+  });
+});
+
+describe('qualified forms', () => {
+  const member: [string, string][] = [
+    ['Command.Execute', 'command.go::Command.Execute#Method'],
+    ['Command::Execute', 'command.go::Command.Execute#Method'],
+    ['Command#Execute', 'command.go::Command.Execute#Method'],
+    ['Command Execute', 'command.go::Command.Execute#Method'],
+    ['Loader.load', 'src/app/config.py::Loader.load#Method'],
+    ['Server.listen', 'src/server.ts::Server.listen#Method'],
+    ['Router#route', 'lib/router.rb::Router.route#Method'],
+    ['config.Load', 'pkg/config/config.go::Load#Function'],
+    ['cache.Load', 'pkg/cache/cache.go::Load#Function'],
+    ['config.load', 'src/app/config.py::load#Function'],
+    ['cache.load', 'src/app/cache.py::load#Function'],
+  ];
+  for (const [query, first] of member) {
+    it(`finds ${first} first for ${query}`, async () => {
+      const body = await search({ query });
+      expect(hits(body)[0]).toBe(first);
+      expect(body.result.total).toBeGreaterThanOrEqual(1);
+    });
+  }
+
+  it('counts a member found through its folder or module in total', async () => {
+    const body = await search({ query: 'cache.Load', limit: 1 });
+    expect(body.result.total).toBe((await search({ query: 'cache.Load' })).result.results.length);
+  });
+
+  it('reads the qualified spellings into owner and name', () => {
+    expect(splitQualified('http::Server::listen')).toEqual({ owner: 'http.Server', name: 'listen', separator: '::' });
+    expect(splitQualified('Class#method')).toEqual({ owner: 'Class', name: 'method', separator: '#' });
+    expect(splitQualified('Type method')).toEqual({ owner: 'Type', name: 'method', separator: ' ' });
+    expect(splitQualified('a b c')).toBeNull();
+    expect(nameRankOf('handle*')).toEqual({ name: 'handle', owner: null, prefix: true, pathOwner: false });
+    expect(nameRankOf('login OR logout')).toBeNull();
+    expect(nameRankOf('pkg.Func')).toMatchObject({ owner: 'pkg', name: 'Func', pathOwner: true });
+    expect(nameRankOf('Type method')).toMatchObject({ owner: 'Type', name: 'method', pathOwner: false });
+  });
+});
+
+describe('name resolution of read symbol= and context name=', () => {
+  it('resolves Class.method, Class::method, Class#method and Name@line in a file', async () => {
+    for (const symbol of ['Loader.load', 'Loader::load', 'Loader#load', 'load@12']) {
+      const res = await rest('read', { project: PROJECT, path: 'src/app/config.py', symbol });
+      expect(res.status).toBe(200);
+      expect(res.body.result.symbol?.id, symbol).toBe('src/app/config.py::Loader.load#Method');
+    }
+    const bare = await rest('read', { project: PROJECT, path: 'src/app/config.py', symbol: 'load' });
+    expect(bare.body.result.symbol.id).toBe('src/app/config.py::load#Function');
+  });
+
+  it('resolves module.func and pkg.Func across the project', async () => {
+    const py = await rest('context', { project: PROJECT, name: 'cache.load' });
+    expect(py.body.result.symbol?.id).toBe('src/app/cache.py::load#Function');
+    const go = await rest('context', { project: PROJECT, name: 'config.Load' });
+    expect(go.body.result.symbol?.id).toBe('pkg/config/config.go::Load#Function');
+    const member = await rest('context', { project: PROJECT, name: 'Command::Execute' });
+    expect(member.body.result.symbol?.id).toBe('command.go::Command.Execute#Method');
+  });
+});
