@@ -163,7 +163,7 @@ async function buildContext(ctx: ToolContext, project: { id: string; name: strin
   // Baseline: the distinct files whose source this answer carries.
   const files = new Map<string, number>([[row.file_path, row.file_size]]);
   for (const d of included) files.set(d.row.file_path, d.row.file_size);
-  await fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
+  fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
 
   const dependencies = included.map((d) => d.view);
   return {

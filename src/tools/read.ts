@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { fileSymbols, fileWithContent, type FileRow, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
-import { fullFileReadBaseline } from './baseline';
+import { fullFileReadBaseline, linesChars } from './baseline';
+import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -98,7 +99,7 @@ export const readTool = defineTool({
       explainUnreadable(ctx, project, file);
       return { path, language: file.language };
     }
-    await fullFileReadBaseline(ctx, project.id, [{ path, size: file.size }]);
+    fullFileReadBaseline(ctx, project.id, [{ path, size: file.size }]);
     return readContent(ctx, project.name, project.id, { ...file, content: file.content }, args);
   },
 });
@@ -116,6 +117,11 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
   const step = (extra: Record<string, unknown>) => ({ project: projectName, path: file.path, ...extra });
   if (args.anchors) out.anchors = anchorCheck(ctx, file.path, lines, args.anchors);
+  if (args.anchors && !args.map && args.offset === undefined && args.limit === undefined && args.symbol === undefined) {
+    // Anchors alone: the native check reads each anchored line.
+    const at = [...new Set(args.anchors.map((a) => Number(a.slice(0, a.indexOf(':')))))];
+    ctx.meta.baseline('lines_read', tokensForBytes(at.reduce((n, l) => n + linesChars(file.content, l, l), 0)));
+  }
 
   const wantsLines = args.offset !== undefined || args.limit !== undefined || args.symbol !== undefined || (!args.map && !args.anchors);
   const symbols = await fileSymbolsIfNeeded(ctx, projectId, file, lines.length, args);
@@ -147,6 +153,8 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
       const end = oversized || (!chosen && args.limit === undefined) ? Math.min(cap, start + WINDOW - 1) : cap;
       const truncated = end < (chosen ? goal : cap);
       Object.assign(out, { start_line: start, end_line: end, text: anchoredText(lines, start, end), truncated });
+      // A window of lines: reading exactly those lines natively is the baseline (a symbol or a map needs the file).
+      if (!chosen && !args.map) ctx.meta.baseline('lines_read', tokensForBytes(linesChars(file.content, start, end)));
       // More lines in scope (the symbol, or the file): say where to continue; a cut request continues with what is left of it.
       if (end < last) {
         out.next_offset = end + 1;

@@ -16,7 +16,7 @@ import {
   type TranslatedQuery,
 } from '../db/search';
 import { didYouMean } from '../util/did-you-mean';
-import { fullFileReadBaseline } from './baseline';
+import { queryGrepBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
@@ -93,7 +93,7 @@ export const searchTool = defineTool({
   toolset: 'core',
   readOnly: true,
   idempotent: true,
-  baseline: 'full_file_read',
+  baseline: 'grep_recursive',
   input,
   output,
   handler: async (args, ctx) => {
@@ -119,7 +119,7 @@ export const searchTool = defineTool({
     };
     if (language !== undefined && !LANGUAGE_IDS.includes(language)) {
       await explainUnsupportedLanguage(ctx, language, filters, query, step);
-      await fullFileReadBaseline(ctx, project.id, []);
+      ctx.meta.baseline('grep_recursive', 0);
       return EMPTY;
     }
 
@@ -135,7 +135,9 @@ export const searchTool = defineTool({
         ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
       }
     }
-    await fullFileReadBaseline(ctx, project.id, rows.map((r) => ({ path: r.file_path, size: r.file_size ?? 0 })));
+    // grep_recursive: `grep -rniE 'word|word…'` over the project, what an agent runs instead (nothing when nothing was found).
+    ctx.meta.baseline('grep_recursive', 0);
+    if (rows.length) await queryGrepBaseline(ctx, project.id, args.query);
 
     const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));
     const hasMore = args.offset + rows.length < total;
