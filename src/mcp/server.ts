@@ -100,6 +100,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       surface: 'mcp',
       sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
       render: mcpModelText,
+      advertised: new Set(advertisedTools(scope.toolset).map((t) => t.name)),
     });
     return toCallToolResult(outcome);
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
+import { offerNearestNames } from './nearest-names';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -128,7 +129,7 @@ async function idForName(ctx: ToolContext, project: { id: string; name: string }
     : `no symbol named '${ref.name}'${where} in project '${project.name}'`;
   ctx.meta.empty('target_not_resolved', why, { name, ...(path ? { path } : {}) });
   for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
-  ctx.meta.next('search', { project: project.name, query: ref.name.split(/\.| > /).pop() ?? ref.name }, `find the exact id of '${ref.name}'`);
+  if (!matches.length) await offerNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }));
   return null;
 }
 

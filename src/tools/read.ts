@@ -30,7 +30,10 @@ const output = z.object({
   symbol: z.object({ id: z.string(), qualified_name: z.string(), kind: z.string(), start_line: z.number(), end_line: z.number() }).optional(),
   map: z.array(mapEntry).optional(),
   anchors: z
-    .object({ matched: z.array(z.string()), stale: z.array(z.object({ anchor: z.string(), current: z.string().nullable() })) })
+    .object({
+      matched: z.array(z.string()),
+      stale: z.array(z.object({ anchor: z.string(), current: z.string().nullable(), moved_to: z.number().nullable().describe('where the line now is; null: it changed') })),
+    })
     .optional(),
 });
 type Output = z.infer<typeof output>;
@@ -116,7 +119,7 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
   const lines = splitLines(file.content);
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
   const step = (extra: Record<string, unknown>) => ({ project: projectName, path: file.path, ...extra });
-  if (args.anchors) out.anchors = anchorCheck(ctx, file.path, lines, args.anchors);
+  if (args.anchors) out.anchors = anchorCheck(ctx, file.path, lines, args.anchors, step);
   if (args.anchors && !args.map && args.offset === undefined && args.limit === undefined && args.symbol === undefined) {
     // Anchors alone: the native check reads each anchored line.
     const at = [...new Set(args.anchors.map((a) => Number(a.slice(0, a.indexOf(':')))))];
@@ -224,14 +227,36 @@ function pickSymbol(
   return chosen;
 }
 
-function anchorCheck(ctx: ToolContext, path: string, lines: readonly string[], anchors: readonly string[]): Output['anchors'] {
+/** Lines one re-read step covers around stale anchors. */
+const MAX_REREAD = 200;
+
+function anchorCheck(
+  ctx: ToolContext,
+  path: string,
+  lines: readonly string[],
+  anchors: readonly string[],
+  step: (extra: Record<string, unknown>) => Record<string, unknown>,
+): Output['anchors'] {
   const check = checkAnchors(lines, anchors);
   if (check.stale.length > 0) {
+    const moved = check.stale.filter((s) => s.moved_to !== null);
+    const changed = check.stale.length - moved.length;
+    const parts = [
+      ...(moved.length ? [`${moved.length} moved (${moved.slice(0, 5).map((s) => `${s.anchor.split(':')[0]}→${s.moved_to}`).join(', ')})`] : []),
+      ...(changed ? [`${changed} changed`] : []),
+    ];
     ctx.meta.warn(
       'stale_anchor',
-      `${check.stale.length} of ${anchors.length} anchor(s) no longer match the indexed ${path}: your copy differs from the index (or the anchors come from another file); re-read before editing`,
+      `${check.stale.length} of ${anchors.length} anchor(s) no longer match the indexed ${path}: ${parts.join(', ')}; re-read the current lines before editing`,
       { path, stale: check.stale.slice(0, 50) },
     );
+    // One ready read of where the lines are now: moved lines at their new number, changed ones at their old one.
+    const at = check.stale.map((s) => s.moved_to ?? Math.min(Number(s.anchor.split(':')[0]), lines.length)).filter((n) => n >= 1);
+    if (at.length) {
+      const from = Math.min(...at);
+      const to = Math.min(Math.max(...at), from + MAX_REREAD - 1);
+      ctx.meta.next('read', step({ offset: from, limit: to - from + 1 }), `the current lines ${from}–${to} of ${path}, with fresh anchors`);
+    }
   }
   return check;
 }

@@ -5,6 +5,7 @@ import { MetaCollector } from '../envelope/collector';
 import { stampMeta } from '../envelope/stamp';
 import { COST_PRODUCER, type StampInput } from '../envelope/producers';
 import { settleBaseline } from './baseline';
+import { reachableSteps } from './reach';
 import { computeCapabilities, capabilitiesStampEnabled } from '../envelope/capabilities';
 import { countTokens, tokenMode } from '../envelope/tokens';
 import type { ComplexityTier, Meta, TypedEntry } from '../envelope/types';
@@ -32,6 +33,8 @@ export interface CallContext {
    * Without it, the JSON payload is what the caller receives.
    */
   render?: ModelText;
+  /** Tools the client was shown (MCP tools/list); next_steps naming others are routed through batch. Absent: every tool. */
+  advertised?: ReadonlySet<string>;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -50,6 +53,8 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   collector.baseline(tool.baseline);
   const outcome = await execute(tool, rawArgs, call, collector);
   await settleBaseline(call.env.DB, collector);
+  const steps = reachableSteps(collector.nextSteps, call.advertised);
+  collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
   const render = call.render;
   const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES, render && ((m) => render(outcome.ok, payload, m)));
@@ -71,7 +76,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil'>;
+type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised'>;
 
 /**
  * Scope check, argument rules, handler and output check for one call, with
@@ -100,6 +105,7 @@ async function execute(
       scope: call.scope,
       surface: call.surface,
       waitUntil: call.waitUntil,
+      advertised: call.advertised,
     };
     const result = await tool.handler(parsed, ctx);
     const checked = tool.output.safeParse(result);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, SYMBOL_KINDS } from '../extract';
-import type { ProjectRow } from '../db/projects';
+import { languageStats, type ProjectRow } from '../db/projects';
+import { explainEmptyIndex } from './architecture';
 import {
   compileGlob,
   countStatement,
@@ -344,6 +345,13 @@ async function explainEmpty(
     });
     ctx.meta.next('index', { project: project.name, force: true }, 're-extract the stored files with the current extractor');
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
+    return;
+  }
+  // A project whose files yield no symbol at all: the extractor is the cause, not the query.
+  const stats = await languageStats(ctx.db, project.id);
+  const totals = { files: stats.reduce((n, s) => n + s.files, 0), symbols: stats.reduce((n, s) => n + s.symbols, 0) };
+  if (explainEmptyIndex(ctx, project, totals)) {
+    ctx.meta.next('grep', { project: project.name, pattern: query.words[0] ?? args.query, literal: true, ignore_case: true }, 'search the stored text instead');
     return;
   }
   ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
