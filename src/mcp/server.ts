@@ -76,6 +76,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
     { name: 'pincher-edge', version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
+  const advertised: ReadonlySet<string> = new Set(advertisedTools(scope.toolset).map((t) => t.name));
   server.setRequestHandler('tools/list', async () => ({
     // The display title rides in annotations only (every protocol revision reads it there); hints that carry no
     // information are left out (advertisedAnnotations): the core list has a token budget.
@@ -100,14 +101,14 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       surface: 'mcp',
       sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
       render: mcpModelText,
-      advertised: new Set(advertisedTools(scope.toolset).map((t) => t.name)),
+      advertised,
     });
     return toCallToolResult(outcome);
   });
   server.setRequestHandler('prompts/list', async () => ({ prompts: [...PROMPTS] }));
   server.setRequestHandler('prompts/get', async (request) => {
     try {
-      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader });
+      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader, advertised });
     } catch (err) {
       if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, await errorData(scope, err));
       throw err;

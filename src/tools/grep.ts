@@ -143,19 +143,24 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   if (s.matches.length < s.totalMatches) {
     ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
   }
-  ctx.meta.baseline('grep_recursive', tokensForBytes(deliveredChars(s.matches)));
+  ctx.meta.baseline('grep_recursive', tokensForBytes(deliveredChars(s.matches, args.context)));
   return { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
 }
 
-/** Characters `grep -rn [-C]` prints for exactly these matches: `path:N:text` per match, `path-N-text` per context line, each line once. */
-function deliveredChars(matches: readonly GrepMatch[]): number {
-  const seen = new Set<string>();
+/**
+ * Characters `grep -rn [-C]` prints for exactly these matches: `path:N:text`
+ * per match, `path-N-text` per context line, each line once, and with
+ * context a `--` line between non-adjacent groups.
+ */
+function deliveredChars(matches: readonly GrepMatch[], context: number): number {
+  const seen = new Map<string, number[]>();
   let n = 0;
   // path, separator, line number, separator, text, newline
   const line = (path: string, no: number, text: string) => {
-    const key = `${path}\u0000${no}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const at = seen.get(path) ?? [];
+    if (at.includes(no)) return;
+    at.push(no);
+    seen.set(path, at);
     n += path.length + String(no).length + text.length + 3;
   };
   for (const m of matches) {
@@ -163,6 +168,11 @@ function deliveredChars(matches: readonly GrepMatch[]): number {
     const before = m.before ?? [];
     before.forEach((t, k) => line(m.path, m.line - before.length + k, t));
     m.after?.forEach((t, k) => line(m.path, m.line + 1 + k, t));
+  }
+  if (context > 0) {
+    let groups = 0;
+    for (const at of seen.values()) groups += at.sort((a, b) => a - b).filter((no, i) => i === 0 || no !== at[i - 1] + 1).length;
+    if (groups > 1) n += 3 * (groups - 1);
   }
   return n;
 }
