@@ -21,7 +21,10 @@ export type AccessScope = 'read' | 'write';
 
 /** Per-request variables shared by middleware and routes (see hono's ContextVariableMap). */
 export interface RequestVars {
+  /** ULID minted for this request (`_meta.request_id`). */
   requestId: string;
+  /** The client's own `X-Request-ID`, when valid (`_meta.client_request_id`). */
+  clientRequestId?: string;
   startedAt: number;
   scope: AccessScope;
 }

@@ -19,6 +19,7 @@ export function computeCapabilities(env: Env): string[] {
     'rest_twin',
     'openapi',
     'metrics_prometheus',
+    'mcp_prompts',
   ];
   if (env.PINCHER_HTTP_KEY) tags.push('http_auth');
   if (env.PINCHER_HTTP_KEY && env.PINCHER_READ_KEY) tags.push('read_only_key');

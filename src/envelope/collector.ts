@@ -19,8 +19,20 @@ export class MetaCollector {
   readonly nextSteps: NextStep[] = [];
   readonly warnings: TypedEntry[] = [];
   baselineMethod?: BaselineMethod;
-  /** Baseline cost in tokens, computed by the handler for its baseline method. */
+  /**
+   * Baseline cost in tokens. Set directly by `baseline(method, tokens)`, or
+   * settled by the seam from the parts below (settleBaseline in
+   * src/tools/baseline.ts) once the handler returned.
+   */
   baselineTokens?: number;
+  /** Files the baseline reads whole: project id → path → stored size. A file counts once per call. */
+  readonly baselineFiles = new Map<string, Map<string, number>>();
+  /** Characters of native output the baseline counts besides whole files (grep lines, line ranges). */
+  baselineChars = 0;
+  /** Whether the baseline has parts still to settle into baselineTokens. */
+  baselineOpen = false;
+  /** What the savings were deduplicated over: this call only, or the client's session. */
+  savingsScope?: 'call' | 'session';
   project?: ProjectScope;
   sessionId?: string;
 
@@ -54,6 +66,31 @@ export class MetaCollector {
   baseline(method: BaselineMethod, tokens?: number): this {
     this.baselineMethod = method;
     this.baselineTokens = tokens;
+    this.baselineOpen = false;
+    this.baselineFiles.clear();
+    this.baselineChars = 0;
+    return this;
+  }
+
+  /**
+   * Adds parts to this call's baseline under `method`: whole files (each
+   * counted once per call, and once per session when the seam knows one) and
+   * characters of other native output. The seam settles them into tokens.
+   */
+  baselineParts(method: BaselineMethod, projectId: string | null, files: readonly { path: string; size: number }[], chars = 0): this {
+    if (!this.baselineOpen) {
+      this.baselineFiles.clear();
+      this.baselineChars = 0;
+      this.baselineTokens = undefined;
+    }
+    this.baselineMethod = method;
+    this.baselineOpen = true;
+    if (projectId !== null && files.length) {
+      const known = this.baselineFiles.get(projectId) ?? new Map<string, number>();
+      for (const f of files) known.set(f.path, f.size);
+      this.baselineFiles.set(projectId, known);
+    }
+    this.baselineChars += chars;
     return this;
   }
 

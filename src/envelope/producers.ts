@@ -5,7 +5,10 @@ import { SCHEMA_VERSION } from '../version';
 
 /** Everything the producers may read. Built by the seam after the handler ran. */
 export interface StampInput {
+  /** ULID minted for this request. */
   requestId: string;
+  /** The id the client sent in `X-Request-ID`, when it sent a valid one. */
+  clientRequestId?: string;
   startedAt: number;
   now: number;
   collector: MetaCollector;
@@ -30,8 +33,8 @@ export interface Producer {
 
 const identity: Producer = {
   name: 'identity',
-  keys: ['request_id'],
-  produce: (i) => ({ request_id: i.requestId }),
+  keys: ['request_id', 'client_request_id'],
+  produce: (i) => ({ request_id: i.requestId, ...(i.clientRequestId ? { client_request_id: i.clientRequestId } : {}) }),
 };
 
 const timing: Producer = {
@@ -41,26 +44,32 @@ const timing: Producer = {
 };
 
 /**
- * tokens_used = tokens of the payload; tokens_saved = max(0, baseline − used);
- * tokens_saved_pct = 100·saved/(saved+used), one decimal. With baseline
- * `none` (or no baseline computed) the two savings fields are null.
+ * tokens_used = tokens of what the caller receives; tokens_saved =
+ * max(0, baseline − used); tokens_saved_pct = 100·saved/(saved+used), one
+ * decimal. Always numbers: with baseline `none` (or none computed) and on an
+ * empty answer (it delivered nothing the baseline would have) both are 0.
  */
 const cost: Producer = {
   name: 'cost',
-  keys: ['tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method'],
+  keys: ['tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope'],
   produce: (i) => {
     const used = countTokens(i.payloadText, i.tokenMode);
     const method = i.collector.baselineMethod ?? 'none';
     const baseline = i.collector.baselineTokens;
-    // No baseline computed (errors, early returns) is the same as `none`: never name a method whose savings are null.
+    const savingsScope = i.collector.savingsScope ?? (i.collector.sessionId ? 'session' : 'call');
+    // No baseline computed (errors, early returns) is the same as `none`: never name a method whose baseline is unknown.
     if (method === 'none' || baseline === undefined) {
-      return { tokens_used: used, tokens_saved: null, tokens_saved_pct: null, baseline_method: 'none' };
+      return { tokens_used: used, tokens_saved: 0, tokens_saved_pct: 0, baseline_method: 'none', savings_scope: savingsScope };
     }
+    if (i.collector.emptyReason) return { tokens_used: used, tokens_saved: 0, tokens_saved_pct: 0, baseline_method: method, savings_scope: savingsScope };
     const saved = Math.max(0, baseline - used);
     const pct = saved + used === 0 ? 0 : Math.round((1000 * saved) / (saved + used)) / 10;
-    return { tokens_used: used, tokens_saved: saved, tokens_saved_pct: pct, baseline_method: method };
+    return { tokens_used: used, tokens_saved: saved, tokens_saved_pct: pct, baseline_method: method, savings_scope: savingsScope };
   },
 };
+
+/** The cost producer alone: a surface that renders more than the payload re-counts with it. */
+export const COST_PRODUCER = cost;
 
 const tier: Producer = {
   name: 'tier',

@@ -10,6 +10,9 @@ export type BaselineMethod =
   | 'grep_recursive'
   | 'walk_directory'
   | 'read_all_changed'
+  | 'lines_read'
+  | 'grep_then_read'
+  | 'sum_of_parts'
   | 'none';
 
 export type Severity = 'info' | 'warning' | 'error';
@@ -37,10 +40,12 @@ export interface BinaryDriftWarning {
 
 export interface Meta {
   request_id?: string;
+  client_request_id?: string;
   tokens_used?: number;
-  tokens_saved?: number | null;
-  tokens_saved_pct?: number | null;
+  tokens_saved?: number;
+  tokens_saved_pct?: number;
   baseline_method?: BaselineMethod;
+  savings_scope?: 'call' | 'session';
   complexity_tier?: ComplexityTier;
   latency_ms?: number;
   empty_reason?: string;
@@ -63,10 +68,12 @@ export type MetaKey = keyof Meta;
 /** Every top-level key, in the contract's order. */
 export const META_KEYS = [
   'request_id',
+  'client_request_id',
   'tokens_used',
   'tokens_saved',
   'tokens_saved_pct',
   'baseline_method',
+  'savings_scope',
   'complexity_tier',
   'latency_ms',
   'empty_reason',

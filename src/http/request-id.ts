@@ -6,17 +6,21 @@ import type { AppEnv } from '../env';
 const PRINTABLE = /^[\x20-\x7e]{1,200}$/;
 
 /**
- * Gives every request an id (the client's `X-Request-ID` when it is 1–200
- * printable ASCII characters, else a fresh ULID) and echoes it on every
- * response, errors included.
+ * Gives every request a fresh ULID, echoed as `X-Request-ID` on every
+ * response, errors included. A client's own `X-Request-ID` (1–200 printable
+ * ASCII characters) is kept beside it as `client_request_id` and echoed in
+ * `X-Client-Request-ID`.
  */
 export function requestId(): MiddlewareHandler<AppEnv> {
   return async function requestIdMiddleware(c, next) {
     const supplied = c.req.header('x-request-id');
-    const id = supplied && PRINTABLE.test(supplied) ? supplied : ulid();
+    const id = ulid();
     c.set('requestId', id);
+    if (supplied && PRINTABLE.test(supplied)) c.set('clientRequestId', supplied);
     c.set('startedAt', Date.now());
     await next();
     c.res.headers.set('X-Request-ID', id);
+    const client = c.get('clientRequestId');
+    if (client) c.res.headers.set('X-Client-Request-ID', client);
   };
 }

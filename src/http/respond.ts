@@ -6,7 +6,7 @@ import { MetaCollector } from '../envelope/collector';
 import { stampCall } from '../tools/run';
 
 function callOf(c: Context<AppEnv>) {
-  return { env: c.env, requestId: c.get('requestId'), startedAt: c.get('startedAt') ?? Date.now() };
+  return { env: c.env, requestId: c.get('requestId'), clientRequestId: c.get('clientRequestId'), startedAt: c.get('startedAt') ?? Date.now() };
 }
 
 /** `{...body, _meta}` with the shared envelope, for routes that are not tool calls. */

@@ -26,11 +26,13 @@ mcpRoutes.post('/', async (c) => {
   const scope: McpRequestScope = {
     env: c.env,
     requestId: c.get('requestId'),
+    clientRequestId: c.get('clientRequestId'),
     startedAt: c.get('startedAt'),
     scope: c.get('scope'),
     defaultProject: c.req.query('project') || undefined,
     toolset: toolsetOf(c.req.query('toolset'), c.req.header('x-pincher-toolset')),
-    sessionHeader: sessionHeader(c.req.header('x-pincher-session')),
+    // A session the transport offers (Mcp-Session-Id) scopes savings when the client names none of its own.
+    sessionHeader: sessionHeader(c.req.header('x-pincher-session')) ?? sessionHeader(c.req.header('mcp-session-id')),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
   if (await isLegacyRequest(request.clone())) {

@@ -2,7 +2,9 @@ import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/
 import type { Toolset } from '../tools/define';
 import { advertisedTools, findTool, TOOLS } from '../tools/registry';
 import { advertisedAnnotations, advertisedInputSchema, advertisedOutputSchema } from '../tools/describe';
-import { runTool, type CallContext, type ToolOutcome } from '../tools/run';
+import { runTool, stampCall, type CallContext, type ModelText, type ToolOutcome } from '../tools/run';
+import { MetaCollector } from '../envelope/collector';
+import type { Meta } from '../envelope/types';
 import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
 import { PincherError } from '../errors';
@@ -18,8 +20,7 @@ const INSTRUCTIONS =
   'Every result carries _meta; when a result is empty, structuredContent.notice says why and which call to make next.';
 
 /** The model-visible mirror of the envelope: only what the model can act on. */
-function notice(outcome: ToolOutcome): Record<string, unknown> | undefined {
-  const m = outcome.meta;
+function notice(m: Meta): Record<string, unknown> | undefined {
   const n: Record<string, unknown> = {};
   if (m.empty_reason) n.empty_reason = m.empty_reason;
   if (m.diagnosis) n.diagnosis = m.diagnosis;
@@ -28,26 +29,42 @@ function notice(outcome: ToolOutcome): Record<string, unknown> | undefined {
   return Object.keys(n).length ? n : undefined;
 }
 
-function plainWords(outcome: ToolOutcome): string {
-  const m = outcome.meta;
+function plainWords(m: Meta): string {
   const step = m.next_steps?.[0];
   const next = step ? ` Next: call ${step.tool} with ${JSON.stringify(step.args)} (${step.why}).` : '';
   return `Empty result (${m.empty_reason}): ${m.diagnosis ?? 'nothing matched'}.${next}`;
 }
 
+/** What the model sees of one outcome: the payload with its notice, and for an empty result a sentence in plain words. */
+function modelView(ok: boolean, payload: Record<string, unknown>, meta: Meta) {
+  const n = notice(meta);
+  const structured = { ...payload, ...(n ? { notice: n } : {}) };
+  const content: { type: 'text'; text: string }[] = [{ type: 'text', text: JSON.stringify(structured) }];
+  if (ok && meta.empty_reason) content.push({ type: 'text', text: plainWords(meta) });
+  return { structured, content };
+}
+
+/** Every text block the model receives: what `tokens_used` counts on MCP. */
+export const mcpModelText: ModelText = (ok, payload, meta) =>
+  modelView(ok, payload, meta)
+    .content.map((c) => c.text)
+    .join('\n');
+
 /** Shapes a tool outcome as an MCP CallToolResult: structuredContent, the same JSON as text, `_meta`. */
 export function toCallToolResult(outcome: ToolOutcome) {
-  const n = notice(outcome);
-  const structured = outcome.ok
-    ? { ...outcome.result, ...(n ? { notice: n } : {}) }
-    : { error: outcome.error.toBody(), ...(n ? { notice: n } : {}) };
-  const content: { type: 'text'; text: string }[] = [{ type: 'text', text: JSON.stringify(structured) }];
-  if (outcome.ok && outcome.meta.empty_reason) content.push({ type: 'text', text: plainWords(outcome) });
+  const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
+  const { structured, content } = modelView(outcome.ok, payload, outcome.meta);
   // Error results carry no structuredContent: clients validate it against the
   // tool's outputSchema, which describes results, not errors.
   return outcome.ok
     ? { content, structuredContent: structured, _meta: outcome.meta as Record<string, unknown> }
     : { content, isError: true, _meta: outcome.meta as Record<string, unknown> };
+}
+
+/** `error.data` of a JSON-RPC protocol error: the typed error and the envelope every response carries. */
+async function errorData(scope: McpRequestScope, err: PincherError): Promise<Record<string, unknown>> {
+  const body = { error: err.toBody() };
+  return { ...body, _meta: await stampCall(scope, new MetaCollector(), body) };
 }
 
 /**
@@ -59,6 +76,7 @@ export function buildMcpServer(scope: McpRequestScope): Server {
     { name: 'pincher-edge', version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
+  const advertised: ReadonlySet<string> = new Set(advertisedTools(scope.toolset).map((t) => t.name));
   server.setRequestHandler('tools/list', async () => ({
     // The display title rides in annotations only (every protocol revision reads it there); hints that carry no
     // information are left out (advertisedAnnotations): the core list has a token budget.
@@ -75,24 +93,24 @@ export function buildMcpServer(scope: McpRequestScope): Server {
     const tool = findTool(name);
     if (!tool) {
       const err = unknownTool(name);
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}; available: ${TOOLS.map((t) => t.name).join(', ')}`, {
-        error: err.toBody(),
-      });
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}; available: ${TOOLS.map((t) => t.name).join(', ')}`, await errorData(scope, err));
     }
     const metaSession = (inboundMeta as { session_id?: unknown } | undefined)?.session_id;
     const outcome = await runTool(tool, args ?? {}, {
       ...scope,
       surface: 'mcp',
       sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
+      render: mcpModelText,
+      advertised,
     });
     return toCallToolResult(outcome);
   });
   server.setRequestHandler('prompts/list', async () => ({ prompts: [...PROMPTS] }));
   server.setRequestHandler('prompts/get', async (request) => {
     try {
-      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader });
+      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader, advertised });
     } catch (err) {
-      if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { error: err.toBody() });
+      if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, await errorData(scope, err));
       throw err;
     }
   });

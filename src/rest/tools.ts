@@ -37,6 +37,7 @@ toolRoutes.post('/:tool', async (c) => {
   const outcome = await runTool(tool, args, {
     env: c.env,
     requestId: c.get('requestId'),
+    clientRequestId: c.get('clientRequestId'),
     startedAt: c.get('startedAt'),
     scope: c.get('scope'),
     surface: 'rest',

@@ -157,7 +157,7 @@ function sumBy(groups: readonly EdgeGroup[], key: 'kind' | 'provenance'): [strin
  * answers it) or files without one symbol (extractor_emitted_nothing). Returns
  * true when it marked the result empty.
  */
-export function explainEmptyIndex(ctx: ToolContext, project: ProjectRow, totals: Totals): boolean {
+export function explainEmptyIndex(ctx: ToolContext, project: ProjectRow, totals: Pick<Totals, 'files' | 'symbols'>): boolean {
   if (totals.files === 0) {
     markNoFiles(ctx, project);
     return true;

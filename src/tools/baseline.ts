@@ -1,21 +1,132 @@
 import { claimCredits } from '../db/credits';
+import { blobContents, projectFiles } from '../db/content';
+import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
+import { compilePattern } from './grep/pattern';
+import { runGrep } from './grep/run';
 
 /**
- * Declares the `full_file_read` baseline: what reading every distinct file
- * the answer references would have cost (stored sizes, chars/4), minus files
- * already credited to this session when the client sent a session id.
+ * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
+ * tool declares the cheapest native sequence that yields the same
+ * information; the seam settles it into tokens once the handler returned.
+ */
+
+/** Budget of the grep a baseline runs (search, trace, plan_change); past it the baseline is a lower bound. */
+const BASELINE_GREP_MS = 1_000;
+
+/**
+ * Declares the `full_file_read` baseline: reading every distinct file the
+ * answer references whole. Files count once per call (batch entries and
+ * composites included) and, with a session id, once per session.
  *
  * @example
- * await fullFileReadBaseline(ctx, project.id, [{ path: 'src/a.ts', size: 4096 }]);
+ * fullFileReadBaseline(ctx, project.id, [{ path: 'src/a.ts', size: 4096 }]);
  */
-export async function fullFileReadBaseline(ctx: ToolContext, projectId: string, files: readonly { path: string; size: number }[]): Promise<void> {
-  const distinct = new Map<string, number>();
-  for (const f of files) distinct.set(f.path, f.size);
-  let credited = [...distinct.keys()];
-  const session = ctx.meta.sessionId;
-  if (session) credited = [...(await claimCredits(ctx.db, session, projectId, credited, Date.now()))];
-  const bytes = credited.reduce((n, p) => n + (distinct.get(p) ?? 0), 0);
-  ctx.meta.baseline('full_file_read', tokensForBytes(bytes));
+export function fullFileReadBaseline(ctx: ToolContext, projectId: string, files: readonly { path: string; size: number }[]): void {
+  ctx.meta.baselineParts('full_file_read', projectId, files);
+}
+
+/** Characters of `grep -rn` output (`path:N:text` lines) for a pattern over every file of the project. */
+export async function grepOutputChars(ctx: ToolContext, projectId: string, pattern: string, opts: { ignoreCase: boolean }): Promise<number> {
+  const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
+  const files = await projectFiles(ctx.db, projectId);
+  const run = await runGrep(ctx.db, projectId, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
+  return run.scan.baselineChars;
+}
+
+/** Words of a search query, as an agent would grep them: operators (OR, AND, NOT), quotes and `*` dropped. */
+export function queryWords(query: string): string[] {
+  const words = (query.match(/[\p{L}\p{N}_$]+/gu) ?? []).filter((w) => !['OR', 'AND', 'NOT'].includes(w));
+  return [...new Set(words)];
+}
+
+/**
+ * Declares the `grep_recursive` baseline of a search: the output of
+ * `grep -rniE 'w1|w2|…'` over the project for the query's words.
+ */
+export async function queryGrepBaseline(ctx: ToolContext, projectId: string, query: string): Promise<void> {
+  const words = queryWords(query);
+  const chars = words.length ? await grepOutputChars(ctx, projectId, words.map(regexWord).join('|'), { ignoreCase: true }) : 0;
+  ctx.meta.baselineParts('grep_recursive', null, [], chars);
+}
+
+/**
+ * Declares the `grep_then_read` baseline of a graph answer: `grep -rn` for
+ * the target's names over the project, then reading the span of every
+ * symbol the answer lists (callers, callees, dependents). Nothing when the
+ * answer lists none.
+ */
+export async function grepThenReadBaseline(
+  ctx: ToolContext,
+  projectId: string,
+  names: readonly string[],
+  nodes: readonly { id: string | null; file: string; line: number; endLine: number }[],
+): Promise<void> {
+  ctx.meta.baseline('grep_then_read', 0);
+  const spans = nodes.filter((n) => n.id !== null).map((n) => ({ path: n.file, start: n.line, end: n.endLine }));
+  if (spans.length === 0) return;
+  const distinct = [...new Set(names)].filter((n) => n.length > 0);
+  const [grep, read] = await Promise.all([
+    distinct.length ? grepOutputChars(ctx, projectId, distinct.map(regexWord).join('|'), { ignoreCase: false }) : Promise.resolve(0),
+    spanChars(ctx, projectId, spans),
+  ]);
+  ctx.meta.baselineParts('grep_then_read', null, [], grep + read);
+}
+
+/** Escapes a word for a regex alternation. */
+export function regexWord(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Characters of the given line spans as an agent's read of exactly those
+ * lines returns them (each line with its newline). Spans of files without
+ * stored text count nothing.
+ */
+export async function spanChars(ctx: ToolContext, projectId: string, spans: readonly { path: string; start: number; end: number }[]): Promise<number> {
+  if (spans.length === 0) return 0;
+  const wanted = new Set(spans.map((s) => s.path));
+  const files = (await projectFiles(ctx.db, projectId)).filter((f) => wanted.has(f.path));
+  const contents = await blobContents(ctx.db, [...new Set(files.map((f) => f.hash))]);
+  const byPath = new Map(files.map((f) => [f.path, contents.get(f.hash)]));
+  // One span per (path, start, end): the same caller reached twice is read once.
+  const seen = new Set<string>();
+  let chars = 0;
+  for (const s of spans) {
+    const key = `${s.path}:${s.start}:${s.end}`;
+    const text = byPath.get(s.path);
+    if (seen.has(key) || text === undefined) continue;
+    seen.add(key);
+    chars += linesChars(text, s.start, s.end);
+  }
+  return chars;
+}
+
+/** Characters of lines start..end (1-based, inclusive) of `text`, each with its newline. */
+export function linesChars(text: string, start: number, end: number): number {
+  const lines = text.split('\n');
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  let n = 0;
+  for (let i = Math.max(1, start); i <= Math.min(end, lines.length); i++) n += lines[i - 1].length + 1;
+  return n;
+}
+
+/**
+ * Turns the declared parts into `baselineTokens`: whole files not yet
+ * credited to the session (credits are claimed only when the answer
+ * delivered something), plus the other characters. Stamps the scope the
+ * deduplication covered.
+ */
+export async function settleBaseline(d1: D1Database, meta: MetaCollector): Promise<void> {
+  meta.savingsScope = meta.sessionId ? 'session' : 'call';
+  if (!meta.baselineOpen) return;
+  let bytes = meta.baselineChars;
+  for (const [projectId, files] of meta.baselineFiles) {
+    let credited = [...files.keys()];
+    if (meta.sessionId && !meta.emptyReason) credited = [...(await claimCredits(d1, meta.sessionId, projectId, credited, Date.now()))];
+    for (const p of credited) bytes += files.get(p) ?? 0;
+  }
+  meta.baselineTokens = tokensForBytes(bytes);
+  meta.baselineOpen = false;
 }

@@ -77,13 +77,8 @@ export const batchTool = defineTool({
   output: z.object({ entries: z.array(entry) }),
   handler: async (args, ctx) => {
     const runs: Promise<Ran>[] = [];
-    // With a session, files are credited once per session (claimCredits reads, then writes): entries
-    // then run one after another so two of them never claim the same file at once.
-    const sequential = ctx.meta.sessionId !== undefined || args.calls.some((c) => hasOwnSession(c.args));
-    args.calls.forEach((c, i) => {
-      const previous = sequential && i > 0 ? runs[i - 1] : undefined;
-      runs.push(previous ? previous.then(() => runEntry(i, c, args.project, ctx, runs)) : runEntry(i, c, args.project, ctx, runs));
-    });
+    // Entries only declare their baselines; the batch's own seam credits each file once (aggregate()).
+    args.calls.forEach((c, i) => runs.push(runEntry(i, c, args.project, ctx, runs)));
     const ran = await Promise.all(runs);
 
     const maxTokens = args.max_tokens;
@@ -126,9 +121,6 @@ export const batchTool = defineTool({
   },
 });
 
-function hasOwnSession(raw: unknown): boolean {
-  return !!raw && typeof raw === 'object' && '_meta' in raw;
-}
 
 /** One entry after it ran (or was refused before the seam). */
 interface Ran {
@@ -379,25 +371,31 @@ function scopeAndEmpty(ctx: ToolContext, ran: readonly Ran[]): void {
 }
 
 /**
- * tokens_saved over the entries: the batch baseline is the sum of the
- * returned entries' baselines, where an entry without a computed baseline
- * (baseline none, or an error) counts as its own tokens_used (it saved
- * nothing). Skipped entries count nothing (the caller received nothing). The
- * method is the one the entries computed; entries mixing methods (say
- * full_file_read and grep_recursive) have no single honest label, so the
- * batch then declares none and its savings are null.
+ * The batch baseline is the sum of its parts, each file counted once: the
+ * union of the entries' whole-file reads plus their other native output
+ * (grep lines, line ranges, listings). An entry that delivered nothing the
+ * baseline would have (empty, error, baseline none) counts its own
+ * tokens_used: it saved nothing. Skipped entries count nothing (the caller
+ * received nothing). One method across the entries keeps its name; mixed
+ * methods are `sum_of_parts`.
  */
 function aggregate(ctx: ToolContext, ran: readonly Ran[], skipped: readonly Ran[]): void {
   const methods = new Set<BaselineMethod>();
-  let baseline = 0;
+  let tokens = 0;
   for (const r of ran) {
     if (skipped.includes(r)) continue;
     const c = r.collector;
-    if (r.outcome.ok && c && c.baselineMethod && c.baselineMethod !== 'none' && c.baselineTokens !== undefined) {
-      methods.add(c.baselineMethod);
-      baseline += c.baselineTokens;
-    } else baseline += r.meta.tokens_used;
+    if (!r.outcome.ok || !c || !c.baselineMethod || c.baselineMethod === 'none' || c.emptyReason) {
+      tokens += r.meta.tokens_used;
+      continue;
+    }
+    methods.add(c.baselineMethod);
+    if (c.baselineOpen) {
+      for (const [projectId, files] of c.baselineFiles) ctx.meta.baselineParts(c.baselineMethod, projectId, [...files].map(([path, size]) => ({ path, size })));
+      ctx.meta.baselineParts(c.baselineMethod, null, [], c.baselineChars);
+    } else tokens += c.baselineTokens ?? r.meta.tokens_used;
   }
-  if (methods.size === 1) ctx.meta.baseline([...methods][0], baseline);
-  else ctx.meta.baseline('none');
+  const method: BaselineMethod = methods.size === 1 ? [...methods][0] : methods.size > 1 ? 'sum_of_parts' : 'none';
+  // Parts already settled in tokens (listings) ride as characters: tokensForBytes(4·t) = t.
+  ctx.meta.baselineParts(method, null, [], 4 * tokens);
 }

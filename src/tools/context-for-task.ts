@@ -89,7 +89,7 @@ export const contextForTaskTool = defineTool({
     const unresolved = found.unresolved.length ? { unresolved: found.unresolved } : {};
     if (found.seeds.length === 0) {
       explainNoSeeds(ctx, project, terms, found.unresolved);
-      await fullFileReadBaseline(ctx, project.id, []);
+      fullFileReadBaseline(ctx, project.id, []);
       return { ...empty, ...unresolved };
     }
     return { ...(await assemble(ctx, project, found.seeds, args.max_tokens)), ...unresolved };
@@ -177,7 +177,7 @@ async function assemble(ctx: ToolContext, project: ProjectRow, seeds: readonly S
     for (const language of new Set(seeds.map((s) => s.row.language))) warnCoverage(ctx, language);
   }
   const files = new Map(seeds.filter((s) => chosen.some((c) => c.id === s.row.id)).map((s) => [s.row.file_path, s.row.file_size]));
-  await fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
+  fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
   const body = { seeds: chosen, related };
   return { ...body, ...(dropped.length ? { dropped } : {}), used_tokens: tokensOf(body), max_tokens: maxTokens };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
+import { offerNearestNames } from './nearest-names';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -130,7 +131,7 @@ async function idForName(ctx: ToolContext, project: { id: string; name: string }
   ctx.meta.empty('target_not_resolved', why, { name, ...(path ? { path } : {}) });
   for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
   const bare = ref.name.split(/\.| > /).pop() ?? ref.name;
-  ctx.meta.next('search', { project: project.name, query: bare }, `find the exact id of '${ref.name}'`);
+  if (!matches.length) await offerNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }));
   await explainExtractionGaps(ctx, project, bare, { setEmpty: false, path });
   return null;
 }
@@ -166,7 +167,7 @@ async function buildContext(ctx: ToolContext, project: { id: string; name: strin
   // Baseline: the distinct files whose source this answer carries.
   const files = new Map<string, number>([[row.file_path, row.file_size]]);
   for (const d of included) files.set(d.row.file_path, d.row.file_size);
-  await fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
+  fullFileReadBaseline(ctx, project.id, [...files].map(([path, size]) => ({ path, size })));
 
   const dependencies = included.map((d) => d.view);
   return {

@@ -99,20 +99,20 @@ export const deadCodeTool = defineTool({
     if (language !== undefined && !LANGUAGE_IDS.has(language)) {
       ctx.meta.empty('unsupported_language', `no extractor for language '${args.language}', so it has no symbols or edges`, { language: args.language });
       ctx.meta.next('health', {}, 'list the languages with an extractor');
-      await fullFileReadBaseline(ctx, project.id, []);
+      fullFileReadBaseline(ctx, project.id, []);
       return empty;
     }
     if (language !== undefined && graphCoverage(language) === 'none') {
       ctx.meta.empty('cross_file_unavailable', `${language} has no edge graph (its extractor emits no references), so no caller can be seen`, { language });
       ctx.meta.next('health', { project: project.name }, 'see which languages of the project carry edges');
-      await fullFileReadBaseline(ctx, project.id, []);
+      fullFileReadBaseline(ctx, project.id, []);
       return empty;
     }
     const lag = graphLag(project);
     if (lag.pending && !(await graphState(ctx.db, project.id))?.hasEdges) {
       ctx.meta.empty('stale_index', `the call graph of '${project.name}' is not built yet for its last push, so every function would look uncalled; retry shortly or re-index`, {});
       ctx.meta.next('health', { project: project.name }, 'see the state of the index');
-      await fullFileReadBaseline(ctx, project.id, []);
+      fullFileReadBaseline(ctx, project.id, []);
       return empty;
     }
     warnGraphPending(ctx, lag);
@@ -146,7 +146,7 @@ export const deadCodeTool = defineTool({
     } else if (hasMore) {
       ctx.meta.next('dead_code', step({ offset: args.offset + page.length }), `fetch the next page (${kept.length - args.offset - page.length} more)`);
     }
-    await fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, page.map((r) => r.file_path)));
+    fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, page.map((r) => r.file_path)));
     return {
       dead: page.map((r) => ({
         id: r.id,

@@ -15,6 +15,8 @@ export interface ToolContext {
   scope: AccessScope;
   surface: 'mcp' | 'rest';
   waitUntil(promise: Promise<unknown>): void;
+  /** Tools the client was shown; steps a result lists for other tools go through batch (src/tools/reach.ts). Absent: every tool. */
+  advertised?: ReadonlySet<string>;
 }
 
 export interface ToolAnnotations {

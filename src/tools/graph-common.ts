@@ -8,6 +8,7 @@ import { PincherError } from '../errors';
 import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import type { SymbolRow } from '../db/source';
+import { offerNearestNames } from './nearest-names';
 import { emptyGraphReason, graphCoverage } from '../graph/coverage';
 import type { EdgeKind } from '../graph/types';
 import type { EmptyReason } from '../envelope/empty-reasons';
@@ -113,7 +114,7 @@ export async function resolveTarget(ctx: ToolContext, tool: string, project: Pro
     const spans = alternatives.map((a) => `${a.id} (lines ${a.start_line}–${a.end_line})`);
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);
-    ctx.meta.next('search', { project: project.name, query: bare }, `find the exact id of '${bare}'`);
+    if (!alternatives.length) await offerNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }));
     await explainExtractionGaps(ctx, project, bare, { setEmpty: false });
     return null;
   }

@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import { compileGlob, GlobError, type Glob } from './grep/glob';
 import { compilePattern, paramError, type Matcher } from './grep/pattern';
 import { anyMatch, runGrep } from './grep/run';
-import { MAX_LINE, SCAN_BUDGET_MS } from './grep/scan';
+import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
 const matchOut = z.object({
@@ -114,8 +114,8 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     files_in_scope: scope.length,
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });
-  // grep_recursive: the unbounded grep output for the same pattern (scan.ts states the formula).
-  ctx.meta.baseline('grep_recursive', tokensForBytes(s.baselineChars));
+  // grep_recursive: `grep -rn` printing what this answer delivers; truncating its own output saves nothing.
+  ctx.meta.baseline('grep_recursive', 0);
   if (run.fullScan) {
     ctx.meta.warn('grep_full_scan', 'the pattern has no literal of 3+ characters every match must contain, so every file in scope was read; a longer literal makes grep faster', { files: scope.length }, 'info');
   }
@@ -136,13 +136,45 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     const files = s.counts.slice(0, args.limit);
     const truncated = files.length < filesMatched || s.budgetExhausted;
     if (files.length < filesMatched) ctx.meta.next('grep', again({ limit: Math.min(1000, filesMatched) }), 'list more of the matching files');
+    ctx.meta.baseline('grep_recursive', tokensForBytes(files.reduce((n, f) => n + f.path.length + String(f.count).length + 2, 0)));
     return { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
   }
   const truncated = s.matches.length < s.totalMatches || s.budgetExhausted;
   if (s.matches.length < s.totalMatches) {
     ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
   }
+  ctx.meta.baseline('grep_recursive', tokensForBytes(deliveredChars(s.matches, args.context)));
   return { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+}
+
+/**
+ * Characters `grep -rn [-C]` prints for exactly these matches: `path:N:text`
+ * per match, `path-N-text` per context line, each line once, and with
+ * context a `--` line between non-adjacent groups.
+ */
+function deliveredChars(matches: readonly GrepMatch[], context: number): number {
+  const seen = new Map<string, number[]>();
+  let n = 0;
+  // path, separator, line number, separator, text, newline
+  const line = (path: string, no: number, text: string) => {
+    const at = seen.get(path) ?? [];
+    if (at.includes(no)) return;
+    at.push(no);
+    seen.set(path, at);
+    n += path.length + String(no).length + text.length + 3;
+  };
+  for (const m of matches) {
+    line(m.path, m.line, m.text);
+    const before = m.before ?? [];
+    before.forEach((t, k) => line(m.path, m.line - before.length + k, t));
+    m.after?.forEach((t, k) => line(m.path, m.line + 1 + k, t));
+  }
+  if (context > 0) {
+    let groups = 0;
+    for (const at of seen.values()) groups += at.sort((a, b) => a - b).filter((no, i) => i === 0 || no !== at[i - 1] + 1).length;
+    if (groups > 1) n += 3 * (groups - 1);
+  }
+  return n;
 }
 
 async function explainEmpty(

@@ -7,6 +7,7 @@ import { taskTerms, type TaskTerms } from '../composites/task-terms';
 import { defineTool } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
+import { reachableSteps } from './reach';
 import { MAX_TASK_CHARS } from './context-for-task';
 
 const step = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
@@ -50,7 +51,8 @@ export const guideTool = defineTool({
     if (!project) return { intent: classified.intent, steps: [{ tool: 'list', args: {}, why: 'see which projects are indexed' }], seeds: [] };
     const terms = taskTerms(args.task);
     const seeds = classified.trace || classified.diff ? [] : (await findSeeds(ctx.db, project.id, terms, SEEDS)).seeds;
-    return { intent: classified.intent, steps: plan(project.name, args.task, classified, terms, seeds), seeds: seeds.map((s) => s.row.id) };
+    const steps = reachableSteps(plan(project.name, args.task, classified, terms, seeds), ctx.advertised);
+    return { intent: classified.intent, steps, seeds: seeds.map((s) => s.row.id) };
   },
 });
 

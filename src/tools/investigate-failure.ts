@@ -165,7 +165,7 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   } else {
     explainNoSymbol(ctx, project, parsed, located, unindexed, library, facts);
   }
-  await fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, located.map((l) => l.path)));
+  fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, located.map((l) => l.path)));
   return result;
 }
 

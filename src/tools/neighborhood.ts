@@ -84,7 +84,7 @@ export const neighborhoodTool = defineTool({
     } else if (hasMore) {
       ctx.meta.next('neighborhood', step(args.offset + page.length), `fetch the next page (${all.length - args.offset - page.length} more)`);
     }
-    await fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, [target.file_path]));
+    fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, [target.file_path]));
     return {
       symbol: rootView(target),
       siblings: page.map((s) => ({

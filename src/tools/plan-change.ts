@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { fileSizes, importersOf, isTestPath, walk, type Hop } from '../db/graph';
+import { importersOf, isTestPath, walk, type Hop } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { fileMeta, fileSymbols, type SymbolRow } from '../db/source';
 import type { EdgeKind } from '../graph/types';
-import { fullFileReadBaseline } from './baseline';
+import { grepThenReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
@@ -91,7 +91,7 @@ export const planChangeTool = defineTool({
   toolset: 'full',
   readOnly: true,
   idempotent: true,
-  baseline: 'full_file_read',
+  baseline: 'grep_then_read',
   input,
   output: z.object({
     target: z.object({ kind: z.enum(['symbol', 'file']), file: z.string(), module: z.string(), symbol: nodeOut.optional(), symbols: z.number() }).nullable(),
@@ -195,7 +195,7 @@ async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args:
     warnCoverage(ctx, root.language);
     if (target.kind === 'symbol') ctx.meta.next('trace', { project: project.name, id: root.id, direction: 'inbound', depth: args.depth, include_tests: true }, 'walk the callers hop by hop');
   }
-  await fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, [target.file, ...shown.map((h) => h.node.file), ...tests.map((t) => t.file)]));
+  await grepThenReadBaseline(ctx, project.id, target.rows.map((r) => r.name), [...shown, ...testHops].map((h) => h.node));
   return {
     target: {
       kind: target.kind,

@@ -3,7 +3,8 @@ import { PincherError } from '../errors';
 import { fileSymbols, fileWithContent, type FileRow, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
-import { fullFileReadBaseline } from './baseline';
+import { fullFileReadBaseline, linesChars } from './baseline';
+import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { explainExtractionGaps } from './extraction-gaps';
 import { PROJECT_PARAM } from './describe';
@@ -31,7 +32,10 @@ const output = z.object({
   symbol: z.object({ id: z.string(), qualified_name: z.string(), kind: z.string(), start_line: z.number(), end_line: z.number() }).optional(),
   map: z.array(mapEntry).optional(),
   anchors: z
-    .object({ matched: z.array(z.string()), stale: z.array(z.object({ anchor: z.string(), current: z.string().nullable() })) })
+    .object({
+      matched: z.array(z.string()),
+      stale: z.array(z.object({ anchor: z.string(), current: z.string().nullable(), moved_to: z.number().nullable().describe('where the line now is; null: it changed') })),
+    })
     .optional(),
 });
 type Output = z.infer<typeof output>;
@@ -100,7 +104,7 @@ export const readTool = defineTool({
       explainUnreadable(ctx, project, file);
       return { path, language: file.language };
     }
-    await fullFileReadBaseline(ctx, project.id, [{ path, size: file.size }]);
+    fullFileReadBaseline(ctx, project.id, [{ path, size: file.size }]);
     return readContent(ctx, project.name, project.id, { ...file, content: file.content }, args);
   },
 });
@@ -117,7 +121,12 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
   const lines = splitLines(file.content);
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
   const step = (extra: Record<string, unknown>) => ({ project: projectName, path: file.path, ...extra });
-  if (args.anchors) out.anchors = anchorCheck(ctx, file.path, lines, args.anchors);
+  if (args.anchors) out.anchors = anchorCheck(ctx, file.path, lines, args.anchors, step);
+  if (args.anchors && !args.map && args.offset === undefined && args.limit === undefined && args.symbol === undefined) {
+    // Anchors alone: the native check reads each anchored line.
+    const at = [...new Set(args.anchors.map((a) => Number(a.slice(0, a.indexOf(':')))))];
+    ctx.meta.baseline('lines_read', tokensForBytes(at.reduce((n, l) => n + linesChars(file.content, l, l), 0)));
+  }
 
   const wantsLines = args.offset !== undefined || args.limit !== undefined || args.symbol !== undefined || (!args.map && !args.anchors);
   const symbols = await fileSymbolsIfNeeded(ctx, projectId, file, lines.length, args);
@@ -153,6 +162,8 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
       const end = oversized || (!chosen && args.limit === undefined) ? Math.min(cap, start + WINDOW - 1) : cap;
       const truncated = end < (chosen ? goal : cap);
       Object.assign(out, { start_line: start, end_line: end, text: anchoredText(lines, start, end), truncated });
+      // A window of lines: reading exactly those lines natively is the baseline (a symbol or a map needs the file).
+      if (!chosen && !args.map) ctx.meta.baseline('lines_read', tokensForBytes(linesChars(file.content, start, end)));
       // More lines in scope (the symbol, or the file): say where to continue; a cut request continues with what is left of it.
       if (end < last) {
         out.next_offset = end + 1;
@@ -222,14 +233,36 @@ function pickSymbol(
   return chosen;
 }
 
-function anchorCheck(ctx: ToolContext, path: string, lines: readonly string[], anchors: readonly string[]): Output['anchors'] {
+/** Lines one re-read step covers around stale anchors. */
+const MAX_REREAD = 200;
+
+function anchorCheck(
+  ctx: ToolContext,
+  path: string,
+  lines: readonly string[],
+  anchors: readonly string[],
+  step: (extra: Record<string, unknown>) => Record<string, unknown>,
+): Output['anchors'] {
   const check = checkAnchors(lines, anchors);
   if (check.stale.length > 0) {
+    const moved = check.stale.filter((s) => s.moved_to !== null);
+    const changed = check.stale.length - moved.length;
+    const parts = [
+      ...(moved.length ? [`${moved.length} moved (${moved.slice(0, 5).map((s) => `${s.anchor.split(':')[0]}→${s.moved_to}`).join(', ')})`] : []),
+      ...(changed ? [`${changed} changed`] : []),
+    ];
     ctx.meta.warn(
       'stale_anchor',
-      `${check.stale.length} of ${anchors.length} anchor(s) no longer match the indexed ${path}: your copy differs from the index (or the anchors come from another file); re-read before editing`,
+      `${check.stale.length} of ${anchors.length} anchor(s) no longer match the indexed ${path}: ${parts.join(', ')}; re-read the current lines before editing`,
       { path, stale: check.stale.slice(0, 50) },
     );
+    // One ready read of where the lines are now: moved lines at their new number, changed ones at their old one.
+    const at = check.stale.map((s) => s.moved_to ?? Math.min(Number(s.anchor.split(':')[0]), lines.length)).filter((n) => n >= 1);
+    if (at.length) {
+      const from = Math.min(...at);
+      const to = Math.min(Math.max(...at), from + MAX_REREAD - 1);
+      ctx.meta.next('read', step({ offset: from, limit: to - from + 1 }), `the current lines ${from}–${to} of ${path}, with fresh anchors`);
+    }
   }
   return check;
 }

@@ -3,6 +3,9 @@ import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
 import { stampMeta } from '../envelope/stamp';
+import { COST_PRODUCER, type StampInput } from '../envelope/producers';
+import { settleBaseline } from './baseline';
+import { reachableSteps } from './reach';
 import { computeCapabilities, capabilitiesStampEnabled } from '../envelope/capabilities';
 import { countTokens, tokenMode } from '../envelope/tokens';
 import type { ComplexityTier, Meta, TypedEntry } from '../envelope/types';
@@ -16,12 +19,22 @@ import { READ_TOOL_NAMES, TOOL_NAMES } from './registry';
 export interface CallContext {
   env: Env;
   requestId: string;
+  /** The client's own `X-Request-ID`, kept beside the ULID. */
+  clientRequestId?: string;
   startedAt: number;
   scope: AccessScope;
   surface: 'mcp' | 'rest';
   defaultProject?: string;
   /** From the `X-Pincher-Session` header; `_meta.session_id` in the arguments wins. */
   sessionId?: string;
+  /**
+   * Everything the model receives for this outcome on the surface, as text
+   * (MCP adds a notice and a plain-words block): tokens_used counts it.
+   * Without it, the JSON payload is what the caller receives.
+   */
+  render?: ModelText;
+  /** Tools the client was shown (MCP tools/list); next_steps naming others are routed through batch. Absent: every tool. */
+  advertised?: ReadonlySet<string>;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -39,8 +52,12 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   collector.sessionId = call.sessionId;
   collector.baseline(tool.baseline);
   const outcome = await execute(tool, rawArgs, call, collector);
+  await settleBaseline(call.env.DB, collector);
+  const steps = reachableSteps(collector.nextSteps, call.advertised);
+  collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
-  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES);
+  const render = call.render;
+  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES, render && ((m) => render(outcome.ok, payload, m)));
   call.waitUntil(
     recordCall(call.env.DB, {
       ts: Date.now(),
@@ -50,7 +67,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
       status: outcome.ok ? (collector.emptyReason ? 'empty' : 'ok') : outcome.error.code,
       latencyMs: meta.latency_ms ?? 0,
       tokensUsed: meta.tokens_used ?? 0,
-      tokensSaved: meta.tokens_saved ?? null,
+      tokensSaved: meta.tokens_saved ?? 0,
       emptyReason: collector.emptyReason ?? null,
       projectId: collector.project?.id ?? null,
     }),
@@ -59,7 +76,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil'>;
+type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised'>;
 
 /**
  * Scope check, argument rules, handler and output check for one call, with
@@ -88,6 +105,7 @@ async function execute(
       scope: call.scope,
       surface: call.surface,
       waitUntil: call.waitUntil,
+      advertised: call.advertised,
     };
     const result = await tool.handler(parsed, ctx);
     const checked = tool.output.safeParse(result);
@@ -147,16 +165,19 @@ export async function runSubTool(tool: ToolDef, rawArgs: unknown, parent: ToolCo
  * the same producers, so every response shares one envelope.
  */
 export async function stampCall(
-  call: Pick<CallContext, 'env' | 'requestId' | 'startedAt'>,
+  call: Pick<CallContext, 'env' | 'requestId' | 'startedAt' | 'clientRequestId'>,
   collector: MetaCollector,
   payload: unknown,
   tier?: ComplexityTier,
   /** Tools next_steps may name: a read-only caller is never steered to a write tool. */
   knownTools: ReadonlySet<string> = TOOL_NAMES,
+  /** What the model receives given the stamped envelope, when it is more than the JSON payload. */
+  render?: (meta: Meta) => string,
 ): Promise<Meta> {
   const state = await schemaState(call.env.DB);
-  return stampMeta({
+  const input: StampInput = {
     requestId: call.requestId,
+    clientRequestId: call.clientRequestId,
     startedAt: call.startedAt,
     now: Date.now(),
     collector,
@@ -166,7 +187,14 @@ export async function stampCall(
     capabilities: capabilitiesStampEnabled(call.env) ? computeCapabilities(call.env) : null,
     storedSchemaVersion: state.applied,
     knownTools,
-  });
+  };
+  const meta = stampMeta(input);
+  // The rendering depends on the envelope (notice, next steps), so the cost is counted once it exists.
+  if (render) Object.assign(meta, stampMeta({ ...input, payloadText: render(meta) }, [COST_PRODUCER]));
+  return meta;
 }
+
+/** The text the model receives for one outcome on a surface (see CallContext.render). */
+export type ModelText = (ok: boolean, payload: Record<string, unknown>, meta: Meta) => string;
 
 export type { ErrorBody };

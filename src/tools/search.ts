@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, SYMBOL_KINDS } from '../extract';
-import type { ProjectRow } from '../db/projects';
+import { languageStats, type ProjectRow } from '../db/projects';
+import { explainEmptyIndex } from './architecture';
 import {
   compileGlob,
   countStatement,
@@ -17,7 +18,7 @@ import {
 } from '../db/search';
 import type { NameRank } from '../db/search-rank';
 import { didYouMean } from '../util/did-you-mean';
-import { fullFileReadBaseline } from './baseline';
+import { queryGrepBaseline } from './baseline';
 import { explainExtractionGaps } from './extraction-gaps';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
@@ -95,7 +96,7 @@ export const searchTool = defineTool({
   toolset: 'core',
   readOnly: true,
   idempotent: true,
-  baseline: 'full_file_read',
+  baseline: 'grep_recursive',
   input,
   output,
   handler: async (args, ctx) => {
@@ -121,7 +122,7 @@ export const searchTool = defineTool({
     };
     if (language !== undefined && !LANGUAGE_IDS.includes(language)) {
       await explainUnsupportedLanguage(ctx, language, filters, query, step);
-      await fullFileReadBaseline(ctx, project.id, []);
+      ctx.meta.baseline('grep_recursive', 0);
       return EMPTY;
     }
 
@@ -137,7 +138,9 @@ export const searchTool = defineTool({
         ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
       }
     }
-    await fullFileReadBaseline(ctx, project.id, rows.map((r) => ({ path: r.file_path, size: r.file_size ?? 0 })));
+    // grep_recursive: `grep -rniE 'word|word…'` over the project, what an agent runs instead (nothing when nothing was found).
+    ctx.meta.baseline('grep_recursive', 0);
+    if (rows.length) await queryGrepBaseline(ctx, project.id, args.query);
 
     const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));
     const hasMore = args.offset + rows.length < total;
@@ -354,6 +357,13 @@ async function explainEmpty(
     });
     ctx.meta.next('index', { project: project.name, force: true }, 're-extract the stored files with the current extractor');
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
+    return;
+  }
+  // A project whose files yield no symbol at all: the extractor is the cause, not the query.
+  const stats = await languageStats(ctx.db, project.id);
+  const totals = { files: stats.reduce((n, s) => n + s.files, 0), symbols: stats.reduce((n, s) => n + s.symbols, 0) };
+  if (explainEmptyIndex(ctx, project, totals)) {
+    ctx.meta.next('grep', { project: project.name, pattern: query.words[0] ?? args.query, literal: true, ignore_case: true }, 'search the stored text instead');
     return;
   }
   const name = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;

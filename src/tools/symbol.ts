@@ -28,7 +28,7 @@ export const symbolTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return { symbol: null };
     const found = await lookupIds(ctx, project.id, [args.id], { fields: args.fields, detail: args.detail });
-    await fullFileReadBaseline(ctx, project.id, found.files);
+    fullFileReadBaseline(ctx, project.id, found.files);
     const view = found.found.get(args.id);
     if (view) return { symbol: view };
     await explainUnresolvedId(ctx, project, args.id);

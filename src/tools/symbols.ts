@@ -35,7 +35,7 @@ export const symbolsTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return { symbols: [], missing: ids };
     const found = await lookupIds(ctx, project.id, ids, { fields: args.fields, detail: args.detail });
-    await fullFileReadBaseline(ctx, project.id, found.files);
+    fullFileReadBaseline(ctx, project.id, found.files);
     const symbols = ids.flatMap((id) => {
       const view = found.found.get(id);
       return view ? [view] : [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EDGE_KINDS, walk, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
-import { fullFileReadBaseline } from './baseline';
+import { grepThenReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending } from './graph-common';
 import { resolveProject } from './project-scope';
@@ -46,7 +46,7 @@ export const traceTool = defineTool({
   toolset: 'core',
   readOnly: true,
   idempotent: true,
-  baseline: 'full_file_read',
+  baseline: 'grep_then_read',
   input,
   output: z.object({
     root: nodeOut.nullable(),
@@ -113,9 +113,7 @@ export const traceTool = defineTool({
     if (reason === null) warnCoverage(ctx, root.language);
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
-    // Sizes came with the rows: the root's with its symbol, each hop's with its level.
-    const sizes = [{ path: root.file_path, size: root.file_size }, ...hops.flatMap((h) => (h.node.fileSize === null ? [] : [{ path: h.node.file, size: h.node.fileSize }]))];
-    await fullFileReadBaseline(ctx, project.id, sizes);
+    await grepThenReadBaseline(ctx, project.id, [root.name], hops.map((h) => h.node));
     return { root: rootView(root), hops: hops.map(hopView), total };
   },
 });

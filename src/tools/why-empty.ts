@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PincherError } from '../errors';
 import { EMPTY_REASONS, EMPTY_REASON_CATALOG, type EmptyReason } from '../envelope/empty-reasons';
+import { reachableSteps } from './reach';
 import { didYouMean } from '../util/did-you-mean';
 import { defineTool } from './define';
 
@@ -34,7 +35,7 @@ export const whyEmptyTool = defineTool({
     const codes: EmptyReason[] = code ? [known(code)] : [...EMPTY_REASONS];
     const entries = codes.map((c) => {
       const e = EMPTY_REASON_CATALOG[c];
-      const steps = e.steps.map((s) => ({ ...s, args: withProject(s.args, s.tool, project) }));
+      const steps = reachableSteps(e.steps.map((s) => ({ ...s, args: withProject(s.args, s.tool, project) })), ctx.advertised);
       return { code: e.code, title: e.title, fires_when: e.fires_when, recovery: e.recovery, recovery_steps: steps };
     });
     if (code) for (const s of entries[0].recovery_steps) ctx.meta.next(s.tool, s.args, s.why);

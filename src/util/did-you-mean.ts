@@ -30,3 +30,22 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   }
   return best !== undefined && bestScore <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
 }
+
+/**
+ * Up to `n` candidates plausibly meant by `input` (the didYouMean rule:
+ * distance ≤ max(2, len/3), or a longer candidate it prefixes), closest
+ * first; ties keep the candidates' order.
+ */
+export function nearest(input: string, candidates: readonly string[], n: number): string[] {
+  const lower = input.toLowerCase();
+  const max = Math.max(2, Math.floor(input.length / 3));
+  return candidates
+    .map((c, i) => {
+      const cl = c.toLowerCase();
+      return { c, i, d: lower.length >= 3 && cl.startsWith(lower) ? 1 : editDistance(lower, cl) };
+    })
+    .filter((x) => x.d <= max && x.c !== input)
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, n)
+    .map((x) => x.c);
+}

@@ -6,6 +6,12 @@ const V8_CALL = /^\s*at (?:async )?(.+?) \((.+?):(\d+):(\d+)\)\s*$/;
 const V8_BARE = /^\s*at (?:async )?(.+?):(\d+):(\d+)\s*$/;
 /** SpiderMonkey / JavaScriptCore: `fn@path:L:C`. */
 const GECKO = /^\s*([^@\s]*)@(.+?):(\d+):(\d+)\s*$/;
+/** A V8 frame without a location (`at new Promise (<anonymous>)`, `at Array.map (native)`): part of the stack, never a message. */
+const V8_FRAME_NO_LOCATION = /^\s*at (?:async )?\S.*$/;
+/** The first line of a JavaScript error: `TypeError: …`, `Error [ERR_X]: …`, `Uncaught …`, `AssertionError …`, `[cause]: …`. */
+const ERROR_HEAD = /^(?:Uncaught\s+|\[cause\]:\s*|Caused by:\s*)?(?:[\w$.]*(?:Error|Exception)\b|Error\b)/;
+/** Message lines kept before a block when no error head is found. */
+const MAX_MESSAGE_LINES = 20;
 
 interface Hit {
   fn?: string;
@@ -25,28 +31,45 @@ function match(line: string): Hit | null {
 }
 
 /**
+ * The message of a block: the text lines before it, from the last error
+ * head (`TypeError: …`) on, so a multi-line message stays whole; without a
+ * head, the last line.
+ */
+function messageOf(pending: readonly string[]): string | null {
+  if (pending.length === 0) return null;
+  let head = -1;
+  for (let i = pending.length - 1; i >= 0 && head < 0; i--) if (ERROR_HEAD.test(pending[i])) head = i;
+  const kept = head >= 0 ? pending.slice(head, head + MAX_MESSAGE_LINES) : pending.slice(-1);
+  return kept.join('\n');
+}
+
+/**
  * Node / V8 stacks (`at fn (file:line:col)`, innermost first) and the
  * `fn@file:line:col` stacks of Firefox and Safari. Each run of frame lines
- * is one block; the text line just before it is its error message.
+ * (frames without a location, such as `at new Promise (<anonymous>)`,
+ * included) is one block; the text lines before it are its error message.
  */
 export function parseJavaScript(lines: readonly string[]): ParsedTrace {
   const frames: Frame[] = [];
   const messages: string[] = [];
   let block = -1;
   let inBlock = false;
-  let previous = '';
+  let pending: string[] = [];
   lines.forEach((text, k) => {
     const hit = match(text);
     // Rust backtraces also print `at path:L:C`; those lines belong to the Rust parser.
     if (!hit || /\.rs$/.test(hit.path)) {
+      if (!hit && inBlock && V8_FRAME_NO_LOCATION.test(text)) return;
       inBlock = false;
-      if (text.trim()) previous = text.trim();
+      if (text.trim()) pending.push(text.trim());
       return;
     }
     if (!inBlock) {
       block++;
       inBlock = true;
-      if (previous) messages.push(previous);
+      const message = messageOf(pending);
+      if (message) messages.push(message);
+      pending = [];
     }
     const path = normaliseTracePath(hit.path);
     frames.push({

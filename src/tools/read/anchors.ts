@@ -62,22 +62,55 @@ export function anchoredText(lines: readonly string[], from: number, to: number)
   return out.join('\n');
 }
 
-export interface AnchorCheck {
-  matched: string[];
-  stale: { anchor: string; current: string | null }[];
+export interface StaleAnchor {
+  anchor: string;
+  /** The anchor of the line now at that number; null past the end. */
+  current: string | null;
+  /** Where a line with the anchor's hash now is (the nearest one to the old number); null when no line has it (the line changed). */
+  moved_to: number | null;
 }
 
-/** Which anchors still match `lines`; a stale one carries the line's current anchor (null past the end). */
+export interface AnchorCheck {
+  matched: string[];
+  stale: StaleAnchor[];
+}
+
+/**
+ * Which anchors still match `lines`. A stale one carries the line's current
+ * anchor (null past the end) and, when its text is still in the file, where
+ * it moved (content-hash relocation: the line with the same hash nearest to
+ * the old number).
+ */
 export function checkAnchors(lines: readonly string[], anchors: readonly string[]): AnchorCheck {
   const result: AnchorCheck = { matched: [], stale: [] };
+  let byHash: Map<string, number[]> | undefined;
   for (const anchor of anchors) {
-    const [lineText, hash] = anchor.split(':');
+    const [lineText, rawHash] = anchor.split(':');
+    const hash = rawHash.toLowerCase();
     const n = Number(lineText);
     const line = lines[n - 1];
-    if (line !== undefined && lineHash(line) === hash.toLowerCase()) result.matched.push(anchor);
-    else result.stale.push({ anchor, current: line === undefined ? null : anchorOf(n, line) });
+    if (line !== undefined && lineHash(line) === hash) {
+      result.matched.push(anchor);
+      continue;
+    }
+    byHash ??= hashIndex(lines);
+    const at = byHash.get(hash) ?? [];
+    const moved = at.length ? at.reduce((best, k) => (Math.abs(k - n) < Math.abs(best - n) ? k : best)) : null;
+    result.stale.push({ anchor, current: line === undefined ? null : anchorOf(n, line), moved_to: moved });
   }
   return result;
+}
+
+/** Line numbers (1-based) by hash. */
+function hashIndex(lines: readonly string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  lines.forEach((l, i) => {
+    const h = lineHash(l);
+    const at = out.get(h);
+    if (at) at.push(i + 1);
+    else out.set(h, [i + 1]);
+  });
+  return out;
 }
 
 /** A file's text as lines: split on LF, a trailing CR dropped, no phantom line after a final newline. */

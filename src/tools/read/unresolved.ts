@@ -1,6 +1,7 @@
 import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
 import { explainExtractionGaps } from '../extraction-gaps';
+import { offerNearestNames } from '../nearest-names';
 import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from './symbol-id';
 
 /** The diagnosis and recovery steps for an id that resolved to nothing. */
@@ -29,7 +30,7 @@ export async function explainUnresolvedId(ctx: ToolContext, project: { id: strin
       ctx.meta.next('symbol', { project: projectName, id: r.id }, `the symbol ${qualified} in ${path} has id ${r.id}`);
     }
   }
-  if (name) ctx.meta.next('search', { project: projectName, query: name }, `find the exact id of '${name}'`);
+  if (name) await offerNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }));
   if (path && (await fileMeta(ctx.db, projectId, path))) {
     ctx.meta.next('read', { project: projectName, path, map: true }, `see the symbols of ${path} with their line ranges`);
   }

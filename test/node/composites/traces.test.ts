@@ -160,3 +160,34 @@ describe('matchPath', () => {
     expect(matchPath(['/x/other.py'], files)).toBeNull();
   });
 });
+
+describe('V8 error messages', () => {
+  it('keeps a multi-line message whole and never takes a frame without a location for a message', () => {
+    const trace = `Error: request failed
+    status 500 from upstream
+    body: {"detail":"boom"}
+    at fetchUser (/srv/app/src/client.js:14:11)
+    at new Promise (<anonymous>)
+    at loadPage (/srv/app/src/page.js:30:5)
+    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`;
+    const t = parseTrace(trace);
+    expect(t?.format).toBe('javascript');
+    expect(t?.message).toBe('Error: request failed\nstatus 500 from upstream\nbody: {"detail":"boom"}');
+    expect(t?.frames.map((f) => f.path)).toEqual(['/srv/app/src/client.js', '/srv/app/src/page.js', 'node:internal/process/task_queues']);
+    expect(new Set(t?.frames.map((f) => f.block))).toEqual(new Set([0]));
+  });
+
+  it('reads an assertion message printed over several lines before the stack', () => {
+    const trace = `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+
+1 !== 2
+
+    at Context.<anonymous> (/srv/app/test/sum.test.js:8:12)
+    at Array.forEach (<anonymous>)
+    at run (/srv/app/test/runner.js:3:7)`;
+    const t = parseTrace(trace);
+    expect(t?.message).toBe('AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n1 !== 2');
+    expect(t?.message).not.toMatch(/^\s*at /);
+    expect(t?.frames).toHaveLength(2);
+  });
+});

@@ -17,7 +17,9 @@ import {
   rpc,
   send,
   charTokens,
+  ULID,
   type EnvOverrides,
+  type Json,
   type Reply,
 } from './support';
 
@@ -97,9 +99,9 @@ const PROBES: Record<string, () => Promise<void>> = {
       const { tokens_used: used, tokens_saved: saved, tokens_saved_pct: pct } = body._meta;
       expect(saved).toBeGreaterThan(0);
       expect(pct).toBe(Math.round((1000 * saved) / (saved + used)) / 10);
-      // No baseline, no claim.
+      // No baseline, no claim: numbers, never null.
       const none = (await restCall('why_empty', {})).body._meta;
-      expect([none.baseline_method, none.tokens_saved, none.tokens_saved_pct]).toEqual(['none', null, null]);
+      expect([none.baseline_method, none.tokens_saved, none.tokens_saved_pct]).toEqual(['none', 0, 0]);
     } finally {
       await deleteProjects(names);
     }
@@ -183,6 +185,15 @@ const PROBES: Record<string, () => Promise<void>> = {
     expect(status).toBe(200);
     expect(body.openapi).toBe('3.1.0');
     for (const tool of TOOLS) expect(body.paths).toHaveProperty(`/v1/tools/${tool.name}`);
+  },
+
+  mcp_prompts: async () => {
+    const list = await rpc('2025', 'prompts/list');
+    expect((list.body.result.prompts as Json[]).map((p) => p.name)).toContain('guide');
+    const got = await rpc('2025', 'prompts/get', { name: 'guide', arguments: { task: 'who calls listen' } });
+    expect(got.body.result.messages.length).toBeGreaterThan(0);
+    const unknown = await rpc('2025', 'prompts/get', { name: 'no_such_prompt' });
+    expect(unknown.body.error.data._meta.request_id).toMatch(ULID);
   },
 
   metrics_prometheus: async () => {

@@ -38,7 +38,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, query: 'listen' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -47,7 +47,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, query: 'listen', kind: 'Class' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -56,7 +56,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       label: 'no project given',
       args: { query: 'listen' },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps', 'capabilities', 'schema_version',
       ],
     },
@@ -67,7 +67,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, id: 'src/app.ts::listen#Function' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -76,7 +76,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, id: 'src/app.ts::Nope#Function' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -88,7 +88,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, ids: ['src/app.ts::listen#Function', 'src/app.ts::Server#Class'] },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -97,7 +97,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, ids: ['src/app.ts::listen#Function', 'src/app.ts::Nope#Function'] },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'next_steps', 'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -108,7 +108,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, name: 'Server.start' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -117,7 +117,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, name: 'Nope' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -129,7 +129,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, path: 'src/app.ts' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -138,7 +138,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, path: 'src/nope.ts' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -150,7 +150,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, pattern: 'port' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'diagnosis_v2', 'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -159,7 +159,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, pattern: 'zzzz' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -171,7 +171,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, pattern: '*.ts' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -180,7 +180,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, pattern: '*.zz' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -192,7 +192,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -201,7 +201,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: CODE, path: 'nope' },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
@@ -211,30 +211,30 @@ const GOLDEN: Record<string, GoldenCase[]> = {
     {
       label: 'the whole catalog',
       args: {},
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
     {
       label: 'one code that has recovery steps',
       args: { code: 'no_project_indexed' },
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'next_steps', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'next_steps', 'capabilities', 'schema_version'],
     },
     {
       label: 'an unknown code (typed error)',
       args: { code: 'no_such_reason' },
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
   ],
   list: [
     {
       label: 'projects present',
       args: {},
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
     {
       label: 'a name filter that matches nothing',
       args: { name_contains: 'zz-matches-nothing' },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps', 'capabilities', 'schema_version',
       ],
     },
@@ -242,28 +242,28 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       label: 'an unknown parameter',
       args: { limt: 5 },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'warnings', 'warnings_v2', 'capabilities', 'schema_version',
       ],
     },
     {
       label: 'an out-of-range parameter (typed error)',
       args: { limit: 0 },
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
   ],
   health: [
     {
       label: 'server-wide',
       args: {},
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
     {
       label: 'scoped to an indexed project',
       args: { project: PROJECT },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -271,7 +271,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       label: 'scoped to an unknown project',
       args: { project: 'golden-no-such-project' },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps', 'capabilities', 'schema_version',
       ],
     },
@@ -280,13 +280,13 @@ const GOLDEN: Record<string, GoldenCase[]> = {
     {
       label: 'no project argument (typed error)',
       args: {},
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
     },
     {
       label: 're-extract a project that was never indexed',
       args: { project: 'golden-no-such-project', force: true },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps', 'capabilities', 'schema_version',
       ],
     },
@@ -295,7 +295,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       args: { project: PROJECT, force: true },
       scoped: true,
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name',
       ],
     },
@@ -303,7 +303,7 @@ const GOLDEN: Record<string, GoldenCase[]> = {
       label: 'only blocked files',
       args: { project: 'golden-blocked', files: [{ path: 'package-lock.json', content: '{}' }] },
       keys: [
-        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms',
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
         'empty_reason', 'diagnosis', 'diagnosis_v2', 'capabilities', 'schema_version',
       ],
     },

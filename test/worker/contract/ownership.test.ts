@@ -22,6 +22,7 @@ function richInput(): StampInput {
   collector.sessionId = 'sess-1';
   return {
     requestId: 'req-1',
+    clientRequestId: 'client-1',
     startedAt: 1000,
     now: 1010,
     collector,

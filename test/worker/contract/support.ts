@@ -169,10 +169,12 @@ export async function patched<T extends object, K extends keyof T, R>(obj: T, ke
 /** The `_meta` field names of the public contract (DESIGN §3), written out independently of src/. */
 export const CONTRACT_FIELDS = [
   'request_id',
+  'client_request_id',
   'tokens_used',
   'tokens_saved',
   'tokens_saved_pct',
   'baseline_method',
+  'savings_scope',
   'complexity_tier',
   'latency_ms',
   'empty_reason',

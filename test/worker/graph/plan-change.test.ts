@@ -33,7 +33,7 @@ describe('plan_change', () => {
     expect(body.result.risk).toEqual({ level: 'medium', direct: 1, indirect: 1, other_modules: 0, tests: 1, untested: false });
     expect(body.result.total).toBe(2);
     expect(body._meta.complexity_tier).toBe('heavy');
-    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.baseline_method).toBe('grep_then_read');
     const trace = body._meta.next_steps.find((s: Json) => s.tool === 'trace');
     expect((await runStep(trace)).result.hops.length).toBe(3);
   });

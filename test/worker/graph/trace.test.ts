@@ -78,12 +78,22 @@ describe('trace: topology', () => {
     expect(body.result.hops.map((h: Json) => `${h.edge} ${h.file}`)).toEqual(['IMPORTS src/admin/audit.ts', 'IMPORTS src/api/users.ts']);
   });
 
-  it('states its baseline as full_file_read over the files the hops touch', async () => {
+  it('states its baseline as grep -rn for the name plus the span of every hop, recomputed from the raw files', async () => {
     const { body } = await trace({ id: 'src/core/db.ts::run#Function', depth: 3 });
-    const size = (p: string) => new TextEncoder().encode(FILES[p]).length;
-    const bytes = size('src/core/db.ts') + size('src/admin/audit.ts') + size('src/api/users.ts');
-    expect(body._meta.baseline_method).toBe('full_file_read');
-    expect(body._meta.tokens_saved).toBe(Math.max(0, Math.ceil(bytes / 4) - body._meta.tokens_used));
+    const lines = (p: string) => FILES[p].replace(/\n$/, '').split('\n');
+    let grep = 0;
+    for (const p of Object.keys(FILES).sort()) lines(p).forEach((l, i) => (grep += /run/.test(l) ? `${p}:${i + 1}:${l}\n`.length : 0));
+    // The hops' spans in the fixture: query 1–3, audit 3–5, Users.list 4–6, Users.get 7–9.
+    const span = (p: string, a: number, b: number) => lines(p).slice(a - 1, b).reduce((n, l) => n + l.length + 1, 0);
+    const spans = span('src/core/db.ts', 1, 3) + span('src/admin/audit.ts', 3, 5) + span('src/api/users.ts', 4, 6) + span('src/api/users.ts', 7, 9);
+    expect(body._meta.baseline_method).toBe('grep_then_read');
+    expect(body._meta.tokens_saved).toBe(Math.max(0, Math.ceil((grep + spans) / 4) - body._meta.tokens_used));
+  });
+
+  it('saves nothing when the walk finds no hop', async () => {
+    const { body } = await trace({ id: 'src/core/db.ts::main#Function', depth: 1 });
+    expect(body.result.hops).toEqual([]);
+    expect([body._meta.tokens_saved, body._meta.tokens_saved_pct]).toEqual([0, 0]);
   });
 });
 

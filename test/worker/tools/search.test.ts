@@ -386,32 +386,30 @@ describe('token accounting', () => {
     return total;
   }
 
-  it('credits the distinct files of the results as a full_file_read baseline', async () => {
+  /** `grep -rn` output characters over FILES for lines matching `re`, recomputed here. */
+  function grepChars(re: RegExp): number {
+    let n = 0;
+    for (const path of Object.keys(FILES).sort()) {
+      const lines = FILES[path].split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      lines.forEach((raw, i) => {
+        const l = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (re.test(l)) n += `${path}:${i + 1}:${l}\n`.length;
+      });
+    }
+    return n;
+  }
+
+  it('states its baseline as the grep -rni output of the query words', async () => {
     const body = await search({ query: 'bigHelper OR parse OR parseConfig' });
-    const files = [...new Set((body.result.results as Json[]).map((r) => r.file_path as string))];
-    expect(files.length).toBeGreaterThan(1);
-    const baseline = Math.ceil((await sizes(files)) / 4);
+    expect(body.result.results.length).toBeGreaterThan(1);
+    const baseline = Math.ceil(grepChars(/bigHelper|parse|parseConfig/i) / 4);
     const meta = body._meta;
-    expect(meta.baseline_method).toBe('full_file_read');
+    expect(meta.baseline_method).toBe('grep_recursive');
     expect(meta.tokens_saved).toBe(Math.max(0, baseline - meta.tokens_used));
     expect(meta.tokens_saved).toBeGreaterThan(0);
     expect(meta.tokens_saved_pct).toBe(Math.round((1000 * meta.tokens_saved) / (meta.tokens_saved + meta.tokens_used)) / 10);
+    expect(await sizes([])).toBe(0);
   });
-
-  it('does not credit a session twice for the same file', async () => {
-    const session = { 'x-pincher-session': `search-credit-${Date.now()}` };
-    const first = await search({ query: 'bigHelper' }, session);
-    const baseline = Math.ceil((await sizes(['src/big.ts'])) / 4);
-    expect(first._meta.session_id).toBe(session['x-pincher-session']);
-    expect(first._meta.tokens_saved).toBe(Math.max(0, baseline - first._meta.tokens_used));
-    expect(first._meta.tokens_saved).toBeGreaterThan(0);
-
-    const again = await search({ query: 'bigHelper' }, session);
-    expect(again._meta.tokens_saved).toBe(0);
-
-    // A new file in the same session is credited; the one already credited is not.
-    const mixed = await search({ query: 'bigHelper OR crlfOne' }, session);
-    const fresh = Math.ceil((await sizes(['src/crlf.ts'])) / 4);
-    expect(mixed._meta.tokens_saved).toBe(Math.max(0, fresh - mixed._meta.tokens_used));
-  });
+});
 });

@@ -1,6 +1,6 @@
 import type { ContractCases } from '../support';
 
-const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms'];
+const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms'];
 const SCOPED = ['capabilities', 'schema_version', 'schema_version_at_index', 'project_id', 'project_name'];
 const UNSCOPED = ['capabilities', 'schema_version'];
 const EMPTY = ['empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps'];

@@ -1,6 +1,6 @@
 import type { ContractCases } from '../support';
 
-const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'];
+const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'];
 const SCOPE = ['schema_version_at_index', 'project_id', 'project_name'];
 const EMPTY = ['empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps'];
 const UNKNOWN_PROJECT = 'golden-no-such-project';

@@ -1,7 +1,7 @@
 import type { ContractCases } from '../support';
 
 /** Every _meta key a call stamps whatever happens. */
-const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'];
+const BASE = ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'];
 const SCOPED = [...BASE, 'schema_version_at_index', 'project_id', 'project_name'];
 const EMPTY = ['empty_reason', 'diagnosis', 'diagnosis_v2', 'next_steps'];
 const UNKNOWN = 'golden-no-such-project';

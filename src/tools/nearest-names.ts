@@ -1,0 +1,34 @@
+import { nameCandidates } from '../db/names';
+import { nearest } from '../util/did-you-mean';
+import type { ToolContext } from './define';
+
+/** Names offered when a target does not resolve. */
+const OFFERED = 3;
+
+/**
+ * Recovery for a name that resolves to nothing: the nearest names that exist
+ * in the index (did-you-mean), each as a ready step of `tool` with `argsFor`
+ * its id; when none is near, a broader search (a prefix of the name). Returns
+ * the names offered.
+ *
+ * @example
+ * await offerNearestNames(ctx, project, 'lisen', 'context', (id) => ({ id }));
+ */
+export async function offerNearestNames(
+  ctx: ToolContext,
+  project: { id: string; name: string },
+  name: string,
+  tool: string,
+  argsFor: (id: string, name: string) => Record<string, unknown>,
+): Promise<string[]> {
+  const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
+  const rows = await nameCandidates(ctx.db, project.id, bare);
+  const names = nearest(bare, rows.map((r) => r.name), OFFERED);
+  const ids = new Map(rows.map((r) => [r.name, r.id]));
+  for (const n of names) ctx.meta.next(tool, { project: project.name, ...argsFor(ids.get(n) ?? n, n) }, `did you mean '${n}'? (${ids.get(n)})`);
+  if (names.length === 0 && bare.length >= 4) {
+    const prefix = bare.slice(0, Math.max(3, Math.ceil(bare.length / 2)));
+    ctx.meta.next('search', { project: project.name, query: `${prefix}*` }, `no name near '${bare}': symbols starting with '${prefix}'`);
+  }
+  return names;
+}

@@ -1,0 +1,142 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mcpTool, restCall, type Json } from './support';
+
+/**
+ * The savings model of docs/envelope.md, recomputed from the raw files with
+ * this file's own grep and line counting (nothing imported from src/). The
+ * corpus is real code: this repository's own utility and envelope sources.
+ */
+const raw = import.meta.glob(['../../../src/util/*.ts', '../../../src/envelope/tokens.ts'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const FILES: Record<string, string> = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.replace('../../../', ''), v]));
+const P = 'savings-real';
+
+const size = (path: string) => new TextEncoder().encode(FILES[path]).length;
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+function lines(text: string): string[] {
+  const out = text.split('\n');
+  if (out.length && out[out.length - 1] === '') out.pop();
+  return out.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/** `grep -rn` output characters over every file: `path:N:text\n` per matching line. */
+function grepChars(re: RegExp): number {
+  let n = 0;
+  for (const path of Object.keys(FILES).sort()) {
+    lines(FILES[path]).forEach((l, i) => {
+      if (re.test(l)) n += `${path}:${i + 1}:${l}\n`.length;
+    });
+  }
+  return n;
+}
+
+/** Characters of lines from..to of a file, each with its newline. */
+function spanChars(path: string, from: number, to: number): number {
+  return lines(FILES[path])
+    .slice(from - 1, to)
+    .reduce((n, l) => n + l.length + 1, 0);
+}
+
+const saved = (baseline: number, used: number) => Math.max(0, baseline - used);
+
+beforeAll(async () => {
+  const files = Object.entries(FILES).map(([path, content]) => ({ path, content }));
+  const reply = await restCall('index', { project: P, files });
+  expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+});
+
+describe('savings recomputed from the raw files', () => {
+  it('search: the grep -rni output of the query words', async () => {
+    const { body } = await restCall('search', { project: P, query: 'editDistance' });
+    expect(body.result.results.length).toBeGreaterThan(0);
+    const m = body._meta;
+    expect(m.baseline_method).toBe('grep_recursive');
+    expect(m.tokens_saved).toBe(saved(tokens(grepChars(/editDistance/i)), m.tokens_used));
+    expect(m.savings_scope).toBe('call');
+  });
+
+  it('search with two words: either word on a line counts the line once', async () => {
+    const { body } = await restCall('search', { project: P, query: 'nearest OR countTokens' });
+    expect(body.result.results.length).toBeGreaterThan(0);
+    expect(body._meta.tokens_saved).toBe(saved(tokens(grepChars(/nearest|countTokens/i)), body._meta.tokens_used));
+  });
+
+  it('search with no hit saves nothing and still names its method', async () => {
+    const { body } = await restCall('search', { project: P, query: 'zzqxnothing' });
+    expect(body._meta.empty_reason).toBeDefined();
+    expect([body._meta.tokens_saved, body._meta.tokens_saved_pct, body._meta.baseline_method]).toEqual([0, 0, 'grep_recursive']);
+  });
+
+  it('symbol: the defining file read whole', async () => {
+    const { body } = await restCall('symbol', { project: P, id: 'src/util/did-you-mean.ts::editDistance#Function' });
+    expect(body.result).toBeDefined();
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+  });
+
+  it('batch of three symbols of one file credits the file once', async () => {
+    const ids = ['editDistance', 'didYouMean', 'nearest'].map((n) => `src/util/did-you-mean.ts::${n}#Function`);
+    const { body } = await restCall('batch', { project: P, calls: ids.map((id) => ({ tool: 'symbol', args: { id } })) });
+    expect(body.result.entries.map((e: Json) => e.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+  });
+
+  it('read of a line window: exactly those lines', async () => {
+    const { body } = await restCall('read', { project: P, path: 'src/util/did-you-mean.ts', offset: 2, limit: 5 });
+    expect(body._meta.baseline_method).toBe('lines_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(spanChars('src/util/did-you-mean.ts', 2, 6)), body._meta.tokens_used));
+  });
+
+  it('read past the end, and of a missing symbol, saves nothing', async () => {
+    const past = await restCall('read', { project: P, path: 'src/util/did-you-mean.ts', offset: 99999 });
+    expect(past.body._meta.empty_reason).toBe('cap_dropped_all');
+    expect(past.body._meta.tokens_saved).toBe(0);
+    const missing = await restCall('read', { project: P, path: 'src/util/did-you-mean.ts', symbol: 'noSuchThing' });
+    expect(missing.body._meta.empty_reason).toBe('target_not_resolved');
+    expect([missing.body._meta.tokens_saved, missing.body._meta.tokens_saved_pct]).toEqual([0, 0]);
+  });
+
+  it('grep: the grep -rn lines it delivered, nothing for truncating its own output', async () => {
+    const { body } = await restCall('grep', { project: P, pattern: 'function', limit: 1 });
+    expect(body.result.truncated).toBe(true);
+    const [m] = body.result.matches;
+    expect(body._meta.baseline_method).toBe('grep_recursive');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(`${m.path}:${m.line}:${m.text}\n`.length), body._meta.tokens_used));
+    expect(body._meta.tokens_saved).toBe(0);
+  });
+
+  it('a tool without a native equivalent reports numbers, never null', async () => {
+    const { body } = await restCall('why_empty', { code: 'query_too_narrow' });
+    expect([body._meta.tokens_saved, body._meta.tokens_saved_pct, body._meta.baseline_method]).toEqual([0, 0, 'none']);
+  });
+
+  it('a session dedups a file across calls and says so in savings_scope', async () => {
+    const headers = { 'x-pincher-session': `savings-${Date.now()}` };
+    const id = 'src/util/did-you-mean.ts::didYouMean#Function';
+    const first = await restCall('symbol', { project: P, id }, { headers });
+    expect(first.body._meta.savings_scope).toBe('session');
+    expect(first.body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), first.body._meta.tokens_used));
+    const again = await restCall('symbol', { project: P, id }, { headers });
+    expect(again.body._meta.tokens_saved).toBe(0);
+  });
+
+  it('on MCP, the transport session (Mcp-Session-Id) scopes the savings', async () => {
+    const headers = { 'mcp-session-id': `mcp-savings-${Date.now()}` };
+    const id = 'src/util/did-you-mean.ts::nearest#Function';
+    const first = await mcpTool('2025', 'symbol', { project: P, id }, { headers });
+    expect(first.result?._meta.savings_scope).toBe('session');
+    expect(first.result?._meta.tokens_saved).toBeGreaterThan(0);
+    const again = await mcpTool('2025', 'symbol', { project: P, id }, { headers });
+    expect(again.result?._meta.tokens_saved).toBe(0);
+  });
+
+  it('on MCP, tokens_used counts every text block the model receives, notice and sentence included', async () => {
+    const { result } = await mcpTool('2025', 'search', { project: P, query: 'zzqxnothing' });
+    const blocks = (result?.content as Json[]).map((c) => c.text as string);
+    expect(blocks).toHaveLength(2);
+    expect(result?._meta.tokens_used).toBe(tokens(blocks.join('\n').length));
+    const hit = await mcpTool('2025', 'symbol', { project: P, id: 'src/util/did-you-mean.ts::editDistance#Function' });
+    expect(hit.result?._meta.tokens_used).toBe(tokens((hit.result?.content as Json[])[0].text.length));
+  });
+});
