@@ -148,7 +148,8 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
     record = {
       ...span(node, content),
       kind: def.kind,
-      name: content.slice(name.startIndex, name.endIndex),
+      // A name written as a symbol literal (Ruby `attr_reader :size`) is the bare name.
+      name: content.slice(name.startIndex, name.endIndex).replace(/^:(?=\w)/, ''),
       node,
       docs: [],
       exported: false,

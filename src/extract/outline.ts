@@ -3,7 +3,7 @@
  * parents come from range containment (one sort and a stack), kinds are adjusted
  * by their container, local definitions are dropped, keys are made unique.
  */
-import { TOP_LEVEL_ONLY_KINDS, TYPE_KINDS } from './captures';
+import { MEMBER_ONLY_KINDS, TOP_LEVEL_ONLY_KINDS, TYPE_KINDS } from './captures';
 import { headEnd } from './collect';
 import type { RawDefinition, RawReference } from './collect';
 import { KeyAllocator } from './keys';
@@ -89,7 +89,8 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     const container = frame?.symbol ?? null;
     const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
     const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind));
-    if (local || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
+    const orphan = container === null && def.owner === null && MEMBER_ONLY_KINDS.has(kind);
+    if (local || orphan || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
       stack.push({ def, symbol: null });
       continue;
     }

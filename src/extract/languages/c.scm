@@ -59,6 +59,21 @@
   (type_definition type: (_) @_type declarator: (type_identifier) @name) @definition.type @export
   (#not-match? @_type "^(struct|union|enum)[^{;]*\\{"))
 
+; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
+((comment)* @doc
+  .
+  (field_declaration
+    declarator: [
+      (field_identifier) @name
+      (pointer_declarator declarator: (field_identifier) @name)
+      (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+      (array_declarator declarator: (field_identifier) @name)
+      (array_declarator declarator: (array_declarator declarator: (field_identifier) @name))
+      (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))
+      (reference_declarator (field_identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    ]) @definition.field @export)
+
 ; ---- globals (file level only) ----------------------------------------------------
 (translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable)
 ((translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable @export)

@@ -75,6 +75,21 @@
     ])
   ] @export)
 
+; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
+((comment)* @doc
+  .
+  (field_declaration
+    declarator: [
+      (field_identifier) @name
+      (pointer_declarator declarator: (field_identifier) @name)
+      (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+      (array_declarator declarator: (field_identifier) @name)
+      (array_declarator declarator: (array_declarator declarator: (field_identifier) @name))
+      (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))
+      (reference_declarator (field_identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    ]) @definition.field @export)
+
 (translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable)
 ((translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable @export)
   (#not-match? @export "^[^=;]*\\bstatic\\b"))

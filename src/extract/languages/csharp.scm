@@ -14,6 +14,10 @@
     (method_declaration name: (identifier) @name) @definition.method
     (constructor_declaration name: (identifier) @name) @definition.method
     (local_function_statement name: (identifier) @name) @definition.function
+    (field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+    (event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+    (property_declaration name: (identifier) @name) @definition.field
+    (event_declaration name: (identifier) @name) @definition.field
   ])
 
 [
@@ -25,8 +29,16 @@
   (delegate_declaration (modifier "public") @export name: (identifier) @name) @definition.type
   (method_declaration (modifier "public") @export name: (identifier) @name) @definition.method
   (constructor_declaration (modifier "public") @export name: (identifier) @name) @definition.method
+  (field_declaration (modifier "public") @export (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+  (event_field_declaration (modifier "public") @export (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+  (property_declaration (modifier "public") @export name: (identifier) @name) @definition.field
+  (event_declaration (modifier "public") @export name: (identifier) @name) @definition.field
 ]
 (interface_declaration body: (declaration_list (method_declaration name: (identifier) @name) @definition.method @export))
+(interface_declaration body: (declaration_list [
+  (property_declaration name: (identifier) @name)
+  (event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name)))
+] @definition.field @export))
 
 ((method_declaration
    (attribute_list (attribute name: (identifier) @_a))

@@ -11,6 +11,8 @@
     (enum_declaration name: (identifier) @name) @definition.enum
     (method_declaration name: (identifier) @name) @definition.method
     (constructor_declaration name: (identifier) @name) @definition.method
+    (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
+    (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
   ]))
 
 [
@@ -21,8 +23,10 @@
   (enum_declaration (modifiers "public") @export name: (identifier) @name) @definition.enum
   (method_declaration (modifiers "public") @export name: (identifier) @name) @definition.method
   (constructor_declaration (modifiers "public") @export name: (identifier) @name) @definition.method
+  (field_declaration (modifiers "public") @export declarator: (variable_declarator name: (identifier) @name)) @definition.field
 ]
 (interface_body (method_declaration name: (identifier) @name) @definition.method @export)
+(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field @export)
 
 ((method_declaration
    (modifiers [(marker_annotation name: (identifier) @_a) (annotation name: (identifier) @_a)])

@@ -11,6 +11,7 @@
     (function_definition name: (name) @name) @definition.function
     (method_declaration name: (name) @name) @definition.method
     (const_declaration (const_element (name) @name)) @definition.constant
+    (property_declaration (property_element name: (variable_name (name) @name))) @definition.field
   ])
 
 [
@@ -23,6 +24,8 @@
 ] @export
 ((method_declaration name: (name) @name) @definition.method @export
   (#not-match? @export "^[^(]*\\b(private|protected)\\b"))
+((property_declaration (property_element name: (variable_name (name) @name))) @definition.field @export
+  (#not-match? @export "^[^$]*\\b(private|protected)\\b"))
 
 ; ---- references ----------------------------------------------------------------
 (function_call_expression function: [(name) (qualified_name)] @name) @reference.call

@@ -27,6 +27,10 @@
     name: (identifier) @name
     body: (block . (expression_statement (string) @doc)))) @definition.class
 
+; ---- class attributes (`x = 1`, `x: int = 1`, `x: int`) -------------------------
+(class_definition
+  body: (block (expression_statement (assignment left: (identifier) @name)) @definition.field))
+
 ; ---- module-level assignments: UPPER_CASE names are constants ------------------
 (module
   (expression_statement (assignment left: (identifier) @name)) @definition.constant

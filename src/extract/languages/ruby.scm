@@ -4,8 +4,12 @@
 ((comment)* @doc
   .
   [
-    (class name: [(constant) (scope_resolution)] @name) @definition.class
-    (module name: [(constant) (scope_resolution)] @name) @definition.module
+    (class name: (constant) @name) @definition.class
+    (class name: (scope_resolution scope: (_) @owner name: (constant) @name)) @definition.class
+    (class name: (scope_resolution !scope name: (constant) @name)) @definition.class
+    (module name: (constant) @name) @definition.module
+    (module name: (scope_resolution scope: (_) @owner name: (constant) @name)) @definition.module
+    (module name: (scope_resolution !scope name: (constant) @name)) @definition.module
     (method name: (_) @name) @definition.method
     (singleton_method name: (_) @name) @definition.method
   ])
@@ -13,6 +17,15 @@
 ((comment)* @doc
   .
   (assignment left: (constant) @name) @definition.constant)
+
+; ---- attributes: `attr_accessor :a, :b` defines two fields ------------------------
+((comment)* @doc
+  .
+  (call
+    !receiver
+    method: (identifier) @_attr
+    arguments: (argument_list (simple_symbol) @name)) @definition.field
+  (#match? @_attr "^attr(_accessor|_reader|_writer)?$"))
 
 ; ---- references ----------------------------------------------------------------
 (call receiver: (_) @receiver method: [(identifier) (constant)] @name) @reference.call

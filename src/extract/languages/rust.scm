@@ -14,6 +14,8 @@
     (enum_item name: (type_identifier) @name) @definition.enum
     (trait_item name: (type_identifier) @name) @definition.trait
     (type_item name: (type_identifier) @name) @definition.type
+    (associated_type name: (type_identifier) @name) @definition.type
+    (field_declaration name: (field_identifier) @name) @definition.field
     (mod_item name: (identifier) @name) @definition.module
     (const_item name: (identifier) @name) @definition.constant
     (static_item name: (identifier) @name) @definition.variable
@@ -28,6 +30,7 @@
   (enum_item (visibility_modifier) @export name: (type_identifier) @name) @definition.enum
   (trait_item (visibility_modifier) @export name: (type_identifier) @name) @definition.trait
   (type_item (visibility_modifier) @export name: (type_identifier) @name) @definition.type
+  (field_declaration (visibility_modifier) @export name: (field_identifier) @name) @definition.field
   (mod_item (visibility_modifier) @export name: (identifier) @name) @definition.module
   (const_item (visibility_modifier) @export name: (identifier) @name) @definition.constant
   (static_item (visibility_modifier) @export name: (identifier) @name) @definition.variable
@@ -35,12 +38,14 @@
 ((attribute_item (attribute (identifier) @_m)) . (macro_definition name: (identifier) @name) @definition.function @export
   (#eq? @_m "macro_export"))
 
-; trait items are as public as the trait
+; trait items are as public as the trait; so are the fields of enum variants
 (trait_item body: (declaration_list
   [
     (function_item name: (identifier) @name)
     (function_signature_item name: (identifier) @name)
   ] @definition.method @export))
+(trait_item body: (declaration_list (associated_type name: (type_identifier) @name) @definition.type @export))
+(enum_variant body: (field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field @export))
 
 ; ---- methods: qualified by the impl type -------------------------------------
 (impl_item
