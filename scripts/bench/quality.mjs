@@ -10,9 +10,11 @@
 // of its qualified name) is NAME, and the ctags line is its start line ±1 or inside its lines.
 // Per language and kind: coverage = found / definitions; recall@1 over names defined once in
 // their project; recall@5; recall@k with k = max(5, definitions of that name in the project).
-// Token ratio, on a seeded sample of names: what `search {query: NAME}` + `symbol {id}` of the
-// matching hit cost (chars/4 of each REST body) against `grep -rnwF NAME` over the project plus
-// reading the defining file (chars/4).
+// Token ratio, on a seeded sample of the names search found: what `search {query: NAME}` +
+// `symbol {id}` of the matching hit cost (`_meta.tokens_used` of each answer: its payload, which
+// is what an MCP client shows the model) against `grep -rnwF NAME` over the project plus reading
+// the defining file (chars/4). The JSON also has the ratio with the whole REST body (the
+// `_meta` envelope included) as `token_ratio_envelope`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
@@ -60,7 +62,7 @@ function rest(url, key) {
         text = await res.text();
       } catch (err) {
         if (attempt < 2) continue;
-        return { ok: false, status, chars: 0, tokensUsed: null, result: null, error: String(/** @type {Error} */ (err)?.message ?? err) };
+        return { ok: false, status, chars: 0, tokens: 0, result: null, error: String(/** @type {Error} */ (err)?.message ?? err) };
       }
       if ((status === 429 || status >= 500) && attempt < 2) {
         await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
@@ -73,9 +75,12 @@ function rest(url, key) {
       } catch {
         /* below */
       }
-      const tokensUsed = typeof body?._meta?.tokens_used === 'number' ? body._meta.tokens_used : null;
-      if (status >= 400 || !body || body.error) return { ok: false, status, chars: text.length, tokensUsed, result: null, error: body?.error?.code ?? `http_${status}` };
-      return { ok: true, status, chars: text.length, tokensUsed, result: body.result, error: null };
+      // What the answer costs the agent: the server's own count of its payload (`_meta.tokens_used`),
+      // else chars/4 of the payload; `chars` is the whole REST body, envelope included.
+      const payload = body?.result ?? body?.error ?? null;
+      const tokens = typeof body?._meta?.tokens_used === 'number' ? body._meta.tokens_used : Math.ceil(JSON.stringify(payload ?? '').length / 4);
+      if (status >= 400 || !body || body.error) return { ok: false, status, chars: text.length, tokens, result: null, error: body?.error?.code ?? `http_${status}` };
+      return { ok: true, status, chars: text.length, tokens, result: body.result, error: null };
     }
   };
 }
@@ -85,7 +90,7 @@ function rest(url, key) {
  * @param {{ name?: string, qualified_name?: string, file_path?: string, start_line?: number, end_line?: number }} hit
  * @param {{ name: string, path: string, line: number }} def
  */
-function isDefinition(hit, def, file = hit.file_path) {
+export function isDefinition(hit, def, file = hit.file_path) {
   if (file !== def.path) return false;
   if (hit.name !== def.name && leaf(hit.qualified_name ?? '') !== def.name) return false;
   const start = hit.start_line ?? -10;
@@ -138,17 +143,19 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     if (s && isDefinition({ name: leaf(s.qualified_name), qualified_name: s.qualified_name, start_line: s.start_line, end_line: s.end_line }, row.def, row.def.path)) row.found = 'read';
   });
 
-  // Token ratio on a sample of the names that have a definition in the oracle.
-  const tokenNames = sample(names.slice().sort(), opts.tokenNames, prng(opts.seed + 1));
+  // Token ratio on a sample of the names whose definition search found (the cost of a lookup
+  // that succeeds; misses are counted by coverage): the default search, then `symbol` of the hit.
+  const foundNames = [...new Set(rows.filter((r) => r.rank !== null).map((r) => r.def.name))].sort();
+  const tokenNames = sample(foundNames, opts.tokenNames, prng(opts.seed + 1));
   const tokens = [];
   for (const n of tokenNames) {
-    const def = byName.get(n)[0];
+    const def = rows.find((r) => r.def.name === n && r.rank !== null)?.def ?? byName.get(n)[0];
     const s = await call('search', { project: name, query: n });
     const hits = s.ok ? s.result?.results ?? [] : [];
     const hit = hits.find((h) => isDefinition(h, def)) ?? hits[0];
     const sym = hit?.id ? await call('symbol', { project: name, id: hit.id }) : null;
-    const server = Math.ceil(s.chars / 4) + (sym ? Math.ceil(sym.chars / 4) : 0);
-    const used = (s.tokensUsed ?? 0) + (sym?.tokensUsed ?? 0);
+    const server = s.tokens + (sym?.tokens ?? 0);
+    const envelope = Math.ceil(s.chars / 4) + (sym ? Math.ceil(sym.chars / 4) : 0);
     let grep = '';
     try {
       grep = execFileSync('grep', ['-rnwF', '--', n, '.'], { cwd: project.dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -157,7 +164,7 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     }
     const fileChars = (await readFile(path.join(project.dir, def.path), 'utf8')).length;
     const baseline = Math.ceil(grep.length / 4) + Math.ceil(fileChars / 4);
-    tokens.push({ name: n, kind: def.kind, server_tokens: server, tokens_used: used, baseline_tokens: baseline, grep_tokens: Math.ceil(grep.length / 4), file_tokens: Math.ceil(fileChars / 4), symbol_ok: Boolean(sym?.ok) });
+    tokens.push({ name: n, kind: def.kind, server_tokens: server, envelope_tokens: envelope, baseline_tokens: baseline, grep_tokens: Math.ceil(grep.length / 4), file_tokens: Math.ceil(fileChars / 4), symbol_ok: Boolean(sym?.ok) });
   }
   return {
     ctags_definitions: oracle.definitions.length,
@@ -182,6 +189,7 @@ export function summarize(rows, tokens) {
   const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (b > 0 ? a / b : null);
   const server = tokens.reduce((s, t) => s + t.server_tokens, 0);
   const baseline = tokens.reduce((s, t) => s + t.baseline_tokens, 0);
+  const envelope = tokens.reduce((s, t) => s + (t.envelope_tokens ?? t.server_tokens), 0);
   return {
     definitions: n,
     defined_once: once.length,
@@ -192,6 +200,7 @@ export function summarize(rows, tokens) {
     recall_at_k: ratio(rows.filter((r) => r.rank !== null && r.rank <= Math.max(5, r.defined)).length, n),
     token_samples: tokens.length,
     token_ratio: ratio(server, baseline),
+    token_ratio_envelope: ratio(envelope, baseline),
   };
 }
 
@@ -293,16 +302,16 @@ export function formatQuality(q, renderTable) {
   const out = [];
   const f = (/** @type {number | null} */ x) => fmt(x);
   const mark = (/** @type {number | null} */ x, /** @type {number} */ target, lower = false) => (x === null ? '—' : `${fmt(x)}${(lower ? x <= target : x >= target) ? '' : ' ✗'}`);
-  const header = ['language', 'kind', 'defs', 'coverage', 'r@1 (once)', 'n once', 'r@5', 'r@k', 'token ratio', 'n tok'];
+  const header = ['language', 'kind', 'defs', 'coverage', 'r@1 (once)', 'n once', 'r@5', 'r@k', 'token ratio', '+_meta', 'n tok'];
   const rows = [header];
   for (const [l, s] of Object.entries(q.by_language_kind)) {
-    for (const [k, v] of Object.entries(/** @type {Record<string, any>} */ (s))) rows.push([l, k, v.definitions, f(v.coverage), f(v.recall_at_1), v.defined_once, f(v.recall_at_5), f(v.recall_at_k), fmt(v.token_ratio, 3), v.token_samples]);
+    for (const [k, v] of Object.entries(/** @type {Record<string, any>} */ (s))) rows.push([l, k, v.definitions, f(v.coverage), f(v.recall_at_1), v.defined_once, f(v.recall_at_5), f(v.recall_at_k), fmt(v.token_ratio, 3), fmt(v.token_ratio_envelope, 3), v.token_samples]);
     const a = q.by_language[l];
-    rows.push([l, `ALL (${a.pushes_ok}/${a.projects} pushed)`, a.definitions, mark(a.coverage, t.coverage), mark(a.recall_at_1, t.recall_at_1), a.defined_once, f(a.recall_at_5), mark(a.recall_at_k, t.recall_at_k), a.token_ratio === null ? '—' : mark(a.token_ratio, t.token_ratio, true).replace(fmt(a.token_ratio), fmt(a.token_ratio, 3)), a.token_samples]);
+    rows.push([l, `ALL (${a.pushes_ok}/${a.projects} pushed)`, a.definitions, mark(a.coverage, t.coverage), mark(a.recall_at_1, t.recall_at_1), a.defined_once, f(a.recall_at_5), mark(a.recall_at_k, t.recall_at_k), a.token_ratio === null ? '—' : mark(a.token_ratio, t.token_ratio, true).replace(fmt(a.token_ratio), fmt(a.token_ratio, 3)), fmt(a.token_ratio_envelope, 3), a.token_samples]);
   }
   const o = q.overall;
-  rows.push(['all', `ALL (${o.pushes_ok}/${o.projects} pushed)`, o.definitions, mark(o.coverage, t.coverage), mark(o.recall_at_1, t.recall_at_1), o.defined_once, f(o.recall_at_5), mark(o.recall_at_k, t.recall_at_k), fmt(o.token_ratio, 3), o.token_samples]);
-  rows.push(['target', '', '', `≥ ${t.coverage}`, `≥ ${t.recall_at_1}`, '', '', `≥ ${t.recall_at_k}`, `≤ ${t.token_ratio}`, '']);
+  rows.push(['all', `ALL (${o.pushes_ok}/${o.projects} pushed)`, o.definitions, mark(o.coverage, t.coverage), mark(o.recall_at_1, t.recall_at_1), o.defined_once, f(o.recall_at_5), mark(o.recall_at_k, t.recall_at_k), fmt(o.token_ratio, 3), fmt(o.token_ratio_envelope, 3), o.token_samples]);
+  rows.push(['target', '', '', `≥ ${t.coverage}`, `≥ ${t.recall_at_1}`, '', '', `≥ ${t.recall_at_k}`, `≤ ${t.token_ratio}`, '', '']);
   out.push('', renderTable(rows, { title: `Quality: definitions (universal-ctags, ${q.ctags}) found by exact-name search over REST; ✗ = target not met; every push must succeed` }));
 
   const pr = [['project', 'language', 'source', 'files', 'push', 'symbols', 'ctags defs', 'measured', 'coverage', 'r@1', 'r@k', 'token ratio', 'time']];
@@ -315,6 +324,6 @@ export function formatQuality(q, renderTable) {
     else if (p.push.failures.length) out.push(`push of ${p.id}: ${p.push.failures.length} file(s) failed on the server: ${p.push.failures.slice(0, 3).map((/** @type {any} */ x) => JSON.stringify(x)).join('; ')}`);
     if (p.search_errors) out.push(`${p.id}: ${p.search_errors} search call(s) failed: ${JSON.stringify(p.search_error_codes)}`);
   }
-  out.push(`coverage = found in the top 100 of search {query: NAME} or resolved by read {symbol: NAME@LINE}; r@1 over names defined once in their project; r@k: within max(5, same-name definitions); token ratio = (search + symbol, chars/4 of the REST bodies) / (grep -rnwF NAME + the defining file, chars/4)`);
+  out.push(`coverage = found in the top 100 of search {query: NAME} or resolved by read {symbol: NAME@LINE}; r@1 over names defined once in their project; r@k: within max(5, same-name definitions); token ratio (names search found) = (search + symbol, _meta.tokens_used) / (grep -rnwF NAME + the defining file, chars/4); +_meta: with the whole REST body, envelope included`);
   return out.join('\n');
 }
