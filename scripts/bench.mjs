@@ -228,7 +228,12 @@ async function main() {
   const code = opts.live ? { root: ROOT, devServer: liveDevServer } : await snapshot(ROOT, path.join(tmp, 'code'));
   log(opts.live ? 'code under test: the working tree (--live)' : `code under test: snapshot of the working tree in ${code.root}`);
 
-  if (opts.only === 'quality') results.quality = await runQuality({ opts, code, tmp, log, live });
+  if (opts.only === 'quality') {
+    // The figures so far, after each project (bench/results/quality-progress.json).
+    const progressFile = path.join(ROOT, 'bench', 'results', 'quality-progress.json');
+    await mkdir(path.dirname(progressFile), { recursive: true });
+    results.quality = await runQuality({ opts, code, tmp, log, live, progressFile });
+  }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && opts.only !== 'quality' && !results.latency) {
     // A failed tier (corpus, push) is reported in the latency section; the other figures stand.

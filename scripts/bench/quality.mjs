@@ -17,7 +17,7 @@
 // `_meta` envelope included) as `token_ratio_envelope`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { walk } from '../../cli/walk.mjs';
 import { ORACLE_KINDS, ctagsVersion, runCtags } from './ctags.mjs';
@@ -206,9 +206,9 @@ export function summarize(rows, tokens) {
 
 /**
  * The whole stage: install the corpora, one `wrangler dev`, push and measure each project.
- * @param {{ opts: { quick: boolean, concurrency: number | null, qualityProjects: string[] | null, qualityNames: number, qualityTokenNames: number, qualitySeed: number, qualityCache: string }, code: { root: string, devServer: typeof import('../dev-server.mjs') }, tmp: string, log: (line: string) => void, live: { server: any, proxy: any } }} o
+ * @param {{ opts: { quick: boolean, concurrency: number | null, qualityProjects: string[] | null, qualityNames: number, qualityTokenNames: number, qualitySeed: number, qualityCache: string }, code: { root: string, devServer: typeof import('../dev-server.mjs') }, tmp: string, log: (line: string) => void, live: { server: any, proxy: any }, progressFile?: string | null }} o
  */
-export async function runQuality({ opts, code, tmp, log, live }) {
+export async function runQuality({ opts, code, tmp, log, live, progressFile = null }) {
   const started = performance.now();
   let specs = PROJECTS;
   if (opts.qualityProjects) {
@@ -255,6 +255,8 @@ export async function runQuality({ opts, code, tmp, log, live }) {
       log(`  ${project.id}: push ${push.ok ? `${(push.wall_ms / 1000).toFixed(1)} s, ${push.symbols} symbols` : 'FAILED'}; ${m.ctags_definitions} ctags defs, ${m.rows.length} measured; coverage ${fmt(s.coverage)}, r@1 ${fmt(s.recall_at_1)}, r@k ${fmt(s.recall_at_k)}, tokens ${fmt(s.token_ratio, 3)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       await rm(project.dir, { recursive: true, force: true });
       projects.push({ id: project.id, language: project.language, source: project.source, files: files.length, bytes: project.bytes, push, ...m, summary: s, ms: Math.round(performance.now() - t0) });
+      // A long run interrupted still leaves the projects measured so far.
+      if (progressFile) await writeFile(progressFile, `${JSON.stringify({ partial: true, projects, ...aggregate(projects) })}\n`);
     }
   } finally {
     live.server = null;
