@@ -10,7 +10,10 @@
 //   6. query latency per tool (p50/p99, server and client) on a project of ≥ 50k symbols:
 //      the push stage's project when it is big enough, else a larger corpus tier pushed to a
 //      fresh server (bench/latency.mjs); `--only latency` runs this stage alone
-//   7. a table on stdout; JSON in bench/results/bench-<timestamp>.json and latest.json
+//   7. `--only quality` (a stage of its own, bench/quality.mjs): real projects from npm and
+//      Debian packages pushed through the CLI, every universal-ctags definition looked up by
+//      exact-name search: coverage, recall@1/5/k, token ratio against grep + reading the file
+//   8. a table on stdout; JSON in bench/results/bench-<timestamp>.json and latest.json
 // The server and every child run in their own process groups and are stopped, and temp dirs
 // removed, on success, failure and Ctrl-C.
 import { execFileSync } from 'node:child_process';
@@ -27,6 +30,7 @@ import { ensureNative, NATIVE_PACKAGES, runNativeParse } from './bench/parse-nat
 import { mbps, parseWasm, round } from './bench/parse-wasm.mjs';
 import { killAllChildren, killGroup } from './bench/proc.mjs';
 import { formatLatency, runLatency } from './bench/latency.mjs';
+import { formatQuality, runQuality } from './bench/quality.mjs';
 import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mjs';
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
@@ -59,6 +63,18 @@ Query latency (step 6):
   --latency-seed <n>      seed of the query mix (default 1)
   --latency-d1 <dir>      keep the latency tier's local D1 in <dir> (created when missing);
                           a later run with the same dir re-pushes nothing new
+
+Quality (real code against a universal-ctags oracle; see scripts/bench/quality.mjs):
+  --only quality          run only the quality stage: installs its corpora (npm packs and Debian
+                          packages, cached in .tmp/bench-corpora/), pushes each project through
+                          the CLI to wrangler dev, and measures exact-name search per definition
+  --quality-projects <a,b>
+                          only these projects or languages (ids as printed; e.g. go,js-express)
+  --quality-names <n>     most distinct names measured per project (default 200; --quick 100)
+  --quality-token-names <n>
+                          names per project for the token ratio (default 20; --quick 10)
+  --quality-seed <n>      seed of the name samples (default 1)
+  --quality-cache <dir>   corpus cache (default .tmp/bench-corpora)
   -h, --help              show this help
 `;
 
@@ -142,6 +158,11 @@ function options(argv) {
       'latency-warmup': { type: 'string' },
       'latency-seed': { type: 'string' },
       'latency-d1': { type: 'string' },
+      'quality-projects': { type: 'string' },
+      'quality-names': { type: 'string' },
+      'quality-token-names': { type: 'string' },
+      'quality-seed': { type: 'string' },
+      'quality-cache': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -169,8 +190,13 @@ function options(argv) {
     latencyWarmup: int(values['latency-warmup'], '--latency-warmup', values.quick ? 5 : 20, 0),
     latencySeed: int(values['latency-seed'], '--latency-seed', 1, 0),
     latencyD1: values['latency-d1'] === undefined ? null : path.resolve(values['latency-d1']),
+    qualityProjects: values['quality-projects'] === undefined ? null : values['quality-projects'].split(',').map((s) => s.trim()).filter(Boolean),
+    qualityNames: int(values['quality-names'], '--quality-names', values.quick ? 100 : 200),
+    qualityTokenNames: int(values['quality-token-names'], '--quality-token-names', values.quick ? 10 : 20, 0),
+    qualitySeed: int(values['quality-seed'], '--quality-seed', 1, 0),
+    qualityCache: path.resolve(ROOT, values['quality-cache'] ?? path.join('.tmp', 'bench-corpora')),
   };
-  if (opts.only !== null && opts.only !== 'latency') throw new Error(`--only takes one stage name: latency (got '${opts.only}')`);
+  if (opts.only !== null && opts.only !== 'latency' && opts.only !== 'quality') throw new Error(`--only takes one stage name: latency or quality (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
 }
@@ -202,8 +228,14 @@ async function main() {
   const code = opts.live ? { root: ROOT, devServer: liveDevServer } : await snapshot(ROOT, path.join(tmp, 'code'));
   log(opts.live ? 'code under test: the working tree (--live)' : `code under test: snapshot of the working tree in ${code.root}`);
 
-  if (opts.only !== 'latency') await indexingStages({ opts, code, tmp, results });
-  if (opts.latency && !results.latency) {
+  if (opts.only === 'quality') {
+    // The figures so far, after each project (bench/results/quality-progress.json).
+    const progressFile = path.join(ROOT, 'bench', 'results', 'quality-progress.json');
+    await mkdir(path.dirname(progressFile), { recursive: true });
+    results.quality = await runQuality({ opts, code, tmp, log, live, progressFile });
+  }
+  if (opts.only === null) await indexingStages({ opts, code, tmp, results });
+  if (opts.latency && opts.only !== 'quality' && !results.latency) {
     // A failed tier (corpus, push) is reported in the latency section; the other figures stand.
     results.latency = await latencyTier({ opts, code, tmp }).catch((err) => {
       if (opts.only === 'latency') throw err;
@@ -465,6 +497,7 @@ function formatReport(r) {
   out.push(`code under test: ${r.options.live ? 'the working tree (--live)' : 'a snapshot of the working tree taken at start'}; corpus and temp dirs removed after the run`);
   if (r.end_to_end) out.push(formatIndexing(r));
   if (r.latency) out.push(formatLatency(r.latency, renderTable));
+  if (r.quality) out.push(formatQuality(r.quality, renderTable));
   return out.join('\n');
 }
 

@@ -1,0 +1,165 @@
+// The quality stage's oracle: universal-ctags over exactly the files a push sends, with its
+// per-language kind names mapped onto one small set of definition kinds. Tags of other kinds
+// (variables, constants, macros, imports, namespaces, enumerators, locals…) are left out.
+//
+// Mapping (ctags kind → bench kind), by ctags language:
+//   all:        class → class, struct/union → struct, interface → interface, enum → enum,
+//               member/field → field, typedef/talias/alias → type, function/func → function,
+//               method/singletonMethod/getter/setter → method
+//   TypeScript: property → field; generator → function
+//   JavaScript: field → field; generator → function; `property` (object-literal keys) left out;
+//               ctags' synthetic tags for `Foo.prototype.x = …` (class Foo) and for
+//               `module.exports = …` (function exports) are left out; class tags on lines without
+//               `class` (ES5 constructors, `app.init = function init() {…}`) → function
+//   Go:         func with a receiver (scope struct/type) → method, else function; member → field;
+//               methodSpec (interface method) → method; type (named non-struct type) → type
+//   Rust:       interface (a trait) → trait; implementation left out (impl blocks are not names)
+//   Java:       annotation (@interface) → interface; enumConstant left out
+//   Python:     member (a function in a class) → method; variable in a class scope → field
+//   Ruby:       module left out (not in the measured set); accessor (attr_*) → field
+//   C/C++:      function inside a class/struct scope (C++) → method; prototype left out
+//   PHP:        function inside a class/interface/trait → method; trait → trait; variable in a
+//               class/trait (a property) → field
+//   all:        ctags' generated names (AnonymousFunction…, __anon…) left out; one definition per
+//               name, file and line
+//   Sh:         function → function
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The measured kinds, in table order. */
+export const ORACLE_KINDS = ['class', 'struct', 'interface', 'trait', 'enum', 'type', 'function', 'method', 'field'];
+
+/** ctags options per corpus language: which parser, and which extensions it reads. */
+const LANGUAGE_ARGS = {
+  typescript: ['--languages=TypeScript'],
+  javascript: ['--languages=JavaScript', '--langmap=JavaScript:+.cjs.mjs'],
+  python: ['--languages=Python'],
+  go: ['--languages=Go'],
+  rust: ['--languages=Rust'],
+  java: ['--languages=Java'],
+  ruby: ['--languages=Ruby'],
+  c: ['--languages=C', '--langmap=C:.c.h'],
+  cpp: ['--languages=C++'],
+  php: ['--languages=PHP'],
+  bash: ['--languages=Sh'],
+};
+
+const COMMON = /** @type {Record<string, string>} */ ({
+  class: 'class', struct: 'struct', union: 'struct', interface: 'interface', enum: 'enum', member: 'field', field: 'field',
+  typedef: 'type', talias: 'type', alias: 'type', function: 'function', func: 'function', method: 'method',
+  singletonMethod: 'method', getter: 'method', setter: 'method', generator: 'function',
+});
+
+/**
+ * The bench kind of one ctags tag, or null when the tag is not a measured definition.
+ * @param {string} language corpus language
+ * @param {{ name: string, kind: string, scopeKind?: string, pattern?: string }} tag
+ * @returns {string | null}
+ */
+export function oracleKind(language, tag) {
+  const { kind, scopeKind } = tag;
+  // ctags' names for anonymous functions, structs and enums.
+  if (/^(?:AnonymousFunction|__anon)/.test(tag.name)) return null;
+  switch (language) {
+    case 'typescript':
+      if (kind === 'property') return 'field';
+      if (kind === 'alias') return 'type';
+      break;
+    case 'javascript':
+      if (kind === 'property' || kind === 'alias') return null;
+      if (kind === 'class' && (tag.pattern ?? '').includes(`${tag.name}.prototype`)) return null;
+      // ES5 constructors and `app.init = function init() { this.x = … }`: ctags says class.
+      if (kind === 'class' && !/\bclass\b/.test(tag.pattern ?? '')) return 'function';
+      if (kind === 'function' && (tag.name === 'exports' || tag.name === 'module') && /module\.exports/.test(tag.pattern ?? '')) return null;
+      break;
+    case 'go':
+      if (kind === 'func') return scopeKind && scopeKind !== 'package' ? 'method' : 'function';
+      if (kind === 'methodSpec') return 'method';
+      if (kind === 'type') return 'type';
+      if (kind === 'anonMember') return null;
+      break;
+    case 'rust':
+      if (kind === 'interface') return 'trait';
+      if (kind === 'implementation') return null;
+      break;
+    case 'java':
+      if (kind === 'annotation') return 'interface';
+      break;
+    case 'ruby':
+      if (kind === 'accessor') return 'field';
+      if (kind === 'alias') return null;
+      break;
+    case 'c':
+    case 'cpp':
+      if (kind === 'function') return scopeKind === 'class' || scopeKind === 'struct' ? 'method' : 'function';
+      if (kind === 'alias') return 'type';
+      break;
+    case 'php':
+      if (kind === 'function') return scopeKind === 'class' || scopeKind === 'interface' || scopeKind === 'trait' ? 'method' : 'function';
+      if (kind === 'trait') return 'trait';
+      if (kind === 'alias') return null;
+      // Class properties (`public $name;`): ctags says variable, with the class as scope.
+      if (kind === 'variable') return scopeKind === 'class' || scopeKind === 'trait' ? 'field' : null;
+      break;
+    case 'python':
+      // Class attributes (dataclass and annotated fields): ctags says variable in a class.
+      if (kind === 'variable') return scopeKind === 'class' ? 'field' : null;
+      if (kind === 'member') return 'method';
+      break;
+    case 'bash':
+      if (kind === 'alias') return null;
+      break;
+    default:
+      break;
+  }
+  return COMMON[kind] ?? null;
+}
+
+/**
+ * @typedef {{ name: string, path: string, line: number, kind: string, ctags_kind: string, scope: string | null }} Definition
+ */
+
+/**
+ * Runs ctags over `files` (paths relative to `dir`) and returns the measured definitions.
+ * @param {{ dir: string, files: string[], language: string, listFile: string }} o
+ * @returns {{ definitions: Definition[], version: string, byCtagsKind: Record<string, number> }}
+ */
+export function runCtags({ dir, files, language, listFile }) {
+  const args = LANGUAGE_ARGS[language];
+  if (!args) throw new Error(`no ctags mapping for language ${language}`);
+  writeFileSync(listFile, `${files.join('\n')}\n`);
+  const res = spawnSync('ctags', ['--output-format=json', '--fields=+nKzs', ...args, '-f', '-', '-L', listFile], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    timeout: 300_000,
+  });
+  if (res.error || res.status !== 0) throw new Error(`ctags failed in ${dir}: ${res.error?.message ?? res.stderr.slice(0, 400)}`);
+  /** @type {Definition[]} */
+  const definitions = [];
+  /** @type {Record<string, number>} */
+  const byCtagsKind = {};
+  const seen = new Set();
+  for (const line of res.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const tag = JSON.parse(line);
+    if (tag._type !== 'tag') continue;
+    const kind = oracleKind(language, tag);
+    if (!kind) continue;
+    const file = tag.path.split(path.sep).join('/').replace(/^\.\//, '');
+    const key = `${file}\0${tag.line}\0${tag.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    byCtagsKind[tag.kind] = (byCtagsKind[tag.kind] ?? 0) + 1;
+    definitions.push({ name: tag.name, path: file, line: tag.line, kind, ctags_kind: tag.kind, scope: tag.scope ?? null });
+  }
+  return { definitions, version: ctagsVersion(), byCtagsKind };
+}
+
+let version = '';
+/** The first line of `ctags --version`. */
+export function ctagsVersion() {
+  if (!version) version = spawnSync('ctags', ['--version'], { encoding: 'utf8' }).stdout?.split('\n')[0] ?? 'unknown';
+  return version;
+}
