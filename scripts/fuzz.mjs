@@ -41,6 +41,14 @@ const JSONRPC_OK = new Set([-32700, -32600, -32601, -32602, -32001, -32000]);
 
 const codes = await closedErrorCodes();
 const server = await useServer({ url: opt.url, key: opt.key, readKey: opt['read-key'] });
+// Whatever fails below, the server started here must not outlive the run.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, async (err) => {
+    console.error(err);
+    await server.stop();
+    process.exit(2);
+  });
+}
 const base = server.url;
 const auth = (key) => (key ? { authorization: `Bearer ${key}` } : {});
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -100,8 +108,9 @@ async function send(kind, req, { rpc = false } = {}) {
   counts.by_status[res.status] = (counts.by_status[res.status] ?? 0) + 1;
   if (res.status === 0) note('transport', req, res, `transport: ${res.error}`);
   else if (res.status >= 500) note('5xx', req, res, `HTTP ${res.status}`);
+  // On /mcp the SDK answers protocol faults as JSON-RPC errors, with a 4xx status.
+  else if (rpc && (res.json?.jsonrpc || Array.isArray(res.json))) checkRpc(req, res);
   else if (res.status >= 400) checkError(req, res);
-  else if (rpc && res.status === 200) checkRpc(req, res);
   return res;
 }
 
@@ -115,9 +124,16 @@ const tools = toolsRes.json?.tools ?? [];
 if (!tools.length) throw new Error(`GET /v1/tools answered ${toolsRes.status}: ${toolsRes.text.slice(0, 200)}`);
 const writeTools = new Set(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name));
 
+/** Every project the server lists (paged). */
 async function baseSnapshot() {
-  const res = await exchange(base, { method: 'POST', path: '/v1/tools/list', headers: { ...JSON_HEADERS, ...auth(server.key) }, body: JSON.stringify({ limit: 500 }) });
-  return res.json?.result?.projects ?? [];
+  const all = [];
+  for (let offset = 0; ; offset += 200) {
+    const res = await exchange(base, { method: 'POST', path: '/v1/tools/list', headers: { ...JSON_HEADERS, ...auth(server.key) }, body: JSON.stringify({ limit: 200, offset }) });
+    const page = res.json?.result;
+    if (!page) throw new Error(`list answered ${res.status}: ${res.text.slice(0, 200)}`);
+    all.push(...page.projects);
+    if (!page.has_more) return all;
+  }
 }
 const before = (await baseSnapshot()).find((p) => p.name === BASE_PROJECT);
 if (!before) throw new Error('the base project was not pushed');
@@ -194,6 +210,8 @@ async function upload(rng) {
   const { manifest, valid } = manifestFor(rng, files);
   const opened = await send('upload', { method: 'POST', path: root, headers, body: JSON.stringify({ ref: 'main', commit: `f${rng.int(0, 1e6)}`, manifest }) });
   const id = opened.json?.upload_id;
+  // Opening an upload registers the project (listed, not yet indexed) until a commit fills it.
+  if (opened.status === 201 && !written.has(project)) written.set(project, null);
   if (opened.status !== 201 || !id) {
     if (rng.chance(0.3)) await send('upload', { method: rng.pick(['POST', 'DELETE', 'GET']), path: `${root}/${rng.pick(['01J000000000000000000000XX', 'x', '..'])}${rng.pick(['', '/files', '/commit'])}`, headers, body: '{}' });
     return;

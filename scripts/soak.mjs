@@ -36,6 +36,14 @@ if (opt.help) {
 const MINUTES = Number(opt.minutes);
 const PROJECT = 'soak';
 const server = await useServer({ url: opt.url, key: opt.key });
+// Whatever fails below, the server started here must not outlive the run.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, async (err) => {
+    console.error(err);
+    await server.stop();
+    process.exit(2);
+  });
+}
 const pgid = opt.pid ? Number(opt.pid) : server.pid;
 const base = server.url;
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.key}` };

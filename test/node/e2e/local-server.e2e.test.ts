@@ -14,10 +14,11 @@ import { type E2EServer, groupMembers, startE2EServer } from './support';
 let server: E2EServer;
 let port: number;
 
+// A loaded machine can take minutes to start wrangler; a free one takes seconds.
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' });
+  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' }, 280_000);
   port = Number(new URL(server.url).port);
-});
+}, 300_000);
 
 afterAll(async () => {
   if (!server) return;
