@@ -16,7 +16,9 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1' },
+                // The per-key limiter is off for the suite; its own test turns it on with a tiny test limiter.
+                bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1', PINCHER_RATE_LIMIT: 'off' },
+                ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
               },
             }),
           ],

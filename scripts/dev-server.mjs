@@ -1,5 +1,6 @@
-// Starts the Worker locally under `wrangler dev` with an embedded D1, in its own
-// process group so that stopping it never orphans wrangler or workerd.
+// Starts the Worker locally (scripts/local-server.mjs: a front proxy and a supervisor
+// around `wrangler dev`) with an embedded D1, in its own process group so that
+// stopping it never orphans wrangler or workerd.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -44,15 +45,19 @@ export function applyLocalMigrations(persistTo) {
 }
 
 /**
- * Starts `wrangler dev` on 127.0.0.1:port with the given vars and waits until
- * /v1/health answers. Returns { url, stop, logs }.
+ * Starts the local server on 127.0.0.1:port with the given vars and waits until
+ * /v1/health answers. Returns { url, port, stop, logs, pid }.
+ *
+ * The server is scripts/local-server.mjs: a front proxy (bounded keep-alive with a
+ * `Keep-Alive: timeout=` hint) and a supervisor that runs `wrangler dev` on a private
+ * port, reaches it on fresh connections, and restarts it if it dies or hangs. It runs
+ * in its own process group (`pid`), which `stop` ends. `PINCHER_RATE_LIMIT` is `off`
+ * unless `vars` sets it: local runs measure the server, not the per-key limiter.
  */
 export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false } = {}) {
   port ??= await freePort();
-  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
-  if (persistTo) args.push('--persist-to', persistTo);
-  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
-  const child = spawn(process.execPath, args, {
+  const config = { port, root: ROOT, persistTo, vars: { PINCHER_RATE_LIMIT: 'off', ...vars } };
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'local-server.mjs'), JSON.stringify(config)], {
     cwd: ROOT,
     env: { ...process.env, ...QUIET_ENV },
     detached: true,
@@ -81,11 +86,11 @@ export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 9
         } catch {
           /* already gone */
         }
-      }, 5_000).unref();
+      }, 8_000).unref();
     });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`wrangler dev exited before it was ready:\n${logs.join('').slice(-4000)}`);
+    if (exited) throw new Error(`the local server exited before it was ready:\n${logs.join('').slice(-4000)}`);
     try {
       const res = await fetch(`${url}/v1/health`);
       if (res.ok) return { url, port, stop, logs, pid: child.pid };
@@ -95,5 +100,5 @@ export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 9
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();
-  throw new Error(`wrangler dev did not answer /v1/health within ${timeoutMs} ms:\n${logs.join('').slice(-4000)}`);
+  throw new Error(`the local server did not answer /v1/health within ${timeoutMs} ms:\n${logs.join('').slice(-4000)}`);
 }

@@ -15,6 +15,12 @@ export interface Env {
   PINCHER_META_CAPABILITIES?: string;
   /** `1` logs each D1 statement of a tool call with its wall time (the SQL text only, never bound values). Diagnostics. */
   PINCHER_SQL_TIMING?: string;
+  /** Workers Rate Limiting binding (`[[ratelimits]]` in wrangler.toml): requests per bearer key. */
+  RATE_LIMITER?: RateLimit;
+  /** `off` disables the per-key rate limit. */
+  PINCHER_RATE_LIMIT?: string;
+  /** The binding's `simple.period` (`10` or `60`, default 60), announced in Retry-After. */
+  PINCHER_RATE_LIMIT_PERIOD?: string;
 }
 
 export type AccessScope = 'read' | 'write';

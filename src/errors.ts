@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   unauthorized: 401,
   insufficient_scope: 403,
   origin_not_allowed: 403,
+  host_not_allowed: 403,
   auth_not_configured: 403,
   not_found: 404,
   unknown_tool: 404,

@@ -3,6 +3,7 @@ import type { AppEnv } from './env';
 import { PincherError, toPincherError } from './errors';
 import { auth } from './http/auth';
 import { landingPage } from './http/landing';
+import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { errorWithMeta } from './http/respond';
 import { mcpRoutes } from './mcp/route';
@@ -14,6 +15,7 @@ const app = new Hono<AppEnv>();
 
 app.use('*', requestId());
 app.use('*', auth());
+app.use('*', rateLimit());
 
 app.get('/', landingPage);
 app.route('/mcp', mcpRoutes);

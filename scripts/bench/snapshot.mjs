@@ -8,7 +8,7 @@ import { cp, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const COPIED = ['src', 'cli', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', 'scripts/dev-server.mjs'];
+const COPIED = ['src', 'cli', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', 'scripts/dev-server.mjs', 'scripts/local-server.mjs'];
 
 /**
  * @param {string} root the working tree

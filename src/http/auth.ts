@@ -16,10 +16,54 @@ async function sameSecret(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(da, db);
 }
 
+/** Local open mode: no key configured and PINCHER_ALLOW_OPEN=1. */
+export function isOpenMode(env: Env): boolean {
+  return !env.PINCHER_HTTP_KEY && !env.PINCHER_READ_KEY && env.PINCHER_ALLOW_OPEN === '1';
+}
+
+/** `localhost`, `127.x.x.x` or `[::1]`: names a browser cannot be made to resolve elsewhere by DNS. */
+export function isLoopbackHostname(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(h);
+}
+
+/** The hostname of a `Host` value (`name[:port]`), or undefined when it is not one. */
+function hostnameOf(host: string): string | undefined {
+  if (/[\s/\\@?#]/.test(host)) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
 function originAllowed(env: Env, origin: string, requestUrl: string): boolean {
-  if (origin === new URL(requestUrl).origin) return true;
   const list = (env.PINCHER_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return list.includes('*') || list.includes(origin);
+  if (list.includes('*') || list.includes(origin)) return true;
+  if (isOpenMode(env)) {
+    // Open mode trusts only this machine: an origin equal to the request's own
+    // host proves nothing when that host name can be rebound to 127.0.0.1.
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHostname(url.hostname);
+    } catch {
+      return false;
+    }
+  }
+  return origin === new URL(requestUrl).origin;
+}
+
+/**
+ * Open mode serves this machine only: a `Host` other than a loopback name means
+ * the request was addressed to another name (DNS rebinding) and is refused.
+ */
+function assertLoopbackHost(host: string): void {
+  const hostname = hostnameOf(host);
+  if (hostname && isLoopbackHostname(hostname)) return;
+  throw new PincherError('host_not_allowed', `host ${host.slice(0, 100)} is not served in local open mode`, {
+    suggestion:
+      'call this server as http://127.0.0.1:<port> or http://localhost:<port>; to serve other host names, configure PINCHER_HTTP_KEY instead of PINCHER_ALLOW_OPEN',
+  });
 }
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="pincher-edge"' };
@@ -52,11 +96,14 @@ export async function authorize(env: Env, authorization: string | undefined): Pr
 }
 
 /**
- * Origin allow-list for browsers, then bearer auth on every non-public route.
+ * In open mode a loopback `Host` first; then the Origin allow-list for browsers
+ * (in open mode loopback origins, elsewhere the Worker's own origin, are allowed
+ * without listing); then bearer auth on every non-public route.
  * Sets `scope`; write routes check it with `requireWrite`.
  */
 export function auth(): MiddlewareHandler<AppEnv> {
   return async function authMiddleware(c, next) {
+    if (isOpenMode(c.env)) assertLoopbackHost(c.req.header('host') ?? new URL(c.req.url).host);
     const origin = c.req.header('origin');
     if (origin && !originAllowed(c.env, origin, c.req.url)) {
       throw new PincherError('origin_not_allowed', `browser origin ${origin.slice(0, 100)} is not allowed`, {

@@ -22,7 +22,7 @@ export async function readBodyText(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY)
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      await drain(reader);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);
@@ -46,6 +46,32 @@ export async function readJsonBody(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY)
     throw new PincherError('invalid_json_body', 'the request body is not valid JSON', {
       suggestion: 'send a JSON object, e.g. {"code": "query_too_narrow"}, with Content-Type: application/json',
     });
+  }
+}
+
+/** Upper bound on the bytes read and discarded after a body is refused. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body and discards it. Cancelling a chunked body
+ * mid-stream leaves the connection in a state where the local runtime answers
+ * the next request (from any client) with 503; reading it to its end does not.
+ * Past MAX_DRAIN_BYTES the body is cancelled after all.
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let discarded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      discarded += value.byteLength;
+      if (discarded > MAX_DRAIN_BYTES) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    /* the client went away: nothing left to drain */
   }
 }
 

@@ -9,6 +9,7 @@ import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
 import { PincherError } from '../errors';
 import { PROMPTS, getPrompt } from '../composites/guide-prompt';
+import { asProtocolError, internalFailure } from './invalid-params';
 
 export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId'> {
   toolset: Toolset;
@@ -68,16 +69,46 @@ async function errorData(scope: McpRequestScope, err: PincherError): Promise<Rec
 }
 
 /**
+ * The SDK's server, except that a request whose params fail the SDK's schema
+ * answers -32602 invalid params with a short message, not -32603 with the
+ * validator's raw output. Our handlers mark their own failures (guarded).
+ */
+class PincherServer extends Server {
+  protected override _wrapHandler(...args: Parameters<Server['_wrapHandler']>): ReturnType<Server['_wrapHandler']> {
+    const [method] = args;
+    const wrapped = super._wrapHandler(...args);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (err) {
+        throw asProtocolError(method, err);
+      }
+    };
+  }
+}
+
+/** A handler whose own failures keep the internal-error code (see PincherServer). */
+function guarded<A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      throw internalFailure(method, err);
+    }
+  };
+}
+
+/**
  * A fresh low-level MCP server for one HTTP request. Tools come from the one
  * registry; the call path is the same seam REST uses.
  */
 export function buildMcpServer(scope: McpRequestScope): Server {
-  const server = new Server(
+  const server = new PincherServer(
     { name: 'pincher-edge', version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   const advertised: ReadonlySet<string> = new Set(advertisedTools(scope.toolset).map((t) => t.name));
-  server.setRequestHandler('tools/list', async () => ({
+  server.setRequestHandler('tools/list', guarded('tools/list', async () => ({
     // The display title rides in annotations only (every protocol revision reads it there); hints that carry no
     // information are left out (advertisedAnnotations): the core list has a token budget.
     tools: advertisedTools(scope.toolset).map((t) => ({
@@ -87,8 +118,8 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       outputSchema: advertisedOutputSchema(t) as { type: 'object' },
       annotations: advertisedAnnotations(t),
     })),
-  }));
-  server.setRequestHandler('tools/call', async (request) => {
+  })));
+  server.setRequestHandler('tools/call', guarded('tools/call', async (request) => {
     const { name, arguments: args, _meta: inboundMeta } = request.params;
     const tool = findTool(name);
     if (!tool) {
@@ -104,15 +135,15 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       advertised,
     });
     return toCallToolResult(outcome);
-  });
-  server.setRequestHandler('prompts/list', async () => ({ prompts: [...PROMPTS] }));
-  server.setRequestHandler('prompts/get', async (request) => {
+  }));
+  server.setRequestHandler('prompts/list', guarded('prompts/list', async () => ({ prompts: [...PROMPTS] })));
+  server.setRequestHandler('prompts/get', guarded('prompts/get', async (request) => {
     try {
       return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader, advertised });
     } catch (err) {
       if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, await errorData(scope, err));
       throw err;
     }
-  });
+  }));
   return server;
 }

@@ -5,7 +5,7 @@ interface Fetcher {
 }
 export const SELF = (exports as unknown as { default: Fetcher }).default;
 
-export const BASE = 'http://pincher.test';
+export const BASE = 'http://localhost';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

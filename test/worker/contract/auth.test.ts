@@ -212,8 +212,16 @@ describe('browser Origin', () => {
     expect((await restCall('list', {}, { env: { PINCHER_ALLOWED_ORIGINS: '*' }, headers: origin('https://any.example') })).status).toBe(200);
   });
 
-  it('allows the Worker’s own origin without configuration', async () => {
-    expect((await restCall('list', {}, { headers: origin('http://pincher.test') })).status).toBe(200);
+  it('allows the Worker’s own origin without configuration when keys are configured', async () => {
+    const keyed = { ...DEPLOYMENTS.keyed.env };
+    const reply = await send('/v1/tools/list', { method: 'POST', headers: { ...origin('https://pincher.example'), host: 'pincher.example', authorization: `Bearer ${FULL_KEY}`, 'content-type': 'application/json' }, body: '{}' }, keyed, 'https://pincher.example');
+    expect(reply.status).toBe(200);
+  });
+
+  it('allows loopback origins on any port in open mode', async () => {
+    for (const o of ['http://localhost:5173', 'http://127.0.0.1:8787', 'http://[::1]:3000', 'https://localhost']) {
+      expect((await restCall('list', {}, { headers: origin(o) })).status, o).toBe(200);
+    }
   });
 
   it('still requires the key after the origin check passes', async () => {
@@ -223,5 +231,63 @@ describe('browser Origin', () => {
 
   it('lets requests without an Origin (CLI, MCP hosts) through', async () => {
     expect((await restCall('list', {})).status).toBe(200);
+  });
+});
+
+describe('DNS rebinding in local open mode', () => {
+  const open = DEPLOYMENTS.open.env;
+  const INDEX_BODY = JSON.stringify({ project: 'rebind', files: [{ path: 'pwn.ts', content: 'export const pwned = 1;' }] });
+
+  /** One request whose URL and Host header both name `host`, as a rebound browser page would send it. */
+  function asHost(host: string, path: string, init: RequestInit = {}, env: EnvOverrides = open): Promise<Reply> {
+    const headers = { 'content-type': 'application/json', ...(init.headers as Record<string, string>), host };
+    return send(path, { ...init, headers }, env, `http://${host}`);
+  }
+
+  it('refuses a write addressed to a rebound name with 403 host_not_allowed and writes nothing', async () => {
+    const reply = await asHost('evil.example.com:8787', '/v1/tools/index', { method: 'POST', body: INDEX_BODY, headers: { origin: 'http://evil.example.com:8787' } });
+    expect(reply.status).toBe(403);
+    expect(reply.body.error.code).toBe('host_not_allowed');
+    expect(reply.body.error.suggestion).toMatch(/127\.0\.0\.1/);
+    expect(reply.body._meta.request_id).toBe(reply.headers.get('x-request-id'));
+    const row = await env.DB.prepare('SELECT count(*) AS n FROM projects WHERE name = ?').bind('rebind').first<{ n: number }>();
+    expect(row?.n).toBe(0);
+  });
+
+  it('refuses a foreign Host with no Origin too (reads, MCP and public probes alike)', async () => {
+    for (const path of ['/v1/tools/list', '/mcp', '/v1/health']) {
+      const init: RequestInit = path === '/v1/health' ? {} : { method: 'POST', body: path === '/mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : '{}', headers: { accept: 'application/json, text/event-stream' } };
+      const reply = await asHost('rebind.attacker.test', path, init);
+      expect({ path, status: reply.status, code: reply.body.error?.code }).toEqual({ path, status: 403, code: 'host_not_allowed' });
+    }
+  });
+
+  it('refuses malformed or look-alike Host values', async () => {
+    for (const host of ['127.0.0.1.evil.example', 'localhost.evil.example', 'evil.example#@127.0.0.1', '128.0.0.1:8787']) {
+      expect((await asHost(host, '/v1/tools/list', { method: 'POST', body: '{}' })).status, host).toBe(403);
+    }
+  });
+
+  it('serves loopback Host values with any port', async () => {
+    for (const host of ['127.0.0.1:8787', 'localhost:8787', 'localhost', '[::1]:8787', '127.0.0.1', 'LOCALHOST:9000']) {
+      expect((await asHost(host, '/v1/tools/list', { method: 'POST', body: '{}' })).status, host).toBe(200);
+    }
+  });
+
+  it('refuses a foreign Origin on a loopback Host unless it is allow-listed', async () => {
+    const headers = { origin: 'http://evil.example.com' };
+    const refused = await asHost('127.0.0.1:8787', '/v1/tools/list', { method: 'POST', body: '{}', headers });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('origin_not_allowed');
+    const listed = await asHost('127.0.0.1:8787', '/v1/tools/list', { method: 'POST', body: '{}', headers }, { ...open, PINCHER_ALLOWED_ORIGINS: 'http://evil.example.com' });
+    expect(listed.status).toBe(200);
+  });
+
+  it('leaves keyed mode to its key checks: any Host is served with the key', async () => {
+    const keyed = DEPLOYMENTS.keyed.env;
+    const ok = await asHost('pincher.example.workers.dev', '/v1/tools/list', { method: 'POST', body: '{}', headers: { authorization: `Bearer ${FULL_KEY}` } }, keyed);
+    expect(ok.status).toBe(200);
+    const noKey = await asHost('pincher.example.workers.dev', '/v1/tools/list', { method: 'POST', body: '{}' }, keyed);
+    expect(noKey.status).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import { defineTool, type ToolDef } from '../../../src/tools/define';
 import { inputJsonSchema, outputJsonSchema } from '../../../src/tools/describe';
 import { TOOLS } from '../../../src/tools/registry';
 import { VERSION } from '../../../src/version';
-import { checkSchema, deleteProjects, indexCodeProject, insertProjects, resolveRef, restCall, send, type Json } from './support';
+import { checkSchema, deleteProjects, indexCodeProject, insertProjects, resolveRef, restCall, send, BASE, type Json } from './support';
 
 const PROJECT = 'openapi-proj';
 const CODE = 'openapi-code';
@@ -36,7 +36,7 @@ describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with info, servers, bearer security and paths', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'pincher-edge', version: VERSION });
-    expect(doc.servers[0].url).toBe('http://pincher.test');
+    expect(doc.servers[0].url).toBe(BASE);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.paths).length).toBeGreaterThan(TOOLS.length);
   });

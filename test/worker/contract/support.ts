@@ -40,11 +40,11 @@ async function toReply(res: Response): Promise<Reply> {
  * with the real bindings plus the overrides and waits for `waitUntil` work
  * (the call log) before returning.
  */
-export async function send(path: string, init: RequestInit = {}, overrides?: EnvOverrides): Promise<Reply> {
-  if (!overrides) return toReply(await SELF.fetch(`${BASE}${path}`, init));
+export async function send(path: string, init: RequestInit = {}, overrides?: EnvOverrides, base = BASE): Promise<Reply> {
+  if (!overrides) return toReply(await SELF.fetch(`${base}${path}`, init));
   const ctx = createExecutionContext();
   const merged = { ...env, ...overrides } as unknown as Env;
-  const res = await app.fetch(new Request(`${BASE}${path}`, init), merged, ctx);
+  const res = await app.fetch(new Request(`${base}${path}`, init), merged, ctx);
   const reply = await toReply(res);
   await waitOnExecutionContext(ctx);
   return reply;

@@ -1,0 +1,258 @@
+#!/usr/bin/env node
+// The long-running local server: a small front proxy on the public port and a
+// supervisor that keeps `wrangler dev` alive behind it on a private port.
+//
+// Why: wrangler dev's own front proxy grows its heap with every request served on a
+// kept-alive connection (≈ 60 → 600 MB per 4,000 requests) until it aborts after
+// ~18k requests, and it closes idle keep-alive connections after ~5 s without a
+// `Keep-Alive` header, so pooled clients hit broken pipes. Here:
+// - every request reaches wrangler on a fresh connection (`Connection: close`), which
+//   keeps its memory flat;
+// - clients get bounded keep-alive (KEEP_ALIVE_MS, announced as `Keep-Alive: timeout=`,
+//   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
+// - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and
+//   requests meanwhile get 503 `not_ready` with `Retry-After`.
+// The Host header is forwarded unchanged, so the Worker's own host checks still apply.
+//
+// Usage (normally through startDevServer in dev-server.mjs):
+//   node scripts/local-server.mjs '{"port":8787,"root":"…","persistTo":"…","vars":{…}}'
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+const config = JSON.parse(process.argv[2] ?? '{}');
+const ROOT = config.root;
+const PUBLIC_PORT = Number(config.port);
+const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+const KEEP_ALIVE_MS = 4_000;
+const MAX_REQUESTS_PER_SOCKET = 1_000;
+const HEALTH_EVERY_MS = 10_000;
+const HEALTH_TIMEOUT_MS = 20_000;
+// A rebuild after a source edit holds requests for a while: only a long silence counts.
+const HEALTH_FAILURES_BEFORE_RESTART = 6;
+
+const QUIET_ENV = {
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_LOG: 'warn',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
+function log(msg) {
+  process.stderr.write(`[local-server] ${msg}\n`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/* ---------------------------------------------------------------- supervisor */
+
+/** The running wrangler: its child process and private port; undefined while (re)starting. */
+let upstream;
+let stopping = false;
+let restarts = 0;
+let healthFailures = 0;
+
+/** Processes left in our own group other than us (orphaned workerd after wrangler died). */
+function strayGroupMembers() {
+  const own = process.pid;
+  const pgid = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[2]);
+  const out = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === own) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const [, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid) out.push(Number(e));
+    } catch {
+      /* exited while we looked */
+    }
+  }
+  return out;
+}
+
+async function waitHealthy(port, child, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' } });
+      await res.arrayBuffer();
+      if (res.ok) return true;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+async function startWrangler() {
+  const port = await freePort();
+  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
+  if (config.persistTo) args.push('--persist-to', config.persistTo);
+  for (const [k, v] of Object.entries(config.vars ?? {})) args.push('--var', `${k}:${v}`);
+  // Same process group as this supervisor: stopping the group stops everything.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (upstream?.child === child) upstream = undefined;
+    if (stopping) return;
+    log(`wrangler dev exited (${signal ?? `code ${code}`}); restarting`);
+    scheduleRestart();
+  });
+  if (!(await waitHealthy(port, child))) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    return false;
+  }
+  upstream = { child, port };
+  healthFailures = 0;
+  return true;
+}
+
+let restartTimer;
+function scheduleRestart() {
+  if (stopping || restartTimer) return;
+  const delay = Math.min(30_000, 1_000 * 2 ** Math.min(restarts, 5));
+  restarts++;
+  restartTimer = setTimeout(async () => {
+    restartTimer = undefined;
+    for (const pid of strayGroupMembers()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    if (await startWrangler()) {
+      log(`wrangler dev is serving again (restart ${restarts})`);
+      setTimeout(() => (restarts = 0), 60_000).unref();
+    } else scheduleRestart();
+  }, delay);
+}
+
+/** Watchdog: a wrangler that is alive but no longer answers is restarted too. One check at a time. */
+async function watchdog() {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS).unref());
+    const current = upstream;
+    if (!current || stopping) continue;
+    try {
+      const res = await fetch(`http://127.0.0.1:${current.port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+      await res.arrayBuffer();
+      healthFailures = res.ok ? 0 : healthFailures + 1;
+      if (!res.ok) log(`health check answered ${res.status}`);
+    } catch (err) {
+      healthFailures++;
+      log(`health check failed: ${err?.cause?.code ?? err?.name ?? err}`);
+    }
+    if (healthFailures >= HEALTH_FAILURES_BEFORE_RESTART && upstream === current) {
+      log(`wrangler dev stopped answering /v1/health (${healthFailures} checks); restarting`);
+      healthFailures = 0;
+      current.child.kill('SIGKILL');
+    }
+  }
+}
+
+
+/* --------------------------------------------------------------- front proxy */
+
+function notReady(res) {
+  const body = JSON.stringify({
+    error: {
+      code: 'not_ready',
+      message: 'the local server is restarting its Worker runtime',
+      suggestion: 'retry in a few seconds',
+    },
+    _meta: {},
+  });
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+// Hop-by-hop headers are not forwarded (RFC 9110 §7.6.1).
+const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+function forwardHeaders(raw) {
+  const out = {};
+  for (const [k, v] of Object.entries(raw)) if (!HOP.has(k)) out[k] = v;
+  out.connection = 'close';
+  return out;
+}
+
+const agent = new http.Agent({ keepAlive: false });
+
+const front = http.createServer((req, res) => {
+  const current = upstream;
+  if (!current) {
+    req.resume();
+    return notReady(res);
+  }
+  const up = http.request(
+    { host: '127.0.0.1', port: current.port, method: req.method, path: req.url, headers: forwardHeaders(req.headers), agent },
+    (upRes) => {
+      const headers = {};
+      for (const [k, v] of Object.entries(upRes.headers)) if (!HOP.has(k)) headers[k] = v;
+      res.writeHead(upRes.statusCode ?? 502, headers);
+      upRes.pipe(res);
+      upRes.on('error', () => res.destroy());
+    },
+  );
+  up.on('error', () => {
+    if (res.headersSent) return res.destroy();
+    req.resume();
+    notReady(res);
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) up.destroy();
+  });
+  req.pipe(up);
+});
+// Node announces these as `Keep-Alive: timeout=4` and closes the socket after the
+// last allowed request with `Connection: close`.
+front.keepAliveTimeout = KEEP_ALIVE_MS;
+front.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
+front.headersTimeout = 60_000;
+front.requestTimeout = 0;
+
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  front.close();
+  const child = upstream?.child;
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(r, 4_000).unref();
+    });
+  }
+  for (const pid of strayGroupMembers()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  process.exit(code);
+}
+process.on('SIGTERM', () => shutdown());
+process.on('SIGINT', () => shutdown());
+
+if (!(await startWrangler())) {
+  log('wrangler dev did not become healthy');
+  await shutdown(1);
+}
+void watchdog();
+front.listen(PUBLIC_PORT, '127.0.0.1', () => log(`front proxy on 127.0.0.1:${PUBLIC_PORT} → wrangler dev on 127.0.0.1:${upstream?.port}`));

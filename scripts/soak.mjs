@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// `npm run soak -- --minutes M [--concurrency 8] [--seed S] [--url U --key K --pid PGID]`
+//
+// Sustained mixed load against a real local server (keyed; started here unless --url):
+// `concurrency` clients loop over a seeded mix of read tools (REST twin and MCP, both
+// revisions), while one more loop pushes a one-file change through the CLI client over and
+// over. Every minute it prints throughput, p50/p99 latency, errors and the server's memory
+// (RSS of the server's process group: supervisor, wrangler, workerd). Exit 1 on any error.
+// Writes a JSON report under .tmp/soak/.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './dev-server.mjs';
+import { pushCorpus, touchCorpus, writeCorpus } from './battery/corpus.mjs';
+import { exchange, percentile } from './battery/http.mjs';
+import { createRng } from './battery/rng.mjs';
+import { groupMemory, useServer } from './battery/server.mjs';
+
+const { values: opt } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '7' },
+    url: { type: 'string' },
+    key: { type: 'string' },
+    pid: { type: 'string' },
+    'sample-seconds': { type: 'string', default: '30' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opt.help) {
+  console.log('npm run soak -- --minutes M [--concurrency 8] [--seed S] [--url U --key K --pid PGID]');
+  process.exit(0);
+}
+
+const MINUTES = Number(opt.minutes);
+const PROJECT = 'soak';
+const server = await useServer({ url: opt.url, key: opt.key });
+// Whatever fails below, the server started here must not outlive the run.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, async (err) => {
+    console.error(err);
+    await server.stop();
+    process.exit(2);
+  });
+}
+const pgid = opt.pid ? Number(opt.pid) : server.pid;
+const base = server.url;
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.key}` };
+
+const MODULES = 40;
+const corpusDir = await writeCorpus(MODULES);
+await pushCorpus({ url: base, key: server.key, project: PROJECT, dir: corpusDir, commit: 'soak-0' });
+
+/** The read mix: every entry is a valid call that must answer 200 (or a JSON-RPC result). */
+function mixCall(rng) {
+  const i = rng.int(0, MODULES - 1);
+  const fn = `handleRequest${i}`;
+  const tsFile = `src/mod${i}.ts`;
+  const pyFile = `py/store_${i}.py`;
+  const id = `${tsFile}::${fn}#Function`;
+  const calls = [
+    ['search', { project: PROJECT, query: fn }],
+    ['search', { project: PROJECT, query: 'handle*', limit: 10 }],
+    ['symbol', { project: PROJECT, id }],
+    ['symbols', { project: PROJECT, ids: [id, `${pyFile}::load_config_${i}#Function`] }],
+    ['read', { project: PROJECT, path: rng.chance(0.5) ? tsFile : pyFile }],
+    ['grep', { project: PROJECT, pattern: 'return', limit: 20 }],
+    ['trace', { project: PROJECT, name: fn }],
+    ['context', { project: PROJECT, name: fn }],
+    ['ls', { project: PROJECT }],
+    ['list', {}],
+    ['why_empty', { code: 'query_too_narrow' }],
+  ];
+  const [tool, args] = rng.pick(calls);
+  const surface = rng.weighted({ rest: 6, mcp2025: 2, mcp2026: 2 });
+  if (surface === 'rest') return { label: tool, req: { method: 'POST', path: `/v1/tools/${tool}`, headers, body: JSON.stringify(args) } };
+  const modern = surface === 'mcp2026';
+  const params = { name: tool, arguments: args, ...(modern ? { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } : {}) };
+  const h = { ...headers, 'mcp-protocol-version': modern ? '2026-07-28' : '2025-06-18', ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': tool } : {}) };
+  return { label: `mcp:${tool}`, req: { method: 'POST', path: '/mcp', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }) } };
+}
+
+const started = Date.now();
+const deadline = started + MINUTES * 60_000;
+const window = { latencies: [], errors: 0, requests: 0 };
+const total = { latencies: [], errors: 0, requests: 0, pushes: 0, push_errors: 0, push_ms: [] };
+const errorSamples = [];
+const timeline = [];
+
+function failed(res) {
+  if (res.status !== 200) return `HTTP ${res.status}${res.error ? ` ${res.error}` : ''}`;
+  if (res.json?.error) return `JSON-RPC ${res.json.error.code}`;
+  if (res.json?.result?.isError) return 'tool error';
+  return undefined;
+}
+
+async function client(w) {
+  const rng = createRng(Number(opt.seed) * 100 + w);
+  while (Date.now() < deadline) {
+    const { label, req } = mixCall(rng);
+    const res = await exchange(base, req);
+    const why = failed(res);
+    window.requests++;
+    total.requests++;
+    window.latencies.push(res.ms);
+    total.latencies.push(res.ms);
+    if (why) {
+      window.errors++;
+      total.errors++;
+      if (errorSamples.length < 20) errorSamples.push({ at_s: Math.round((Date.now() - started) / 1000), call: label, why, body: res.text.slice(0, 300) });
+    }
+  }
+}
+
+async function pushLoop() {
+  let round = 0;
+  while (Date.now() < deadline) {
+    round++;
+    await touchCorpus(corpusDir, round);
+    const t0 = performance.now();
+    try {
+      await pushCorpus({ url: base, key: server.key, project: PROJECT, dir: corpusDir, commit: `soak-${round}` });
+      total.pushes++;
+      total.push_ms.push(performance.now() - t0);
+    } catch (err) {
+      total.push_errors++;
+      if (errorSamples.length < 20) errorSamples.push({ at_s: Math.round((Date.now() - started) / 1000), call: 'push', why: `${err.code ?? ''} ${err.message}`.slice(0, 300) });
+    }
+  }
+}
+
+async function sampler() {
+  const every = Number(opt['sample-seconds']) * 1000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, Math.min(every, Math.max(0, deadline - Date.now()))));
+    const sorted = window.latencies.sort((a, b) => a - b);
+    const mem = pgid ? await groupMemory(pgid) : null;
+    const point = {
+      t_s: Math.round((Date.now() - started) / 1000),
+      requests: window.requests,
+      req_per_s: Math.round((window.requests / every) * 1000 * 10) / 10,
+      p50_ms: percentile(sorted, 50),
+      p99_ms: percentile(sorted, 99),
+      errors: window.errors,
+      pushes: total.pushes,
+      rss_mib: mem?.total_mib ?? null,
+      rss_by_process: mem?.by_process ?? null,
+    };
+    timeline.push(point);
+    console.log(`  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)}`);
+    window.latencies = [];
+    window.errors = 0;
+    window.requests = 0;
+  }
+}
+
+console.log(`soak: ${MINUTES} min, concurrency ${opt.concurrency} + 1 push loop, server ${base}${pgid ? ` (process group ${pgid})` : ''}`);
+await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), pushLoop(), sampler()]);
+
+const sorted = total.latencies.sort((a, b) => a - b);
+const pushSorted = total.push_ms.sort((a, b) => a - b);
+const rss = timeline.map((p) => p.rss_mib).filter((v) => typeof v === 'number');
+const summary = {
+  minutes: MINUTES,
+  concurrency: Number(opt.concurrency),
+  requests: total.requests,
+  req_per_s: Math.round((total.requests / ((Date.now() - started) / 1000)) * 10) / 10,
+  p50_ms: percentile(sorted, 50),
+  p99_ms: percentile(sorted, 99),
+  errors: total.errors,
+  pushes: total.pushes,
+  push_errors: total.push_errors,
+  push_p50_ms: percentile(pushSorted, 50),
+  rss_mib: rss.length ? { first: rss[0], max: Math.max(...rss), last: rss[rss.length - 1] } : null,
+};
+const out = path.join(ROOT, '.tmp', 'soak', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+await mkdir(path.dirname(out), { recursive: true });
+await writeFile(out, JSON.stringify({ summary, timeline, errors: errorSamples }, null, 2));
+await server.stop();
+await rm(corpusDir, { recursive: true, force: true });
+console.log(JSON.stringify(summary, null, 2));
+for (const e of errorSamples.slice(0, 5)) console.log(`error: ${JSON.stringify(e)}`);
+console.log(`report: ${path.relative(ROOT, out)}`);
+process.exit(total.errors || total.push_errors ? 1 : 0);
