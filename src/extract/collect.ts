@@ -45,6 +45,8 @@ export interface RawReference {
 export interface Collected {
   definitions: RawDefinition[];
   references: RawReference[];
+  /** Anonymous local scopes (`@scope`), in match order. */
+  scopes: Span[];
 }
 
 function span(node: SyntaxNode, content: string): Span {
@@ -98,6 +100,7 @@ interface Parts {
   receiver?: SyntaxNode;
   source?: SyntaxNode;
   importNames: SyntaxNode[];
+  scope?: SyntaxNode;
 }
 
 function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>): Parts {
@@ -120,6 +123,7 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
       case 'receiver': parts.receiver = node; break;
       case 'import.source': parts.source = node; break;
       case 'import.name': parts.importNames.push(node); break;
+      case 'scope': parts.scope = node; break;
       case 'ignored': break;
     }
   }
@@ -210,10 +214,12 @@ function addReference(map: Map<string, RawReference>, parts: Parts, content: str
 export function collect(matches: readonly QueryMatch[], content: string, roles: Map<string, CaptureRole>): Collected {
   const definitions = new Map<string, RawDefinition>();
   const references = new Map<string, RawReference>();
+  const scopes: Span[] = [];
   for (const match of matches) {
     const parts = partsOf(match.captures, roles);
     addDefinition(definitions, parts, content);
     addReference(references, parts, content);
+    if (parts.scope) scopes.push(span(parts.scope, content));
   }
-  return { definitions: [...definitions.values()], references: [...references.values()] };
+  return { definitions: [...definitions.values()], references: [...references.values()], scopes };
 }

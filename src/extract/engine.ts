@@ -22,6 +22,8 @@ export interface GrammarLanguage {
   testPaths: readonly RegExp[];
   testNames?: RegExp;
   exportedNames?: RegExp;
+  /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
+  nestedDefinitions?: boolean;
 }
 
 export interface GrammarExtraction {
@@ -116,6 +118,8 @@ export async function extractWithGrammar(
         testFile: language.testPaths.some((re) => re.test(path)),
         testNames: language.testNames,
         exportedNames: language.exportedNames,
+        nestedDefinitions: language.nestedDefinitions,
+        scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,
         hadErrors,
