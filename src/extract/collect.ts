@@ -4,7 +4,7 @@
  * each definition and reference appears once. Texts are copied out here; the
  * definition node is kept for work done only on symbols that survive the outline.
  */
-import { captureRole, KIND_PRECEDENCE } from './captures';
+import { captureRole, KIND_PRECEDENCE, TOP_LEVEL_ONLY_KINDS } from './captures';
 import type { CaptureRole, ReferenceKind } from './captures';
 import type { QueryCapture, QueryMatch, SyntaxNode } from './parser';
 import type { SymbolKind } from './types';
@@ -29,6 +29,8 @@ export interface RawDefinition extends Span {
   test: boolean;
   owner: string | null;
   hasError: boolean;
+  /** Also captured as a variable or constant (e.g. a function-valued `const`). */
+  variable: boolean;
 }
 
 export interface RawReference {
@@ -159,11 +161,13 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
       test: false,
       owner: null,
       hasError: node.hasError,
+      variable: false,
     };
     map.set(key, record);
   } else {
     record.kind = stronger(record.kind, def.kind);
   }
+  record.variable ||= TOP_LEVEL_ONLY_KINDS.has(def.kind);
   for (const doc of parts.docs) {
     if (!record.docs.some((d) => d.start === doc.startIndex)) {
       record.docs.push({ ...span(doc, content), text: content.slice(doc.startIndex, doc.endIndex) });

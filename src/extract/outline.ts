@@ -58,9 +58,10 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
 }
 
-function isNested(rules: OutlineRules, container: ExtractedSymbol | null, kind: SymbolKind): boolean {
+function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
   if (!rules.nestedDefinitions || container === null) return false;
-  if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind);
+  // A function-valued local variable (`const onClick = () => …`) stays local.
+  if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind) && !def.variable;
   return LOCAL_SCOPE_KINDS.has(container.kind) && NESTED_IN_INITIALIZER.has(kind);
 }
 
@@ -143,7 +144,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     if (isWrapped(frame, def)) continue;
     const container = frame?.symbol ?? null;
     const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
-    const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind)) && !isNested(rules, container, kind);
+    const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind)) && !isNested(rules, container, def, kind);
     // Inside a callback or an IIFE (a scope closer than the container): a local, unless exported.
     const scoped = scope !== null && SCOPED_KINDS.has(kind) && !def.exported && (frame === undefined || scope.start > frame.def.start);
     if (local || scoped || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {

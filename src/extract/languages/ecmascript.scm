@@ -47,15 +47,32 @@
       left: (identifier) @name
       right: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
 
-; ---- object literals: members of a module-level object (inside a function they are local)
-(pair
-  key: [(property_identifier) (number)] @name
-  value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
-(pair
-  key: (string (string_fragment) @name)
-  value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
-(pair key: [(property_identifier) (number)] @name) @definition.field
-(pair key: (string (string_fragment) @name)) @definition.field
+; ---- object literals: members of an object that is a declaration's or an assignment's value (or
+; a member's); inside a function they are local. Objects passed as arguments are not definitions.
+[
+  (variable_declarator value: (object (pair key: [(property_identifier) (number)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (assignment_expression right: (object (pair key: [(property_identifier) (number)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (pair value: (object (pair key: [(property_identifier) (number)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (export_statement value: (object (pair key: [(property_identifier) (number)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+]
+[
+  (variable_declarator value: (object (pair key: (string (string_fragment) @name) value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (assignment_expression right: (object (pair key: (string (string_fragment) @name) value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (pair value: (object (pair key: (string (string_fragment) @name) value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+  (export_statement value: (object (pair key: (string (string_fragment) @name) value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+]
+[
+  (variable_declarator value: (object (pair key: [(property_identifier) (number)] @name) @definition.field))
+  (assignment_expression right: (object (pair key: [(property_identifier) (number)] @name) @definition.field))
+  (pair value: (object (pair key: [(property_identifier) (number)] @name) @definition.field))
+  (export_statement value: (object (pair key: [(property_identifier) (number)] @name) @definition.field))
+]
+[
+  (variable_declarator value: (object (pair key: (string (string_fragment) @name)) @definition.field))
+  (assignment_expression right: (object (pair key: (string (string_fragment) @name)) @definition.field))
+  (pair value: (object (pair key: (string (string_fragment) @name)) @definition.field))
+  (export_statement value: (object (pair key: (string (string_fragment) @name)) @definition.field))
+]
 
 ; `function name() {}` used as a value (a callback, `module.exports = function name…`)
 (function_expression name: (identifier) @name) @definition.function
