@@ -17,11 +17,14 @@
  *   @receiver       a call's receiver when the callee is not one node (Java, Ruby, PHP)
  *   @import.source  the module specifier of an import
  *   @import.name    one name brought in by an import (`*` for a wildcard)
+ * Alone in a match:
+ *   @scope          an anonymous local scope (a callback, an IIFE): variables, constants and
+ *                   fields defined inside it are not symbols
  */
 import type { SymbolKind } from './types';
 
 export type ReferenceKind = 'call' | 'import' | 'inherit';
-export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name';
+export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope';
 
 export type CaptureRole =
   | { role: 'definition'; kind: SymbolKind }
@@ -53,6 +56,7 @@ const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole
   ['receiver', { role: 'receiver' }],
   ['import.source', { role: 'import.source' }],
   ['import.name', { role: 'import.name' }],
+  ['scope', { role: 'scope' }],
 ]);
 
 const IGNORED: CaptureRole = { role: 'ignored' };
@@ -67,6 +71,9 @@ export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Class',
 
 /** Kinds whose bodies are local scopes: definitions inside them are not symbols. */
 export const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method']);
+
+/** Kinds that are local when defined inside an anonymous scope (`@scope`). */
+export const SCOPED_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Variable', 'Constant', 'Field']);
 
 /** Kinds that are symbols only at the top level of a file. */
 export const TOP_LEVEL_ONLY_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Variable', 'Constant']);

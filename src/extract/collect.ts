@@ -4,7 +4,7 @@
  * each definition and reference appears once. Texts are copied out here; the
  * definition node is kept for work done only on symbols that survive the outline.
  */
-import { captureRole, KIND_PRECEDENCE } from './captures';
+import { captureRole, KIND_PRECEDENCE, TOP_LEVEL_ONLY_KINDS } from './captures';
 import type { CaptureRole, ReferenceKind } from './captures';
 import type { QueryCapture, QueryMatch, SyntaxNode } from './parser';
 import type { SymbolKind } from './types';
@@ -29,6 +29,8 @@ export interface RawDefinition extends Span {
   test: boolean;
   owner: string | null;
   hasError: boolean;
+  /** Also captured as a variable or constant (e.g. a function-valued `const`). */
+  variable: boolean;
 }
 
 export interface RawReference {
@@ -45,6 +47,8 @@ export interface RawReference {
 export interface Collected {
   definitions: RawDefinition[];
   references: RawReference[];
+  /** Anonymous local scopes (`@scope`), in match order. */
+  scopes: Span[];
 }
 
 function span(node: SyntaxNode, content: string): Span {
@@ -98,6 +102,7 @@ interface Parts {
   receiver?: SyntaxNode;
   source?: SyntaxNode;
   importNames: SyntaxNode[];
+  scope?: SyntaxNode;
 }
 
 function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>): Parts {
@@ -120,6 +125,7 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
       case 'receiver': parts.receiver = node; break;
       case 'import.source': parts.source = node; break;
       case 'import.name': parts.importNames.push(node); break;
+      case 'scope': parts.scope = node; break;
       case 'ignored': break;
     }
   }
@@ -156,11 +162,13 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
       test: false,
       owner: null,
       hasError: node.hasError,
+      variable: false,
     };
     map.set(key, record);
   } else {
     record.kind = stronger(record.kind, def.kind);
   }
+  record.variable ||= TOP_LEVEL_ONLY_KINDS.has(def.kind);
   for (const doc of parts.docs) {
     if (!record.docs.some((d) => d.start === doc.startIndex)) {
       record.docs.push({ ...span(doc, content), text: content.slice(doc.startIndex, doc.endIndex) });
@@ -211,10 +219,12 @@ function addReference(map: Map<string, RawReference>, parts: Parts, content: str
 export function collect(matches: readonly QueryMatch[], content: string, roles: Map<string, CaptureRole>): Collected {
   const definitions = new Map<string, RawDefinition>();
   const references = new Map<string, RawReference>();
+  const scopes: Span[] = [];
   for (const match of matches) {
     const parts = partsOf(match.captures, roles);
     addDefinition(definitions, parts, content);
     addReference(references, parts, content);
+    if (parts.scope) scopes.push(span(parts.scope, content));
   }
-  return { definitions: [...definitions.values()], references: [...references.values()] };
+  return { definitions: [...definitions.values()], references: [...references.values()], scopes };
 }

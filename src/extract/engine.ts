@@ -8,7 +8,7 @@ import type { CaptureRole } from './captures';
 import { collect } from './collect';
 import { attributeReferences, buildOutline } from './outline';
 import { compileQuery, Deadline, ensureRuntime, parse, runQuery } from './parser';
-import type { Grammar, Query, SyntaxNode } from './parser';
+import type { Grammar, Query, QueryMatch, SyntaxNode } from './parser';
 import type { ExtractedReference, ExtractedSymbol, ExtractionFailure } from './types';
 import { ByteMap } from './utf8';
 
@@ -22,6 +22,8 @@ export interface GrammarLanguage {
   testPaths: readonly RegExp[];
   testNames?: RegExp;
   exportedNames?: RegExp;
+  /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
+  nestedDefinitions?: boolean;
 }
 
 export interface GrammarExtraction {
@@ -88,6 +90,13 @@ function timeout(ms: number): GrammarExtraction {
   return { symbols: [], references: [], hadErrors: false, failure: { reason: 'timeout', message: `parsing took longer than ${ms} ms` } };
 }
 
+/** A query cut short keeps what it matched: say where it stopped. */
+function queryStopped(ms: number, matches: readonly QueryMatch[]): ExtractionFailure {
+  const last = matches.at(-1)?.captures[0]?.node;
+  const where = last ? ` after line ${last.startPosition.row + 1}` : '';
+  return { reason: 'timeout', message: `reading definitions took longer than ${ms} ms: stopped${where}, later symbols are missing` };
+}
+
 /**
  * Extracts one file with its language's grammar and query. The tree lives only
  * inside this call (deleted in `finally`); the outline is built before that.
@@ -106,8 +115,7 @@ export async function extractWithGrammar(
     const root = tree.rootNode;
     const hadErrors = root.hasError;
     const share = hadErrors ? errorShare(root, content.length) : 0;
-    const matches = runQuery(query, root, deadline);
-    if (!matches) return timeout(timeoutMs);
+    const { matches, complete } = runQuery(query, root, deadline);
     const collected = collect(matches, content, roles);
     const failed = share > PARSE_ERROR_SHARE;
     const outline = buildOutline(
@@ -116,6 +124,8 @@ export async function extractWithGrammar(
         testFile: language.testPaths.some((re) => re.test(path)),
         testNames: language.testNames,
         exportedNames: language.exportedNames,
+        nestedDefinitions: language.nestedDefinitions,
+        scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,
         hadErrors,
@@ -127,7 +137,9 @@ export async function extractWithGrammar(
       symbols: outline.symbols,
       references: attributeReferences(collected.references, outline),
       hadErrors,
-      failure: failed ? { reason: 'parse_error', message: `${Math.round(share * 100)}% of the file could not be parsed` } : null,
+      failure: !complete
+        ? queryStopped(timeoutMs, matches)
+        : failed ? { reason: 'parse_error', message: `${Math.round(share * 100)}% of the file could not be parsed` } : null,
     };
   } finally {
     tree.delete();

@@ -3,9 +3,9 @@
  * parents come from range containment (one sort and a stack), kinds are adjusted
  * by their container, local definitions are dropped, keys are made unique.
  */
-import { MEMBER_ONLY_KINDS, TOP_LEVEL_ONLY_KINDS, TYPE_KINDS } from './captures';
+import { CALLABLE_KINDS, MEMBER_ONLY_KINDS, SCOPED_KINDS, TOP_LEVEL_ONLY_KINDS, TYPE_KINDS } from './captures';
 import { headEnd } from './collect';
-import type { RawDefinition, RawReference } from './collect';
+import type { RawDefinition, RawReference, Span } from './collect';
 import { KeyAllocator } from './keys';
 import { cleanDocstring, lastIdentifier, signatureOf } from './text';
 import type { ExtractedReference, ExtractedSymbol, SymbolKind } from './types';
@@ -21,10 +21,21 @@ export interface OutlineRules {
   /** Confidence of a clean extraction. */
   confidence: number;
   hadErrors: boolean;
+  /**
+   * Functions and classes nested in a function, and the members of an object that
+   * initializes a module-level variable, are symbols too (qualified by their container).
+   */
+  nestedDefinitions?: boolean;
+  /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
+  scopes?: readonly Span[];
 }
 
 /** Definitions inside these are local to a body or an initializer, not symbols. */
 const LOCAL_SCOPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Variable', 'Constant']);
+
+/** With `nestedDefinitions`: what stays a symbol inside a function, and inside an initializer. */
+const NESTED_IN_CALLABLE: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Class']);
+const NESTED_IN_INITIALIZER: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Class', 'Field']);
 
 const BLANK_LINE = /\n[ \t]*\r?\n/;
 
@@ -37,6 +48,49 @@ interface Frame {
 function contains(outer: RawDefinition, inner: RawDefinition): boolean {
   const same = outer.start === inner.start && outer.end === inner.end;
   return !same && outer.start <= inner.start && inner.end <= outer.end;
+}
+
+/** A wrapper captured whole and the definition right under it (or one level down) with the same name. */
+function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
+  if (!frame?.symbol || frame.def.name !== def.name) return false;
+  if (frame.def.kind !== def.kind && !CALLABLE_KINDS.has(def.kind)) return false;
+  const parent = def.node.parent;
+  return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
+}
+
+function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
+  if (!rules.nestedDefinitions || container === null) return false;
+  // A function-valued local variable (`const onClick = () => …`) stays local.
+  if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind) && !def.variable;
+  return LOCAL_SCOPE_KINDS.has(container.kind) && NESTED_IN_INITIALIZER.has(kind);
+}
+
+/**
+ * Walks definitions in source order alongside the anonymous scopes and tells, for each,
+ * the innermost scope strictly around it (scopes are tree nodes: nested or disjoint).
+ */
+class ScopeWalk {
+  private readonly sorted: Span[];
+  private readonly open: Span[] = [];
+  private next = 0;
+
+  constructor(scopes: readonly Span[]) {
+    this.sorted = [...scopes].sort((a, b) => a.start - b.start || b.end - a.end);
+  }
+
+  innermost(def: RawDefinition): Span | null {
+    while (this.next < this.sorted.length && this.sorted[this.next].start <= def.start) {
+      const scope = this.sorted[this.next++];
+      while (this.open.length > 0 && this.open[this.open.length - 1].end <= scope.start) this.open.pop();
+      this.open.push(scope);
+    }
+    while (this.open.length > 0 && this.open[this.open.length - 1].end <= def.start) this.open.pop();
+    for (let i = this.open.length - 1; i >= 0; i--) {
+      const scope = this.open[i];
+      if (scope.end >= def.end && (scope.start < def.start || scope.end > def.end)) return scope;
+    }
+    return null;
+  }
 }
 
 function adjustKind(kind: SymbolKind, container: SymbolKind | null, owned: boolean): SymbolKind {
@@ -79,18 +133,22 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
   const stack: Frame[] = [];
   const outline: Outline = { symbols: [], spans: [] };
   const scale = rules.hadErrors ? 0.8 : 1;
+  const scopes = new ScopeWalk(rules.scopes ?? []);
 
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
     const frame = stack[stack.length - 1];
-    // A wrapper captured whole (Python's decorated_definition) and the bare definition that is its
-    // direct child are one symbol (same name and kind). What lies inside belongs to the wrapper.
-    if (frame?.symbol && frame.def.name === def.name && frame.def.kind === def.kind && def.node.parent?.id === frame.def.node.id) continue;
+    const scope = scopes.innermost(def);
+    // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
+    // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.
+    if (isWrapped(frame, def)) continue;
     const container = frame?.symbol ?? null;
     const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
-    const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind));
+    const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind)) && !isNested(rules, container, def, kind);
     const orphan = container === null && def.owner === null && MEMBER_ONLY_KINDS.has(kind);
-    if (local || orphan || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
+    // Inside a callback or an IIFE (a scope closer than the container): a local, unless exported.
+    const scoped = scope !== null && SCOPED_KINDS.has(kind) && !def.exported && (frame === undefined || scope.start > frame.def.start);
+    if (local || orphan || scoped || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
       stack.push({ def, symbol: null });
       continue;
     }

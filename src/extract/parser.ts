@@ -110,8 +110,11 @@ export function parse(grammar: Grammar, content: string, deadline: Deadline): Tr
   return tree;
 }
 
-/** Runs a query over a tree; null when the deadline cancelled it. */
-export function runQuery(query: Query, root: Node, deadline: Deadline): QueryMatch[] | null {
+/**
+ * Runs a query over a tree. When the deadline cancels it, the matches found so far
+ * (in document order) come back with `complete: false`.
+ */
+export function runQuery(query: Query, root: Node, deadline: Deadline): { matches: QueryMatch[]; complete: boolean } {
   const matches = query.matches(root, { progressCallback: deadline.tick });
-  return deadline.expired ? null : matches;
+  return { matches, complete: !deadline.expired };
 }

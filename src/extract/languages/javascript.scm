@@ -39,6 +39,11 @@
 (field_definition
   property: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method @export
+; fields (a function-valued field is a method: the stronger kind wins)
+((comment)* @doc
+  .
+  (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+(field_definition property: (property_identifier) @name) @definition.field @export
 
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)

@@ -23,6 +23,7 @@ import { scanToml } from '../toml';
 import type { LanguageInfo } from '../types';
 import { scanYaml } from '../yaml';
 import bashQuery from './bash.scm';
+import ecmascriptQuery from './ecmascript.scm';
 import cQuery from './c.scm';
 import cppQuery from './cpp.scm';
 import csharpQuery from './csharp.scm';
@@ -55,15 +56,18 @@ const TEST_DIRS = /(?:^|\/)tests?\//;
 export const TABLE: readonly LanguageRow[] = [
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
-    grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery, testPaths: JS_TESTS,
+    grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
+    nestedDefinitions: true,
   },
   {
     id: 'tsx', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.tsx'],
-    grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + jsxQuery, testPaths: JS_TESTS,
+    grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    nestedDefinitions: true,
   },
   {
     id: 'javascript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.js', '.jsx', '.mjs', '.cjs'],
-    grammar: { name: 'javascript', wasm: javascriptWasm }, query: javascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    grammar: { name: 'javascript', wasm: javascriptWasm }, query: javascriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    nestedDefinitions: true,
   },
   {
     id: 'python', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.py', '.pyi'],

@@ -63,6 +63,17 @@
   (#not-match? @export "^(private|protected)\\b"))
 (method_signature name: (property_identifier) @name) @definition.method @export
 
+; fields and property signatures (a function-valued field is a method: the stronger kind wins)
+((comment)* @doc
+  .
+  [
+    (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
+    (property_signature name: (property_identifier) @name) @definition.field
+  ])
+((public_field_definition name: (property_identifier) @name) @definition.field @export
+  (#not-match? @export "^(private|protected)\\b"))
+(property_signature name: (property_identifier) @name) @definition.field @export
+
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)
 ((comment)* @doc

@@ -54,11 +54,23 @@ describe('symbol keys', () => {
 });
 
 describe('outline rules', () => {
-  it('drops definitions local to a function and attributes their calls to the function', async () => {
-    const r = await extractFile('src/m.ts', 'export function outer() {\n  function inner() { deep(); }\n  const x = 1;\n  inner();\n}\n');
+  it('drops variables local to a function and attributes their calls to the function', async () => {
+    const r = await extractFile('src/m.ts', 'export function outer() {\n  const x = 1;\n  const onDone = () => deep();\n  onDone();\n}\n');
     expect(r.symbols.map((s) => s.key)).toEqual(['outer#Function']);
     expect(r.references.map((ref) => [ref.name, ref.enclosing])).toEqual([
       ['deep', 'outer#Function'],
+      ['onDone', 'outer#Function'],
+    ]);
+  });
+
+  it('keeps a JavaScript function declared in a function, qualified by it', async () => {
+    const r = await extractFile('src/m.ts', 'export function outer() {\n  function inner() { deep(); }\n  inner();\n}\n');
+    expect(r.symbols.map((s) => [s.key, s.parent])).toEqual([
+      ['outer#Function', null],
+      ['outer.inner#Function', 'outer'],
+    ]);
+    expect(r.references.map((ref) => [ref.name, ref.enclosing])).toEqual([
+      ['deep', 'outer.inner#Function'],
       ['inner', 'outer#Function'],
     ]);
   });
