@@ -78,7 +78,10 @@ export const SCOPED_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Varia
 /** Kinds that are symbols only at the top level of a file. */
 export const TOP_LEVEL_ONLY_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Variable', 'Constant']);
 
-/** Kinds that are symbols only inside a type (or with an @owner): a field of an anonymous top-level struct is not. */
+/**
+ * Kinds that are symbols only inside a type (or with an @owner): a field of an anonymous top-level
+ * struct is not. References inside one (an initializer's call, a Go embedded type) belong to the type.
+ */
 export const MEMBER_ONLY_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Field']);
 
 /** The role of a capture name; throws on a name outside the vocabulary. */

@@ -183,7 +183,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
       extraction_confidence: Math.round(rules.confidence * scale * (def.hasError ? 0.75 : 1) * 100) / 100,
     };
     outline.symbols.push(symbol);
-    outline.spans.push({ symbol, start: def.start, end: def.end });
+    if (!MEMBER_ONLY_KINDS.has(kind)) outline.spans.push({ symbol, start: def.start, end: def.end });
     if (!byQualifiedName.has(qualifiedName)) byQualifiedName.set(qualifiedName, symbol);
     stack.push({ def, symbol });
   }

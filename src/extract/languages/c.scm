@@ -59,6 +59,19 @@
   (type_definition type: (_) @_type declarator: (type_identifier) @name) @definition.type @export
   (#not-match? @_type "^(struct|union|enum)[^{;]*\\{"))
 
+; a typedef of a pointer, an array or a function (pointer): `typedef void (*cb_t)(int);`
+((comment)* @doc
+  .
+  (type_definition
+    declarator: [
+      (pointer_declarator declarator: (type_identifier) @name)
+      (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type @export)
+
 ; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
 ((comment)* @doc
   .

@@ -64,6 +64,9 @@
   [
     (class_specifier name: (type_identifier) @name body: (_)) @definition.class
     (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+    ; a nested type defined out of line: `class Outer::Inner { … }`
+    (class_specifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name) body: (_)) @definition.class
+    (struct_specifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name) body: (_)) @definition.struct
     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
     (alias_declaration name: (type_identifier) @name) @definition.type
@@ -74,6 +77,19 @@
       (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
     ])
   ] @export)
+
+; a typedef of a pointer, an array or a function (pointer): `typedef void (*cb_t)(int);`
+((comment)* @doc
+  .
+  (type_definition
+    declarator: [
+      (pointer_declarator declarator: (type_identifier) @name)
+      (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type @export)
 
 ; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
 ((comment)* @doc

@@ -28,8 +28,15 @@
     body: (block . (expression_statement (string) @doc)))) @definition.class
 
 ; ---- class attributes (`x = 1`, `x: int = 1`, `x: int`) -------------------------
+; (also `a, b = …`, and assignments under an `if`/`else` of the class body)
 (class_definition
-  body: (block (expression_statement (assignment left: (identifier) @name)) @definition.field))
+  body: (block (expression_statement (assignment left: [(identifier) @name (pattern_list (identifier) @name)])) @definition.field))
+(class_definition
+  body: (block (if_statement [
+    consequence: (block (expression_statement (assignment left: (identifier) @name)) @definition.field)
+    alternative: (else_clause body: (block (expression_statement (assignment left: (identifier) @name)) @definition.field))
+    alternative: (elif_clause consequence: (block (expression_statement (assignment left: (identifier) @name)) @definition.field))
+  ])))
 
 ; ---- module-level assignments: UPPER_CASE names are constants ------------------
 (module
