@@ -6,7 +6,8 @@
 //   all:        class → class, struct/union → struct, interface → interface, enum → enum,
 //               member/field → field, typedef/talias/alias → type, function/func → function,
 //               method/singletonMethod/getter/setter → method
-//   TypeScript: property → field; generator → function
+//   TypeScript: property → field, except on a line that declares `type|interface|function|class|
+//               enum NAME` (ctags misreads some .d.ts namespaces): that kind; generator → function
 //   JavaScript: field → field; generator → function; `property` (object-literal keys) left out;
 //               ctags' synthetic tags for `Foo.prototype.x = …` (class Foo) and for
 //               `module.exports = …` (function exports) are left out; class tags on lines without
@@ -62,10 +63,15 @@ export function oracleKind(language, tag) {
   // ctags' names for anonymous functions, structs and enums.
   if (/^(?:AnonymousFunction|__anon)/.test(tag.name)) return null;
   switch (language) {
-    case 'typescript':
+    case 'typescript': {
+      // ctags 5.9 loses its place in some declaration files and files `type X = …` lines
+      // inside a namespace as class properties: the line itself says what it declares.
+      const declared = new RegExp(`^/\\^\\s*(?:export\\s+)?(?:declare\\s+)?(type|interface|function|class|enum)\\s+${tag.name.replace(/[$]/g, '\\$&')}\\b`).exec(tag.pattern ?? '');
+      if (kind === 'property' && declared) return { type: 'type', interface: 'interface', function: 'function', class: 'class', enum: 'enum' }[declared[1]] ?? 'field';
       if (kind === 'property') return 'field';
       if (kind === 'alias') return 'type';
       break;
+    }
     case 'javascript':
       if (kind === 'property' || kind === 'alias') return null;
       if (kind === 'class' && (tag.pattern ?? '').includes(`${tag.name}.prototype`)) return null;

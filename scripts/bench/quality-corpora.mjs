@@ -5,6 +5,8 @@
 // project folder is rebuilt only when its spec changes. Anything that cannot be installed stops
 // the stage with a message naming the package and the command that failed.
 //
+// C# has no project here: neither registry this bench may use ships C# sources.
+//
 // Debian packages are named without a version: the archive keeps only the current one of a
 // stable release (security updates replace it), so the version actually used is recorded in the
 // results instead.

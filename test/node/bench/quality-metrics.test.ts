@@ -70,3 +70,10 @@ describe('the figures', () => {
     expect(s.token_ratio).toBeNull();
   });
 });
+
+describe('ctags misreadings in declaration files', () => {
+  it('takes the kind a line declares over a misplaced property tag', () => {
+    expect(oracleKind('typescript', { name: 'BinaryLike', kind: 'property', scopeKind: 'class', pattern: '/^    type BinaryLike = string | NodeJS.ArrayBufferView;$/' })).toBe('type');
+    expect(oracleKind('typescript', { name: 'timeout', kind: 'property', scopeKind: 'interface', pattern: '/^        timeout?: number;$/' })).toBe('field');
+  });
+});
