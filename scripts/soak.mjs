@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run soak -- --minutes M [--concurrency 8] [--seed S] [--url U --key K --pid PGID]`
+// `npm run soak -- --minutes M [--concurrency 8] [--seed S] [--pushes off] [--url U --key K --pid PGID]`
 //
 // Sustained mixed load against a real local server (keyed; started here unless --url):
 // `concurrency` clients loop over a seeded mix of read tools (REST twin and MCP, both
@@ -25,6 +25,8 @@ const { values: opt } = parseArgs({
     key: { type: 'string' },
     pid: { type: 'string' },
     'sample-seconds': { type: 'string', default: '30' },
+    /** `off` runs the read mix alone (to tell push-driven memory from request-driven). */
+    pushes: { type: 'string', default: 'on' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -157,7 +159,7 @@ async function sampler() {
 }
 
 console.log(`soak: ${MINUTES} min, concurrency ${opt.concurrency} + 1 push loop, server ${base}${pgid ? ` (process group ${pgid})` : ''}`);
-await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), pushLoop(), sampler()]);
+await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), opt.pushes === 'off' ? Promise.resolve() : pushLoop(), sampler()]);
 
 const sorted = total.latencies.sort((a, b) => a - b);
 const pushSorted = total.push_ms.sort((a, b) => a - b);
