@@ -118,6 +118,7 @@ async function startWrangler() {
   }
   upstream = { child, port };
   healthFailures = 0;
+  await loadIdempotency(port);
   return true;
 }
 
@@ -193,31 +194,98 @@ function forwardHeaders(raw) {
 
 const agent = new http.Agent({ keepAlive: false });
 
-const front = http.createServer((req, res) => {
-  const current = upstream;
-  if (!current) {
-    req.resume();
-    return notReady(res);
+/*
+ * Under concurrent load (pushes extracting while reads run), wrangler's proxy sometimes
+ * answers 503 "Your worker restarted mid-request" although the Worker did not restart
+ * (cloudflare/workers-sdk#14641); it replays only GET and HEAD itself. The front proxy
+ * replays the requests that are safe to send twice: calls of tools the registry declares
+ * idempotent (x-pincher-idempotent in /v1/openapi.json), MCP messages that call no
+ * non-idempotent tool, and upload file batches (idempotent by protocol).
+ */
+const SPURIOUS_503 = 'restarted mid-request';
+const MAX_REPLAYS = 3;
+/** Tool name → idempotent, read from the running Worker's OpenAPI document. */
+let idempotentTools = new Map();
+
+async function loadIdempotency(port) {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`, { headers: { connection: 'close' } });
+    const doc = await res.json();
+    const map = new Map();
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      const m = /^\/v1\/tools\/([^/]+)$/.exec(p);
+      if (m && item.post) map.set(m[1], item.post['x-pincher-idempotent'] === true);
+    }
+    idempotentTools = map;
+  } catch {
+    /* keep the previous table: replays are an optimisation */
   }
-  const up = http.request(
-    { host: '127.0.0.1', port: current.port, method: req.method, path: req.url, headers: forwardHeaders(req.headers), agent },
-    (upRes) => {
-      const headers = {};
-      for (const [k, v] of Object.entries(upRes.headers)) if (!HOP.has(k)) headers[k] = v;
-      res.writeHead(upRes.statusCode ?? 502, headers);
-      upRes.pipe(res);
-      upRes.on('error', () => res.destroy());
-    },
-  );
+}
+
+function replayable(method, url, body) {
+  if (method === 'GET' || method === 'HEAD') return true;
+  if (method !== 'POST') return false;
+  const pathname = url.split('?')[0];
+  const tool = /^\/v1\/tools\/([^/]+)$/.exec(pathname);
+  if (tool) return idempotentTools.get(decodeURIComponent(tool[1])) === true;
+  if (/^\/v1\/projects\/[^/]+\/uploads\/[^/]+\/files$/.test(pathname)) return true;
+  if (pathname === '/mcp') {
+    try {
+      const msg = JSON.parse(body.toString('utf8'));
+      return (Array.isArray(msg) ? msg : [msg]).every((m) => m?.method !== 'tools/call' || idempotentTools.get(m.params?.name) === true);
+    } catch {
+      return true; // not JSON: refused before anything runs
+    }
+  }
+  return false;
+}
+
+function forward(req, res, body, attempt) {
+  const current = upstream;
+  if (!current) return notReady(res);
+  const headers = forwardHeaders(req.headers);
+  headers['content-length'] = String(body.length);
+  const up = http.request({ host: '127.0.0.1', port: current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
+    if (upRes.statusCode === 503 && attempt < MAX_REPLAYS && replayable(req.method, req.url, body)) {
+      const chunks = [];
+      upRes.on('data', (c) => chunks.push(c));
+      upRes.on('end', () => {
+        const text = Buffer.concat(chunks);
+        if (text.toString('utf8').includes(SPURIOUS_503)) {
+          setTimeout(() => forward(req, res, body, attempt + 1), 100 * (attempt + 1));
+          return;
+        }
+        const h = {};
+        for (const [k, v] of Object.entries(upRes.headers)) if (!HOP.has(k)) h[k] = v;
+        h['content-length'] = String(text.length);
+        res.writeHead(503, h);
+        res.end(text);
+      });
+      return;
+    }
+    const h = {};
+    for (const [k, v] of Object.entries(upRes.headers)) if (!HOP.has(k)) h[k] = v;
+    res.writeHead(upRes.statusCode ?? 502, h);
+    upRes.pipe(res);
+    upRes.on('error', () => res.destroy());
+  });
   up.on('error', () => {
     if (res.headersSent) return res.destroy();
-    req.resume();
     notReady(res);
   });
   res.on('close', () => {
     if (!res.writableFinished) up.destroy();
   });
-  req.pipe(up);
+  up.end(body);
+}
+
+// Request bodies are read whole first (the Worker refuses more than 4 MiB anyway) so
+// that a spurious 503 can be replayed.
+const front = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => forward(req, res, Buffer.concat(chunks), 0));
+  req.on('error', () => res.destroy());
 });
 // Node announces these as `Keep-Alive: timeout=4` and closes the socket after the
 // last allowed request with `Connection: close`.

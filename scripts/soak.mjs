@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run soak -- --minutes M [--concurrency 8] [--seed S] [--url U --key K --pid PGID]`
+// `npm run soak -- --minutes M [--concurrency 8] [--seed S] [--pushes off] [--url U --key K --pid PGID]`
 //
 // Sustained mixed load against a real local server (keyed; started here unless --url):
 // `concurrency` clients loop over a seeded mix of read tools (REST twin and MCP, both
@@ -25,6 +25,8 @@ const { values: opt } = parseArgs({
     key: { type: 'string' },
     pid: { type: 'string' },
     'sample-seconds': { type: 'string', default: '30' },
+    /** `off` runs the read mix alone (to tell push-driven memory from request-driven). */
+    pushes: { type: 'string', default: 'on' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -134,29 +136,30 @@ async function sampler() {
   const every = Number(opt['sample-seconds']) * 1000;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, Math.min(every, Math.max(0, deadline - Date.now()))));
-    const sorted = window.latencies.sort((a, b) => a - b);
+    // Take this window's figures before any await: the clients keep writing to `window`.
+    const sorted = window.latencies.splice(0).sort((a, b) => a - b);
+    const { requests, errors } = window;
+    window.errors = 0;
+    window.requests = 0;
     const mem = pgid ? await groupMemory(pgid) : null;
     const point = {
       t_s: Math.round((Date.now() - started) / 1000),
-      requests: window.requests,
-      req_per_s: Math.round((window.requests / every) * 1000 * 10) / 10,
+      requests,
+      req_per_s: Math.round((requests / every) * 1000 * 10) / 10,
       p50_ms: percentile(sorted, 50),
       p99_ms: percentile(sorted, 99),
-      errors: window.errors,
+      errors,
       pushes: total.pushes,
       rss_mib: mem?.total_mib ?? null,
       rss_by_process: mem?.by_process ?? null,
     };
     timeline.push(point);
     console.log(`  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)}`);
-    window.latencies = [];
-    window.errors = 0;
-    window.requests = 0;
   }
 }
 
 console.log(`soak: ${MINUTES} min, concurrency ${opt.concurrency} + 1 push loop, server ${base}${pgid ? ` (process group ${pgid})` : ''}`);
-await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), pushLoop(), sampler()]);
+await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), opt.pushes === 'off' ? Promise.resolve() : pushLoop(), sampler()]);
 
 const sorted = total.latencies.sort((a, b) => a - b);
 const pushSorted = total.push_ms.sort((a, b) => a - b);
