@@ -15,6 +15,12 @@ export interface Env {
   PINCHER_META_CAPABILITIES?: string;
   /** `1` logs each D1 statement of a tool call with its wall time (the SQL text only, never bound values). Diagnostics. */
   PINCHER_SQL_TIMING?: string;
+  /** Days of `call_log` kept by the scheduled garbage collection (default 30). */
+  PINCHER_CALL_LOG_RETENTION_DAYS?: string;
+  /** Newest `call_log` rows kept whatever their age (default 1,000,000). */
+  PINCHER_CALL_LOG_MAX_ROWS?: string;
+  /** Rows per garbage-collection delete statement (default 5,000). */
+  PINCHER_GC_BATCH_ROWS?: string;
 }
 
 export type AccessScope = 'read' | 'write';
