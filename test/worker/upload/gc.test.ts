@@ -91,7 +91,7 @@ describe('garbage collection', { timeout: 60_000 }, () => {
   });
 
   it('work per run is bounded: a small batch leaves the rest for the next run', async () => {
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 6; i++) {
       const text = pySource(`gc bound ${i}`);
       const o = await open('gc-bound', { 'a.py': text });
       await sendFiles('gc-bound', o.body.upload_id, { 'a.py': text });
@@ -103,7 +103,7 @@ describe('garbage collection', { timeout: 60_000 }, () => {
     let runs = 1;
     while (!(await collectGarbage(env.DB, later({ batchRows: 1 }))).complete) runs++;
     expect(runs).toBeLessThan(50);
-    for (let i = 0; i < 3; i++) expect(await held(pySource(`gc bound ${i}`))).toEqual({ blobs: 0, extractions: 0 });
+    for (let i = 0; i < 6; i++) expect(await held(pySource(`gc bound ${i}`))).toEqual({ blobs: 0, extractions: 0 });
     expect(await checkInvariants()).toEqual([]);
   });
 
