@@ -30,6 +30,9 @@ Options:
   --ref <name>            ref the index is for (default: the current git branch)
   --commit <sha>          commit the index reflects (default: git HEAD)
   --concurrency <n>       upload batches in flight at once, 1-16 (default 4)
+  --take-over             supersede an open upload of the project at once (a cancelled or
+                          killed push), instead of failing with push_in_progress; the
+                          default when the CI variable is set (--no-take-over to refuse)
   --max-file-size <size>  skip larger files: bytes, 512k, 2m (default 1m, at most 2m)
   --dry-run               walk and hash only: list what would be uploaded and why the rest
                           is skipped; nothing is sent
@@ -52,6 +55,8 @@ const PUSH_OPTIONS = /** @type {const} */ ({
   ref: { type: 'string' },
   commit: { type: 'string' },
   concurrency: { type: 'string' },
+  'take-over': { type: 'boolean' },
+  'no-take-over': { type: 'boolean' },
   'max-file-size': { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -96,6 +101,9 @@ async function main(args) {
     }
   }
 
+  if (values['take-over'] && values['no-take-over']) throw new UsageError('--take-over and --no-take-over exclude each other');
+  const takeOver = values['take-over'] ?? (values['no-take-over'] ? false : isCi(env));
+
   const controller = new AbortController();
   const cancel = () => controller.abort();
   process.once('SIGINT', cancel);
@@ -110,6 +118,7 @@ async function main(args) {
       commit: values.commit,
       json: Boolean(values.json),
       dryRun,
+      takeOver,
       concurrency: values.concurrency === undefined ? 4 : integerIn(values.concurrency, '--concurrency', 1, 16),
       maxFileSize: values['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : sizeOf(values['max-file-size']),
     }, { stdout: process.stdout, stderr: process.stderr, env, signal: controller.signal });
@@ -139,6 +148,11 @@ function checkUrl(url, stderr) {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new UsageError('--url must be http:// or https://');
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
   if (parsed.protocol === 'http:' && !loopback) stderr.write('pincher-edge: warning: plain http sends the key unencrypted; use https\n');
+}
+
+/** CI services set CI (GitHub Actions, GitLab, CircleCI, Buildkite, Azure via TF_BUILD…). @param {NodeJS.ProcessEnv} env */
+function isCi(env) {
+  return Boolean((env.CI && env.CI !== 'false' && env.CI !== '0') || env.TF_BUILD);
 }
 
 /** @param {string} text @param {string} flag @param {number} min @param {number} max */

@@ -36,7 +36,7 @@ export function createProgress({ stream = process.stderr, tty = Boolean(stream.i
     onProgress: (event) => {
       if (event.type === 'opened') {
         total = { files: event.files, bytes: event.bytes };
-        say(`upload ${event.uploadId} opened: ${plural(event.files, 'file')} (${formatBytes(event.bytes)}) to send`);
+        say(`upload ${event.uploadId} opened${event.superseded ? ` (took over abandoned upload ${event.superseded})` : ''}: ${plural(event.files, 'file')} (${formatBytes(event.bytes)}) to send`);
         if (tty && event.files > 0) {
           bar = new cliProgress.SingleBar({
             stream,
@@ -197,15 +197,17 @@ export function formatFailure(error, { project, keyGiven }) {
   } else if (error.code === 'push_in_progress') {
     const other = typeof error.details?.upload_id === 'string' ? ` (upload ${error.details.upload_id})` : '';
     line = `another push of ${project ?? 'this project'} is in progress${other}: ${error.message}${error.suggestion ? ` — ${error.suggestion}` : ''}`;
+  } else if (error.code === 'upload_superseded') {
+    line = `a newer push of ${project ?? 'this project'} took over while ${step}: ${error.message}`;
   } else if (error.code === 'cancelled') {
     line = `cancelled while ${step}`;
   } else {
     line = `${step} failed: ${http}${error.message}${error.suggestion ? ` — ${error.suggestion}` : ''}`;
   }
-  if (error.uploadId) {
+  if (error.uploadId && error.code !== 'upload_superseded') {
     line += error.abandoned
       ? `; upload ${error.uploadId} abandoned, the previous index stays`
-      : `; upload ${error.uploadId} could not be abandoned and stays open until it expires (15 minutes)`;
+      : `; upload ${error.uploadId} could not be abandoned and stays open until the next push takes it over (at once with --take-over, else after 150 s idle)`;
   }
   return `pincher-edge: ${line}`;
 }

@@ -23,6 +23,7 @@ export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
  * @property {boolean} json
  * @property {boolean} dryRun
  * @property {number} concurrency
+ * @property {boolean} [takeOver] supersede an open upload of the project instead of failing
  * @property {number} maxFileSize
  */
 
@@ -84,6 +85,7 @@ export async function runPush(options, io) {
       root,
       files: walked.files,
       concurrency: options.concurrency,
+      takeOver: options.takeOver,
       signal: io.signal,
       onProgress: progress.onProgress,
     });

@@ -15,7 +15,7 @@ const BODY_CLOSE = ']}';
 /**
  * @typedef {import('./walk.mjs').WalkedFile} WalkedFile
  * @typedef {{ path: string, reason: string }} PathReason
- * @typedef {{ type: 'opened', uploadId: string, files: number, bytes: number }
+ * @typedef {{ type: 'opened', uploadId: string, files: number, bytes: number, superseded?: string }
  *   | { type: 'sent', files: number, bytes: number }
  *   | { type: 'committing' }} ProgressEvent
  *   `opened` announces how much will travel; each `sent` adds one finished batch.
@@ -31,6 +31,7 @@ const BODY_CLOSE = ']}';
  * @property {string} root the walked folder; manifest paths are relative to it
  * @property {WalkedFile[]} files the manifest
  * @property {number} concurrency batches in flight at once
+ * @property {boolean} [takeOver] supersede the project's open upload (a killed push) at once
  * @property {AbortSignal} [signal]
  * @property {number} [retryBaseMs]
  * @property {(event: ProgressEvent) => void} [onProgress]
@@ -71,14 +72,15 @@ export async function push(options) {
   const uploads = `/v1/projects/${encodeURIComponent(project)}/uploads`;
 
   const manifest = files.map(({ path, hash, size }) => ({ path, hash, size }));
-  const opened = await client.request('open', 'POST', uploads, JSON.stringify({ ref, commit, manifest }), 'overload');
+  const opened = await client.request('open', 'POST', uploads, JSON.stringify({ ref, commit, manifest, ...(options.takeOver && { take_over: true }) }), 'overload');
   const uploadId = typeof opened.upload_id === 'string' ? opened.upload_id : '';
   if (!uploadId) throw new PushError({ step: 'open', status: 201, code: 'bad_response', message: 'the server opened an upload without an upload_id' });
   const upload = `${uploads}/${encodeURIComponent(uploadId)}`;
 
   try {
     const toSend = contentToSend(files, opened.missing);
-    onProgress({ type: 'opened', uploadId, files: toSend.length, bytes: toSend.reduce((sum, f) => sum + f.size, 0) });
+    const superseded = typeof opened.superseded === 'string' ? opened.superseded : undefined;
+    onProgress({ type: 'opened', uploadId, files: toSend.length, bytes: toSend.reduce((sum, f) => sum + f.size, 0), ...(superseded && { superseded }) });
     const sent = await sendBatches({ client, path: `${upload}/files`, root, files: toSend, concurrency: options.concurrency, failFast, onProgress });
     onProgress({ type: 'committing' });
     const committed = await client.request('commit', 'POST', `${upload}/commit`, undefined, 'overload');

@@ -21,6 +21,12 @@ export interface Env {
   PINCHER_RATE_LIMIT?: string;
   /** The binding's `simple.period` (`10` or `60`, default 60), announced in Retry-After. */
   PINCHER_RATE_LIMIT_PERIOD?: string;
+  /** Days of `call_log` kept by the scheduled garbage collection (default 30). */
+  PINCHER_CALL_LOG_RETENTION_DAYS?: string;
+  /** Newest `call_log` rows kept whatever their age (default 1,000,000). */
+  PINCHER_CALL_LOG_MAX_ROWS?: string;
+  /** Rows per garbage-collection delete statement (default 5,000). */
+  PINCHER_GC_BATCH_ROWS?: string;
 }
 
 export type AccessScope = 'read' | 'write';

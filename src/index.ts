@@ -10,6 +10,7 @@ import { mcpRoutes } from './mcp/route';
 import { probeRoutes } from './rest/probes';
 import { toolRoutes } from './rest/tools';
 import { uploadRoutes } from './rest/uploads';
+import { scheduledGc } from './upload/gc';
 
 const app = new Hono<AppEnv>();
 
@@ -38,4 +39,8 @@ app.onError((err, c) => {
   return errorWithMeta(c, e);
 });
 
-export default app;
+/** HTTP through the app; the Cron Trigger (wrangler.toml) runs the storage garbage collection. */
+export default {
+  fetch: app.fetch,
+  scheduled: (controller, env, ctx) => ctx.waitUntil(scheduledGc(env, controller.scheduledTime)),
+} satisfies ExportedHandler<AppEnv['Bindings']>;

@@ -99,7 +99,7 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
     b(`DELETE FROM refs WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
     b(`DELETE FROM files WHERE project_id = ?1 AND path IN (${CHANGED})`, 2),
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
-       SELECT ?1, u.path, u.hash, u.size, u.language, e.corpus,
+       SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
     b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words)

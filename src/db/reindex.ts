@@ -9,7 +9,8 @@ export interface StoredManifestEntry {
 /** The visible files of a project, as a manifest. */
 export async function projectFilesManifest(d1: D1Database, projectId: string): Promise<StoredManifestEntry[]> {
   const rows = await d1
-    .prepare('SELECT path, hash, size FROM files WHERE project_id = ?1 ORDER BY path')
+    // The stored bytes' size wins over a size recorded from an older, unchecked manifest.
+    .prepare('SELECT f.path, f.hash, coalesce(b.size, f.size) AS size FROM files f LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 ORDER BY f.path')
     .bind(projectId)
     .all<StoredManifestEntry>();
   return rows.results;

@@ -165,7 +165,7 @@ export const uploads = sqliteTable(
     projectId: text('project_id').notNull(),
     ref: text('ref'),
     commitSha: text('commit_sha'),
-    status: text('status').notNull(), // 'open' | 'committed' | 'aborted' | 'expired'
+    status: text('status').notNull(), // 'open' | 'committed' | 'aborted' | 'expired' | 'superseded'; updated_at is the heartbeat
     mode: text('mode').notNull(), // 'replace' | 'merge'
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),

@@ -43,12 +43,76 @@ export async function ensureProject(d1: D1Database, name: string, newId: string,
   return row;
 }
 
-/** Marks the project's open uploads idle past their expiry as expired. */
-export async function expireStaleUploads(d1: D1Database, projectId: string, now: number): Promise<void> {
-  await d1
-    .prepare("UPDATE uploads SET status = 'expired', updated_at = ?2 WHERE project_id = ?1 AND status = 'open' AND expires_at < ?2")
-    .bind(projectId, now)
-    .run();
+/**
+ * Releases the project's push lock when its holder is gone, in one statement:
+ * an open upload past its expiry becomes `expired`; one whose heartbeat
+ * (`updated_at`, touched by every request of the upload) is older than
+ * `staleMs`, or any open upload when `takeOver`, becomes `superseded`. A
+ * superseded upload can no longer send content or commit: its commit batch is
+ * guarded by `status = 'open'`, so two commits never race.
+ */
+export async function releaseAbandonedUploads(
+  d1: D1Database,
+  projectId: string,
+  now: number,
+  staleMs: number,
+  takeOver: boolean,
+): Promise<{ id: string; status: 'expired' | 'superseded' }[]> {
+  const rows = await d1
+    .prepare(
+      `UPDATE uploads SET status = CASE WHEN expires_at < ?2 THEN 'expired' ELSE 'superseded' END, updated_at = ?2
+       WHERE project_id = ?1 AND status = 'open' AND (expires_at < ?2 OR updated_at < ?3 OR ?4)
+       RETURNING id, status`,
+    )
+    .bind(projectId, now, now - staleMs, takeOver ? 1 : 0)
+    .all<{ id: string; status: 'expired' | 'superseded' }>();
+  return rows.results;
+}
+
+/**
+ * The upload `uploadId` of project `projectName` when it is open and not
+ * expired, with its heartbeat and expiry renewed in the same statement; null
+ * otherwise (the caller then finds out why).
+ */
+export async function claimOpenUpload(d1: D1Database, uploadId: string, projectName: string, now: number, ttlMs: number): Promise<UploadRow | null> {
+  return d1
+    .prepare(
+      `UPDATE uploads SET updated_at = ?3, expires_at = ?4
+       WHERE id = ?1 AND status = 'open' AND expires_at >= ?3 AND project_id = (SELECT id FROM projects WHERE name = ?2)
+       RETURNING *`,
+    )
+    .bind(uploadId, projectName, now, now + ttlMs)
+    .first<UploadRow>();
+}
+
+/**
+ * The project's stored paths whose ASCII-lowercased form is one of `folded`
+ * (one scan of the project's paths; the caller compares).
+ */
+export async function pathsFoldedTo(d1: D1Database, projectId: string, folded: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const chunk of jsonChunks(folded)) {
+    const rows = await d1
+      .prepare('SELECT path FROM files WHERE project_id = ?1 AND lower(path) IN (SELECT value FROM json_each(?2))')
+      .bind(projectId, chunk)
+      .all<{ path: string }>();
+    out.push(...rows.results.map((r) => r.path));
+  }
+  return out;
+}
+
+/**
+ * A new or changed manifest entry whose declared size differs from the bytes
+ * already stored for its hash, or null.
+ */
+export async function sizeConflict(d1: D1Database, uploadId: string): Promise<{ path: string; declared: number; stored: number } | null> {
+  return d1
+    .prepare(
+      `SELECT u.path, u.size AS declared, b.size AS stored FROM upload_files u JOIN blobs b ON b.hash = u.hash
+       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed') AND u.size != b.size LIMIT 1`,
+    )
+    .bind(uploadId)
+    .first<{ path: string; declared: number; stored: number }>();
 }
 
 export async function openUploadFor(d1: D1Database, projectId: string): Promise<UploadRow | null> {
@@ -171,24 +235,73 @@ export async function getUpload(d1: D1Database, uploadId: string): Promise<Uploa
   return d1.prepare('SELECT * FROM uploads WHERE id = ?1').bind(uploadId).first<UploadRow>();
 }
 
+/** Renews an open upload's heartbeat and expiry (a closed upload stays as it is). */
+export function touchUploadStatement(d1: D1Database, uploadId: string, now: number, ttlMs: number): D1PreparedStatement {
+  return d1.prepare("UPDATE uploads SET updated_at = ?2, expires_at = ?3 WHERE id = ?1 AND status = 'open'").bind(uploadId, now, now + ttlMs);
+}
+
 export async function touchUpload(d1: D1Database, uploadId: string, now: number, ttlMs: number): Promise<void> {
-  await d1.prepare('UPDATE uploads SET updated_at = ?2, expires_at = ?3 WHERE id = ?1').bind(uploadId, now, now + ttlMs).run();
+  await touchUploadStatement(d1, uploadId, now, ttlMs).run();
 }
 
 export async function setUploadStatus(d1: D1Database, uploadId: string, status: string, now: number): Promise<void> {
   await d1.prepare('UPDATE uploads SET status = ?2, updated_at = ?3 WHERE id = ?1').bind(uploadId, status, now).run();
 }
 
-/** The manifest entries for the given paths of an upload (paths as one JSON parameter). */
-export async function manifestEntries(d1: D1Database, uploadId: string, paths: readonly string[]): Promise<Map<string, { hash: string; language: string; change: string }>> {
-  const out = new Map<string, { hash: string; language: string; change: string }>();
-  for (const chunk of jsonChunks(paths)) {
-    const rows = await d1
-      .prepare('SELECT path, hash, language, change FROM upload_files WHERE upload_id = ?1 AND path IN (SELECT value FROM json_each(?2))')
-      .bind(uploadId, chunk)
-      .all<{ path: string; hash: string; language: string; change: string }>();
-    for (const r of rows.results) out.set(r.path, { hash: r.hash, language: r.language, change: r.change });
-  }
-  return out;
+export interface ManifestEntryRow {
+  hash: string;
+  language: string;
+  change: string;
+  /** Size the manifest declared, in bytes. */
+  size: number;
 }
 
+/** A (content, language) pair an upload still needs extracted, with one of its paths. */
+export interface NeededExtraction {
+  hash: string;
+  language: string;
+  path: string;
+}
+
+/**
+ * What a content batch needs, in one round trip: the manifest entries of the
+ * sent paths, and every (content, language) pair of the sent hashes that the
+ * upload needs and no extraction covers yet. Identical bytes under paths of
+ * several languages (an empty `__init__.py` and an empty `py.typed`) travel
+ * once and are extracted once per language.
+ */
+export async function batchPlan(
+  d1: D1Database,
+  uploadId: string,
+  paths: readonly string[],
+  hashes: readonly string[],
+  extractorVersion: number,
+): Promise<{ entries: Map<string, ManifestEntryRow>; needed: NeededExtraction[] }> {
+  const pathChunks = jsonChunks(paths);
+  const stmts = [
+    ...pathChunks.map((chunk) =>
+      d1
+        .prepare('SELECT path, hash, language, change, size FROM upload_files WHERE upload_id = ?1 AND path IN (SELECT value FROM json_each(?2))')
+        .bind(uploadId, chunk),
+    ),
+    ...jsonChunks([...new Set(hashes)]).map((chunk) =>
+      d1
+        .prepare(
+          `SELECT u.hash, u.language, min(u.path) AS path FROM upload_files u
+           WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed') AND u.hash IN (SELECT value FROM json_each(?2))
+             AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?3)
+           GROUP BY u.hash, u.language`,
+        )
+        .bind(uploadId, chunk, extractorVersion),
+    ),
+  ];
+  const results = stmts.length ? await d1.batch(stmts) : [];
+  const entries = new Map<string, ManifestEntryRow>();
+  for (const r of results.slice(0, pathChunks.length)) {
+    for (const row of r.results as (ManifestEntryRow & { path: string })[]) {
+      entries.set(row.path, { hash: row.hash, language: row.language, change: row.change, size: row.size });
+    }
+  }
+  const needed = results.slice(pathChunks.length).flatMap((r) => r.results as NeededExtraction[]);
+  return { entries, needed };
+}

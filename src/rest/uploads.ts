@@ -31,12 +31,16 @@ uploadRoutes.post('/:project/uploads', async (c) => {
   if (mode !== 'replace' && mode !== 'merge') {
     throw new PincherError('invalid_params', "mode must be one of: replace, merge", { suggestion: 'omit mode (replace) or send "merge"' });
   }
+  if (body.take_over !== undefined && typeof body.take_over !== 'boolean') {
+    throw new PincherError('invalid_params', 'take_over must be true or false', { suggestion: 'omit take_over, or send true to supersede an open upload of this project' });
+  }
   const result = await openUpload(c.env.DB, {
     project: c.req.param('project'),
     ref: body.ref as string | undefined,
     commit: body.commit as string | undefined,
     manifest: body.manifest,
     mode,
+    takeOver: body.take_over === true,
   });
   return jsonWithMeta(c, { ...result }, 201);
 });

@@ -7,15 +7,19 @@ import {
   changeCounts,
   classifyStatements,
   ensureProject,
-  expireStaleUploads,
+  claimOpenUpload,
   getUpload,
   insertUpload,
-  manifestEntries,
+  batchPlan,
   missingFiles,
   missingHashes,
   openUploadFor,
+  pathsFoldedTo,
+  releaseAbandonedUploads,
   setUploadStatus,
+  sizeConflict,
   touchUpload,
+  touchUploadStatement,
   type ChangeCounts,
   type ManifestRow,
   type UploadRow,
@@ -26,8 +30,14 @@ import { dbErrorMessage } from '../db/client';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 
-/** Uploads expire this long after their last activity; a later push may then take the project. */
+/** Uploads expire this long after their last activity. */
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
+/**
+ * An open upload whose last request (its heartbeat) is older than this is
+ * abandoned: the next push of the project supersedes it. Longer than the
+ * CLI's request timeout, so a live push is never taken for dead.
+ */
+export const UPLOAD_STALE_MS = 150 * 1000;
 export const MAX_MANIFEST_ENTRIES = 100_000;
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Per-file parse budget: generous, because a loaded host stretches wall-clock time. */
@@ -47,6 +57,8 @@ export interface OpenRequest {
   mode?: 'replace' | 'merge';
   /** Classify every listed file as changed (server-side re-extraction). */
   forceChanged?: boolean;
+  /** Supersede the project's open upload at once, however recent its heartbeat. */
+  takeOver?: boolean;
 }
 
 export interface OpenResult {
@@ -55,6 +67,8 @@ export interface OpenResult {
   expires_at: string;
   missing: string[];
   plan: ChangeCounts;
+  /** The abandoned (or, with take_over, the open) upload this one took the project from. */
+  superseded?: string;
 }
 
 function manifestError(index: number, path: unknown, problem: string): PincherError {
@@ -76,18 +90,37 @@ export function checkManifest(manifest: unknown): ManifestRow[] {
       suggestion: 'narrow the push with .pincherignore, or split the repository into several projects',
     });
   }
-  const seen = new Set<string>();
+  // Folded path → the path that claimed it: two paths differing only in case cannot both be
+  // checked out on a case-insensitive file system (macOS, Windows).
+  const seen = new Map<string, string>();
+  const sizeOf = new Map<string, number>();
   return manifest.map((entry: unknown, i: number) => {
     const e = entry as Partial<ManifestEntry> | null;
     if (!e || typeof e !== 'object') throw manifestError(i, undefined, 'entry must be an object {path, hash, size}');
     const problem = pathProblem(e.path);
     if (problem) throw manifestError(i, e.path, problem);
     const path = e.path as string;
-    if (seen.has(path)) throw manifestError(i, path, 'duplicate path');
-    seen.add(path);
+    const folded = path.toLowerCase();
+    const other = seen.get(folded);
+    if (other === path) throw manifestError(i, path, 'duplicate path');
+    if (other !== undefined) throw caseClash(i, path, other);
+    seen.set(folded, path);
     if (!isSha256Hex(e.hash)) throw manifestError(i, path, 'hash must be 64 lowercase hex characters (SHA-256)');
     if (typeof e.size !== 'number' || !Number.isInteger(e.size) || e.size < 0) throw manifestError(i, path, 'size must be a non-negative integer');
+    const sameContent = sizeOf.get(e.hash);
+    if (sameContent !== undefined && sameContent !== e.size) {
+      throw manifestError(i, path, `size ${e.size} differs from the ${sameContent} bytes declared for another path with the same hash`);
+    }
+    sizeOf.set(e.hash, e.size);
     return { path, hash: e.hash, size: e.size, language: languageOf(path) };
+  });
+}
+
+/** Two paths of one project that differ only in letter case. */
+export function caseClash(index: number, path: string, other: string): PincherError {
+  return new PincherError('invalid_manifest', `manifest[${index}] (${path.slice(0, 200)}): differs only in letter case from '${other.slice(0, 200)}'`, {
+    suggestion: 'rename or drop one of the two files (they collide on case-insensitive file systems), or exclude one with .pincherignore',
+    details: { index, path: path.slice(0, 1024), conflicts_with: other.slice(0, 1024) },
   });
 }
 
@@ -101,9 +134,15 @@ function optionalText(value: unknown, field: string, max: number): string | null
   return value;
 }
 
+/** ASCII-only lowercase, the folding SQLite's lower() applies. */
+function asciiFold(path: string): string {
+  return path.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
 /**
  * Opens an upload: validates and classifies the manifest, takes the
- * project's push lock, and answers which contents the server lacks.
+ * project's push lock (taking it over from an abandoned upload, or from any
+ * open one with `takeOver`), and answers which contents the server lacks.
  */
 export async function openUpload(d1: D1Database, req: OpenRequest): Promise<OpenResult> {
   const name = checkProjectName(req.project);
@@ -113,7 +152,18 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
   const mode = req.mode ?? 'replace';
   const now = Date.now();
   const project = await ensureProject(d1, name, ulid(), now);
-  await expireStaleUploads(d1, project.id, now);
+  if (mode === 'merge' && manifest.length) {
+    // A merge keeps the other stored files: none may differ from a listed path only in case.
+    const listed = new Set(manifest.map((m) => m.path));
+    const index = new Map(manifest.map((m, i) => [asciiFold(m.path), i]));
+    const other = (await pathsFoldedTo(d1, project.id, [...index.keys()])).find((p) => !listed.has(p));
+    if (other !== undefined) {
+      const i = index.get(asciiFold(other)) as number;
+      throw caseClash(i, manifest[i].path, other);
+    }
+  }
+  const released = await releaseAbandonedUploads(d1, project.id, now, UPLOAD_STALE_MS, req.takeOver === true);
+  const superseded = released.find((r) => r.status === 'superseded')?.id;
   const upload: UploadRow = {
     id: ulid(),
     project_id: project.id,
@@ -129,24 +179,46 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
   if (!(await insertUpload(d1, upload))) {
     const holder = await openUploadFor(d1, project.id);
     throw new PincherError('push_in_progress', `another push to '${name}' is in progress`, {
-      suggestion: 'wait for it to commit (or expire, 15 minutes after its last activity) and push again',
-      details: holder ? { upload_id: holder.id, expires_at: new Date(holder.expires_at).toISOString() } : {},
+      suggestion: `wait for it to commit, or take it over at once (pincher-edge push --take-over, or "take_over": true when opening); an upload idle for ${UPLOAD_STALE_MS / 1000} s is taken over by the next push`,
+      details: holder
+        ? { upload_id: holder.id, expires_at: new Date(holder.expires_at).toISOString(), last_activity: new Date(holder.updated_at).toISOString() }
+        : {},
     });
   }
   try {
     const classify = classifyStatements(d1, upload.id, project.id, manifest, EXTRACTOR_VERSION, mode, req.forceChanged);
-    // An empty merge manifest classifies nothing (D1 refuses an empty batch).
-    if (classify.length) await d1.batch(classify);
+    // An empty merge manifest classifies nothing (D1 refuses an empty batch). The heartbeat
+    // is renewed last: classifying a large manifest takes a while.
+    if (classify.length) {
+      const touched = Date.now();
+      await d1.batch([...classify, touchUploadStatement(d1, upload.id, touched, UPLOAD_TTL_MS)]);
+      upload.updated_at = touched;
+      upload.expires_at = touched + UPLOAD_TTL_MS;
+    }
   } catch (err) {
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw err;
   }
-  const [plan, missing] = await Promise.all([changeCounts(d1, upload.id), missingHashes(d1, upload.id, EXTRACTOR_VERSION)]);
-  return { upload_id: upload.id, project: name, expires_at: new Date(upload.expires_at).toISOString(), missing, plan };
+  const [plan, missing, conflict] = await Promise.all([changeCounts(d1, upload.id), missingHashes(d1, upload.id, EXTRACTOR_VERSION), sizeConflict(d1, upload.id)]);
+  if (conflict) {
+    await setUploadStatus(d1, upload.id, 'aborted', Date.now());
+    throw new PincherError('size_mismatch', `manifest entry ${conflict.path.slice(0, 200)} declares ${conflict.declared} bytes, but the content with its hash has ${conflict.stored}; nothing was written`, {
+      suggestion: "declare each file's size as the byte length of its content (UTF-8) and open the upload again",
+      details: { path: conflict.path.slice(0, 1024), declared: conflict.declared, received: conflict.stored },
+    });
+  }
+  return { upload_id: upload.id, project: name, expires_at: new Date(upload.expires_at).toISOString(), missing, plan, ...(superseded ? { superseded } : {}) };
 }
 
-/** The open upload `uploadId` of `project`, or the matching typed error. */
+/**
+ * The open upload `uploadId` of `project`, its heartbeat renewed, or the
+ * matching typed error: `upload_superseded` when a newer push took the
+ * project over, `upload_not_found` otherwise.
+ */
 export async function requireOpenUpload(d1: D1Database, project: string, uploadId: string): Promise<UploadRow> {
+  const now = Date.now();
+  const claimed = await claimOpenUpload(d1, uploadId, project, now, UPLOAD_TTL_MS);
+  if (claimed) return claimed;
   const upload = await getUpload(d1, uploadId);
   const owner = upload ? await d1.prepare('SELECT name FROM projects WHERE id = ?1').bind(upload.project_id).first<{ name: string }>() : null;
   if (!upload || owner?.name !== project) {
@@ -154,14 +226,23 @@ export async function requireOpenUpload(d1: D1Database, project: string, uploadI
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
     });
   }
-  const expired = upload.status === 'expired' || (upload.status === 'open' && upload.expires_at < Date.now());
-  if (upload.status !== 'open' || expired) {
-    throw new PincherError('upload_not_found', `upload '${uploadId}' is ${expired ? 'expired' : upload.status}`, {
-      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads and push again',
-      details: { status: expired ? 'expired' : upload.status },
+  throw await notOpenError(d1, upload, now);
+}
+
+/** Why an upload that exists can no longer be used. */
+async function notOpenError(d1: D1Database, upload: UploadRow, now: number): Promise<PincherError> {
+  if (upload.status === 'superseded') {
+    const newer = await openUploadFor(d1, upload.project_id);
+    return new PincherError('upload_superseded', `upload '${upload.id}' was taken over by a newer push; nothing it sent was committed`, {
+      suggestion: 'a newer push of this project replaced this one; push again if this tree is the one to index',
+      details: { status: 'superseded', ...(newer ? { upload_id: newer.id } : {}) },
     });
   }
-  return upload;
+  const expired = upload.status === 'expired' || (upload.status === 'open' && upload.expires_at < now);
+  return new PincherError('upload_not_found', `upload '${upload.id}' is ${expired ? 'expired' : upload.status}`, {
+    suggestion: 'open a new upload with POST /v1/projects/{project}/uploads and push again',
+    details: { status: expired ? 'expired' : upload.status },
+  });
 }
 
 export interface IncomingFile {
@@ -181,9 +262,9 @@ const NO_CONTENT_REASONS = new Set(['binary', 'encoding', 'file_too_large']);
 
 /**
  * Receives a batch of file contents: every item is checked (in the
- * manifest with that hash, content hashes to it) before anything is
- * written; then each file is extracted and content + extraction are stored
- * in one batch.
+ * manifest with that hash and size, content hashes to it) before anything
+ * is written; then each content is extracted once per language the upload
+ * needs it as, and content + extractions are stored in one batch.
  */
 export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unknown): Promise<AcceptResult> {
   if (!Array.isArray(files) || files.length === 0) {
@@ -199,7 +280,8 @@ export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unkn
     if (typeof e.content !== 'string') throw itemError('invalid_request', i, e.path, 'content must be a string (UTF-8 text)');
     return { path: e.path as string, hash: e.hash, content: e.content };
   });
-  const entries = await manifestEntries(d1, upload.id, items.map((i) => i.path));
+  const { entries, needed } = await batchPlan(d1, upload.id, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION);
+  const sizes = new Map<string, number>();
   for (const [i, item] of items.entries()) {
     const entry = entries.get(item.path);
     if (!entry || entry.change === 'deleted') throw itemError('invalid_path', i, item.path, 'path is not in this upload\'s manifest');
@@ -207,14 +289,30 @@ export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unkn
     if ((await sha256Hex(item.content)) !== item.hash) {
       throw itemError('hash_mismatch', i, item.path, 'content does not hash to the given SHA-256 (send the file bytes as UTF-8 text)');
     }
+    const size = new TextEncoder().encode(item.content).length;
+    if (size !== entry.size) {
+      throw itemError('size_mismatch', i, item.path, `the manifest declared ${entry.size} bytes but ${size} arrived`, { declared: entry.size, received: size });
+    }
+    sizes.set(item.hash, size);
   }
-  const result: AcceptResult = { accepted: 0, skipped: [], failures: [], symbols: 0 };
+  // One extraction per (content, language): each item as its own path, then every other
+  // language the upload needs the same bytes as, under one of that language's paths.
+  const work = new Map<string, { path: string; hash: string; content: string }>();
+  for (const item of items) work.set(`${item.hash}\0${languageOf(item.path)}`, item);
+  const contentOf = new Map(items.map((i) => [i.hash, i.content]));
+  for (const n of needed) {
+    const key = `${n.hash}\0${n.language}`;
+    if (!work.has(key)) work.set(key, { path: n.path, hash: n.hash, content: contentOf.get(n.hash) as string });
+  }
+  const result: AcceptResult = { accepted: items.length, skipped: [], failures: [], symbols: 0 };
   const stored = [];
-  for (const item of items) {
+  const blobSent = new Set<string>();
+  for (const item of work.values()) {
     const row = await extractionRow(item.path, item.hash, item.content, { maxBytes: MAX_FILE_BYTES, timeoutMs: PARSE_BUDGET_MS });
-    const keepContent = !(row.reason && NO_CONTENT_REASONS.has(row.reason));
-    stored.push({ row, content: keepContent ? item.content : null, size: new TextEncoder().encode(item.content).length });
-    result.accepted++;
+    // The content itself is stored once, with the first extraction that keeps it.
+    const keepContent = !(row.reason && NO_CONTENT_REASONS.has(row.reason)) && !blobSent.has(item.hash);
+    if (keepContent) blobSent.add(item.hash);
+    stored.push({ row, content: keepContent ? item.content : null, size: sizes.get(item.hash) ?? 0 });
     result.symbols += row.symbolCount;
     if (row.status === 'skipped') result.skipped.push({ path: item.path, reason: row.reason ?? 'unknown' });
     if (row.status === 'failed') result.failures.push({ path: item.path, reason: row.reason ?? 'unknown', message: row.message });
@@ -225,11 +323,18 @@ export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unkn
   return result;
 }
 
-function itemError(code: 'invalid_path' | 'invalid_request' | 'hash_mismatch', index: number, path: unknown, problem: string): PincherError {
+const ITEM_SUGGESTIONS = {
+  invalid_path: 'fix or drop that file and send the batch again',
+  invalid_request: 'fix or drop that file and send the batch again',
+  hash_mismatch: 'fix or drop that file and send the batch again',
+  size_mismatch: 'declare each file\'s size as the byte length of its content (UTF-8) in the manifest: open a new upload with the corrected manifest',
+} as const;
+
+function itemError(code: keyof typeof ITEM_SUGGESTIONS, index: number, path: unknown, problem: string, extra: Record<string, unknown> = {}): PincherError {
   const where = typeof path === 'string' ? path.slice(0, 200) : `files[${index}]`;
   return new PincherError(code, `${where}: ${problem}; nothing in this batch was stored`, {
-    suggestion: 'fix or drop that file and send the batch again',
-    details: { index, ...(typeof path === 'string' ? { path: path.slice(0, 1024) } : {}) },
+    suggestion: ITEM_SUGGESTIONS[code],
+    details: { index, ...(typeof path === 'string' ? { path: path.slice(0, 1024) } : {}), ...extra },
   });
 }
 
@@ -280,11 +385,9 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     }),
   );
   if (!applied[applied.length - 1].meta.changes) {
-    // Another commit (or an abort) of this upload won the race; this one changed nothing.
-    throw new PincherError('upload_not_found', `upload '${upload.id}' is no longer open`, {
-      suggestion: 'open a new upload with POST /v1/projects/{project}/uploads and push again',
-      details: { status: (await getUpload(d1, upload.id))?.status ?? 'unknown' },
-    });
+    // Another commit, an abort or a take-over of this upload won the race; this one changed nothing.
+    const now = await getUpload(d1, upload.id);
+    throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
   const totals = await d1
     .prepare('SELECT id, symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1')

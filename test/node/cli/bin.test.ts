@@ -83,6 +83,39 @@ describe('pincher-edge push', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { step: 'open', status: 409, code: 'push_in_progress' }, upload_id: null });
   });
 
+  it('--take-over supersedes the open upload of a killed push and pushes at once', async () => {
+    const root = await makeTree(sample);
+    const dead = await fetch(`${server.url}/v1/projects/web/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ manifest: [] }),
+    }).then((r) => r.json() as Promise<{ upload_id: string }>);
+    const run = await cli(['push', root, '--url', server.url, '--project', 'web', '--take-over', '--json'], { PINCHER_HTTP_KEY: KEY });
+    expect(run.code).toBe(0);
+    const opens = server.requests.filter((r) => r.route === 'open');
+    expect(opens.at(-1)!.body).toMatchObject({ take_over: true });
+    expect(server.superseded.has(dead.upload_id)).toBe(true);
+  });
+
+  it('takes over by default under CI, and --no-take-over refuses to', async () => {
+    const root = await makeTree(sample);
+    const openBusy = () =>
+      fetch(`${server.url}/v1/projects/web/uploads`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ manifest: [] }) });
+    await openBusy();
+    const ci = await cli(['push', root, '--url', server.url, '--project', 'web', '--json'], { PINCHER_HTTP_KEY: KEY, CI: 'true' });
+    expect(ci.code).toBe(0);
+    expect(server.requests.filter((r) => r.route === 'open').at(-1)!.body).toMatchObject({ take_over: true });
+
+    await openBusy();
+    const refused = await cli(['push', root, '--url', server.url, '--project', 'web', '--no-take-over', '--json'], { PINCHER_HTTP_KEY: KEY, CI: 'true' });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'push_in_progress' });
+    expect(server.requests.filter((r) => r.route === 'open').at(-1)!.body).not.toHaveProperty('take_over');
+
+    const both = await cli(['push', root, '--url', server.url, '--take-over', '--no-take-over']);
+    expect(both.code).toBe(2);
+  });
+
   it('says the key was refused without printing it', async () => {
     const root = await makeTree(sample);
     const wrong = 'wrong-key-value-123';

@@ -47,6 +47,8 @@ export interface FakeServer {
   /** project → (path → hash). */
   indexes: Map<string, Map<string, string>>;
   uploads: Map<string, Upload>;
+  /** Ids of uploads a take-over replaced. */
+  superseded: Set<string>;
   faults: Fault[];
   /** Highest number of files requests seen in flight at once. */
   maxFilesInFlight: number;
@@ -79,6 +81,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     contents: new Map(),
     indexes: new Map(),
     uploads: new Map(),
+    superseded: new Set(),
     faults: [],
     maxFilesInFlight: 0,
     filesDelayMs: 0,
@@ -123,6 +126,9 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
       if (!/^[A-Za-z0-9._-]{1,100}$/.test(project)) throw new HttpError(400, 'invalid_project', 'bad project name');
       if (route === 'open') return send(res, 201, open(project, body));
       const upload = state.uploads.get(decodeURIComponent(match[2]));
+      if (upload?.project === project && state.superseded.has(upload.id)) {
+        throw new HttpError(409, 'upload_superseded', `upload '${upload.id}' was taken over by a newer push`, 'push again if this tree is the one to index', { status: 'superseded' });
+      }
       if (!upload || upload.project !== project || upload.expiresAt < Date.now()) {
         throw new HttpError(404, 'upload_not_found', 'unknown or expired upload');
       }
@@ -155,7 +161,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
   }
 
   function open(project: string, body: unknown) {
-    const { ref, commit, manifest } = (body ?? {}) as { ref?: string; commit?: string; manifest?: unknown };
+    const { ref, commit, manifest, take_over: takeOver } = (body ?? {}) as { ref?: string; commit?: string; manifest?: unknown; take_over?: boolean };
     if (!Array.isArray(manifest) || manifest.length > 100_000) throw new HttpError(400, 'invalid_manifest', 'manifest must be an array of at most 100,000 entries');
     const entries = new Map<string, string>();
     for (const item of manifest as { path?: unknown; hash?: unknown; size?: unknown }[]) {
@@ -164,7 +170,13 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
       if (typeof item.size !== 'number') throw new HttpError(400, 'invalid_manifest', `no size for ${item.path}`);
       entries.set(item.path, item.hash);
     }
-    const busy = [...state.uploads.values()].find((u) => u.project === project && u.expiresAt >= Date.now());
+    let busy = [...state.uploads.values()].find((u) => u.project === project && u.expiresAt >= Date.now() && !state.superseded.has(u.id));
+    let superseded: string | undefined;
+    if (busy && takeOver === true) {
+      state.superseded.add(busy.id);
+      superseded = busy.id;
+      busy = undefined;
+    }
     if (busy) {
       throw new HttpError(409, 'push_in_progress', `another upload of ${project} is open`, 'wait for it to finish or expire (15 minutes)', { upload_id: busy.id });
     }
@@ -181,7 +193,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     const id = `01UPLOAD${String(nextId++).padStart(4, '0')}`;
     const upload: Upload = { id, project, ref, commit, manifest: entries, missing, plan, skipped: 0, failed: 0, expiresAt: Date.now() + UPLOAD_TTL_MS };
     state.uploads.set(id, upload);
-    return { upload_id: id, project, expires_at: new Date(upload.expiresAt).toISOString(), missing: [...missing], plan };
+    return { upload_id: id, project, expires_at: new Date(upload.expiresAt).toISOString(), missing: [...missing], plan, ...(superseded && { superseded }) };
   }
 
   function files(upload: Upload, body: unknown) {

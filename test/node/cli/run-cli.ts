@@ -1,4 +1,4 @@
-// Runs the CLI as CI does: a child process with a clean environment (no PINCHER_/CI variables
+// Runs the CLI as CI does: a child process with a clean environment (no PINCHER_/CI variables,
 // leaking in from the machine running the tests).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ export interface Run {
 
 export function cli(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<Run> {
   const base = { ...process.env };
-  for (const name of Object.keys(base)) if (/^(PINCHER_|GITHUB_|CI_)/.test(name)) delete base[name];
+  for (const name of Object.keys(base)) if (/^(PINCHER_|GITHUB_|CI_|CI$|TF_BUILD$)/.test(name)) delete base[name];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

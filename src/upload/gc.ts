@@ -1,0 +1,102 @@
+import type { Env } from '../env';
+import {
+  deleteCallsBeyond,
+  deleteClosedUploadFiles,
+  deleteClosedUploads,
+  deleteOldCalls,
+  deleteUnusedBlobs,
+  deleteUnusedExtractions,
+  expireUploads,
+} from '../db/gc';
+
+/** Closed uploads (and their manifests) are kept this long, for `GET …/uploads/{id}`. */
+export const UPLOAD_RETENTION_MS = 60 * 60 * 1000;
+/** Unused content and extractions younger than this are kept (a second guard besides the open-upload check). */
+export const CONTENT_GRACE_MS = 60 * 60 * 1000;
+export const DEFAULT_GC_BATCH_ROWS = 5_000;
+/** Statements per phase and run: a run deletes at most this many batches of each kind. */
+export const GC_ROUNDS = 4;
+export const DEFAULT_CALL_LOG_RETENTION_DAYS = 30;
+export const DEFAULT_CALL_LOG_MAX_ROWS = 1_000_000;
+
+export interface GcOptions {
+  now: number;
+  /** Rows per delete statement (contents: a tenth of it, each carries its trigram index). */
+  batchRows: number;
+  callLogRetentionMs: number;
+  callLogMaxRows: number;
+}
+
+export interface GcReport {
+  expired_uploads: number;
+  upload_files: number;
+  uploads: number;
+  extractions: number;
+  blobs: number;
+  call_log: number;
+  /** False when some phase hit its bound: the next run continues. */
+  complete: boolean;
+  duration_ms: number;
+}
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** GC settings from the Worker's variables (README, variables table). */
+export function gcOptionsFrom(env: Env, now: number): GcOptions {
+  return {
+    now,
+    batchRows: positiveInt(env.PINCHER_GC_BATCH_ROWS, DEFAULT_GC_BATCH_ROWS),
+    callLogRetentionMs: positiveInt(env.PINCHER_CALL_LOG_RETENTION_DAYS, DEFAULT_CALL_LOG_RETENTION_DAYS) * 86_400_000,
+    callLogMaxRows: positiveInt(env.PINCHER_CALL_LOG_MAX_ROWS, DEFAULT_CALL_LOG_MAX_ROWS),
+  };
+}
+
+/** Runs `step` up to GC_ROUNDS times while it deletes a full batch; returns rows deleted and whether it finished. */
+async function bounded(step: (limit: number) => Promise<number>, limit: number): Promise<[number, boolean]> {
+  let total = 0;
+  for (let round = 0; round < GC_ROUNDS; round++) {
+    const n = await step(limit);
+    total += n;
+    if (n < limit) return [total, true];
+  }
+  return [total, false];
+}
+
+/**
+ * One bounded garbage-collection run. Order matters: manifests of closed
+ * uploads go first (they are what keeps content alive), then extractions,
+ * then contents no extraction describes any more.
+ */
+export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcReport> {
+  const started = Date.now();
+  const closedBefore = o.now - UPLOAD_RETENTION_MS;
+  const createdBefore = o.now - CONTENT_GRACE_MS;
+  const blobRows = Math.max(1, Math.floor(o.batchRows / 10));
+  const expired = await expireUploads(d1, o.now);
+  const [uploadFiles, filesDone] = await bounded((n) => deleteClosedUploadFiles(d1, closedBefore, n), o.batchRows);
+  const [uploads, uploadsDone] = await bounded((n) => deleteClosedUploads(d1, closedBefore, n), o.batchRows);
+  const [extractions, extractionsDone] = await bounded((n) => deleteUnusedExtractions(d1, createdBefore, n), o.batchRows);
+  const [blobs, blobsDone] = await bounded((n) => deleteUnusedBlobs(d1, createdBefore, n), blobRows);
+  const [oldCalls, oldDone] = await bounded((n) => deleteOldCalls(d1, o.now - o.callLogRetentionMs, n), o.batchRows);
+  const [extraCalls, capDone] = await bounded((n) => deleteCallsBeyond(d1, o.callLogMaxRows, n), o.batchRows);
+  return {
+    expired_uploads: expired,
+    upload_files: uploadFiles,
+    uploads,
+    extractions,
+    blobs,
+    call_log: oldCalls + extraCalls,
+    complete: filesDone && uploadsDone && extractionsDone && blobsDone && oldDone && capDone,
+    duration_ms: Date.now() - started,
+  };
+}
+
+/** The Cron Trigger: one bounded run, logged as one line (counts only). */
+export async function scheduledGc(env: Env, scheduledTime: number): Promise<GcReport> {
+  const report = await collectGarbage(env.DB, gcOptionsFrom(env, scheduledTime));
+  console.log(JSON.stringify({ event: 'gc', ...report }));
+  return report;
+}

@@ -1,0 +1,82 @@
+// The push pipeline end to end: the real CLI (a child process, as CI runs it) against one real
+// `wrangler dev`. Real Python packages carry empty and byte-identical files in several
+// languages; CI jobs get cancelled and killed mid-upload.
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../cli/run-cli';
+import { makeTree, removeTrees } from '../cli/tree';
+import { type E2EServer, FULL_KEY, startE2EServer } from './support';
+
+const BIN = fileURLToPath(new URL('../../../cli/bin.mjs', import.meta.url));
+let server: E2EServer;
+
+beforeAll(async () => {
+  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY });
+});
+
+afterAll(async () => {
+  await removeTrees();
+  if (!server) return;
+  try {
+    await server.stop();
+  } finally {
+    await rm(server.dir, { recursive: true, force: true });
+  }
+});
+
+function push(root: string, project: string, env: Record<string, string> = {}, extra: string[] = []) {
+  return cli(['push', root, '--url', server.url, '--project', project, '--json', ...extra], { PINCHER_HTTP_KEY: FULL_KEY, ...env });
+}
+
+const PACKAGE = {
+  'pkg/__init__.py': '',
+  'pkg/py.typed': '',
+  'pkg/sub/__init__.py': '',
+  'pkg/.gitkeep': '',
+  'docs/empty.md': '',
+  'data/empty.json': '',
+  'pkg/blank.py': '\n\n',
+  'pkg/blank.pyi': '\n\n',
+  'notes/blank.txt': '\n\n',
+  'pkg/values.py': '[1, 2]\n',
+  'data/values.json': '[1, 2]\n',
+  'docs/values.md': '[1, 2]\n',
+  'pkg/core.py': 'def core(x):\n    return x\n',
+};
+
+describe('the CLI against a real server', { timeout: 300_000 }, () => {
+  it('pushes a package of empty and byte-identical files across languages, and a re-push sends nothing', async () => {
+    const root = await makeTree(PACKAGE);
+    const first = await push(root, 'e2e-xl');
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary.files).toMatchObject({ total: Object.keys(PACKAGE).length, new: Object.keys(PACKAGE).length, failed: 0 });
+    // Four distinct contents travel, once each.
+    expect(summary.sent.files).toBe(4);
+
+    const again = await push(root, 'e2e-xl');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ files: { unchanged: Object.keys(PACKAGE).length, new: 0, changed: 0 }, sent: { files: 0 } });
+  });
+
+  it('a push SIGKILLed mid-upload does not lock the project: the next CI push takes over at once, 5 kills out of 5', async () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) tree[`src/m${i}.ts`] = `export function f${i}(a: number): number {\n  return a + ${i};\n}\n`.repeat(20);
+    for (let kill = 0; kill < 5; kill++) {
+      for (const path of Object.keys(tree)) tree[path] = `// round ${kill}\n${tree[path].replace(/^\/\/ round \d+\n/, '')}`;
+      const root = await makeTree(tree);
+      const child = spawn(process.execPath, [BIN, 'push', root, '--url', server.url, '--project', 'e2e-kill', '--json'], {
+        env: { PATH: process.env.PATH, PINCHER_HTTP_KEY: FULL_KEY },
+        stdio: 'ignore',
+      });
+      await new Promise((r) => setTimeout(r, 300 + kill * 400));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const next = await push(root, 'e2e-kill', { CI: 'true' });
+      expect(next.code, next.stderr).toBe(0);
+      expect(JSON.parse(next.stdout).files).toMatchObject({ total: 150, failed: 0 });
+    }
+  });
+});
