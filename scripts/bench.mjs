@@ -30,6 +30,7 @@ import { formatLatency, runLatency } from './bench/latency.mjs';
 import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mjs';
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
+import { formatGraph, runGraphBench } from './bench/graph.mjs';
 import * as liveDevServer from './dev-server.mjs';
 
 const { ROOT } = liveDevServer;
@@ -59,6 +60,12 @@ Query latency (step 6):
   --latency-seed <n>      seed of the query mix (default 1)
   --latency-d1 <dir>      keep the latency tier's local D1 in <dir> (created when missing);
                           a later run with the same dir re-pushes nothing new
+
+Call graph vs compiler oracles (bench/graph.mjs):
+  --only graph            run only the graph stage (real corpora per language, TypeScript
+                          language service and scip-python as oracles, callers at depth 1)
+  --graph-languages <l,…> languages of the graph stage (typescript,javascript,python)
+  --graph-targets <n>     functions sampled per language (default 300)
   -h, --help              show this help
 `;
 
@@ -142,6 +149,8 @@ function options(argv) {
       'latency-warmup': { type: 'string' },
       'latency-seed': { type: 'string' },
       'latency-d1': { type: 'string' },
+      'graph-languages': { type: 'string' },
+      'graph-targets': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -169,8 +178,10 @@ function options(argv) {
     latencyWarmup: int(values['latency-warmup'], '--latency-warmup', values.quick ? 5 : 20, 0),
     latencySeed: int(values['latency-seed'], '--latency-seed', 1, 0),
     latencyD1: values['latency-d1'] === undefined ? null : path.resolve(values['latency-d1']),
+    graphLanguages: values['graph-languages']?.split(',').map((l) => l.trim()).filter(Boolean) ?? null,
+    graphTargets: int(values['graph-targets'], '--graph-targets', 300),
   };
-  if (opts.only !== null && opts.only !== 'latency') throw new Error(`--only takes one stage name: latency (got '${opts.only}')`);
+  if (opts.only !== null && opts.only !== 'latency' && opts.only !== 'graph') throw new Error(`--only takes one stage name: latency or graph (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
 }
@@ -202,8 +213,12 @@ async function main() {
   const code = opts.live ? { root: ROOT, devServer: liveDevServer } : await snapshot(ROOT, path.join(tmp, 'code'));
   log(opts.live ? 'code under test: the working tree (--live)' : `code under test: snapshot of the working tree in ${code.root}`);
 
-  if (opts.only !== 'latency') await indexingStages({ opts, code, tmp, results });
-  if (opts.latency && !results.latency) {
+  if (opts.only === 'graph') {
+    log('graph stage: callers at depth 1 against compiler oracles…');
+    results.graph = await runGraphBench({ root: code.root, devServer: code.devServer, cli: path.join(code.root, 'cli', 'bin.mjs'), tmp, cache: path.join(ROOT, '.tmp', 'graph-bench'), live, languages: opts.graphLanguages, maxTargets: opts.graphTargets, log });
+  }
+  if (opts.only === null) await indexingStages({ opts, code, tmp, results });
+  if (opts.latency && !results.latency && opts.only !== 'graph') {
     // A failed tier (corpus, push) is reported in the latency section; the other figures stand.
     results.latency = await latencyTier({ opts, code, tmp }).catch((err) => {
       if (opts.only === 'latency') throw err;
@@ -465,6 +480,7 @@ function formatReport(r) {
   out.push(`code under test: ${r.options.live ? 'the working tree (--live)' : 'a snapshot of the working tree taken at start'}; corpus and temp dirs removed after the run`);
   if (r.end_to_end) out.push(formatIndexing(r));
   if (r.latency) out.push(formatLatency(r.latency, renderTable));
+  if (r.graph) out.push(formatGraph(r.graph, renderTable));
   return out.join('\n');
 }
 
