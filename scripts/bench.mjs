@@ -34,6 +34,7 @@ import { formatQuality, runQuality } from './bench/quality.mjs';
 import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mjs';
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
+import { formatGraph, runGraphBench } from './bench/graph.mjs';
 import * as liveDevServer from './dev-server.mjs';
 
 const { ROOT } = liveDevServer;
@@ -75,6 +76,12 @@ Quality (real code against a universal-ctags oracle; see scripts/bench/quality.m
                           names per project for the token ratio (default 20; --quick 10)
   --quality-seed <n>      seed of the name samples (default 1)
   --quality-cache <dir>   corpus cache (default .tmp/bench-corpora)
+
+Call graph vs compiler oracles (bench/graph.mjs):
+  --only graph            run only the graph stage (real corpora per language, TypeScript
+                          language service and scip-python as oracles, callers at depth 1)
+  --graph-languages <l,…> languages of the graph stage (typescript,javascript,python)
+  --graph-targets <n>     functions sampled per language (default 300)
   -h, --help              show this help
 `;
 
@@ -163,6 +170,8 @@ function options(argv) {
       'quality-token-names': { type: 'string' },
       'quality-seed': { type: 'string' },
       'quality-cache': { type: 'string' },
+      'graph-languages': { type: 'string' },
+      'graph-targets': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -195,8 +204,11 @@ function options(argv) {
     qualityTokenNames: int(values['quality-token-names'], '--quality-token-names', values.quick ? 10 : 20, 0),
     qualitySeed: int(values['quality-seed'], '--quality-seed', 1, 0),
     qualityCache: path.resolve(ROOT, values['quality-cache'] ?? path.join('.tmp', 'bench-corpora')),
+    graphLanguages: values['graph-languages']?.split(',').map((l) => l.trim()).filter(Boolean) ?? null,
+    graphTargets: int(values['graph-targets'], '--graph-targets', 300),
   };
-  if (opts.only !== null && opts.only !== 'latency' && opts.only !== 'quality') throw new Error(`--only takes one stage name: latency or quality (got '${opts.only}')`);
+  const stages = ['latency', 'quality', 'graph'];
+  if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
 }
@@ -234,8 +246,12 @@ async function main() {
     await mkdir(path.dirname(progressFile), { recursive: true });
     results.quality = await runQuality({ opts, code, tmp, log, live, progressFile });
   }
+  if (opts.only === 'graph') {
+    log('graph stage: callers at depth 1 against compiler oracles…');
+    results.graph = await runGraphBench({ root: code.root, devServer: code.devServer, cli: path.join(code.root, 'cli', 'bin.mjs'), tmp, cache: path.join(ROOT, '.tmp', 'graph-bench'), live, languages: opts.graphLanguages, maxTargets: opts.graphTargets, log });
+  }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
-  if (opts.latency && opts.only !== 'quality' && !results.latency) {
+  if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {
     // A failed tier (corpus, push) is reported in the latency section; the other figures stand.
     results.latency = await latencyTier({ opts, code, tmp }).catch((err) => {
       if (opts.only === 'latency') throw err;
@@ -498,6 +514,7 @@ function formatReport(r) {
   if (r.end_to_end) out.push(formatIndexing(r));
   if (r.latency) out.push(formatLatency(r.latency, renderTable));
   if (r.quality) out.push(formatQuality(r.quality, renderTable));
+  if (r.graph) out.push(formatGraph(r.graph, renderTable));
   return out.join('\n');
 }
 

@@ -70,6 +70,8 @@ export interface WalkOptions {
   kinds?: readonly EdgeKind[];
   /** Edges under this confidence are not followed; default 0. */
   minConfidence?: number;
+  /** Also count the nodes only edges under minConfidence would have reached (WalkResult.hidden). */
+  countHidden?: boolean;
   /** Reach test symbols and module levels of test files; default false (they are neither returned nor expanded). */
   includeTests?: boolean;
   /** Hops returned (BFS order); the rest only count in `total`. Default 50. */
@@ -88,6 +90,8 @@ export interface WalkResult {
   complete: boolean;
   /** Nodes dropped because they are tests (includeTests false), counted once each. */
   testsDropped: number;
+  /** With countHidden: distinct nodes next to a walked node reached only through edges under minConfidence. */
+  hidden: number;
 }
 
 /** (predecessor, node) pairs read per level; past it a level is cut (WalkResult.complete = false). */
@@ -202,12 +206,15 @@ async function level(
 async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: Required<Omit<WalkOptions, 'direction' | 'maxHops'>>) {
   const seen = new Set<string>(startIds);
   const dropped = new Set<string>();
+  const weak = new Set<string>();
   const hops: Hop[] = [];
   const perDepth: number[] = [];
   let complete = true;
   let frontier = [...new Set(startIds)];
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
-    const rows = await level(d1, projectId, frontier, direction, opts.kinds, opts.minConfidence, LEVEL_ROW_CEILING + 1, true);
+    // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
+    const floor = opts.countHidden ? 0 : opts.minConfidence;
+    const rows = await level(d1, projectId, frontier, direction, opts.kinds, floor, LEVEL_ROW_CEILING + 1, true);
     if (rows.length > LEVEL_ROW_CEILING) {
       complete = false;
       rows.length = LEVEL_ROW_CEILING;
@@ -223,6 +230,10 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
         dropped.add(key);
         return;
       }
+      if (row.confidence < opts.minConfidence) {
+        weak.add(key);
+        return;
+      }
       const held = best.get(key);
       if (!held || row.confidence > held.row.confidence) best.set(key, { row, node, order });
     });
@@ -234,7 +245,8 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
     perDepth.push(reached.length);
     frontier = reached.flatMap(({ node }) => (node.id === null ? [] : [node.id]));
   }
-  return { hops, perDepth, complete, dropped };
+  for (const key of seen) weak.delete(key);
+  return { hops, perDepth, complete, dropped, hidden: weak.size };
 }
 
 /**
@@ -253,6 +265,7 @@ export async function walk(d1: D1Database, projectId: string, startIds: readonly
     kinds: options.kinds?.length ? [...new Set(options.kinds)] : (['CALLS'] as EdgeKind[]),
     minConfidence: options.minConfidence ?? 0,
     includeTests: options.includeTests ?? false,
+    countHidden: options.countHidden ?? false,
   };
   const maxHops = Math.max(0, options.maxHops ?? 50);
   const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
@@ -268,6 +281,7 @@ export async function walk(d1: D1Database, projectId: string, startIds: readonly
     truncated: all.length > maxHops,
     complete: parts.every((p) => p.complete),
     testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
+    hidden: parts.reduce((n, p) => n + p.hidden, 0),
   };
 }
 

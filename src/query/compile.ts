@@ -4,6 +4,7 @@ import { QueryError } from './errors';
 import { MAX_PARAMS, REGEX_CANDIDATES, WALK_CAP } from './limits';
 import type { Required } from '../tools/grep/literals';
 import { NODE_VIEW, REL_VIEW } from './vocabulary';
+import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 
 /**
  * pinchQL → SQLite for D1. Every value from the query text is a bound
@@ -336,6 +337,9 @@ function walkCore(c: Ctx, conjuncts: readonly Expr[], rel: RelPattern, self: boo
   const seedWhere = ['s.project_id = ?1', ...nodeSql('s', seed, seedCtx)];
   if (seedVar) for (const x of conjuncts) if (onlyReads(x, seedVar)) seedWhere.push(sqlOf(x, seedCtx));
   const step = [`w.depth < ${int(range.max)}`, `+e.${to} IS NOT NULL`, ...relSql('e', rel, c)];
+  // Name guesses under the default floor would join unrelated symbols into false paths and cycles;
+  // a map entry on confidence or provenance states what to follow instead.
+  if (!rel.props.some((p) => p.key.name === 'confidence' || p.key.name === 'provenance')) step.push(`e.confidence >= ${DEFAULT_MIN_CONFIDENCE}`);
   const prefix =
     `WITH RECURSIVE walk(start, node, depth) AS (SELECT s.id, s.id, 0 FROM symbols s WHERE ${seedWhere.join(' AND ')} ` +
     `UNION SELECT w.start, e.${to}, w.depth + 1 FROM walk w CROSS JOIN edges e ON e.project_id = ?1 AND e.${from} = w.node WHERE ${step.join(' AND ')} ` +

@@ -9,7 +9,8 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { checkGraphState, nodeOut, riskOf, spanView, symbolSpanOut, warnCoverage } from './graph-common';
+import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
+import { checkGraphState, nodeOut, riskOf, spanView, symbolSpanOut, warnCoverage, warnHidden } from './graph-common';
 
 const MAX_RANGES = 500;
 const DEFAULT_DEPTH = 2;
@@ -110,6 +111,7 @@ export const changesTool = defineTool({
       ),
     depth: z.number().int().min(1).max(3).default(DEFAULT_DEPTH).describe('Caller levels: 1–3, default 2.'),
     limit: z.number().int().min(1).max(200).default(DEFAULT_LIMIT).describe('Impacted callers returned: 1–200, default 50; impacted_total counts all.'),
+    min_confidence: z.number().min(0).max(1).optional().describe(`0–1, default ${DEFAULT_MIN_CONFIDENCE}: caller edges under it (name guesses) are not followed.`),
   }),
   output,
   handler: async (args, ctx) => {
@@ -143,7 +145,11 @@ export const changesTool = defineTool({
     const changed = await changedSymbols(ctx, project.id, indexed);
     const innermost = changed.filter((c) => c.innermost).map((c) => c.id);
     const pending = checkGraphState(ctx, project);
-    const walked = innermost.length ? await walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], includeTests: true, maxHops: 2000 }) : null;
+    const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
+    const walked = innermost.length
+      ? await walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], minConfidence: floor, includeTests: true, maxHops: 2000, countHidden: args.min_confidence === undefined })
+      : null;
+    if (walked) warnHidden(ctx, walked.hidden, floor, { tool: 'changes', args: { project: project.name, ...(args.diff === undefined ? { ranges: args.ranges } : { diff: args.diff }), depth: args.depth, limit: args.limit } });
     const hops = walked?.hops ?? [];
     const impactedAll = hops.filter((h) => !h.node.isTest);
     const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);

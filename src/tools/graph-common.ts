@@ -17,6 +17,21 @@ import { explainExtractionGaps } from './extraction-gaps';
 import { lookupIds } from './read/lookup';
 import { explainUnresolvedId } from './read/unresolved';
 
+/**
+ * A default-floor walk left out nodes that only name-guess edges under the floor reach: say
+ * how many, and give the same call with min_confidence 0 to see them.
+ */
+export function warnHidden(ctx: ToolContext, hidden: number, floor: number, step: { tool: string; args: Record<string, unknown> }): void {
+  if (hidden === 0) return;
+  ctx.meta.warn(
+    'low_confidence_hidden',
+    `${hidden} symbol(s) reached only through name-guess edges under confidence ${floor} are hidden (calls on values of unknown type); pass min_confidence 0 to see them`,
+    { hidden, min_confidence: floor },
+    'info',
+  );
+  ctx.meta.next(step.tool, { ...step.args, min_confidence: 0 }, `also follow the ${hidden} lower-confidence name-guess edge(s)`);
+}
+
 /** Alternatives of an ambiguous name shown (each with a next step). */
 const ALTERNATIVES = 5;
 

@@ -7,7 +7,8 @@ import { grepThenReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
-import { exactlyOne, explainNoHops, graphLag, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage } from './graph-common';
+import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
+import { exactlyOne, explainNoHops, graphLag, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage, warnHidden } from './graph-common';
 
 /** Edges a change travels back along: callers, subclasses, implementers. */
 const IMPACT_KINDS: readonly EdgeKind[] = ['CALLS', 'INHERITS', 'IMPLEMENTS'];
@@ -67,7 +68,7 @@ const input = z.object({
   name: z.string().max(500).regex(/\S/, 'name must be non-empty').optional().describe('Target Name or Class.method; non-empty. Exactly one of id, name, path.'),
   path: z.string().min(1).max(1024).optional().describe('Target file: every symbol it defines. Exactly one of id, name, path.'),
   depth: z.number().int().min(1).max(3).default(DEFAULT_DEPTH).describe(`Levels of callers, 1–3, default ${DEFAULT_DEPTH}.`),
-  min_confidence: z.number().min(0).max(1).default(0).describe('0–1, default 0: edges under it are not followed.'),
+  min_confidence: z.number().min(0).max(1).optional().describe(`0–1, default ${DEFAULT_MIN_CONFIDENCE}: edges under it (name guesses) are not followed.`),
   max_hops: z
     .number()
     .int()
@@ -149,9 +150,10 @@ async function fileTarget(ctx: ToolContext, project: ProjectRow, raw: string): P
 
 async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args: Args, lag: GraphLag) {
   const startIds = target.rows.map((r) => r.id);
+  const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
   // Test files importing the target file (whole-file imports included), besides test callers: read alongside the walk.
   const [result, allImporters] = await Promise.all([
-    walk(ctx.db, project.id, startIds, { direction: 'in', depth: args.depth, kinds: IMPACT_KINDS, minConfidence: args.min_confidence, includeTests: true, maxHops: 10_000 }),
+    walk(ctx.db, project.id, startIds, { direction: 'in', depth: args.depth, kinds: IMPACT_KINDS, minConfidence: floor, includeTests: true, maxHops: 10_000, countHidden: args.min_confidence === undefined }),
     importersOf(ctx.db, project.id, [target.file]),
   ]);
   const home = moduleOf(target.file);
@@ -176,17 +178,18 @@ async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args:
   const direct = impactHops.filter((h) => h.depth === 1).length;
   const otherModules = modules.filter((m) => m.cross_module).length;
   const shown = impactHops.slice(0, args.max_hops);
-  const step = { project: project.name, ...(target.kind === 'file' ? { path: target.file } : { id: target.rows[0].id }), depth: args.depth, min_confidence: args.min_confidence };
+  const step = { project: project.name, ...(target.kind === 'file' ? { path: target.file } : { id: target.rows[0].id }), depth: args.depth, min_confidence: floor };
 
   if (shown.length < impactHops.length) {
     ctx.meta.warn('hops_truncated', `showing ${shown.length} of ${impactHops.length} impact entries (max_hops ${args.max_hops}); modules and risk count them all`, { total: impactHops.length, max_hops: args.max_hops });
     if (args.max_hops < MAX_HOPS_CAP) ctx.meta.next('plan_change', { ...step, max_hops: MAX_HOPS_CAP }, `see up to ${MAX_HOPS_CAP} of the ${impactHops.length} entries`);
   }
+  warnHidden(ctx, result.hidden, floor, { tool: 'plan_change', args: step });
   if (!result.complete) ctx.meta.warn('walk_incomplete', 'a level of the walk hit the edge-row ceiling: the impact is a lower bound', {});
   const root = target.rows[0];
   if (impactHops.length === 0 && tests.length === 0) {
     const subject = { ids: startIds, label: target.kind === 'file' ? target.file : root.id, anchor: root };
-    const q = { direction: 'in' as const, kinds: IMPACT_KINDS, minConfidence: args.min_confidence, includeTests: true, pending: lag.pending };
+    const q = { direction: 'in' as const, kinds: IMPACT_KINDS, minConfidence: floor, includeTests: true, pending: lag.pending };
     const reason = await explainNoHops(ctx, project, subject, q, (over) => ({ tool: 'plan_change', args: { ...step, ...over } }), ['min_confidence']);
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);

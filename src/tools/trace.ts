@@ -4,7 +4,8 @@ import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
 import { defineTool } from './define';
-import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending } from './graph-common';
+import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
+import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending, warnHidden } from './graph-common';
 import { resolveProject } from './project-scope';
 
 /** Default walk depth; an omitted depth may be trimmed below it (ENOUGH_HOPS). */
@@ -33,7 +34,7 @@ const input = z.object({
   depth: z.number().int().refine(within(1, 5), 'must be 1–5').optional().describe(`1–5; omitted: ${DEFAULT_DEPTH}, trimmed to ≥${ENOUGH_HOPS} hops`),
   kinds: z.array(z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]])).refine((a) => a.length > 0, 'must list at least one kind').optional().describe('Default CALLS'),
   include_tests: z.boolean().optional().describe('Default false'),
-  min_confidence: z.number().refine(within(0, 1), 'must be 0–1').optional().describe('0–1, default 0'),
+  min_confidence: z.number().refine(within(0, 1), 'must be 0–1').optional().describe(`0–1, default ${DEFAULT_MIN_CONFIDENCE} (hides name guesses)`),
   max_hops: z.number().int().refine(within(1, MAX_HOPS_CAP), `must be 1–${MAX_HOPS_CAP}`).optional().describe(`1–${MAX_HOPS_CAP}, default ${DEFAULT_MAX_HOPS}`),
 });
 
@@ -66,7 +67,7 @@ export const traceTool = defineTool({
     if (direction !== given) ctx.meta.warn('direction_mapped', `direction '${given}' read as ${direction}`, { given, direction }, 'info');
     const kinds = args.kinds ?? ['CALLS'];
     const includeTests = args.include_tests ?? false;
-    const minConfidence = args.min_confidence ?? 0;
+    const minConfidence = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
     const maxHops = args.max_hops ?? DEFAULT_MAX_HOPS;
     const depth = args.depth ?? DEFAULT_DEPTH;
     const empty = { root: null, hops: [], total: 0 };
@@ -77,7 +78,7 @@ export const traceTool = defineTool({
     const lag = graphLag(project);
 
     const walkDir = WALK[direction];
-    const result = await walk(ctx.db, project.id, [root.id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops });
+    const result = await walk(ctx.db, project.id, [root.id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined });
     let { hops, total } = result;
     let walked = depth;
     const base = { project: project.name, id: root.id, direction, kinds, include_tests: includeTests, min_confidence: minConfidence };
@@ -102,6 +103,7 @@ export const traceTool = defineTool({
       ctx.meta.warn('hops_truncated', `showing ${hops.length} of ${total} hops (max_hops ${maxHops}); raise max_hops or lower depth`, { total, max_hops: maxHops });
       if (maxHops < MAX_HOPS_CAP) ctx.meta.next('trace', { ...base, depth: walked, max_hops: MAX_HOPS_CAP }, `see up to ${MAX_HOPS_CAP} of the ${total} hops`);
     }
+    warnHidden(ctx, result.hidden, minConfidence, { tool: 'trace', args: { ...base, depth: walked, max_hops: maxHops } });
     if (!result.complete) ctx.meta.warn('walk_incomplete', 'a level of the walk hit the edge-row ceiling: total is a lower bound', { total });
     const reason =
       hops.length === 0

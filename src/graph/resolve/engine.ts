@@ -5,6 +5,7 @@
  * each outcome are documented in ../resolve.ts.
  */
 import type { EdgeKind, GraphEdge, Provenance, RefInput, SymbolInput } from '../types';
+import { BUILTIN_NAME_CONFIDENCE, builtinReceiver, isBuiltinHead, isBuiltinMethodName } from './builtins';
 import { constructedType, isIdentifier, parseCallee } from './callee';
 import { dirname, within } from './paths';
 import type { Binding, Entity, FileScope, ModuleEntity, ModuleResolver } from './scope';
@@ -18,6 +19,8 @@ export const CONFIDENCE: Readonly<Record<Exclude<Provenance, 'ambiguous'>, numbe
   package: 0.85,
   unique_name: 0.7,
 };
+/** `this.store.put()` where the class constructs one project class named like the field (`new MemoryStore()`). */
+export const FIELD_RECEIVER_CONFIDENCE = 0.85;
 /** An imported name found by name under the imported module's directory (a re-export). */
 export const REEXPORT_CONFIDENCE = 0.9;
 /** Ambiguous candidates: at most this many edges, each with confidence AMBIGUOUS_TOTAL / k. */
@@ -83,6 +86,7 @@ type Want = ReadonlySet<string> | 'any';
 
 const lastSegment = (qn: string) => qn.slice(qn.lastIndexOf('.') + 1);
 const CALLABLE_MEMBER: ReadonlySet<string> = new Set(['Method', 'Function']);
+const VALUE_KINDS: ReadonlySet<string> = new Set(['Constant', 'Variable']);
 
 function choose(syms: readonly SymbolInput[], want: Want): SymbolInput | null {
   if (syms.length === 0) return null;
@@ -96,6 +100,8 @@ export class FileResolution {
   private readonly visible: Set<string>;
   private readonly inherits = new Map<string, RefInput[]>();
   private readonly bases = new Map<string, TypeRef[]>();
+  private readonly fieldClasses = new Map<string, SymbolInput | null>();
+  private fileRefs: readonly RefInput[] = [];
 
   constructor(
     private readonly file: string,
@@ -118,6 +124,7 @@ export class FileResolution {
   }
 
   run(refs: readonly RefInput[]): GraphEdge[] {
+    this.fileRefs = refs;
     for (const ref of refs) {
       if (ref.kind === 'inherit' && ref.enclosing !== null) {
         const list = this.inherits.get(ref.enclosing);
@@ -146,13 +153,13 @@ export class FileResolution {
   }
 
   /** One candidate: unique_name; several: the closest AMBIGUOUS_MAX_EDGES, each AMBIGUOUS_TOTAL / k. */
-  private emitGuess(ref: RefInput, kind: EdgeKind, pool: readonly SymbolInput[]): void {
+  private emitGuess(ref: RefInput, kind: EdgeKind, pool: readonly SymbolInput[], cap = 1): void {
     if (pool.length === 0) return;
     if (pool.length === 1) {
-      this.emit(ref, kind, pool[0].id, pool[0].file, 'unique_name', CONFIDENCE.unique_name);
+      this.emit(ref, kind, pool[0].id, pool[0].file, 'unique_name', Math.min(cap, CONFIDENCE.unique_name));
       return;
     }
-    const confidence = ambiguousConfidence(pool.length);
+    const confidence = Math.min(cap, ambiguousConfidence(pool.length));
     for (const s of closest(this.file, pool, AMBIGUOUS_MAX_EDGES)) this.emit(ref, kind, s.id, s.file, 'ambiguous', confidence);
   }
 
@@ -175,12 +182,21 @@ export class FileResolution {
     }
     const target = segs[segs.length - 1];
     const head = segs[0];
+    // `"a".split()`, `[x].map()`, `s.split(',').map()`: a built-in value's method.
+    if (builtinReceiver(this.rules.family, raw)) return;
 
     if (this.rules.selfWords.has(head)) {
       const type = this.enclosingType(ref);
       if (type && segs.length === 2 && isIdentifier(target)) {
         const m = this.receiverMember(type, target, false);
         if (m) return this.emitFound(ref, 'CALLS', this.found(m, 'receiver'));
+        // Every base is known (in the project or outside it): the method is inherited from outside.
+        if (this.basesKnown(type)) return;
+      }
+      if (type && segs.length === 3 && isIdentifier(segs[1]) && isIdentifier(target)) {
+        const cls = this.fieldClass(type, segs[1]);
+        const m = cls ? this.receiverMember({ qn: cls.qualifiedName, name: cls.name, file: cls.file, sym: cls }, target, false) : null;
+        if (m) return this.emit(ref, 'CALLS', m.id, m.file, 'receiver', FIELD_RECEIVER_CONFIDENCE);
       }
       return this.guess(ref, target);
     }
@@ -191,6 +207,8 @@ export class FileResolution {
           const m = this.receiverMember(base, target, false);
           if (m) return this.emitFound(ref, 'CALLS', this.found(m, 'receiver'));
         }
+        // `super().__init__()` on a base outside the project: no project method to guess.
+        if (this.basesKnown(type)) return;
       }
       return this.guess(ref, target);
     }
@@ -218,7 +236,7 @@ export class FileResolution {
         return;
       }
       // An unbound head: a path (`std::fs::read`), a global or an outside type needs no guess.
-      if (callee.path || this.rules.globals.has(head)) return;
+      if (callee.path || this.rules.globals.has(head) || isBuiltinHead(this.rules.family, head)) return;
       if (this.rules.typeHeads && /^\p{Lu}/u.test(head)) return;
       if (segs.length === 2 && this.anonymousMember(ref, target)) return;
     }
@@ -239,7 +257,9 @@ export class FileResolution {
       if (m) return this.emitFound(ref, 'CALLS', this.found(m, 'receiver'));
     }
     const local = this.sameFile(ref, name, CALL_KINDS);
-    if (local) return this.emitFound(ref, 'CALLS', this.found(local, 'same_file'));
+    // A constant bound by an import (`const f = require('./f')`) is the imported value, not a same-file definition.
+    const bound = local !== null && VALUE_KINDS.has(local.kind) && local.parent === null && this.scope.bindings.has(name);
+    if (local && !bound) return this.emitFound(ref, 'CALLS', this.found(local, 'same_file'));
     const scoped = this.inScope(name, CALL_KINDS);
     if (scoped === 'external') return;
     if (scoped) return this.emitFound(ref, 'CALLS', scoped);
@@ -287,6 +307,8 @@ export class FileResolution {
   private guess(ref: RefInput, target: string): void {
     if (!isIdentifier(target)) return;
     const self = ref.enclosing;
+    // `x.push()` with `x` of unknown type is far more often the built-in method than a project one.
+    const cap = isBuiltinMethodName(this.rules.family, target) ? BUILTIN_NAME_CONFIDENCE : 1;
     if (this.rules.receiverByType && parseCallee(ref.name).segs.length === 2) {
       // Go: `s.Put()` in a method of Store is most likely Store.Put through the receiver variable.
       const type = this.enclosingType(ref);
@@ -312,7 +334,7 @@ export class FileResolution {
       visible.sort(byId);
     }
     visible = visible.filter((s) => s.id !== self);
-    if (visible.length > 0 || !this.rules.crossFile) return this.emitGuess(ref, 'CALLS', visible);
+    if (visible.length > 0 || !this.rules.crossFile) return this.emitGuess(ref, 'CALLS', visible, cap);
     // Project-wide: k candidates; the closest few are computed once per directory and name.
     const k = all.length - (self !== null && pool.ids.has(self) ? 1 : 0);
     if (k <= 0) return;
@@ -323,9 +345,38 @@ export class FileResolution {
       this.shared.closest.set(near, top);
     }
     const picked = top.filter((s) => s.id !== self).slice(0, k === 1 ? 1 : AMBIGUOUS_MAX_EDGES);
-    if (k === 1) return this.emitGuess(ref, 'CALLS', picked);
-    const confidence = ambiguousConfidence(k);
+    if (k === 1) return this.emitGuess(ref, 'CALLS', picked, cap);
+    const confidence = Math.min(cap, ambiguousConfidence(k));
     for (const c of picked) this.emit(ref, 'CALLS', c.id, c.file, 'ambiguous', confidence);
+  }
+
+  /**
+   * The class a field of `type` holds, read from the constructor calls inside the type: the one
+   * project class constructed there whose name is the field's name or ends with it, ignoring
+   * case and underscores (`self.store = Store()`, `private store = new MemoryStore()`).
+   */
+  private fieldClass(type: TypeRef, field: string): SymbolInput | null {
+    if (!type.sym || type.sym.file !== this.file) return null;
+    const key = `${type.sym.id}\0${field}`;
+    if (this.fieldClasses.has(key)) return this.fieldClasses.get(key) ?? null;
+    const norm = (x: string) => x.replace(/_/g, '').toLowerCase();
+    const want = norm(field);
+    const inside = `${this.file}::${type.qn}.`;
+    const found = new Map<string, SymbolInput>();
+    if (want.length >= 2) {
+      for (const r of this.fileRefs) {
+        if (r.kind !== 'call' || r.enclosing === null || (r.enclosing !== type.sym.id && !r.enclosing.startsWith(inside))) continue;
+        const { segs, raw } = parseCallee(r.name);
+        if (segs.length === 0 || !segs.every(isIdentifier) || raw.some((x) => x.includes('('))) continue;
+        const name = norm(segs[segs.length - 1]);
+        if (name !== want && !name.endsWith(want)) continue;
+        const t = this.typeByPath(r, segs);
+        if (t && (t.sym.kind === 'Class' || t.sym.kind === 'Struct')) found.set(t.sym.id, t.sym);
+      }
+    }
+    const cls = found.size === 1 ? [...found.values()][0] : null;
+    this.fieldClasses.set(key, cls);
+    return cls;
   }
 
   // ---- inheritance ----------------------------------------------------------
@@ -526,6 +577,34 @@ export class FileResolution {
     return null;
   }
 
+  /**
+   * Every base of a type of this file resolves, to a project type or to a name bound outside
+   * the project (`class E(Exception)`, `import { Base } from 'lib'`). False for a type whose
+   * bases are unknown (defined elsewhere, or a base's own bases unseen): a guess may still hit.
+   */
+  private basesKnown(type: TypeRef, depth = 0): boolean {
+    if (!type.sym || type.sym.file !== this.file || depth > 4) return false;
+    for (const ref of this.inherits.get(type.sym.id) ?? []) {
+      const { segs } = parseCallee(ref.name);
+      if (segs.length === 0) return false;
+      const b = this.typeByPath(ref, segs);
+      if (b) {
+        // A project base in another file: its own bases are not known here.
+        if (b.sym.file !== this.file || b.sym.id === type.sym.id || !this.basesKnown({ qn: b.sym.qualifiedName, name: b.sym.name, file: b.sym.file, sym: b.sym }, depth + 1)) return false;
+        continue;
+      }
+      if (!this.externalName(segs[0])) return false;
+    }
+    return true;
+  }
+
+  /** A name bound by an import to something outside the project, or a built-in type. */
+  private externalName(name: string): boolean {
+    if (isBuiltinHead(this.rules.family, name) || this.rules.globals.has(name) || PYTHON_BUILTIN_BASES.has(name)) return true;
+    const b = this.scope.bindings.get(name);
+    return b !== undefined && this.bound(b)?.entity.t === 'external';
+  }
+
   /** Base types of a type defined in this file (only this file's inherit refs are known). */
   private basesOf(type: TypeRef): TypeRef[] {
     if (!type.sym || type.sym.file !== this.file) return [];
@@ -594,6 +673,9 @@ export class FileResolution {
     return parent.length > 0 && parent.every((p) => p.kind !== 'Module');
   }
 }
+
+/** Bases that are always outside a project (Python built-in exceptions and ABCs by their usual names). */
+const PYTHON_BUILTIN_BASES: ReadonlySet<string> = new Set(['Exception', 'BaseException', 'ValueError', 'TypeError', 'KeyError', 'RuntimeError', 'Error']);
 
 function byId(a: SymbolInput, b: SymbolInput): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

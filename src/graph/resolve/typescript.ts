@@ -90,7 +90,13 @@ export class JsModules implements ModuleResolver {
         const local = alias ? alias[2] : n;
         scope.bindings.set(local, module ? { t: 'member', module, path: [remote] } : { t: 'entity', entity: EXTERNAL });
       }
-      if (names.length === 0 && module) scope.anonymous.push(module);
+      if (names.length === 0 && module) {
+        scope.anonymous.push(module);
+        // `const compare = require('./compare')`: the constant names the module's export of that name
+        // (else its default export); the binding wins over the same-file constant.
+        const bound = requireBinding(ref.enclosing);
+        if (bound !== null && !scope.bindings.has(bound)) scope.bindings.set(bound, { t: 'member', module, path: [bound] });
+      }
     }
     return scope;
   }
@@ -290,4 +296,11 @@ function pick(value: unknown, depth = 0): string | undefined {
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** The top-level constant or variable an import reference initialises (`const x = require('./x')`), else null. */
+function requireBinding(enclosing: string | null): string | null {
+  if (enclosing === null) return null;
+  const m = /::([\p{L}_$][\p{L}\p{N}_$]*)#(?:Constant|Variable)$/u.exec(enclosing);
+  return m ? m[1] : null;
 }

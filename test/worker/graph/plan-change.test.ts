@@ -39,7 +39,7 @@ describe('plan_change', () => {
   });
 
   it('marks callers in other modules and rates them high risk, flagging an untested target', async () => {
-    const { body } = await plan({ name: 'query' });
+    const { body } = await plan({ name: 'query', min_confidence: 0 });
     expect(impactIds(body)).toEqual([
       '1 src/admin/audit.ts::audit#Function',
       '1 src/api/users.ts::Users.list#Method',
@@ -62,7 +62,7 @@ describe('plan_change', () => {
   });
 
   it('takes a file path as the target: every symbol it defines, its own internal calls left out', async () => {
-    const { body } = await plan({ path: 'src/core/db.ts', depth: 1 });
+    const { body } = await plan({ path: 'src/core/db.ts', depth: 1, min_confidence: 0 });
     expect(body.result.target).toEqual({ kind: 'file', file: 'src/core/db.ts', module: 'src/core', symbols: 4 });
     expect(impactIds(body)).toEqual(['1 src/admin/audit.ts::audit#Function', '1 src/api/users.ts::Users.list#Method']);
     const dotted = await plan({ path: './src/core/db.ts', depth: 1 });

@@ -14,7 +14,7 @@ const warning = (body: Json, code: string) => (body._meta.warnings_v2 ?? []).fin
 
 describe('trace: topology', () => {
   it('walks callers by depth, each hop with its predecessor, call-site line, risk, confidence and provenance', async () => {
-    const { status, body } = await trace({ id: 'src/core/db.ts::run#Function', depth: 3 });
+    const { status, body } = await trace({ id: 'src/core/db.ts::run#Function', depth: 3, min_confidence: 0 });
     expect(status).toBe(200);
     expect(body.result.root).toEqual({ id: 'src/core/db.ts::run#Function', name: 'run', kind: 'Function', file: 'src/core/db.ts', line: 5 });
     expect(body.result.hops).toEqual([
@@ -49,7 +49,7 @@ describe('trace: topology', () => {
   });
 
   it('walks both directions, tagging each hop', async () => {
-    const { body } = await trace({ id: 'src/core/db.ts::query#Function', direction: 'both', depth: 1 });
+    const { body } = await trace({ id: 'src/core/db.ts::query#Function', direction: 'both', depth: 1, min_confidence: 0 });
     expect(body.result.hops.map((h: Json) => `${h.direction} ${h.id}`)).toEqual([
       'inbound src/admin/audit.ts::audit#Function',
       'inbound src/api/users.ts::Users.list#Method',
@@ -112,9 +112,21 @@ describe('trace: depth, caps and filters', () => {
   });
 
   it('keeps the default depth when no shallower depth reaches 5 hops', async () => {
-    const { body } = await trace({ id: 'src/core/db.ts::run#Function' });
+    const { body } = await trace({ id: 'src/core/db.ts::run#Function', min_confidence: 0 });
     expect(body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2, 2, 3]);
     expect(warning(body, 'depth_trimmed')).toBeUndefined();
+  });
+
+  it('hides name-guess callers under the default floor, says how many and gives the step that shows them', async () => {
+    const { body } = await trace({ id: 'src/core/db.ts::run#Function', depth: 3 });
+    expect(body.result.hops.map((h: Json) => h.id)).not.toContain('src/admin/audit.ts::audit#Function');
+    expect(warning(body, 'low_confidence_hidden')).toMatchObject({ severity: 'info', data: { hidden: 1, min_confidence: 0.5 } });
+    const step = body._meta.next_steps.find((s: Json) => s.tool === 'trace' && s.args.min_confidence === 0);
+    const all = await runStep(step);
+    expect(all.result.hops.map((h: Json) => h.id)).toContain('src/admin/audit.ts::audit#Function');
+    expect(warning(all, 'low_confidence_hidden')).toBeUndefined();
+    const explicit = await trace({ id: 'src/core/db.ts::run#Function', depth: 3, min_confidence: 0.5 });
+    expect(warning(explicit.body, 'low_confidence_hidden')).toBeUndefined();
   });
 
   it('cuts at max_hops, reporting the total with a hops_truncated warning and a step that raises the cap', async () => {

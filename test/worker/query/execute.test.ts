@@ -291,3 +291,27 @@ describe('patterns as conditions', () => {
     ]);
   });
 });
+
+describe('variable-length walks and name guesses', () => {
+  const W = 'q-exec-weak';
+  beforeAll(async () => {
+    await indexProject(W);
+    // A name guess back from query to getUserById would close a false cycle.
+    await seedEdges(W, [...EDGES, { src: ID.query, dst: ID.byId, line: 3, provenance: 'ambiguous', confidence: 0.25 }]);
+  });
+
+  it('follows no edge under the default floor, so a name guess closes no recursion cycle', async () => {
+    const body = await query(W, 'MATCH (a)-[:CALLS*1..4]->(a) RETURN a.name ORDER BY a.name');
+    expect(names(body.body.result.rows)).toEqual(['execute', 'run']);
+  });
+
+  it('still shows the weak edge as a single hop, with its confidence', async () => {
+    const body = await query(W, "MATCH (a {name: 'query'})-[r:CALLS]->(b {name: 'getUserById'}) RETURN r.provenance, r.confidence");
+    expect(body.body.result.rows).toEqual([['ambiguous', 0.25]]);
+  });
+
+  it('follows the weak edges a relationship map asks for', async () => {
+    const body = await query(W, "MATCH (a {name: 'query'})-[:CALLS*1..2 {provenance: 'ambiguous'}]->(b) RETURN b.name");
+    expect(names(body.body.result.rows)).toEqual(['getUserById']);
+  });
+});

@@ -1,0 +1,182 @@
+// `npm run bench -- --only graph`: pincher-edge's call graph on real code, measured against
+// compiler-grade oracles. Per cross-file language: a real corpus (bench/graph/corpora.mjs) is
+// pushed through the CLI to `wrangler dev`; every sampled function's callers at depth 1
+// (`trace`, direction in) are compared with the oracle's — the TypeScript language service
+// (findReferences) for TypeScript/JavaScript, scip-python + Python's `ast` for Python —
+// at the default view and at each confidence floor (bench/graph/score.mjs).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { killGroup, run } from './proc.mjs';
+import { buildGraphCorpora } from './graph/corpora.mjs';
+import { oraclePy } from './graph/oracle-py.mjs';
+import { oracleTs, MODULE } from './graph/oracle-ts.mjs';
+import { FLOORS, scoreTarget, total } from './graph/score.mjs';
+
+export const GRAPH_TARGETS = { precision: 0.9, recall: 0.8 };
+const ORACLE_PACKAGES = { 'scip-python': '@sourcegraph/scip-python@0.6.6' };
+
+/** Installs scip-python into the bench cache (once), by the ordinary npm client. */
+async function ensureScipPython(cache, log) {
+  const dir = path.join(cache, 'oracles');
+  const bin = path.join(dir, 'node_modules', '.bin', 'scip-python');
+  if (!existsSync(bin)) {
+    await mkdir(dir, { recursive: true });
+    log(`  installing ${ORACLE_PACKAGES['scip-python']} into ${dir}…`);
+    await run('sh', ['-c', `[ -f package.json ] || echo '{"private":true}' > package.json`], { cwd: dir });
+    const r = await run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ORACLE_PACKAGES['scip-python']], { cwd: dir, timeoutMs: 600_000 });
+    if (r.code !== 0 || !existsSync(bin)) throw new Error(`installing scip-python failed: ${r.stderr.slice(-300)}`);
+  }
+  return { bin, version: '0.6.6' };
+}
+
+async function call(url, key, tool, args) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify(args) });
+      const body = await res.json();
+      if (!res.ok) throw new Error(`${tool}: HTTP ${res.status} ${JSON.stringify(body.error)}`);
+      return body;
+    } catch (err) {
+      if (attempt >= 2 || String(err?.message).startsWith(tool)) throw err;
+    }
+  }
+}
+
+/** Every function and method pincher-edge holds for the project. */
+async function pincherSymbols(url, key, project) {
+  const out = [];
+  for (let skip = 0; ; skip += 10_000) {
+    const q = `MATCH (s) WHERE s.kind = 'Function' OR s.kind = 'Method' RETURN s.id, s.name, s.file, s.line, s.end_line ORDER BY s.id SKIP ${skip} LIMIT 10000`;
+    const { result } = await call(url, key, 'query', { project, query: q, max_rows: 10_000 });
+    for (const [id, name, file, line, end] of result.rows) out.push({ id, name, file, line, end });
+    if (result.rows.length < 10_000) return out;
+  }
+}
+
+/** The pincher-edge symbol for an oracle declaration: same file and name, nearest start line (±3). */
+function match(target, byFileName) {
+  const list = byFileName.get(`${target.file}\0${target.name}`) ?? [];
+  let best = null;
+  for (const s of list) {
+    const d = Math.abs(s.line - target.line);
+    if (d <= 3 && (!best || d < Math.abs(best.line - target.line))) best = s;
+  }
+  return best;
+}
+
+const callerKey = (h) => `${h.file}::${h.id === null ? MODULE : h.name}`;
+
+/**
+ * @param {{ root: string, devServer: { applyLocalMigrations: Function, startDevServer: Function }, cli: string, tmp: string, cache: string, live: { server: any }, languages?: string[], maxTargets?: number, log: (l: string) => void }} o
+ */
+export async function runGraphBench({ root, devServer, cli, tmp, cache, live, languages, maxTargets = 300, log }) {
+  const corpora = await buildGraphCorpora({ root, outDir: path.join(tmp, 'graph-corpus'), cache, languages, log });
+  const oracles = new Map();
+  for (const [language, c] of corpora) {
+    log(`oracle for ${language} (${c.files.length} files: ${c.sources.map((s) => s.name).join(', ')})…`);
+    const t0 = performance.now();
+    const o = language === 'python'
+      ? await oraclePy({ root, dir: c.dir, files: c.files, scipPython: await ensureScipPython(cache, log), maxTargets, log })
+      : oracleTs({ root, dir: c.dir, files: c.files, maxTargets });
+    oracles.set(language, { ...o, ms: Math.round(performance.now() - t0) });
+    log(`  ${o.targets.length} targets, ${o.targets.reduce((a, t) => a + t.callers.length, 0)} call sites (${o.tool}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  const persistTo = path.join(tmp, 'd1-graph');
+  await mkdir(persistTo, { recursive: true });
+  devServer.applyLocalMigrations(persistTo);
+  const key = `bench-${randomBytes(16).toString('hex')}`;
+  const server = await devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  live.server = server;
+  const languagesOut = {};
+  try {
+    for (const [language, c] of corpora) {
+      const project = `graph-${language}`;
+      log(`push ${project} (${c.files.length} files)…`);
+      const pushed = await run(process.execPath, [cli, 'push', c.dir, '--url', server.url, '--project', project, '--ref', 'bench', '--commit', 'graph', '--json'], { cwd: root, env: { ...process.env, PINCHER_HTTP_KEY: key }, timeoutMs: 20 * 60_000 });
+      if (pushed.code !== 0) throw new Error(`push of ${project} failed: ${pushed.stdout.slice(-300)} ${pushed.stderr.slice(-300)}`);
+      const syms = await pincherSymbols(server.url, key, project);
+      const byFileName = new Map();
+      for (const s of syms) {
+        const k = `${s.file}\0${s.name}`;
+        byFileName.set(k, [...(byFileName.get(k) ?? []), s]);
+      }
+      const oracle = oracles.get(language);
+      const perTarget = [];
+      let unmatched = 0;
+      const hidden = [];
+      for (const t of oracle.targets) {
+        const sym = match(t, byFileName);
+        if (!sym) {
+          unmatched++;
+          continue;
+        }
+        const base = { project, id: sym.id, direction: 'inbound', depth: 1, max_hops: 200 };
+        const all = await call(server.url, key, 'trace', { ...base, min_confidence: 0 });
+        const def = await call(server.url, key, 'trace', base);
+        const hops = all.result.hops.filter((h) => h.depth === 1 && h.edge === 'CALLS');
+        const defaultKeys = [...new Set(def.result.hops.filter((h) => h.depth === 1 && h.edge === 'CALLS').map(callerKey))];
+        const hiddenHint = (def._meta.next_steps ?? []).some((s) => s.tool === 'trace' && s.args?.min_confidence !== undefined);
+        if (hiddenHint) hidden.push(sym.id);
+        perTarget.push({ target: t, id: sym.id, hops: hops.map((h) => ({ key: callerKey(h), confidence: h.confidence, provenance: h.provenance, line: h.call_line })), defaultKeys });
+      }
+      const view = (pick) => total(perTarget.map((p) => scoreTarget(p.target, pick(p))));
+      const floors = {};
+      for (const f of FLOORS) floors[f] = view((p) => [...new Set(p.hops.filter((h) => h.confidence >= f).map((h) => h.key))]);
+      const byProvenance = {};
+      const wrongEdges = [];
+      for (const p of perTarget) {
+        const ok = new Set(p.target.callers.flatMap((c) => c.alts ?? [c.nearest, c.outer]));
+        for (const h of p.hops) {
+          const b = (byProvenance[h.provenance] ??= { edges: 0, correct: 0 });
+          b.edges++;
+          if (ok.has(h.key)) b.correct++;
+          else if (wrongEdges.length < 400) wrongEdges.push({ target: p.id, caller: h.key, line: h.line, confidence: h.confidence, provenance: h.provenance });
+        }
+      }
+      const worst = perTarget
+        .map((p) => ({ id: p.id, ...scoreTarget(p.target, p.defaultKeys) }))
+        .filter((s) => s.wrong.length || s.missed.length)
+        .sort((a, b) => b.wrong.length + b.missed.length - (a.wrong.length + a.missed.length))
+        .slice(0, 25);
+      languagesOut[language] = {
+        corpus: c.sources,
+        files: c.files.length,
+        oracle: oracle.tool,
+        oracle_ms: oracle.ms,
+        targets: oracle.targets.length,
+        targets_without_symbol: unmatched,
+        targets_scored: perTarget.length,
+        targets_with_hidden_edges_hint: hidden.length,
+        default: view((p) => p.defaultKeys),
+        floors,
+        by_provenance: byProvenance,
+        errors: worst,
+        wrong_edges: wrongEdges,
+      };
+      log(`  ${language}: default precision ${languagesOut[language].default.precision}, recall ${languagesOut[language].default.recall} over ${perTarget.length} functions`);
+    }
+  } finally {
+    live.server = null;
+    await server.stop();
+    killGroup(server.pid, 'SIGKILL');
+  }
+  return { targets: GRAPH_TARGETS, floors: FLOORS, languages: languagesOut };
+}
+
+/** @param {Record<string, any>} g @param {Function} renderTable */
+export function formatGraph(g, renderTable) {
+  const out = [];
+  const fmt = (x) => (x === null || x === undefined ? '—' : x.toFixed(3));
+  const rows = [['language', 'corpus', 'oracle', 'functions', 'default P', 'default R', ...g.floors.map((f) => `≥${f} P/R`)]];
+  for (const [lang, r] of Object.entries(g.languages)) {
+    rows.push([lang, r.corpus.map((c) => c.name).join(' + '), r.oracle.split(' (')[0], `${r.targets_scored}${r.targets_without_symbol ? ` (+${r.targets_without_symbol} no symbol)` : ''}`, fmt(r.default.precision), fmt(r.default.recall), ...g.floors.map((f) => `${fmt(r.floors[f].precision)}/${fmt(r.floors[f].recall)}`)]);
+  }
+  out.push('', renderTable(rows, { title: `Callers at depth 1 vs the oracle (targets: precision ≥ ${g.targets.precision}, recall ≥ ${g.targets.recall} at the default view; unit: distinct (function, caller) pairs, a caller being the nearest or outermost named enclosing function; test files left out)` }));
+  const prov = [['language', 'provenance', 'edges', 'correct', 'precision']];
+  for (const [lang, r] of Object.entries(g.languages)) for (const [p, b] of Object.entries(r.by_provenance)) prov.push([lang, p, b.edges, b.correct, fmt(b.correct / b.edges)]);
+  out.push('', renderTable(prov, { title: 'Caller edges by provenance (min_confidence 0)' }));
+  return out.join('\n');
+}

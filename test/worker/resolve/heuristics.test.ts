@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { createResolver } from '../../../src/graph/resolve';
+import { BUILTIN_NAME_CONFIDENCE } from '../../../src/graph/resolve/builtins';
+import type { GraphEdge } from '../../../src/graph/types';
+import { DEFAULT_MIN_CONFIDENCE } from '../../../src/graph/view';
+import { extract, keyOf } from './support';
+
+async function resolveFiles(name: string, files: Record<string, string>): Promise<GraphEdge[]> {
+  const { refs, symbols, layout } = await extract({ name, files: new Map(Object.entries(files)), expected: [] });
+  return createResolver(layout).resolve(refs, symbols).filter((e) => e.kind === 'CALLS');
+}
+
+const into = (edges: readonly GraphEdge[], dst: string) => edges.filter((e) => e.dstId === dst);
+
+describe('calls on built-in values never reach a project method', () => {
+  const files = {
+    'src/text.ts': `export class Matcher {
+  match(x: string) { return x.length > 0; }
+  split(x: string) { return [x]; }
+  map(f: (x: string) => string) { return f('a'); }
+}
+`,
+    'src/use.ts': `export function run(s: string, xs: string[]) {
+  const a = "a,b".split(",");
+  const b = [1, 2].map((n) => n * 2);
+  const c = s.split(",").map((p) => p.trim());
+  const d = /x/.test(s);
+  const e = \`t\${s}\`.match(/t/);
+  const f = Object.keys(xs).map((k) => k);
+  return [a, b, c, d, e, f];
+}
+`,
+  };
+
+  it('links no literal receiver (string, array, regex, template) to a same-named project method', async () => {
+    const edges = await resolveFiles('builtins-literals', files);
+    // Only `s.split` (a parameter: its type is not read) remains, as a capped name guess.
+    expect(into(edges, 'src/text.ts::Matcher.split#Method').map((e) => [e.name, e.confidence])).toEqual([['s.split', BUILTIN_NAME_CONFIDENCE]]);
+    expect(into(edges, 'src/text.ts::Matcher.match#Method')).toEqual([]);
+  });
+
+  it('links no method called on a built-in method result (s.split(",").map)', async () => {
+    const edges = await resolveFiles('builtins-literals', files);
+    expect(into(edges, 'src/text.ts::Matcher.map#Method')).toEqual([]);
+  });
+});
+
+describe('name guesses on built-in method names are capped under the default view', () => {
+  it('gives x.push() on an unknown receiver confidence BUILTIN_NAME_CONFIDENCE, under DEFAULT_MIN_CONFIDENCE', async () => {
+    const edges = await resolveFiles('builtins-guess', {
+      'src/stack.ts': `export class Stack {
+  push(x: number) { return x; }
+  peek() { return 1; }
+}
+`,
+      'src/use.ts': `export function fill(target: any) {
+  target.push(1);
+  target.peek();
+}
+`,
+    });
+    const push = into(edges, 'src/stack.ts::Stack.push#Method');
+    expect(push.map((e) => e.confidence)).toEqual([BUILTIN_NAME_CONFIDENCE]);
+    expect(BUILTIN_NAME_CONFIDENCE).toBeLessThan(DEFAULT_MIN_CONFIDENCE);
+    // A name that is no built-in method keeps its unique-name confidence.
+    expect(into(edges, 'src/stack.ts::Stack.peek#Method').map((e) => e.provenance)).toEqual(['unique_name']);
+  });
+});
+
+describe('Python receivers with bases outside the project', () => {
+  const files = {
+    'pkg/__init__.py': '',
+    'pkg/errors.py': `class AppError(Exception):
+    def __init__(self, msg):
+        super().__init__(msg)
+        self.with_traceback(None)
+
+
+def fromkeys(xs):
+    return dict.fromkeys(xs)
+`,
+    'pkg/other.py': `class Unrelated:
+    def __init__(self):
+        self.x = 1
+
+    def with_traceback(self, tb):
+        return tb
+`,
+    'pkg/store.py': `class Store:
+    def setdefault(self, k, v):
+        return v
+
+
+def fill(d):
+    return {}.setdefault("a", 1)
+`,
+  };
+
+  it('links super().__init__() on a built-in base to no unrelated __init__', async () => {
+    const edges = await resolveFiles('py-super', files);
+    expect(into(edges, 'pkg/other.py::Unrelated.__init__#Method')).toEqual([]);
+  });
+
+  it('links self.m() inherited from an outside base to no same-named project method', async () => {
+    const edges = await resolveFiles('py-super', files);
+    expect(into(edges, 'pkg/other.py::Unrelated.with_traceback#Method')).toEqual([]);
+  });
+
+  it('links dict.fromkeys() and {}.setdefault() to no project function or method', async () => {
+    const edges = await resolveFiles('py-super', files);
+    expect(into(edges, 'pkg/errors.py::fromkeys#Function').map(keyOf)).toEqual([]);
+    expect(into(edges, 'pkg/store.py::Store.setdefault#Method')).toEqual([]);
+  });
+});
