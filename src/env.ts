@@ -39,6 +39,8 @@ export interface RequestVars {
   clientRequestId?: string;
   startedAt: number;
   scope: AccessScope;
+  /** The `error.code` of the error response sent, for the request log line. */
+  errorCode?: string;
 }
 
 export type AppEnv = { Bindings: Env; Variables: RequestVars };

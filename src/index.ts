@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from './env';
 import { PincherError, toPincherError } from './errors';
+import { accessLog, logUnhandled } from './http/access-log';
 import { auth } from './http/auth';
+import { cors } from './http/cors';
 import { landingPage } from './http/landing';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -15,6 +17,8 @@ import { scheduledGc } from './upload/gc';
 const app = new Hono<AppEnv>();
 
 app.use('*', requestId());
+app.use('*', accessLog());
+app.use('*', cors());
 app.use('*', auth());
 app.use('*', rateLimit());
 
@@ -35,7 +39,7 @@ app.notFound((c) =>
 
 app.onError((err, c) => {
   const e = toPincherError(err);
-  if (!(err instanceof PincherError)) console.error(`unhandled: ${err.name}: ${err.message.slice(0, 200)}`);
+  if (!(err instanceof PincherError)) logUnhandled(c.get('requestId'), e.code, err);
   return errorWithMeta(c, e);
 });
 

@@ -37,7 +37,8 @@ function hostnameOf(host: string): string | undefined {
   }
 }
 
-function originAllowed(env: Env, origin: string, requestUrl: string): boolean {
+/** Whether a browser `Origin` may call: listed (or `*`), loopback in open mode, else the Worker's own origin. */
+export function originAllowed(env: Env, origin: string, requestUrl: string): boolean {
   const list = (env.PINCHER_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (list.includes('*') || list.includes(origin)) return true;
   if (isOpenMode(env)) {

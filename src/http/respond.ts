@@ -23,6 +23,7 @@ export async function jsonWithMeta(
 /** `{error, _meta}` with the error's HTTP status and headers. */
 export async function errorWithMeta(c: Context<AppEnv>, err: PincherError, collector = new MetaCollector()): Promise<Response> {
   const body = { error: err.toBody() };
+  c.set('errorCode', err.code);
   const meta = await stampCall(callOf(c), collector, body);
   const res = c.json({ ...body, _meta: meta }, err.status);
   for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);

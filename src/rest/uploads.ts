@@ -59,7 +59,7 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
   const project = checkProjectName(c.req.param('project'));
   const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
   const meta = new MetaCollector();
-  const summary = await commitUpload(c.env.DB, project, upload, meta);
+  const summary = await commitUpload(c.env.DB, project, upload, meta, c.get('requestId'));
   return jsonWithMeta(c, { ...summary }, 200, meta);
 });
 

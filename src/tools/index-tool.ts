@@ -132,7 +132,7 @@ async function inlineIndex(
     const missing = new Set(opened.missing);
     const send = kept.map((f, i) => ({ path: f.path, hash: manifest[i].hash, content: f.content })).filter((f) => missing.has(f.hash));
     if (send.length) await acceptFiles(ctx.db, upload, send);
-    const done = await commitUpload(ctx.db, opened.project, upload, ctx.meta);
+    const done = await commitUpload(ctx.db, opened.project, upload, ctx.meta, ctx.requestId);
     return { ...done, files: { ...done.files, blocked: blockedCount }, blocked_by_family: blocked, done: true };
   } catch (err) {
     await ctx.db.prepare("UPDATE uploads SET status = 'aborted' WHERE id = ?1 AND status = 'open'").bind(upload.id).run();
@@ -197,7 +197,7 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
       remaining,
     };
   }
-  const done = await commitUpload(ctx.db, project, upload, ctx.meta);
+  const done = await commitUpload(ctx.db, project, upload, ctx.meta, ctx.requestId);
   return { ...done, files: { ...done.files, blocked: 0 }, blocked_by_family: {}, done: true };
 }
 

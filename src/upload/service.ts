@@ -357,7 +357,7 @@ export interface CommitSummary {
  * the collector: incremental_no_change, unsupported_language,
  * extractor_emitted_nothing.
  */
-export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector): Promise<CommitSummary> {
+export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector, requestId?: string): Promise<CommitSummary> {
   const started = Date.now();
   const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
   if (missing.length) {
@@ -396,7 +396,7 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
   const committed = Date.now();
   const edges = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta);
   // Where a commit spends its time, for operators (counts and milliseconds only).
-  console.log(JSON.stringify({ event: 'commit', project_id: upload.project_id, plan_ms: planned - started, commit_ms: committed - planned, resolution_ms: Date.now() - committed, files: plan.new + plan.changed + plan.deleted, resolution_full: graphPlan.full, edges }));
+  console.log(JSON.stringify({ event: 'commit', request_id: requestId, project_id: upload.project_id, plan_ms: planned - started, commit_ms: committed - planned, resolution_ms: Date.now() - committed, files: plan.new + plan.changed + plan.deleted, resolution_full: graphPlan.full, edges }));
   meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
   const skipped = Object.values(outcome.skipped).reduce((a, b) => a + b, 0);
   const failed = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
