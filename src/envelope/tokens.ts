@@ -1,17 +1,31 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import type { Tiktoken } from 'js-tiktoken/lite';
 
 export type TokenMode = 'heuristic' | 'exact';
 
 let encoder: Tiktoken | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the cl100k_base encoder when `mode` is `exact` (once per isolate).
+ * The ranks are a separate module, fetched only by deployments configured
+ * with PINCHER_TOKEN_ACCOUNTING=exact, so the default heuristic keeps them
+ * out of startup. Call before `countTokens` on every path that may count.
+ */
+export async function prepareTokens(mode: TokenMode): Promise<void> {
+  if (mode !== 'exact' || encoder) return;
+  loading ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([lite, ranks]) => {
+    encoder = new lite.Tiktoken(ranks.default);
+  });
+  await loading;
+}
 
 /**
  * Tokens in `text`. `heuristic` is ceil(chars / 4); `exact` is the cl100k_base
- * BPE count (the encoder is built once per isolate, on first use).
+ * BPE count (the encoder must be loaded by `prepareTokens` first).
  */
 export function countTokens(text: string, mode: TokenMode): number {
   if (mode === 'exact') {
-    encoder ??= new Tiktoken(cl100k);
+    if (!encoder) throw new Error('exact token accounting used before prepareTokens loaded the encoder');
     return encoder.encode(text).length;
   }
   return Math.ceil(text.length / 4);

@@ -7,7 +7,7 @@ import { COST_PRODUCER, type StampInput } from '../envelope/producers';
 import { settleBaseline } from './baseline';
 import { reachableSteps } from './reach';
 import { computeCapabilities, capabilitiesStampEnabled } from '../envelope/capabilities';
-import { countTokens, tokenMode } from '../envelope/tokens';
+import { countTokens, prepareTokens, tokenMode } from '../envelope/tokens';
 import type { ComplexityTier, Meta, TypedEntry } from '../envelope/types';
 import { schemaState } from '../db/migrations';
 import { recordCall } from '../db/calls';
@@ -88,6 +88,8 @@ async function execute(
   call: ExecContext,
   collector: MetaCollector,
 ): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; error: PincherError }> {
+  // Sub-calls (batch entries) count their payloads before the envelope is stamped.
+  await prepareTokens(tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING));
   try {
     if (!tool.annotations.readOnlyHint && call.scope !== 'write') {
       throw new PincherError('insufficient_scope', `${tool.name} writes to the index and needs the full-access key`, {
@@ -174,7 +176,7 @@ export async function stampCall(
   /** What the model receives given the stamped envelope, when it is more than the JSON payload. */
   render?: (meta: Meta) => string,
 ): Promise<Meta> {
-  const state = await schemaState(call.env.DB);
+  const [state] = await Promise.all([schemaState(call.env.DB), prepareTokens(tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING))]);
   const input: StampInput = {
     requestId: call.requestId,
     clientRequestId: call.clientRequestId,
