@@ -89,7 +89,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'BM25 search of symbol names, signatures and docstrings.',
+  description: 'Find symbol definitions by name or words (BM25); use before grep.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
