@@ -8,9 +8,10 @@ import { startE2EServer, type E2EServer, type Json } from './support';
 
 let server: E2EServer;
 
+// A loaded machine can take minutes to apply migrations and start wrangler dev.
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' });
-});
+  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' }, 280_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
