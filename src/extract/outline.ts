@@ -137,7 +137,11 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
 
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
-    const frame = stack[stack.length - 1];
+    // A field holds only fields (a nested struct's members): what its initializer defines (Java's
+    // anonymous class methods) belongs to the enclosing type.
+    let at = stack.length - 1;
+    while (at > 0 && !MEMBER_ONLY_KINDS.has(def.kind) && MEMBER_ONLY_KINDS.has(stack[at].symbol?.kind ?? 'Variable')) at--;
+    const frame = stack[at];
     const scope = scopes.innermost(def);
     // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
     // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.
