@@ -53,8 +53,10 @@ function contains(outer: RawDefinition, inner: RawDefinition): boolean {
 /** A wrapper captured whole and the definition right under it (or one level down) with the same name. */
 function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   if (!frame?.symbol || frame.def.name !== def.name) return false;
-  if (frame.def.kind !== def.kind && !CALLABLE_KINDS.has(def.kind)) return false;
   const parent = def.node.parent;
+  if (parent?.id === frame.def.node.id && frame.def.kind === def.kind) return true;
+  // A function assigned to a same-named member or variable; never a type's constructor.
+  if (TYPE_KINDS.has(frame.def.kind) || !CALLABLE_KINDS.has(def.kind)) return false;
   return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
 }
 
