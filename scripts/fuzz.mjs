@@ -109,7 +109,7 @@ async function send(kind, req, { rpc = false } = {}) {
   if (res.status === 0) note('transport', req, res, `transport: ${res.error}`);
   else if (res.status >= 500) note('5xx', req, res, `HTTP ${res.status}`);
   // On /mcp the SDK answers protocol faults as JSON-RPC errors, with a 4xx status.
-  else if (rpc && (res.json?.jsonrpc || Array.isArray(res.json))) checkRpc(req, res);
+  else if ((rpc || req.path.startsWith('/mcp')) && (res.json?.jsonrpc || Array.isArray(res.json))) checkRpc(req, res);
   else if (res.status >= 400) checkError(req, res);
   return res;
 }

@@ -68,9 +68,16 @@ let healthFailures = 0;
 /** Processes left in our own group other than us (orphaned workerd after wrangler died). */
 function strayGroupMembers() {
   const own = process.pid;
-  const pgid = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[2]);
+  let pgid;
+  let entries;
+  try {
+    pgid = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[2]);
+    entries = readdirSync('/proc');
+  } catch {
+    return []; // no /proc (macOS): wrangler stops its own workerd on SIGTERM
+  }
   const out = [];
-  for (const e of readdirSync('/proc')) {
+  for (const e of entries) {
     if (!/^\d+$/.test(e) || Number(e) === own) continue;
     try {
       const stat = readFileSync(`/proc/${e}/stat`, 'utf8');

@@ -220,11 +220,14 @@ export async function fileWithContent(d1: D1Database, projectId: string, path: s
 export async function pathsByBasename(d1: D1Database, projectId: string, basename: string, limit: number): Promise<string[]> {
   const rows = await d1
     .prepare(
+      // A suffix comparison, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a base
+      // name is the caller's text of any length.
       `SELECT path FROM files WHERE project_id = ?1
-         AND (lower(path) = lower(?2) OR lower(path) LIKE '%/' || lower(?3) ESCAPE '\\')
-       ORDER BY length(path), path LIMIT ?4`,
+         AND (lower(path) = lower(?2)
+              OR (length(path) > length(?2) AND substr(lower(path), -length(?2) - 1) = '/' || lower(?2)))
+       ORDER BY length(path), path LIMIT ?3`,
     )
-    .bind(projectId, basename, basename.replace(/[\\%_]/g, (c) => `\\${c}`), limit)
+    .bind(projectId, basename, limit)
     .all<{ path: string }>();
   return rows.results.map((r) => r.path);
 }

@@ -6,6 +6,8 @@
  * - code (tree-sitter, tier 'ast'): 1.0 for a clean parse; 0.8 when the tree has
  *   ERROR/MISSING nodes elsewhere, 0.6 when the symbol itself contains one; halved
  *   again with failure `parse_error` when more than half of the file is ERROR.
+ *   Out of budget: a cancelled parse yields nothing (failure `timeout`); a cancelled tags
+ *   query keeps the symbols matched before it stopped (failure `timeout` naming the line).
  * - docs (Markdown headings) and config (JSON/YAML/TOML top-level keys), tier
  *   'structured': the row's confidence (0.95–1.0), × 0.8 when the scanner met
  *   syntax it could not read. Their symbols cover whole lines.

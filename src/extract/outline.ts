@@ -53,8 +53,10 @@ function contains(outer: RawDefinition, inner: RawDefinition): boolean {
 /** A wrapper captured whole and the definition right under it (or one level down) with the same name. */
 function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   if (!frame?.symbol || frame.def.name !== def.name) return false;
-  if (frame.def.kind !== def.kind && !CALLABLE_KINDS.has(def.kind)) return false;
   const parent = def.node.parent;
+  if (parent?.id === frame.def.node.id && frame.def.kind === def.kind) return true;
+  // A function assigned to a same-named member or variable; never a type's constructor.
+  if (TYPE_KINDS.has(frame.def.kind) || !CALLABLE_KINDS.has(def.kind)) return false;
   return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
 }
 
@@ -137,7 +139,11 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
 
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
-    const frame = stack[stack.length - 1];
+    // A field holds only fields (a nested struct's members): what its initializer defines (Java's
+    // anonymous class methods) belongs to the enclosing type.
+    let at = stack.length - 1;
+    while (at > 0 && !MEMBER_ONLY_KINDS.has(def.kind) && MEMBER_ONLY_KINDS.has(stack[at].symbol?.kind ?? 'Variable')) at--;
+    const frame = stack[at];
     const scope = scopes.innermost(def);
     // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
     // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.

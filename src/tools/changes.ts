@@ -20,6 +20,8 @@ const MAX_CHANGED = 200;
 /** Content compared against the diff per call (files, bytes); past it the old side is assumed. */
 const CHECK_FILES = 200;
 const CHECK_BYTES = 8 * 1024 * 1024;
+/** A diff longer than this is not repeated in a next step. */
+const STEP_DIFF_CHARS = 8_000;
 
 const range = z.object({
   path: z.string().min(1).max(1024),
@@ -149,7 +151,10 @@ export const changesTool = defineTool({
     const walked = innermost.length
       ? await walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], minConfidence: floor, includeTests: true, maxHops: 2000, countHidden: args.min_confidence === undefined })
       : null;
-    if (walked) warnHidden(ctx, walked.hidden, floor, { tool: 'changes', args: { project: project.name, ...(args.diff === undefined ? { ranges: args.ranges } : { diff: args.diff }), depth: args.depth, limit: args.limit } });
+    // The step repeats the input: past STEP_DIFF_CHARS of diff the warning alone says what to pass.
+    const again = args.diff === undefined || args.diff.length <= STEP_DIFF_CHARS;
+    const step = { tool: 'changes', args: { project: project.name, ...(args.diff === undefined ? { ranges: args.ranges } : { diff: args.diff }), depth: args.depth, limit: args.limit } };
+    if (walked) warnHidden(ctx, walked.hidden, floor, again ? step : null);
     const hops = walked?.hops ?? [];
     const impactedAll = hops.filter((h) => !h.node.isTest);
     const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);

@@ -8,16 +8,14 @@ export type JsonSchema = Record<string, unknown>;
  * The advertised schemas state it once, in the description of `list`, instead
  * of on every tool (PROJECT_STATED_ONCE).
  */
-export const PROJECT_PARAM = 'Default: the ?project= pin of the URL.';
-/** What `list`'s description says for every tool's `project` parameter. */
-export const PROJECT_STATED_ONCE = 'project defaults to the ?project= pin';
+export const PROJECT_PARAM = 'Default: URL ?project=';
 /**
  * What `list`'s description says for every numeric parameter of every tool
  * (runtime coercion, src/tools/params.ts): stated once instead of per parameter.
  */
 export const NUMBERS_STATED_ONCE = 'numbers may be base-10 strings';
 /** The server-wide rules `list` states once, for every tool. */
-export const STATED_ONCE = `Every tool: ${PROJECT_STATED_ONCE}; ${NUMBERS_STATED_ONCE}.`;
+export const STATED_ONCE = `Every tool: ${NUMBERS_STATED_ONCE}.`;
 
 /** The model-visible notice object added to structuredContent when there is something to act on. */
 export const NOTICE_SCHEMA: JsonSchema = {
@@ -47,16 +45,16 @@ function strip(schema: JsonSchema): JsonSchema {
  * A tool's annotations as advertised on MCP `tools/list`: the title and the
  * hints that say something. `destructiveHint` and `idempotentHint` only mean
  * something when `readOnlyHint` is false (MCP tool annotations), so read-only
- * tools leave them out; `openWorldHint` is false for every tool (the index is a
- * closed world) and always listed, since it defaults to true.
+ * tools leave them out. `openWorldHint` (false for every tool: the index is a
+ * closed world) is left to GET /v1/tools and the OpenAPI document: the core
+ * list spends its token budget on the parameters a model must fill.
  */
 export function advertisedAnnotations(tool: ToolDef): Record<string, unknown> {
-  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
+  const { readOnlyHint, destructiveHint, idempotentHint } = tool.annotations;
   return {
     title: tool.title,
     readOnlyHint,
     ...(readOnlyHint ? {} : { destructiveHint, idempotentHint }),
-    openWorldHint,
   };
 }
 
@@ -123,7 +121,7 @@ function dropStated(schema: JsonSchema): JsonSchema {
   for (const [name, prop] of Object.entries(props)) {
     const description = typeof prop.description === 'string' ? prop.description : '';
     out[name] = Object.fromEntries(
-      Object.entries(prop).filter(([k, v]) => !statedInDescription(k, v, description) && !(k === 'description' && v === PROJECT_PARAM)),
+      Object.entries(prop).filter(([k, v]) => !statedInDescription(k, v, description)),
     );
   }
   return { ...schema, properties: out };

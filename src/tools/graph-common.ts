@@ -21,7 +21,7 @@ import { explainUnresolvedId } from './read/unresolved';
  * A default-floor walk left out nodes that only name-guess edges under the floor reach: say
  * how many, and give the same call with min_confidence 0 to see them.
  */
-export function warnHidden(ctx: ToolContext, hidden: number, floor: number, step: { tool: string; args: Record<string, unknown> }): void {
+export function warnHidden(ctx: ToolContext, hidden: number, floor: number, step: { tool: string; args: Record<string, unknown> } | null): void {
   if (hidden === 0) return;
   ctx.meta.warn(
     'low_confidence_hidden',
@@ -29,7 +29,7 @@ export function warnHidden(ctx: ToolContext, hidden: number, floor: number, step
     { hidden, min_confidence: floor },
     'info',
   );
-  ctx.meta.next(step.tool, { ...step.args, min_confidence: 0 }, `also follow the ${hidden} lower-confidence name-guess edge(s)`);
+  if (step) ctx.meta.next(step.tool, { ...step.args, min_confidence: 0 }, `also follow the ${hidden} lower-confidence name-guess edge(s)`);
 }
 
 /** Alternatives of an ambiguous name shown (each with a next step). */

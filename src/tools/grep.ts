@@ -42,7 +42,7 @@ export const grepTool = defineTool({
   name: 'grep',
   title: 'Grep file contents',
   description:
-    `Like grep -rn over indexed text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
+    `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

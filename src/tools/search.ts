@@ -91,7 +91,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'Symbol search (names, signatures, docstrings); exact name first, Type.method works.',
+  description: 'Find symbol definitions by name or words; exact name first, Type.method works. Use before grep.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

@@ -11,7 +11,7 @@ export const symbolTool = defineTool({
   name: 'symbol',
   title: 'Symbol by id',
   description:
-    "A symbol's source or skeleton by id; unknown id: symbol null; moved file: new id (symbol_moved).",
+    "A symbol's source or skeleton by id (not the whole file); unknown id: symbol null; moved file: new id (symbol_moved).",
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

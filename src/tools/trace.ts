@@ -5,6 +5,7 @@ import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
+import { PROJECT_PARAM } from './describe';
 import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending, warnHidden } from './graph-common';
 import { resolveProject } from './project-scope';
 
@@ -27,7 +28,7 @@ const within = (min: number, max: number) => (v: number) => v >= min && v <= max
 const chars = (max: number) => (v: string) => v.length <= max && /\S/.test(v);
 
 const input = z.object({
-  project: z.string().optional(),
+  project: z.string().optional().describe(PROJECT_PARAM),
   id: z.string().refine(chars(2000), 'must be 1–2000 characters').optional(),
   name: z.string().refine(chars(500), 'must be 1–500 characters').optional().describe('Name or Class.method'),
   direction: z.string().refine(chars(20), 'must be inbound, outbound or both').optional().describe('inbound (default), outbound, both'),
@@ -42,7 +43,7 @@ export const traceTool = defineTool({
   name: 'trace',
   title: 'Call graph walk',
   description:
-    'Callers/callees of one symbol (exactly one of id, name); hops: risk (1 high, 2 medium, 3+ low), via, confidence, provenance, call_line.',
+    'Callers/callees of one symbol, instead of grep (exactly one of id, name); hops: risk (1 high, 2 medium, 3+ low), via, confidence, provenance, call_line.',
   tier: 'standard',
   toolset: 'core',
   readOnly: true,

@@ -4,6 +4,7 @@ import { EMPTY_REASONS, EMPTY_REASON_CATALOG, type EmptyReason } from '../envelo
 import { reachableSteps } from './reach';
 import { didYouMean } from '../util/did-you-mean';
 import { defineTool } from './define';
+import { PROJECT_PARAM } from './describe';
 
 const step = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
 const entry = z.object({
@@ -28,7 +29,7 @@ export const whyEmptyTool = defineTool({
       .string()
       .optional()
       .describe('A known empty_reason; omit for all'),
-    project: z.string().optional(),
+    project: z.string().optional().describe(PROJECT_PARAM),
   }),
   output: z.object({ entries: z.array(entry), total: z.number() }),
   handler: async ({ code, project }, ctx) => {

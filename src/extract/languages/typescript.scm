@@ -62,6 +62,9 @@
    value: [(arrow_function) (function_expression)]) @definition.method @export
   (#not-match? @export "^(private|protected)\\b"))
 (method_signature name: (property_identifier) @name) @definition.method @export
+; a construct signature (`new (…): T` in an interface) is the method `new`
+((comment)* @doc . (construct_signature "new" @name) @definition.method)
+(construct_signature "new" @name) @definition.method @export
 
 ; fields and property signatures (a function-valued field is a method: the stronger kind wins)
 ((comment)* @doc

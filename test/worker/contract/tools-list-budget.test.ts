@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputJsonSchema, PROJECT_STATED_ONCE } from '../../../src/tools/describe';
+import { inputJsonSchema } from '../../../src/tools/describe';
 import { findTool, TOOLS } from '../../../src/tools/registry';
 import { rpc, TRANSPORTS, type Json } from './support';
 
@@ -33,11 +33,11 @@ describe('tools/list token budget', () => {
     });
   }
 
-  it('states the project default once, in list, for every advertised project parameter left without a description', async () => {
-    const tools = (await listed('2025')).tools as Json[];
-    const bare = tools.filter((t) => t.inputSchema.properties?.project && !t.inputSchema.properties.project.description);
-    expect(bare.length).toBeGreaterThan(0);
-    expect(tools.find((t) => t.name === 'list')?.description).toContain(PROJECT_STATED_ONCE);
+  it('describes the project parameter in every advertised tool that takes it', async () => {
+    const tools = (await listed('2025', '?toolset=full')).tools as Json[];
+    const taking = tools.filter((t) => t.inputSchema.properties?.project);
+    expect(taking.length).toBeGreaterThan(10);
+    for (const t of taking) expect(String(t.inputSchema.properties.project.description ?? ''), t.name).toMatch(/project/i);
   });
 
   it('leaves a bound or default out of an advertised parameter only when its description states it', async () => {

@@ -18,6 +18,8 @@ interface Oracle {
 }
 
 const SLOW = 60_000;
+// Coverage, not speed, is under test here: a loaded machine must not turn a parse into a timeout.
+const PARSE_BUDGET = { timeoutMs: 30_000 };
 const sources = import.meta.glob<string>(['../../fixtures/extract/*/ctags/*', '!**/expected.json'], {
   query: '?raw',
   import: 'default',
@@ -57,7 +59,7 @@ describe('definitions universal-ctags reports on real code', () => {
         const source = sources[`${dir}/${name}`];
         expect(source, name).toBeTypeOf('string');
         expect(expected.length).toBeGreaterThan(0);
-        const result = await extractFile(name, source);
+        const result = await extractFile(name, source, PARSE_BUDGET);
         expect(result.failure).toBeNull();
         const missing = expected.filter(
           (e) =>
@@ -74,7 +76,7 @@ describe('definitions universal-ctags reports on real code', () => {
     const go = cases.find((c) => c.lang === 'go');
     const source = go ? sources[`${go.dir}/list.go`] : undefined;
     expect(source).toBeTypeOf('string');
-    const result = await extractFile('list.go', source ?? '');
+    const result = await extractFile('list.go', source ?? '', PARSE_BUDGET);
     const next = result.symbols.find((s) => s.kind === 'Field' && s.name === 'next');
     expect(next).toMatchObject({ parent: 'Element', qualified_name: 'Element.next' });
   }, SLOW);

@@ -120,12 +120,12 @@ describe('trace: depth, caps and filters', () => {
   it('hides name-guess callers under the default floor, says how many and gives the step that shows them', async () => {
     const { body } = await trace({ id: 'src/core/db.ts::run#Function', depth: 3 });
     expect(body.result.hops.map((h: Json) => h.id)).not.toContain('src/admin/audit.ts::audit#Function');
-    expect(warning(body, 'low_confidence_hidden')).toMatchObject({ severity: 'info', data: { hidden: 1, min_confidence: 0.5 } });
+    expect(warning(body, 'low_confidence_hidden')).toMatchObject({ severity: 'info', data: { hidden: 1, min_confidence: 0.8 } });
     const step = body._meta.next_steps.find((s: Json) => s.tool === 'trace' && s.args.min_confidence === 0);
     const all = await runStep(step);
     expect(all.result.hops.map((h: Json) => h.id)).toContain('src/admin/audit.ts::audit#Function');
     expect(warning(all, 'low_confidence_hidden')).toBeUndefined();
-    const explicit = await trace({ id: 'src/core/db.ts::run#Function', depth: 3, min_confidence: 0.5 });
+    const explicit = await trace({ id: 'src/core/db.ts::run#Function', depth: 3, min_confidence: 0.8 });
     expect(warning(explicit.body, 'low_confidence_hidden')).toBeUndefined();
   });
 

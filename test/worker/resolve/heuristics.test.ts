@@ -10,6 +10,9 @@ async function resolveFiles(name: string, files: Record<string, string>): Promis
   return createResolver(layout).resolve(refs, symbols).filter((e) => e.kind === 'CALLS');
 }
 
+// The first extraction of a language loads its grammar: allow time.
+const SLOW = 120_000;
+
 const into = (edges: readonly GraphEdge[], dst: string) => edges.filter((e) => e.dstId === dst);
 
 describe('calls on built-in values never reach a project method', () => {
@@ -37,12 +40,12 @@ describe('calls on built-in values never reach a project method', () => {
     // Only `s.split` (a parameter: its type is not read) remains, as a capped name guess.
     expect(into(edges, 'src/text.ts::Matcher.split#Method').map((e) => [e.name, e.confidence])).toEqual([['s.split', BUILTIN_NAME_CONFIDENCE]]);
     expect(into(edges, 'src/text.ts::Matcher.match#Method')).toEqual([]);
-  });
+  }, SLOW);
 
   it('links no method called on a built-in method result (s.split(",").map)', async () => {
     const edges = await resolveFiles('builtins-literals', files);
     expect(into(edges, 'src/text.ts::Matcher.map#Method')).toEqual([]);
-  });
+  }, SLOW);
 });
 
 describe('name guesses on built-in method names are capped under the default view', () => {
@@ -64,7 +67,7 @@ describe('name guesses on built-in method names are capped under the default vie
     expect(BUILTIN_NAME_CONFIDENCE).toBeLessThan(DEFAULT_MIN_CONFIDENCE);
     // A name that is no built-in method keeps its unique-name confidence.
     expect(into(edges, 'src/stack.ts::Stack.peek#Method').map((e) => e.provenance)).toEqual(['unique_name']);
-  });
+  }, SLOW);
 });
 
 describe('Python receivers with bases outside the project', () => {
@@ -99,16 +102,16 @@ def fill(d):
   it('links super().__init__() on a built-in base to no unrelated __init__', async () => {
     const edges = await resolveFiles('py-super', files);
     expect(into(edges, 'pkg/other.py::Unrelated.__init__#Method')).toEqual([]);
-  });
+  }, SLOW);
 
   it('links self.m() inherited from an outside base to no same-named project method', async () => {
     const edges = await resolveFiles('py-super', files);
     expect(into(edges, 'pkg/other.py::Unrelated.with_traceback#Method')).toEqual([]);
-  });
+  }, SLOW);
 
   it('links dict.fromkeys() and {}.setdefault() to no project function or method', async () => {
     const edges = await resolveFiles('py-super', files);
     expect(into(edges, 'pkg/errors.py::fromkeys#Function').map(keyOf)).toEqual([]);
     expect(into(edges, 'pkg/store.py::Store.setdefault#Method')).toEqual([]);
-  });
+  }, SLOW);
 });

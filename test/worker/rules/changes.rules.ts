@@ -29,5 +29,5 @@ export const RULES: Rule[] = [
   { tool: 'changes', param: 'depth', phrase: 'default 2', args: { project: P, ranges: range, depth: '2' }, expect: { ok: true }, project },
   { tool: 'changes', param: 'limit', phrase: '1–200', args: { ranges: range, limit: 201 }, expect: { error: 'invalid_params' } },
   { tool: 'changes', param: 'min_confidence', phrase: '0–1', args: { ranges: range, min_confidence: 2 }, expect: { error: 'invalid_params' } },
-  { tool: 'changes', param: 'min_confidence', phrase: 'default 0.5', args: { project: P, ranges: range, min_confidence: '0.5' }, expect: { ok: true }, project },
+  { tool: 'changes', param: 'min_confidence', phrase: 'default 0.8', args: { project: P, ranges: range, min_confidence: '0.8' }, expect: { ok: true }, project },
 ];

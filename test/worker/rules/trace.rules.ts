@@ -19,7 +19,7 @@ export const RULES: Rule[] = [
   { tool: 'trace', param: 'kinds', phrase: 'Default CALLS', args: { project: 'rules-trace', id, kinds: ['CALLS', 'IMPORTS'] }, expect: { ok: true }, project },
   { tool: 'trace', param: 'include_tests', phrase: 'Default false', args: { name: 'b', include_tests: 'no' }, expect: { error: 'invalid_params' } },
   { tool: 'trace', param: 'min_confidence', phrase: '0–1', args: { name: 'b', min_confidence: 1.5 }, expect: { error: 'invalid_params' } },
-  { tool: 'trace', param: 'min_confidence', phrase: 'default 0.5', args: { project: 'rules-trace', id, min_confidence: '0' }, expect: { ok: true }, project },
+  { tool: 'trace', param: 'min_confidence', phrase: 'default 0.8', args: { project: 'rules-trace', id, min_confidence: '0' }, expect: { ok: true }, project },
   { tool: 'trace', param: 'max_hops', phrase: '1–200', args: { name: 'b', max_hops: 0 }, expect: { error: 'invalid_params' } },
   { tool: 'trace', param: 'max_hops', phrase: '1–200', args: { name: 'b', max_hops: 201 }, expect: { error: 'invalid_params' } },
   { tool: 'trace', param: 'max_hops', phrase: 'default 50', args: { project: 'rules-trace', id, max_hops: '50' }, expect: { ok: true }, project },

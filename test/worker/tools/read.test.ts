@@ -315,6 +315,15 @@ describe('read: files that cannot be read as asked', () => {
     for (const step of steps) await runStep(step);
   });
 
+  it('answers an unknown path longer than 50 bytes with target_not_resolved, not an internal error', async () => {
+    // D1 refuses LIKE patterns over 50 bytes; the same-name lookup must not depend on one.
+    for (const path of ['a'.repeat(120), 'é'.repeat(60), `deep/${'💥'.repeat(50)}.ts`]) {
+      const { status, body } = await read({ path });
+      expect(status, path).toBe(200);
+      expect(body._meta.empty_reason).toBe('target_not_resolved');
+    }
+  });
+
   it('refuses absolute paths and .. segments with invalid_path', async () => {
     for (const path of ['/etc/passwd', '../secrets.ts', 'src/../../x.ts', 'C:\\x.ts']) {
       const { status, body } = await read({ path });
