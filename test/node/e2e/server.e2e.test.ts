@@ -381,22 +381,23 @@ describe('auth over the wire', () => {
   ];
 
   for (const [method, route, body] of protectedRoutes) {
-    it(`${method} ${route} without a key is 401 with WWW-Authenticate and the echoed X-Request-ID`, async () => {
+    it(`${method} ${route} without a key is 401 with WWW-Authenticate and the echoed client X-Request-ID`, async () => {
       const id = `e2e-nokey-${route.replace(/\W+/g, '-')}`;
       const r = await http(base, route, { method, body, headers: { 'x-request-id': id, accept: 'application/json, text/event-stream' } });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="pincher-edge"/);
-      expect(r.headers.get('x-request-id')).toBe(id);
+      expect(r.headers.get('x-client-request-id')).toBe(id);
       expect(r.body.error.code).toBe('unauthorized');
-      expect(r.body._meta.request_id).toBe(id);
+      expect(r.body._meta.client_request_id).toBe(id);
+      expect(r.body._meta.request_id).toBe(r.headers.get('x-request-id'));
     });
 
-    it(`${method} ${route} with a wrong key is 401 invalid_token with the echoed X-Request-ID`, async () => {
+    it(`${method} ${route} with a wrong key is 401 invalid_token with the echoed client X-Request-ID`, async () => {
       const id = `e2e-badkey-${route.replace(/\W+/g, '-')}`;
       const r = await http(base, route, { method, body, key: `${FULL_KEY}x`, headers: { 'x-request-id': id, accept: 'application/json, text/event-stream' } });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
-      expect(r.headers.get('x-request-id')).toBe(id);
+      expect(r.headers.get('x-client-request-id')).toBe(id);
       expect(r.body.error.code).toBe('unauthorized');
     });
   }

@@ -390,11 +390,13 @@ describe('request_id', () => {
 
   const honoured = ['trace-0001', 'span id with spaces', '!~'.repeat(100), 'x'.repeat(200)];
   for (const id of honoured) {
-    it(`honours a client X-Request-ID of ${id.length} printable ASCII characters on REST and MCP`, async () => {
+    it(`keeps a client X-Request-ID of ${id.length} printable ASCII characters as client_request_id beside a ULID, on REST and MCP`, async () => {
       for (const surface of SURFACES) {
         const call = await callOn(surface, 'list', {}, { headers: { 'x-request-id': id } });
-        expect(call.meta.request_id).toBe(id);
-        expect(call.reply.headers.get('x-request-id')).toBe(id);
+        expect(call.meta.request_id).toMatch(ULID);
+        expect(call.reply.headers.get('x-request-id')).toBe(call.meta.request_id);
+        expect(call.meta.client_request_id).toBe(id);
+        expect(call.reply.headers.get('x-client-request-id')).toBe(id);
       }
     });
   }
@@ -405,10 +407,12 @@ describe('request_id', () => {
     ['a non-ASCII character', 'caf\u00e9'],
   ];
   for (const [what, id] of refused) {
-    it(`replaces a client X-Request-ID with ${what} by a ULID`, async () => {
+    it(`ignores a client X-Request-ID with ${what} (no client_request_id)`, async () => {
       const call = await callOn('rest', 'list', {}, { headers: { 'x-request-id': id } });
       expect(call.meta.request_id).toMatch(ULID);
       expect(call.reply.headers.get('x-request-id')).toBe(call.meta.request_id);
+      expect(call.meta.client_request_id).toBeUndefined();
+      expect(call.reply.headers.get('x-client-request-id')).toBeNull();
     });
   }
 
@@ -430,11 +434,13 @@ describe('request_id', () => {
   };
 
   for (const [status, make] of Object.entries(byStatus)) {
-    it(`echoes the client X-Request-ID on a ${status} response, in the header and in _meta`, async () => {
+    it(`echoes the client X-Request-ID on a ${status} response as client_request_id, beside a ULID request_id`, async () => {
       const reply = await make({ 'x-request-id': `echo-${status}` });
       expect(reply.status).toBe(Number(status));
-      expect(reply.headers.get('x-request-id')).toBe(`echo-${status}`);
-      expect(reply.body._meta.request_id).toBe(`echo-${status}`);
+      expect(reply.headers.get('x-client-request-id')).toBe(`echo-${status}`);
+      expect(reply.headers.get('x-request-id')).toMatch(ULID);
+      expect(reply.body._meta.request_id).toBe(reply.headers.get('x-request-id'));
+      expect(reply.body._meta.client_request_id).toBe(`echo-${status}`);
     });
 
     it(`mints a ULID for a ${status} response and puts it in the X-Request-ID header`, async () => {
@@ -445,14 +451,15 @@ describe('request_id', () => {
     });
   }
 
-  it('echoes the X-Request-ID on JSON-RPC protocol errors too', async () => {
+  it('echoes the client X-Request-ID on JSON-RPC protocol errors too', async () => {
     const reply = await send('/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'rpc-parse' },
       body: '{not json',
     });
     expect(reply.body.error.code).toBe(-32700);
-    expect(reply.headers.get('x-request-id')).toBe('rpc-parse');
+    expect(reply.headers.get('x-client-request-id')).toBe('rpc-parse');
+    expect(reply.headers.get('x-request-id')).toMatch(ULID);
   });
 
   it('keeps the 500 body free of the internal failure detail', async () => {

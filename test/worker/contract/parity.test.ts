@@ -59,10 +59,14 @@ function argsFor(tool: string): Json[] {
 
 /** `_meta` values that legitimately differ between two calls. */
 const VOLATILE = new Set(['request_id', 'latency_ms']);
+/** Per-transport accounting: MCP counts every block the model receives (notice, plain-words line), REST its body. */
+const PER_TRANSPORT = new Set(['tokens_used', 'tokens_saved', 'tokens_saved_pct']);
 
 /** `_meta` without volatile values; typed diagnoses compare by code and severity (messages may carry timings). */
 function stable(meta: Json): Json {
-  const out = Object.fromEntries(Object.entries(meta).filter(([k]) => !VOLATILE.has(k) && !k.startsWith('io.modelcontextprotocol/')));
+  const out = Object.fromEntries(
+    Object.entries(meta).filter(([k]) => !VOLATILE.has(k) && !PER_TRANSPORT.has(k) && !k.startsWith('io.modelcontextprotocol/')),
+  );
   if (out.diagnosis_v2) out.diagnosis_v2 = (out.diagnosis_v2 as Json[]).map((d) => ({ code: d.code, severity: d.severity }));
   return out;
 }
@@ -104,8 +108,9 @@ beforeAll(async () => {
   for (const tool of TOOLS) {
     for (const args of argsFor(tool.name)) {
       const rest = await restCall(tool.name, args);
-      const m2025 = await mcpTool('2025', tool.name, args);
-      const m2026 = await mcpTool('2026', tool.name, args);
+      // The full toolset: on the core list, steps to unadvertised tools are routed through batch (reachable-steps tests).
+      const m2025 = await mcpTool('2025', tool.name, args, { query: '?toolset=full' });
+      const m2026 = await mcpTool('2026', tool.name, args, { query: '?toolset=full' });
       RECORDED.push({ tool: tool.name, args, rest, mcp: { '2025': m2025, '2026': m2026 } });
     }
   }
@@ -133,6 +138,8 @@ describe('REST and MCP give the same answer for the same call', () => {
           }
           expect(metaKeys(mcp._meta)).toEqual(metaKeys(rest.body._meta));
           expect(stable(mcp._meta)).toEqual(stable(rest.body._meta));
+          // The same answer costs at least as much on MCP, where the model also reads the notice.
+          expect(mcp._meta.tokens_used).toBeGreaterThanOrEqual(rest.body._meta.tokens_used);
         });
       }
     }
