@@ -23,6 +23,10 @@ export async function offerNearestNames(
 ): Promise<string[]> {
   const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
   const rows = await nameCandidates(ctx.db, project.id, bare);
+  // The name itself exists (the id or path around it was wrong): search returns its exact ids.
+  if (rows.some((r) => r.name === bare)) {
+    ctx.meta.next('search', { project: project.name, query: bare }, `'${bare}' is defined in this project: search returns its exact ids`);
+  }
   const names = nearest(bare, rows.map((r) => r.name), OFFERED);
   const ids = new Map(rows.map((r) => [r.name, r.id]));
   for (const n of names) ctx.meta.next(tool, { project: project.name, ...argsFor(ids.get(n) ?? n, n) }, `did you mean '${n}'? (${ids.get(n)})`);

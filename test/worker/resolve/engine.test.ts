@@ -78,7 +78,8 @@ describe('name guesses for unknown receivers', () => {
       call('lib/list.ts', 'typescript', 'other.join', add.id, 6),
     ];
     const edges = createResolver(project(['lib/list.ts'])).resolve(refs, [add, join, parse, log]);
-    expect(edges.map(brief)).toEqual([['CALLS', add.id, join.id, 'unique_name', 0.7]]);
+    // `join` is also a built-in method name (Array#join): the guess is capped at 0.3.
+    expect(edges.map(brief)).toEqual([['CALLS', add.id, join.id, 'unique_name', 0.3]]);
   });
 });
 

@@ -281,8 +281,8 @@ describe('read: anchors against the index', () => {
     expect(body.result).not.toHaveProperty('text');
     expect(body.result.anchors.matched).toEqual(anchors.filter((a) => !a.startsWith('2:')));
     expect(body.result.anchors.stale).toEqual([
-      { anchor: anchors[1], current: `2:${hashOf('  return 42;')}` },
-      { anchor: '99:abcd', current: null },
+      { anchor: anchors[1], current: `2:${hashOf('  return 42;')}`, moved_to: null },
+      { anchor: '99:abcd', current: null, moved_to: null },
     ]);
     const w = (body._meta.warnings_v2 as Json[]).find((x) => x.code === 'stale_anchor');
     expect(w?.data.stale).toHaveLength(2);
