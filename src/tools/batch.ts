@@ -65,7 +65,7 @@ export const batchTool = defineTool({
   baseline: 'none',
   input: z.object({
     calls: z.array(call).min(1).max(MAX_CALLS).describe('1–12; args default {}.'),
-    project: z.string().optional().describe("Project name: the entries' default"),
+    project: z.string().optional().describe("Entries' default project"),
     max_tokens: z
       .number()
       .int()

@@ -47,7 +47,7 @@ export const contextTool = defineTool({
   name: 'context',
   title: 'Symbol with its dependencies',
   description:
-    "A symbol's source plus its callees, bases and imports within max_tokens (not whole files); the rest: dropped (budget_truncated). " +
+    "A symbol's source plus its callees, bases and imports within max_tokens; the rest: dropped (budget_truncated). " +
     'Exactly one of id or name.',
   tier: 'standard',
   toolset: 'core',

@@ -20,8 +20,8 @@ export const guideTool = defineTool({
   name: 'guide',
   title: 'Which calls to make',
   description:
-    'Plans a task: its intent (debug a trace, review a diff, impact of a change, callers, definition, understand, find text, explore) ' +
-    'and the calls to make in order, with ready arguments holding real symbol ids found in the index. No project given or pinned: the one step is list.',
+    'Plans a task (debug, review, impact, callers, find…): ordered calls with ready arguments (real symbol ids). ' +
+    'No project given or pinned: the one step is list.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

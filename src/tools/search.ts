@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, SYMBOL_KINDS } from '../extract';
-import { languageStats, type ProjectRow } from '../db/projects';
-import { explainEmptyIndex } from './architecture';
+import type { ProjectRow } from '../db/projects';
 import {
   compileGlob,
   countStatement,
@@ -91,7 +90,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'Find symbol definitions by name or words; exact name first, Type.method works. Use before grep.',
+  description: 'Definitions by name (exact first; Type.method) or words; before grep.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -277,6 +276,7 @@ async function explainEmpty(
       `project '${project.name}' holds ${project.fileCount} file(s) but the extractor found no symbol in any of them, so no query can match; health lists its extraction failures`,
       { project: project.name, files: project.fileCount },
     );
+    ctx.meta.next('grep', { project: project.name, pattern: query.words[0] ?? args.query, literal: true, ignore_case: true }, 'search the stored text instead');
     ctx.meta.next('health', { project: project.name }, 'see the extraction failures by reason');
     return;
   }
@@ -357,13 +357,6 @@ async function explainEmpty(
     });
     ctx.meta.next('index', { project: project.name, force: true }, 're-extract the stored files with the current extractor');
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
-    return;
-  }
-  // A project whose files yield no symbol at all: the extractor is the cause, not the query.
-  const stats = await languageStats(ctx.db, project.id);
-  const totals = { files: stats.reduce((n, s) => n + s.files, 0), symbols: stats.reduce((n, s) => n + s.symbols, 0) };
-  if (explainEmptyIndex(ctx, project, totals)) {
-    ctx.meta.next('grep', { project: project.name, pattern: query.words[0] ?? args.query, literal: true, ignore_case: true }, 'search the stored text instead');
     return;
   }
   const name = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;

@@ -276,7 +276,7 @@ describe('misses next to files the extractor could not read fully', () => {
   it('answers extractor_emitted_nothing for a project whose files hold no symbol', async () => {
     const body = await search({ project: NOTHING, query: 'hello' });
     expectEmpty(body, 'extractor_emitted_nothing');
-    expect((body._meta.next_steps as Step[]).map((s) => s.tool)).toEqual(['health']);
+    expect((body._meta.next_steps as Step[]).map((s) => s.tool)).toEqual(['grep', 'health']);
     await executeSteps(body);
   });
 });
