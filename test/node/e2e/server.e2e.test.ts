@@ -286,8 +286,9 @@ describe('MCP 2026-07-28 stateless revision (plain fetch)', () => {
 
 describe('REST twin (plain fetch)', () => {
   const cases: [string, Json, SdkConnection | (() => SdkConnection)][] = [
-    ['why_empty', { code: 'stale_index' }, () => core],
-    ['list', {}, () => core],
+    // The full toolset: on the core list, steps to unadvertised tools are routed through batch.
+    ['why_empty', { code: 'stale_index' }, () => full],
+    ['list', {}, () => full],
     ['health', {}, () => full],
   ];
   for (const [tool, args, conn] of cases) {

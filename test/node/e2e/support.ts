@@ -255,6 +255,8 @@ export function stableMeta(meta: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(meta ?? {})) {
     if (k === 'request_id' || k === 'latency_ms' || k.startsWith('io.modelcontextprotocol/')) continue;
+    // Per transport: MCP counts every block the model receives (the notice too), REST its body.
+    if (k === 'tokens_used' || k === 'tokens_saved' || k === 'tokens_saved_pct') continue;
     out[k] = v;
   }
   return out;
