@@ -22,6 +22,11 @@ export interface GrammarLanguage {
   testPaths: readonly RegExp[];
   testNames?: RegExp;
   exportedNames?: RegExp;
+  /**
+   * Rewrites the text before parsing without moving any offset (same length, same lines),
+   * e.g. blanking C/C++ annotation macros; names and signatures still come from the original.
+   */
+  prepare?: (text: string) => string;
   /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
   nestedDefinitions?: boolean;
 }
@@ -109,7 +114,7 @@ export async function extractWithGrammar(
 ): Promise<GrammarExtraction> {
   const { query, roles } = await queryFor(language);
   const deadline = new Deadline(timeoutMs);
-  const tree = parse(language.grammar, content, deadline);
+  const tree = parse(language.grammar, language.prepare ? language.prepare(content) : content, deadline);
   if (!tree) return timeout(timeoutMs);
   try {
     const root = tree.rootNode;

@@ -1,5 +1,7 @@
-; C tags (parsed with the C++ grammar). Vocabulary: ../captures.ts.
-; Exported = not `static` (functions, globals); types and macros are exported.
+; C and C++ tags, shared: both languages are parsed with the C++ grammar and run this query
+; followed by cpp.scm (the C++-only constructs), so a C++ header named `.h` reads as well as
+; a `.hpp`. Vocabulary: ../captures.ts. Exported = not `static` (functions, globals); types,
+; fields and macros are exported.
 
 ; ---- functions and prototypes --------------------------------------------------
 ((comment)* @doc
@@ -94,7 +96,7 @@
 
 ; ---- macros: object-like ones are constants (header guards excluded) ----------
 (((comment)* @doc . (preproc_def name: (identifier) @name) @definition.constant @export)
-  (#not-match? @name "_H(_|__)?$|_INCLUDED$"))
+  (#not-match? @name "_H(PP)?(_|__)?$|_INCLUDED$"))
 ((comment)* @doc . (preproc_function_def name: (identifier) @name) @definition.function @export)
 
 ; ---- references ----------------------------------------------------------------

@@ -1,0 +1,120 @@
+/**
+ * C and C++ annotation macros, blanked before parsing. Headers wrap declarations in
+ * export, visibility and attribute macros the grammar cannot expand (`class GTEST_API_ Foo`,
+ * `FMT_CONSTEXPR auto f()`, `OPENSSL_EXPORT int g(void);`, `FMT_BEGIN_NAMESPACE` alone on a
+ * line); each one turns a declaration into an ERROR. Like ctags, we read past them: a macro is
+ * replaced by as many spaces, so every offset, line and column stays the same and names and
+ * signatures are still read from the original text.
+ *
+ * A macro is an ALL_CAPS identifier with an underscore (`FMT_API`, `GTEST_API_`), blanked only
+ * where it cannot be a type or a value:
+ * - between `class`/`struct`/`union` and the type's name, when a body or a base list follows;
+ * - in front of a declaration: at the start of a line (after `template <…>` and specifiers
+ *   such as `static`/`inline`/`friend`), followed by a declaration that still has its type
+ *   and name (`FMT_API void f(`, `GTEST_API_ ::testing::Env* g(`, a keyword) — so `SSL_CTX *ctx;`
+ *   and `EVP_MD md;` keep their type;
+ * - alone on a line after the end of a statement, a block, a comment or a directive, with a
+ *   declaration or a directive after it (`FMT_BEGIN_NAMESPACE`, `JSON_HEDLEY_NON_NULL(1)`).
+ * Deterministic, linear in the text, and a no-op for text without such macros.
+ */
+
+const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*\b`;
+const ARGS = String.raw`(?:\s*\((?:[^()\n]|\([^()\n]*\))*\))?`;
+
+/** `class MACRO Name {`, `struct MACRO MACRO2 Name : Base`. */
+const TYPE_HEAD = new RegExp(String.raw`\b(?:class|struct|union)\s+((?:${MACRO}${ARGS}\s+)+)(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{<])`, 'g');
+
+const SPECIFIER = /^(?:static|inline|extern|friend|virtual|explicit|constexpr|consteval|constinit)$/;
+const KEYWORD_HEAD = /^(?:(?:inline|static|extern|constexpr|consteval|virtual|explicit|friend|const|volatile|typename|template|class|struct|union|enum|namespace|typedef|using|auto|void|bool|char|short|int|long|unsigned|signed|float|double|operator)\b|~)/;
+/** A type then a name (`basic_json parse(`, `::testing::Env* g(`), or a constructor (`rgb(`). */
+const DECLARATION_HEAD = /^(?:(?:::)?[A-Za-z_][\w:]*(?:<[^;{}]*>)?[\s*&]+\s*[*&]*\s*(?:[A-Za-z_~][\w:]*|operator\b)|[A-Za-z_]\w*\s*\()/;
+
+/** After a parameter list: `void f() const FMT_NOEXCEPT {`, `auto g() FMT_NOEXCEPT -> int;`. */
+const TRAILING = new RegExp(String.raw`\)((?:\s*(?:(?:const|volatile|noexcept|override|final)\b|&&?))*\s*)((?:${MACRO}${ARGS}\s*)+)(?=[{;=:]|->|override\b|final\b|noexcept\b|const\b)`, 'g');
+
+const LINE = /^([ \t]*)(.*)$/gm;
+const TEMPLATE_PREFIX = /^template\s*<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>\s*/;
+const WORD = new RegExp(String.raw`^(?:(${MACRO})${ARGS}|([A-Za-z_]\w*))\s*`);
+const LONE = new RegExp(String.raw`^${MACRO}${ARGS}\s*$`);
+
+function blank(chars: string[], from: number, to: number): void {
+  for (let i = from; i < to; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+}
+
+function looksLikeDeclaration(rest: string): boolean {
+  return KEYWORD_HEAD.test(rest) || DECLARATION_HEAD.test(rest);
+}
+
+/** The last significant character before `at` ignoring blanks: '' at the start of the text. */
+function previousLineEnd(text: string, lineStart: number): string {
+  let end = lineStart - 1;
+  while (end >= 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    if (line.length > 0) {
+      if (line.startsWith('#') || line.startsWith('//') || line.endsWith('*/') || line.endsWith('\\')) return '#';
+      return line[line.length - 1];
+    }
+    end = start - 1;
+  }
+  return '';
+}
+
+function nextLineStart(text: string, from: number): string {
+  const m = /\S/.exec(text.slice(from, from + 400));
+  return m ? m[0] : '';
+}
+
+/** Masks the annotation macros of a C or C++ text (same length, same lines). */
+export function maskMacros(text: string): string {
+  if (!/[A-Z][A-Z0-9]*_/.test(text)) return text;
+  const chars = text.split('');
+  let changed = false;
+  for (const m of text.matchAll(TYPE_HEAD)) {
+    const at = m.index + m[0].indexOf(m[1]);
+    blank(chars, at, at + m[1].length);
+    changed = true;
+  }
+  for (const m of text.matchAll(TRAILING)) {
+    const at = m.index + 1 + m[1].length;
+    blank(chars, at, at + m[2].trimEnd().length);
+    changed = true;
+  }
+  for (const m of text.matchAll(LINE)) {
+    const body = m[2];
+    if (!/[A-Z][A-Z0-9]*_/.test(body) || body.startsWith('#')) continue;
+    const lineStart = m.index + m[1].length;
+    if (LONE.test(body)) {
+      const before = previousLineEnd(text, m.index);
+      const after = nextLineStart(text, m.index + m[0].length);
+      if ((before === '' || ';{}>:#'.includes(before)) && (after === '' || /[A-Za-z_#~[:]/.test(after))) {
+        blank(chars, lineStart, lineStart + body.length);
+        changed = true;
+      }
+      continue;
+    }
+    // A declaration's head: template <…>, then specifiers and macros.
+    let offset = 0;
+    const template = TEMPLATE_PREFIX.exec(body);
+    if (template) offset = template[0].length;
+    const macros: [number, number][] = [];
+    let stop = offset;
+    for (;;) {
+      const w = WORD.exec(body.slice(stop));
+      if (!w) break;
+      if (w[1] !== undefined) macros.push([stop, stop + w[0].trimEnd().length]);
+      else if (!SPECIFIER.test(w[2])) break;
+      stop += w[0].length;
+    }
+    // The last macro may be the declaration's type (`BOOL WINAPI f(`, `static SSL_CTX *x`).
+    while (macros.length > 0 && !looksLikeDeclaration(body.slice(stop))) {
+      const last = macros.pop() as [number, number];
+      stop = last[0];
+    }
+    for (const [from, to] of macros) {
+      blank(chars, lineStart + from, lineStart + to);
+      changed = true;
+    }
+  }
+  return changed ? chars.join('') : text;
+}
