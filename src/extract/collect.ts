@@ -132,11 +132,34 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
   return parts;
 }
 
-/** `A::B` → `A.B`; an owner captured with the name at its end (`A::B::f`) loses it. */
-function ownerText(content: string, node: SyntaxNode | undefined, name?: string): string | null {
+/**
+ * `A::B` → `A.B`; an owner captured with the name at its end (`A::B::f`, `A::operator<<`) loses
+ * it, and template arguments (`Foo<T>::bar`) are left out.
+ */
+function ownerText(content: string, node: SyntaxNode | undefined, name?: SyntaxNode): string | null {
   if (!node) return null;
-  const owner = content.slice(node.startIndex, node.endIndex).replace(/\s+/g, '').replace(/::/g, '.');
-  return name !== undefined && owner.endsWith(`.${name}`) ? owner.slice(0, -name.length - 1) : owner;
+  const inside = name !== undefined && name.startIndex > node.startIndex && name.endIndex <= node.endIndex;
+  let owner = content.slice(node.startIndex, inside ? name.startIndex : node.endIndex).replace(/\s+/g, '');
+  for (let prev = ''; prev !== owner; ) {
+    prev = owner;
+    owner = owner.replace(/<[^<>]*>/g, '');
+  }
+  owner = owner.replace(/::/g, '.').replace(/\.$/, '');
+  return owner === '' ? null : owner;
+}
+
+/**
+ * The defined name. A name written as a symbol literal (Ruby `attr_reader :size`) is the bare
+ * name; a C++ operator is written as ctags and debuggers do: `operator ()`, `operator <<`,
+ * `operator ""_json`, and a conversion `operator bool` (its parameter list left out).
+ */
+function nameText(node: SyntaxNode, content: string): string {
+  if (node.type === 'operator_name' || node.type === 'operator_cast') {
+    const end = node.childForFieldName('declarator')?.startIndex ?? node.endIndex;
+    const rest = content.slice(node.startIndex, end).replace(/^operator\b/, '').trim().replace(/\s+/g, ' ');
+    return `operator ${/^\w/.test(rest) ? rest : rest.replace(/\s+/g, '')}`;
+  }
+  return content.slice(node.startIndex, node.endIndex).replace(/^:(?=\w)/, '');
 }
 
 function stronger(a: SymbolKind, b: SymbolKind): SymbolKind {
@@ -154,8 +177,7 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
     record = {
       ...span(node, content),
       kind: def.kind,
-      // A name written as a symbol literal (Ruby `attr_reader :size`) is the bare name.
-      name: content.slice(name.startIndex, name.endIndex).replace(/^:(?=\w)/, ''),
+      name: nameText(name, content),
       node,
       docs: [],
       exported: false,
@@ -184,7 +206,7 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
     }
   }
   record.test ||= parts.test;
-  record.owner ??= ownerText(content, parts.owner, record.name);
+  record.owner ??= ownerText(content, parts.owner, name);
 }
 
 function addReference(map: Map<string, RawReference>, parts: Parts, content: string): void {

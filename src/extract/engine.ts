@@ -27,6 +27,8 @@ export interface GrammarLanguage {
    * e.g. blanking C/C++ annotation macros; names and signatures still come from the original.
    */
   prepare?: (text: string) => string;
+  /** Keep types and type aliases defined inside functions (see OutlineRules). */
+  localTypes?: boolean;
   /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
   nestedDefinitions?: boolean;
 }
@@ -130,6 +132,7 @@ export async function extractWithGrammar(
         testNames: language.testNames,
         exportedNames: language.exportedNames,
         nestedDefinitions: language.nestedDefinitions,
+        localTypes: language.localTypes,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,

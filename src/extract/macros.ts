@@ -14,7 +14,10 @@
  *   and name (`FMT_API void f(`, `GTEST_API_ ::testing::Env* g(`, a keyword) — so `SSL_CTX *ctx;`
  *   and `EVP_MD md;` keep their type;
  * - alone on a line after the end of a statement, a block, a comment or a directive, with a
- *   declaration or a directive after it (`FMT_BEGIN_NAMESPACE`, `JSON_HEDLEY_NON_NULL(1)`).
+ *   declaration or a directive after it (`FMT_BEGIN_NAMESPACE`, `JSON_HEDLEY_NON_NULL(1)`);
+ * - a whole `MACRO(…);` line at column 0 (not a statement of an indented body): a macro that
+ *   expands to declarations, whose arguments (`unsigned char, '\0'`) derail the parse;
+ * - after a parameter list (`void f() const FMT_NOEXCEPT {`).
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
 
@@ -36,6 +39,8 @@ const LINE = /^([ \t]*)(.*)$/gm;
 const TEMPLATE_PREFIX = /^template\s*<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>\s*/;
 const WORD = new RegExp(String.raw`^(?:(${MACRO})${ARGS}|([A-Za-z_]\w*))\s*`);
 const LONE = new RegExp(String.raw`^${MACRO}${ARGS}\s*$`);
+/** `GMOCK_DEFINE_…_(unsigned char, '\0');` at column 0: a macro that expands to declarations. */
+const DECLARING_CALL = new RegExp(String.raw`^${MACRO}${ARGS}\s*;`);
 
 function blank(chars: string[], from: number, to: number): void {
   for (let i = from; i < to; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
@@ -84,6 +89,12 @@ export function maskMacros(text: string): string {
     const body = m[2];
     if (!/[A-Z][A-Z0-9]*_/.test(body) || body.startsWith('#')) continue;
     const lineStart = m.index + m[1].length;
+    const call = m[1] === '' ? DECLARING_CALL.exec(body) : null;
+    if (call && ';{}>:#'.includes(previousLineEnd(text, m.index) || ';')) {
+      blank(chars, lineStart, lineStart + call[0].length);
+      changed = true;
+      continue;
+    }
     if (LONE.test(body)) {
       const before = previousLineEnd(text, m.index);
       const after = nextLineStart(text, m.index + m[0].length);

@@ -28,6 +28,8 @@ export interface OutlineRules {
   nestedDefinitions?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
+  /** Types and type aliases defined inside a function are symbols (C++ local classes and `using`). */
+  localTypes?: boolean;
 }
 
 /** Definitions inside these are local to a body or an initializer, not symbols. */
@@ -36,6 +38,9 @@ const LOCAL_SCOPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Functio
 /** With `nestedDefinitions`: what stays a symbol inside a function, and inside an initializer. */
 const NESTED_IN_CALLABLE: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Class']);
 const NESTED_IN_INITIALIZER: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Function', 'Method', 'Class', 'Field']);
+
+/** With `localTypes`: what stays a symbol inside a function. */
+const LOCAL_TYPES: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['Class', 'Struct', 'Interface', 'Enum', 'Type']);
 
 const BLANK_LINE = /\n[ \t]*\r?\n/;
 
@@ -61,6 +66,7 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
 }
 
 function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
+  if (rules.localTypes && container !== null && CALLABLE_KINDS.has(container.kind) && LOCAL_TYPES.has(kind)) return true;
   if (!rules.nestedDefinitions || container === null) return false;
   // A function-valued local variable (`const onClick = () => …`) stays local.
   if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind) && !def.variable;

@@ -3,57 +3,67 @@
 ; exported (access sections are not tracked). Out-of-line definitions (`void A::f()`) are
 ; qualified by their scope through @owner (the engine drops the trailing name from it).
 
-; ---- functions and methods defined in place, and declarations ----------------
+; ---- functions and methods defined in place (members, operators, conversions), templates,
+; and member declarations ------------------------------------------------------------
 ((comment)* @doc
   .
   [
-    (function_definition
-      declarator: [
-        (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
-        (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
+    (function_definition declarator: [
+        (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (operator_cast) @name
       ]) @definition.function
-    (template_declaration
-      (function_definition
-        declarator: [
-          (function_declarator declarator: [(identifier) (field_identifier)] @name)
-          (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
-          (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
-        ])) @definition.function
-    (field_declaration
-      declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
+    (template_declaration (function_definition declarator: [
+        (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (operator_cast) @name
+      ])) @definition.function
+    (field_declaration declarator: [
+        (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+        (operator_cast) @name
+      ]) @definition.method
+    (declaration declarator: (operator_cast) @name) @definition.method
   ])
-
-((function_definition
-   declarator: [
-     (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
-     (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))
+((function_definition declarator: [
+     (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+     (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+     (operator_cast) @name
    ]) @definition.function @export
   (#not-match? @export "^[^(]*\\bstatic\\b"))
-((template_declaration
-   (function_definition
-     declarator: [
-       (function_declarator declarator: [(identifier) (field_identifier)] @name)
-       (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
-     ])) @definition.function @export
+((template_declaration (function_definition declarator: [
+     (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+     (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+     (operator_cast) @name
+   ])) @definition.function @export
   (#not-match? @export "^[^(]*\\bstatic\\b"))
-(field_declaration
-  declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.method @export
+(field_declaration declarator: [
+    (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
+    (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
+    (operator_cast) @name
+  ]) @definition.method @export
 
 ; ---- out-of-line definitions: `R Scope::name(…) {…}` -----------------------------
 ((comment)* @doc
   .
-  (function_definition
-    declarator: [
-      (function_declarator declarator: (qualified_identifier
-        name: [(identifier) (destructor_name) (operator_name)] @name) @owner)
-      (function_declarator declarator: (qualified_identifier
-        name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)) @owner)
-      (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
-        name: [(identifier) (destructor_name) (operator_name)] @name) @owner))
-      (reference_declarator (function_declarator declarator: (qualified_identifier
-        name: [(identifier) (destructor_name) (operator_name)] @name) @owner))
+  (function_definition declarator: [
+      (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner)
+      (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name)) @owner)
+      (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner))
+      (reference_declarator (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner))
+      (qualified_identifier name: (operator_cast) @name) @owner
     ]) @definition.method @export)
 
 ; ---- types and namespaces ------------------------------------------------------
@@ -64,6 +74,10 @@
     ; a nested type defined out of line: `class Outer::Inner { … }`
     (class_specifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name) body: (_)) @definition.class
     (struct_specifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name) body: (_)) @definition.struct
+    ; a specialisation: `template <> struct formatter<T*> { … }`
+    (class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+    (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+    (union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
     (alias_declaration name: (type_identifier) @name) @definition.type
     (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.module
     (template_declaration [

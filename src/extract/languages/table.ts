@@ -96,12 +96,12 @@ export const TABLE: readonly LanguageRow[] = [
   {
     id: 'c', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.c', '.h'],
     // No C grammar is bundled: the C++ grammar reads C, and C++ headers named `.h` read as C++.
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true,
     testPaths: [/(?:^|\/)test_[^/]*\.c$/, /_test\.c$/, TEST_DIRS],
   },
   {
     id: 'cpp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hh', '.hxx'],
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true,
     testPaths: [/_(?:unit)?test\.(?:cc|cpp|cxx)$/, TEST_DIRS],
   },
   {
