@@ -18,6 +18,7 @@
  * - a whole `MACRO(…);` line at column 0 (not a statement of an indented body): a macro that
  *   expands to declarations, whose arguments (`unsigned char, '\0'`) derail the parse;
  * - after a parameter list (`void f() const FMT_NOEXCEPT {`).
+ * `__attribute__((…))` and `__declspec(…)` are blanked wherever they stand.
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
 
@@ -41,6 +42,22 @@ const WORD = new RegExp(String.raw`^(?:(${MACRO})${ARGS}|([A-Za-z_]\w*))\s*`);
 const LONE = new RegExp(String.raw`^${MACRO}${ARGS}\s*$`);
 /** `GMOCK_DEFINE_…_(unsigned char, '\0');` at column 0: a macro that expands to declarations. */
 const DECLARING_CALL = new RegExp(String.raw`^${MACRO}${ARGS}\s*;`);
+
+/** `__attribute__ ((aligned (2)))`, `__declspec(dllexport)`: compiler annotations, never a type or a value. */
+const ATTRIBUTE = /\b(?:__attribute__|__declspec)\s*\(/g;
+
+/** End of the balanced parenthesis opened at `open` (exclusive), or -1 within a short window. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  const limit = Math.min(text.length, open + 2000);
+  for (let i = open; i < limit; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i + 1;
+    else if (c === ';' || c === '{' || c === '}') return -1;
+  }
+  return -1;
+}
 
 function blank(chars: string[], from: number, to: number): void {
   for (let i = from; i < to; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
@@ -72,9 +89,18 @@ function nextLineStart(text: string, from: number): string {
 
 /** Masks the annotation macros of a C or C++ text (same length, same lines). */
 export function maskMacros(text: string): string {
-  if (!/[A-Z][A-Z0-9]*_/.test(text)) return text;
+  const attributes = text.includes('__attribute__') || text.includes('__declspec');
+  if (!attributes && !/[A-Z][A-Z0-9]*_/.test(text)) return text;
   const chars = text.split('');
   let changed = false;
+  if (attributes) {
+    for (const m of text.matchAll(ATTRIBUTE)) {
+      const end = closing(text, m.index + m[0].length - 1);
+      if (end < 0) continue;
+      blank(chars, m.index, end);
+      changed = true;
+    }
+  }
   for (const m of text.matchAll(TYPE_HEAD)) {
     const at = m.index + m[0].indexOf(m[1]);
     blank(chars, at, at + m[1].length);

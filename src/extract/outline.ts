@@ -28,7 +28,10 @@ export interface OutlineRules {
   nestedDefinitions?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
-  /** Types and type aliases defined inside a function are symbols (C++ local classes and `using`). */
+  /**
+   * Types and type aliases defined inside a function are symbols (C++ local classes, `using`), and
+   * so are the fields of an anonymous struct inside a function or a variable's declaration.
+   */
   localTypes?: boolean;
 }
 
@@ -66,7 +69,10 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
 }
 
 function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
-  if (rules.localTypes && container !== null && CALLABLE_KINDS.has(container.kind) && LOCAL_TYPES.has(kind)) return true;
+  if (rules.localTypes && container !== null) {
+    if (CALLABLE_KINDS.has(container.kind) && LOCAL_TYPES.has(kind)) return true;
+    if (kind === 'Field' && (CALLABLE_KINDS.has(container.kind) || TOP_LEVEL_ONLY_KINDS.has(container.kind))) return true;
+  }
   if (!rules.nestedDefinitions || container === null) return false;
   // A function-valued local variable (`const onClick = () => …`) stays local.
   if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind) && !def.variable;

@@ -10,6 +10,8 @@
     (function_definition
       declarator: [
         (function_declarator declarator: (identifier) @name)
+        ; a name built by a macro: `DYNARRAY_NAME (add) (struct list *l) {…}`
+        (function_declarator declarator: (function_declarator declarator: (identifier) @name))
         (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
         (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       ]) @definition.function
@@ -70,9 +72,19 @@
       (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
       (array_declarator declarator: (type_identifier) @name)
       (function_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (type_identifier) @name))
+      (pointer_declarator declarator: (function_declarator declarator: (type_identifier) @name))
+      ; `typedef INT8 int8_t;`: the grammar knows the standard integer names as primitive types
+      (primitive_type) @name
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
     ]) @definition.type @export)
+
+; `typedef STACK_OF(X509) X509_STACK;`: a macro call as the type reads as `STACK_OF (X509)`,
+; and the name becomes the next statement
+((type_definition type: (type_identifier) declarator: (parenthesized_declarator)) @definition.type @export
+  .
+  (expression_statement . (identifier) @name .))
 
 ; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
 ((comment)* @doc
