@@ -151,13 +151,14 @@ function ownerText(content: string, node: SyntaxNode | undefined, name?: SyntaxN
 /**
  * The defined name. A name written as a symbol literal (Ruby `attr_reader :size`) is the bare
  * name; a C++ operator is written as ctags and debuggers do: `operator ()`, `operator <<`,
- * `operator ""_json`, and a conversion `operator bool` (its parameter list left out).
+ * `operator ""_json`, and a conversion `operator Matcher<const::std::tuple<T1,T2>&>` (no blank
+ * next to punctuation, its parameter list left out).
  */
 function nameText(node: SyntaxNode, content: string): string {
   if (node.type === 'operator_name' || node.type === 'operator_cast') {
     const end = node.childForFieldName('declarator')?.startIndex ?? node.endIndex;
     const rest = content.slice(node.startIndex, end).replace(/^operator\b/, '').trim().replace(/\s+/g, ' ');
-    return `operator ${/^\w/.test(rest) ? rest : rest.replace(/\s+/g, '')}`;
+    return `operator ${rest.replace(/\s*([^\w\s])\s*/g, '$1')}`;
   }
   return content.slice(node.startIndex, node.endIndex).replace(/^:(?=\w)/, '');
 }

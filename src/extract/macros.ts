@@ -124,7 +124,7 @@ export function maskMacros(text: string): string {
     if (LONE.test(body)) {
       const before = previousLineEnd(text, m.index);
       const after = nextLineStart(text, m.index + m[0].length);
-      if ((before === '' || ';{}>:#'.includes(before)) && (after === '' || /[A-Za-z_#~[:]/.test(after))) {
+      if ((before === '' || ';{}>:#'.includes(before)) && (after === '' || /[A-Za-z_#~[:/]/.test(after))) {
         blank(chars, lineStart, lineStart + body.length);
         changed = true;
       }
