@@ -18,7 +18,9 @@
  * - a whole `MACRO(…);` line at column 0 (not a statement of an indented body): a macro that
  *   expands to declarations, whose arguments (`unsigned char, '\0'`) derail the parse;
  * - after a parameter list (`void f() const FMT_NOEXCEPT {`).
- * `__attribute__((…))` and `__declspec(…)` are blanked wherever they stand.
+ * `__attribute__((…))` and `__declspec(…)` are blanked wherever they stand, and a type written
+ * as a macro call at the start of a declaration (`STACK_OF(X509) *certs;`) becomes one identifier
+ * of the same length (`STACK_OF_X509_`).
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
 
@@ -59,6 +61,9 @@ function closing(text: string, open: number): number {
   return -1;
 }
 
+/** A type written as a macro call, `STACK_OF(X509) *certs`, `typedef LHASH_OF(X) Y;`. */
+const MACRO_TYPE = new RegExp(String.raw`^([ \t]*(?:(?:typedef|const|static|extern)\s+)*)(${MACRO})\(([ \t]*[A-Za-z_]\w*[ \t]*)\)(?=[ \t]*[*&]*[ \t]*[A-Za-z_])`, 'gm');
+
 function blank(chars: string[], from: number, to: number): void {
   for (let i = from; i < to; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
 }
@@ -88,11 +93,21 @@ function nextLineStart(text: string, from: number): string {
 }
 
 /** Masks the annotation macros of a C or C++ text (same length, same lines). */
-export function maskMacros(text: string): string {
-  const attributes = text.includes('__attribute__') || text.includes('__declspec');
-  if (!attributes && !/[A-Z][A-Z0-9]*_/.test(text)) return text;
-  const chars = text.split('');
+export function maskMacros(original: string): string {
+  const attributes = original.includes('__attribute__') || original.includes('__declspec');
+  if (!attributes && !/[A-Z][A-Z0-9]*_/.test(original)) return original;
+  let chars = original.split('');
   let changed = false;
+  for (const m of original.matchAll(MACRO_TYPE)) {
+    // `STACK_OF(X509)` → `STACK_OF_X509_`: one identifier of the same length.
+    const open = m.index + m[1].length + m[2].length;
+    const close = open + 1 + m[3].length;
+    for (let i = open; i <= close; i++) if (chars[i] === '(' || chars[i] === ')' || chars[i] === ' ' || chars[i] === '\t') chars[i] = '_';
+    changed = true;
+  }
+  // The rules below read the text with macro types already joined (`typedef STACK_OF_X_ Y;`).
+  const text = changed ? chars.join('') : original;
+  chars = text.split('');
   if (attributes) {
     for (const m of text.matchAll(ATTRIBUTE)) {
       const end = closing(text, m.index + m[0].length - 1);
@@ -153,5 +168,5 @@ export function maskMacros(text: string): string {
       changed = true;
     }
   }
-  return changed ? chars.join('') : text;
+  return changed ? chars.join('') : original;
 }

@@ -102,8 +102,23 @@
     ]) @definition.field @export)
 
 ; ---- globals (file level only) ----------------------------------------------------
-(translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable)
-((translation_unit (declaration declarator: [(identifier) @name (init_declarator declarator: (identifier) @name)]) @definition.variable @export)
+; `static struct {…} tests[] = {…};`: the variable holds its anonymous type's fields
+(translation_unit (declaration declarator: [
+    (identifier) @name
+    (init_declarator declarator: (identifier) @name)
+    (array_declarator declarator: (identifier) @name)
+    (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (identifier) @name)
+    (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+  ]) @definition.variable)
+((translation_unit (declaration declarator: [
+    (identifier) @name
+    (init_declarator declarator: (identifier) @name)
+    (array_declarator declarator: (identifier) @name)
+    (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (identifier) @name)
+    (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+  ]) @definition.variable @export)
   (#not-match? @export "^[^=;]*\\bstatic\\b"))
 
 ; ---- macros: object-like ones are constants (header guards excluded) ----------

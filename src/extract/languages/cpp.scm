@@ -3,13 +3,14 @@
 ; exported (access sections are not tracked). Out-of-line definitions (`void A::f()`) are
 ; qualified by their scope through @owner (the engine drops the trailing name from it).
 
-; ---- functions and methods defined in place (members, operators, conversions), templates,
-; and member declarations ------------------------------------------------------------
+; ---- functions and methods defined in place (members, operators, conversions), templates and
+; their specialisations (`void f<char>(…)`), and member declarations ------------------------------------------------------------
 ((comment)* @doc
   .
   [
     (function_definition declarator: [
         (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (function_declarator declarator: (template_function name: (identifier) @name))
         (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
         (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
         (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
@@ -17,6 +18,7 @@
       ]) @definition.function
     (template_declaration (function_definition declarator: [
         (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (function_declarator declarator: (template_function name: (identifier) @name))
         (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
         (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
         (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
@@ -24,6 +26,7 @@
       ])) @definition.function
     (field_declaration declarator: [
         (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+        (function_declarator declarator: (template_function name: (identifier) @name))
         (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
         (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
         (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
@@ -33,6 +36,7 @@
   ])
 ((function_definition declarator: [
      (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+     (function_declarator declarator: (template_function name: (identifier) @name))
      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
      (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
@@ -41,6 +45,7 @@
   (#not-match? @export "^[^(]*\\bstatic\\b"))
 ((template_declaration (function_definition declarator: [
      (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+     (function_declarator declarator: (template_function name: (identifier) @name))
      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
      (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
@@ -49,6 +54,7 @@
   (#not-match? @export "^[^(]*\\bstatic\\b"))
 (field_declaration declarator: [
     (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+    (function_declarator declarator: (template_function name: (identifier) @name))
     (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
