@@ -72,25 +72,26 @@ async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   return compiled;
 }
 
-/** Fraction of the text covered by ERROR nodes (descends only into subtrees that hold errors). */
+/**
+ * Fraction of the text the parser could not read: the tokens left loose inside ERROR nodes.
+ * What an ERROR node holds as whole constructs (a declaration, a class, a directive) was
+ * recovered, and comments are not code: neither counts. (One unbalanced `#if` branch can wrap a
+ * whole header in an ERROR whose declarations all parsed.)
+ */
 function errorShare(root: SyntaxNode, length: number): number {
-  if (root.isError) return 1;
   let covered = 0;
   const pending: SyntaxNode[] = [root];
   while (pending.length > 0) {
     const node = pending.pop();
-    if (!node) break;
-    if (node.isError) {
-      covered += node.endIndex - node.startIndex;
-      continue;
-    }
-    if (!node.hasError) continue;
+    if (!node || (!node.isError && !node.hasError)) continue;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
-      if (child) pending.push(child);
+      if (!child) continue;
+      if (child.isError || child.hasError) pending.push(child);
+      else if (node.isError && !child.isExtra && !(child.isNamed && child.childCount > 0)) covered += child.endIndex - child.startIndex;
     }
   }
-  return length === 0 ? 0 : covered / length;
+  return length === 0 ? 0 : Math.min(1, covered / length);
 }
 
 function timeout(ms: number): GrammarExtraction {
