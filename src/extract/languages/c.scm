@@ -102,8 +102,9 @@
     ]) @definition.field @export)
 
 ; ---- globals (file level only) ----------------------------------------------------
-; `static struct {…} tests[] = {…};`: the variable holds its anonymous type's fields
-(translation_unit (declaration declarator: [
+; `static struct {…} tests[] = {…};`: the variable holds its anonymous type's fields; a named
+; type declared with its variable (`struct test_t {…} tests[];`) stays a file-level type
+((translation_unit (declaration type: (_) @_type declarator: [
     (identifier) @name
     (init_declarator declarator: (identifier) @name)
     (array_declarator declarator: (identifier) @name)
@@ -111,7 +112,8 @@
     (pointer_declarator declarator: (identifier) @name)
     (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
   ]) @definition.variable)
-((translation_unit (declaration declarator: [
+  (#not-match? @_type "^(struct|union|enum)\\s+\\w+\\s*\\{"))
+((translation_unit (declaration type: (_) @_type declarator: [
     (identifier) @name
     (init_declarator declarator: (identifier) @name)
     (array_declarator declarator: (identifier) @name)
@@ -119,6 +121,7 @@
     (pointer_declarator declarator: (identifier) @name)
     (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
   ]) @definition.variable @export)
+  (#not-match? @_type "^(struct|union|enum)\\s+\\w+\\s*\\{")
   (#not-match? @export "^[^=;]*\\bstatic\\b"))
 
 ; ---- macros: object-like ones are constants (header guards excluded) ----------
