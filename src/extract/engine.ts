@@ -7,9 +7,10 @@ import { assertVocabulary } from './captures';
 import type { CaptureRole } from './captures';
 import { collect } from './collect';
 import { attributeReferences, buildOutline } from './outline';
-import { compileQuery, Deadline, ensureRuntime, parse, runQuery } from './parser';
-import type { Grammar, Query, QueryMatch, SyntaxNode } from './parser';
-import type { ExtractedReference, ExtractedSymbol, ExtractionFailure } from './types';
+import { compileQuery, Deadline, ensureRuntime } from './parser';
+import type { Grammar, Query, QueryMatch } from './parser';
+import { readFile } from './recover';
+import type { ExtractedReference, ExtractedSymbol, ExtractionFailure, SymbolKind } from './types';
 import { ByteMap } from './utf8';
 
 /** What the engine needs from a language table row. */
@@ -24,6 +25,10 @@ export interface GrammarLanguage {
   exportedNames?: RegExp;
   /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
   nestedDefinitions?: boolean;
+  /** Kinds that stay symbols inside a function body, qualified by it (see OutlineRules). */
+  nestedInFunctions?: readonly SymbolKind[];
+  /** Lines blanked for a second parse when the first has errors (see recover.ts). */
+  blankOnError?: RegExp;
 }
 
 export interface GrammarExtraction {
@@ -65,27 +70,6 @@ async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   return compiled;
 }
 
-/** Fraction of the text covered by ERROR nodes (descends only into subtrees that hold errors). */
-function errorShare(root: SyntaxNode, length: number): number {
-  if (root.isError) return 1;
-  let covered = 0;
-  const pending: SyntaxNode[] = [root];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (!node) break;
-    if (node.isError) {
-      covered += node.endIndex - node.startIndex;
-      continue;
-    }
-    if (!node.hasError) continue;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i);
-      if (child) pending.push(child);
-    }
-  }
-  return length === 0 ? 0 : covered / length;
-}
-
 function timeout(ms: number): GrammarExtraction {
   return { symbols: [], references: [], hadErrors: false, failure: { reason: 'timeout', message: `parsing took longer than ${ms} ms` } };
 }
@@ -98,7 +82,7 @@ function queryStopped(ms: number, matches: readonly QueryMatch[]): ExtractionFai
 }
 
 /**
- * Extracts one file with its language's grammar and query. The tree lives only
+ * Extracts one file with its language's grammar and query. The trees live only
  * inside this call (deleted in `finally`); the outline is built before that.
  */
 export async function extractWithGrammar(
@@ -109,13 +93,11 @@ export async function extractWithGrammar(
 ): Promise<GrammarExtraction> {
   const { query, roles } = await queryFor(language);
   const deadline = new Deadline(timeoutMs);
-  const tree = parse(language.grammar, content, deadline);
-  if (!tree) return timeout(timeoutMs);
+  const read = readFile(language, query, content, deadline);
+  if (!read) return timeout(timeoutMs);
   try {
-    const root = tree.rootNode;
-    const hadErrors = root.hasError;
-    const share = hadErrors ? errorShare(root, content.length) : 0;
-    const { matches, complete } = runQuery(query, root, deadline);
+    const { matches, complete, hadErrors } = read;
+    const share = content.length === 0 ? 0 : read.errorChars / content.length;
     const collected = collect(matches, content, roles);
     const failed = share > PARSE_ERROR_SHARE;
     const outline = buildOutline(
@@ -125,6 +107,7 @@ export async function extractWithGrammar(
         testNames: language.testNames,
         exportedNames: language.exportedNames,
         nestedDefinitions: language.nestedDefinitions,
+        nestedInFunctions: language.nestedInFunctions,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,
@@ -142,6 +125,6 @@ export async function extractWithGrammar(
         : failed ? { reason: 'parse_error', message: `${Math.round(share * 100)}% of the file could not be parsed` } : null,
     };
   } finally {
-    tree.delete();
+    for (const tree of read.trees) tree.delete();
   }
 }

@@ -40,6 +40,9 @@
   (event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name)))
 ] @definition.field @export))
 
+; `using Alias = Some.Type;` names a type in its file
+(using_directive name: (identifier) @name) @definition.type
+
 ((method_declaration
    (attribute_list (attribute name: (identifier) @_a))
    name: (identifier) @name) @definition.method @test
