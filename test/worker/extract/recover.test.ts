@@ -36,7 +36,7 @@ describe('reading past parse errors', () => {
   }, SLOW);
 
   it('keeps functions whose heredocs a chunk would cut, as the first parse read them', async () => {
-    const r = await extractFile('bin/xdg-settings', source('bash/ctags/xdg-settings.sh'), BUDGET);
+    const r = await extractFile('bin/xdg-settings.sh', source('bash/ctags/xdg-settings.sh'), BUDGET);
     expect(r.had_errors).toBe(true);
     const functions = r.symbols.filter((s) => s.kind === 'Function').map((s) => `${s.name}@${s.start_line}`);
     expect(functions).toEqual(expect.arrayContaining(['manualpage@34', 'usage@124', 'DEBUG@144', 'exit_success@231']));
