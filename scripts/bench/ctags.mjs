@@ -17,13 +17,21 @@
 //   Rust:       interface (a trait) → trait; implementation left out (impl blocks are not names)
 //   Java:       annotation (@interface) → interface; enumConstant left out
 //   Python:     member (a function in a class) → method; variable in a class scope → field
-//   Ruby:       module left out (not in the measured set); accessor (attr_*) → field
+//   Ruby:       module left out (not in the measured set); accessor (attr_*) → field, and the
+//               writer ctags adds for `attr_accessor :x`/`attr_writer :x` (`x=`) is that field `x`
 //   C/C++:      function inside a class/struct scope (C++) → method; prototype left out
 //   PHP:        function inside a class/interface/trait → method; trait → trait; variable in a
-//               class/trait (a property) → field
+//               class/trait on a line that declares it (`public|protected|private|var|static|
+//               readonly … $name`) → field (ctags files closures' locals under the class too)
+//   C#:         property/event → field; typedef (`using X = Y;`) → type; an explicit interface
+//               member (`IFoo.Bar`) is named `Bar`. Left out, as ctags 5.9 misreads: names on a
+//               `where T : X` constraint line, "methods" on a call statement (`a.b(x);`), fields
+//               inside a method's lines or declared with `var` (locals); also operators
+//               (`operator ==`), indexers (`this`) and destructors (`~X`), which have no name to look up
 //   all:        ctags' generated names (AnonymousFunction…, __anon…) left out; one definition per
 //               name, file and line
-//   Sh:         function → function
+//   Sh:         function → function, unless its name could not be one (`words=` from
+//               `words=()`, `--` from `compgen -A function --`: ctags 5.9 misreads)
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +52,7 @@ const LANGUAGE_ARGS = {
   cpp: ['--languages=C++'],
   php: ['--languages=PHP'],
   bash: ['--languages=Sh'],
+  csharp: ['--languages=C#'],
 };
 
 const COMMON = /** @type {Record<string, string>} */ ({
@@ -105,8 +114,12 @@ export function oracleKind(language, tag) {
       if (kind === 'function') return scopeKind === 'class' || scopeKind === 'interface' || scopeKind === 'trait' ? 'method' : 'function';
       if (kind === 'trait') return 'trait';
       if (kind === 'alias') return null;
-      // Class properties (`public $name;`): ctags says variable, with the class as scope.
-      if (kind === 'variable') return scopeKind === 'class' || scopeKind === 'trait' ? 'field' : null;
+      // Class properties (`public $name;`): ctags says variable, with the class as scope (and
+      // files the locals of closures inside methods the same way: the line tells them apart).
+      if (kind === 'variable') {
+        const declared = new RegExp(`\\b(?:public|protected|private|var|static|readonly)\\b[^$]*\\$${tag.name}\\b`).test(tag.pattern ?? '');
+        return (scopeKind === 'class' || scopeKind === 'trait') && declared ? 'field' : null;
+      }
       break;
     case 'python':
       // Class attributes (dataclass and annotated fields): ctags says variable in a class.
@@ -115,11 +128,43 @@ export function oracleKind(language, tag) {
       break;
     case 'bash':
       if (kind === 'alias') return null;
+      // ctags 5.9 reads `words=()` (an empty array) as a function `words=`, and `compgen -A
+      // function -- …` as a function `--`: no function is named so.
+      if (kind === 'function' && !/^[^-=\s{}()$'"`][^=\s{}()$'"`]*$/.test(tag.name)) return null;
       break;
+    case 'csharp': {
+      const pattern = tag.pattern ?? '';
+      if (/^\/\^\s*where\s/.test(pattern)) return null;
+      if (kind === 'method' && /^\/\^\s*[\w.]+\s*\(.*\)\s*;\s*\$?\/$/.test(pattern)) return null;
+      if (/^(?:operator\b|~)|(?:^|\.)this$/.test(tag.name)) return null;
+      if (kind === 'field' && /^\/\^\s*var\s/.test(pattern)) return null;
+      if (kind === 'property' || kind === 'event') return 'field';
+      break;
+    }
     default:
       break;
   }
   return COMMON[kind] ?? null;
+}
+
+/**
+ * The name a definition is looked up by, when ctags spells it otherwise.
+ * @param {string} language @param {{ name: string, kind: string }} tag
+ */
+export function oracleName(language, tag) {
+  if (language === 'ruby' && tag.kind === 'accessor') return tag.name.replace(/=$/, '');
+  if (language === 'csharp') return tag.name.slice(tag.name.lastIndexOf('.') + 1);
+  return tag.name;
+}
+
+/**
+ * Tags ctags files as members that lie inside a method's lines (C# locals read as fields).
+ * @param {string} language @param {any[]} tags one file's tags
+ */
+function insideMethods(language, tags) {
+  if (language !== 'csharp') return new Set();
+  const methods = tags.filter((t) => t.kind === 'method' && typeof t.end === 'number' && t.end > t.line);
+  return new Set(tags.filter((t) => t.kind === 'field' && methods.some((m) => m.line < t.line && t.line <= m.end)));
 }
 
 /**
@@ -135,7 +180,7 @@ export function runCtags({ dir, files, language, listFile }) {
   const args = LANGUAGE_ARGS[language];
   if (!args) throw new Error(`no ctags mapping for language ${language}`);
   writeFileSync(listFile, `${files.join('\n')}\n`);
-  const res = spawnSync('ctags', ['--output-format=json', '--fields=+nKzs', ...args, '-f', '-', '-L', listFile], {
+  const res = spawnSync('ctags', ['--output-format=json', '--fields=+nKzse', ...args, '-f', '-', '-L', listFile], {
     cwd: dir,
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
@@ -147,18 +192,29 @@ export function runCtags({ dir, files, language, listFile }) {
   /** @type {Record<string, number>} */
   const byCtagsKind = {};
   const seen = new Set();
+  /** @type {Map<string, any[]>} */
+  const byFile = new Map();
   for (const line of res.stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     const tag = JSON.parse(line);
     if (tag._type !== 'tag') continue;
-    const kind = oracleKind(language, tag);
-    if (!kind) continue;
     const file = tag.path.split(path.sep).join('/').replace(/^\.\//, '');
-    const key = `${file}\0${tag.line}\0${tag.name}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    byCtagsKind[tag.kind] = (byCtagsKind[tag.kind] ?? 0) + 1;
-    definitions.push({ name: tag.name, path: file, line: tag.line, kind, ctags_kind: tag.kind, scope: tag.scope ?? null });
+    const list = byFile.get(file) ?? [];
+    list.push(tag);
+    byFile.set(file, list);
+  }
+  for (const [file, tags] of byFile) {
+    const locals = insideMethods(language, tags);
+    for (const tag of tags) {
+      const kind = oracleKind(language, tag);
+      if (!kind || locals.has(tag)) continue;
+      const name = oracleName(language, tag);
+      const key = `${file}\0${tag.line}\0${name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      byCtagsKind[tag.kind] = (byCtagsKind[tag.kind] ?? 0) + 1;
+      definitions.push({ name, path: file, line: tag.line, kind, ctags_kind: tag.kind, scope: tag.scope ?? null });
+    }
   }
   return { definitions, version: ctagsVersion(), byCtagsKind };
 }

@@ -5,7 +5,7 @@
 // project folder is rebuilt only when its spec changes. Anything that cannot be installed stops
 // the stage with a message naming the package and the command that failed.
 //
-// C# has no project here: neither registry this bench may use ships C# sources.
+// C# comes from Unity packages published on npm (they ship their .cs sources).
 //
 // Debian packages are named without a version: the archive keeps only the current one of a
 // stable release (security updates replace it), so the version actually used is recorded in the
@@ -21,7 +21,7 @@ import path from 'node:path';
  * `tarball`: a tar archive inside the package, unpacked (only the `take` folders) in its place.
  * @typedef {object} ProjectSpec
  * @property {string} id
- * @property {'typescript' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'ruby' | 'c' | 'cpp' | 'php' | 'bash'} language
+ * @property {'typescript' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'ruby' | 'c' | 'cpp' | 'php' | 'bash' | 'csharp'} language
  * @property {Source} source
  * @property {string[]} take folders (relative to the package root) copied into the project; a
  *   trailing `/*` takes the folder's files without its sub-folders
@@ -43,6 +43,7 @@ export const EXTENSIONS = {
   cpp: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.h'],
   php: ['.php'],
   bash: ['.sh', '.bash'],
+  csharp: ['.cs'],
 };
 
 const GO = 'usr/share/go-1.19/src';
@@ -107,8 +108,15 @@ export const PROJECTS = [
   { id: 'php-twig', language: 'php', source: { type: 'deb', pkg: 'php-twig' }, take: ['usr/share/php/Twig'] },
   { id: 'php-monolog', language: 'php', source: { type: 'deb', pkg: 'php-monolog' }, take: ['usr/share/php/Monolog'] },
   { id: 'php-symfony-console', language: 'php', source: { type: 'deb', pkg: 'php-symfony-console' }, take: ['usr/share/php/Symfony/Component/Console'] },
-  // Bash: completion scripts (named like commands: given a .bash suffix).
+  // Bash: completion scripts and commands written in shell (named like commands: given a .bash suffix).
   { id: 'bash-completion', language: 'bash', source: { type: 'deb', pkg: 'bash-completion' }, take: ['usr/share/bash-completion/*', 'usr/share/bash-completion/completions'], suffix: '.bash', maxFiles: 250 },
+  { id: 'bash-git-extras', language: 'bash', source: { type: 'deb', pkg: 'git-extras' }, take: ['usr/bin', 'usr/share/bash-completion/completions'], suffix: '.bash' },
+  { id: 'bash-xdg-utils', language: 'bash', source: { type: 'deb', pkg: 'xdg-utils' }, take: ['usr/bin'], suffix: '.bash' },
+  { id: 'bash-libtool', language: 'bash', source: { type: 'deb', pkg: 'libtool' }, take: ['usr/share/libtool/build-aux', 'usr/bin'], suffix: '.bash' },
+  // C#: Unity packages from npm (Rx for Unity, async/await for Unity, a localisation plugin).
+  { id: 'cs-unirx', language: 'csharp', source: { type: 'npm', spec: 'com.neuecc.unirx@7.1.0' }, take: ['package'] },
+  { id: 'cs-unitask', language: 'csharp', source: { type: 'npm', spec: 'com.cysharp.unitask@2.2.5' }, take: ['package/Runtime', 'package/Editor'] },
+  { id: 'cs-crowdin', language: 'csharp', source: { type: 'npm', spec: 'com.crowdin.unity-plugin@0.12.0' }, take: ['package/Plugin', 'package/Editor'] },
 ];
 
 /** What each external command comes from, for the install hint and the automatic install. */

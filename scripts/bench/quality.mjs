@@ -225,7 +225,8 @@ export async function runQuality({ opts, code, tmp, log, live, progressFile = nu
   await mkdir(persistTo, { recursive: true });
   applyLocalMigrations(persistTo);
   const key = `bench-${randomBytes(16).toString('hex')}`;
-  const server = await startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  // A loaded machine (two cores shared by several runs) can take minutes to bundle and start.
+  const server = await startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key }, timeoutMs: 300_000 });
   live.server = server;
   const proxy = await startProxy(server.url);
   live.proxy = proxy;

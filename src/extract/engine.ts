@@ -7,9 +7,10 @@ import { assertVocabulary } from './captures';
 import type { CaptureRole } from './captures';
 import { collect } from './collect';
 import { attributeReferences, buildOutline } from './outline';
-import { compileQuery, Deadline, ensureRuntime, parse, runQuery } from './parser';
+import { compileQuery, Deadline, ensureRuntime } from './parser';
 import type { Grammar, Query, QueryMatch, SyntaxNode } from './parser';
-import type { ExtractedReference, ExtractedSymbol, ExtractionFailure } from './types';
+import { readFile } from './recover';
+import type { ExtractedReference, ExtractedSymbol, ExtractionFailure, SymbolKind } from './types';
 import { ByteMap } from './utf8';
 
 /** What the engine needs from a language table row. */
@@ -31,6 +32,10 @@ export interface GrammarLanguage {
   localTypes?: boolean;
   /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
   nestedDefinitions?: boolean;
+  /** Kinds that stay symbols inside a function body, qualified by it (see OutlineRules). */
+  nestedInFunctions?: readonly SymbolKind[];
+  /** Lines blanked for a second parse when the first has errors (see recover.ts). */
+  blankOnError?: RegExp;
 }
 
 export interface GrammarExtraction {
@@ -73,12 +78,12 @@ async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
 }
 
 /**
- * Fraction of the text the parser could not read: the tokens left loose inside ERROR nodes.
+ * Characters the parser could not read: the tokens left loose inside ERROR nodes.
  * What an ERROR node holds as whole constructs (a declaration, a class, a directive) was
  * recovered, and comments are not code: neither counts. (One unbalanced `#if` branch can wrap a
  * whole header in an ERROR whose declarations all parsed.)
  */
-function errorShare(root: SyntaxNode, length: number): number {
+function looseErrorChars(root: SyntaxNode): number {
   let covered = 0;
   const pending: SyntaxNode[] = [root];
   while (pending.length > 0) {
@@ -91,7 +96,7 @@ function errorShare(root: SyntaxNode, length: number): number {
       else if (node.isError && !child.isExtra && !(child.isNamed && child.childCount > 0)) covered += child.endIndex - child.startIndex;
     }
   }
-  return length === 0 ? 0 : Math.min(1, covered / length);
+  return covered;
 }
 
 function timeout(ms: number): GrammarExtraction {
@@ -106,7 +111,7 @@ function queryStopped(ms: number, matches: readonly QueryMatch[]): ExtractionFai
 }
 
 /**
- * Extracts one file with its language's grammar and query. The tree lives only
+ * Extracts one file with its language's grammar and query. The trees live only
  * inside this call (deleted in `finally`); the outline is built before that.
  */
 export async function extractWithGrammar(
@@ -117,13 +122,12 @@ export async function extractWithGrammar(
 ): Promise<GrammarExtraction> {
   const { query, roles } = await queryFor(language);
   const deadline = new Deadline(timeoutMs);
-  const tree = parse(language.grammar, language.prepare ? language.prepare(content) : content, deadline);
-  if (!tree) return timeout(timeoutMs);
+  const read = readFile(language, query, language.prepare ? language.prepare(content) : content, deadline);
+  if (!read) return timeout(timeoutMs);
   try {
-    const root = tree.rootNode;
-    const hadErrors = root.hasError;
-    const share = hadErrors ? errorShare(root, content.length) : 0;
-    const { matches, complete } = runQuery(query, root, deadline);
+    const { matches, complete, hadErrors } = read;
+    // What stayed unread after recovery, counting only loose tokens (constructs an ERROR wraps were read).
+    const share = content.length === 0 ? 0 : Math.min(read.errorChars, looseErrorChars(read.root)) / content.length;
     const collected = collect(matches, content, roles);
     const failed = share > PARSE_ERROR_SHARE;
     const outline = buildOutline(
@@ -134,6 +138,7 @@ export async function extractWithGrammar(
         exportedNames: language.exportedNames,
         nestedDefinitions: language.nestedDefinitions,
         localTypes: language.localTypes,
+        nestedInFunctions: language.nestedInFunctions,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,
@@ -151,6 +156,6 @@ export async function extractWithGrammar(
         : failed ? { reason: 'parse_error', message: `${Math.round(share * 100)}% of the file could not be parsed` } : null,
     };
   } finally {
-    tree.delete();
+    for (const tree of read.trees) tree.delete();
   }
 }

@@ -5,7 +5,10 @@
  * Corpora and confidence (extraction_confidence of a symbol):
  * - code (tree-sitter, tier 'ast'): 1.0 for a clean parse; 0.8 when the tree has
  *   ERROR/MISSING nodes elsewhere, 0.6 when the symbol itself contains one; halved
- *   again with failure `parse_error` when more than half of the file is ERROR.
+ *   again with failure `parse_error` when more than half of the file is ERROR. A parse
+ *   with errors is read again (recover.ts): the row's `blankOnError` lines blanked, and
+ *   top-level ERROR regions re-parsed in chunks, so one unreadable construct costs its
+ *   chunk; the share of ERROR counts what stays unread after that.
  *   Out of budget: a cancelled parse yields nothing (failure `timeout`); a cancelled tags
  *   query keeps the symbols matched before it stopped (failure `timeout` naming the line).
  * - docs (Markdown headings) and config (JSON/YAML/TOML top-level keys), tier

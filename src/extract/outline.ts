@@ -26,6 +26,11 @@ export interface OutlineRules {
    * initializes a module-level variable, are symbols too (qualified by their container).
    */
   nestedDefinitions?: boolean;
+  /**
+   * Kinds that stay symbols when defined inside a function or method body, qualified by it
+   * (Python's closures, Rust's items inside a `fn`).
+   */
+  nestedInFunctions?: readonly SymbolKind[];
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
   /**
@@ -69,11 +74,13 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
 }
 
 function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
-  if (rules.localTypes && container !== null) {
+  if (container === null) return false;
+  if (rules.localTypes) {
     if (CALLABLE_KINDS.has(container.kind) && LOCAL_TYPES.has(kind)) return true;
     if (kind === 'Field' && (CALLABLE_KINDS.has(container.kind) || TOP_LEVEL_ONLY_KINDS.has(container.kind))) return true;
   }
-  if (!rules.nestedDefinitions || container === null) return false;
+  if (CALLABLE_KINDS.has(container.kind) && rules.nestedInFunctions?.includes(kind)) return true;
+  if (!rules.nestedDefinitions) return false;
   // A function-valued local variable (`const onClick = () => …`) stays local.
   if (CALLABLE_KINDS.has(container.kind)) return NESTED_IN_CALLABLE.has(kind) && !def.variable;
   return LOCAL_SCOPE_KINDS.has(container.kind) && NESTED_IN_INITIALIZER.has(kind);

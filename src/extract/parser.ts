@@ -97,14 +97,31 @@ export function compileQuery(grammar: Grammar, source: string): Query {
   return new Query(loadLanguage(grammar), source);
 }
 
+/** A half-open span of UTF-16 indexes into a file's text. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/** tree-sitter's range: indexes and row/column points (UTF-16 units, as the parser reads strings). */
+function rangeOf(content: string, { start, end }: TextRange) {
+  const point = (index: number) => {
+    let row = 0;
+    for (let i = content.indexOf('\n'); i !== -1 && i < index; i = content.indexOf('\n', i + 1)) row++;
+    return { row, column: index - (content.lastIndexOf('\n', index - 1) + 1) };
+  };
+  return { startIndex: start, endIndex: end, startPosition: point(start), endPosition: point(end) };
+}
+
 /**
- * Parses `content`; null when the deadline cancelled the parse. The caller must
- * `delete()` the tree.
+ * Parses `content` (only `range` of it when given: nodes keep their positions in the whole
+ * text); null when the deadline cancelled the parse. The caller must `delete()` the tree.
  */
-export function parse(grammar: Grammar, content: string, deadline: Deadline): Tree | null {
+export function parse(grammar: Grammar, content: string, deadline: Deadline, range?: TextRange): Tree | null {
   parser ??= new Parser();
   parser.setLanguage(loadLanguage(grammar));
-  const tree = parser.parse(content, null, { progressCallback: deadline.tick });
+  const includedRanges = range ? [rangeOf(content, range)] : undefined;
+  const tree = parser.parse(content, null, { progressCallback: deadline.tick, includedRanges });
   // A cancelled parse would otherwise resume on the next call.
   if (!tree) parser.reset();
   return tree;

@@ -40,6 +40,10 @@
   (event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name)))
 ] @definition.field @export))
 
+; `using Alias = Some.Type;` names a type in its file (the name alone: the directive stays
+; a file-level import)
+(using_directive name: (identifier) @name @definition.type)
+
 ((method_declaration
    (attribute_list (attribute name: (identifier) @_a))
    name: (identifier) @name) @definition.method @test

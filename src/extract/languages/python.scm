@@ -27,6 +27,9 @@
     name: (identifier) @name
     body: (block . (expression_statement (string) @doc)))) @definition.class
 
+; ---- `name = lambda …` is a function (kept inside a function body as well) ----------
+(expression_statement (assignment left: (identifier) @name right: (lambda)) @definition.function)
+
 ; ---- class attributes (`x = 1`, `x: int = 1`, `x: int`) -------------------------
 ; (also `a, b = …`, and assignments under an `if`/`else` of the class body)
 (class_definition

@@ -77,6 +77,8 @@ export const TABLE: readonly LanguageRow[] = [
     testNames: /^(?:test|Test)/,
     // Public unless `_private`; dunder names (`__init__`) are public.
     exportedNames: /^(?:[^_]|__\w+__$)/,
+    // Closures and classes defined in a function are definitions too (`outer.inner`).
+    nestedInFunctions: ['Function', 'Class'],
   },
   {
     id: 'go', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.go'],
@@ -87,6 +89,8 @@ export const TABLE: readonly LanguageRow[] = [
     id: 'rust', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.rs'],
     grammar: { name: 'rust', wasm: rustWasm }, query: rustQuery,
     testPaths: [/(?:^|\/)tests\//, /(?:^|\/)benches\//],
+    // Items declared in a `fn` body (helper fns, visitor structs and their impls) are items too.
+    nestedInFunctions: ['Function', 'Method', 'Struct', 'Enum', 'Trait', 'Type'],
   },
   {
     id: 'java', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.java'],
@@ -108,6 +112,8 @@ export const TABLE: readonly LanguageRow[] = [
     id: 'csharp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cs'],
     grammar: { name: 'c-sharp', wasm: csharpWasm }, query: csharpQuery,
     testPaths: [/Tests?\.cs$/, /(?:^|\/)[^/]*\.Tests?\//, TEST_DIRS],
+    // The grammar cannot place some `#if` lines (inside a base list, around a whole file).
+    blankOnError: /^[ \t]*#[ \t]*(?:if|elif|else|endif|region|endregion)\b.*$/m,
   },
   {
     id: 'ruby', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.rb', '.rake', '.gemspec'],

@@ -1,0 +1,143 @@
+/**
+ * Reading a file whose parse has errors. tree-sitter's own recovery can fold a whole file
+ * into one ERROR node (a bash regex the grammar cannot read turns 2,000 lines into one error;
+ * a C# `#if` inside a base list loses the class), so two generic retries follow a parse with
+ * errors, each kept only where it reads more of the file:
+ * - the row's `blankOnError` lines (directives the grammar cannot place) are blanked, offsets
+ *   unchanged, and the file parsed again: the tree with fewer ERROR characters wins;
+ * - every top-level ERROR region is parsed again on its own, in chunks cut where a blank line
+ *   is followed by a line at column 0 (the start of a top-level statement in most languages),
+ *   so one construct the grammar cannot read costs its chunk, not the rest of the file. Where a
+ *   chunk cannot be read either, what the first parse read cleanly there is kept.
+ */
+import { parse, runQuery } from './parser';
+import type { Deadline, Grammar, Query, QueryMatch, SyntaxNode, TextRange, Tree } from './parser';
+
+export interface RecoveryLanguage {
+  grammar: Grammar;
+  /** Lines blanked for a second parse when the first has errors (e.g. C# preprocessor lines). */
+  blankOnError?: RegExp;
+}
+
+export interface ReadFile {
+  /** Every tree whose nodes the matches hold: delete them all when done. */
+  trees: Tree[];
+  matches: QueryMatch[];
+  /** The query ran to its end on every tree. */
+  complete: boolean;
+  hadErrors: boolean;
+  /** Characters of the text under ERROR nodes in what was kept. */
+  errorChars: number;
+  /** Root of the tree kept for the whole file. */
+  root: SyntaxNode;
+}
+
+/** A chunk starts after a blank line, at a line that starts at column 0 and does not close a block. */
+const CHUNK_START = /\n[ \t]*\r?\n(?=[^\s)\]}])/g;
+
+/** Characters under ERROR nodes (descends only into subtrees that hold errors). */
+export function errorChars(root: SyntaxNode): number {
+  if (root.isError) return root.endIndex - root.startIndex;
+  let covered = 0;
+  const pending: SyntaxNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node) break;
+    if (node.isError) {
+      covered += node.endIndex - node.startIndex;
+      continue;
+    }
+    if (!node.hasError) continue;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child) pending.push(child);
+    }
+  }
+  return covered;
+}
+
+/** The same text with every match of `lines` replaced by spaces (offsets and rows unchanged). */
+function blank(content: string, lines: RegExp): string {
+  const flags = lines.flags.includes('g') ? lines.flags : `${lines.flags}g`;
+  return content.replace(new RegExp(lines.source, flags), (m) => m.replace(/[^\r\n]/g, ' '));
+}
+
+/** The top-level ERROR regions of a tree (the root itself when it is one). */
+function damagedRegions(root: SyntaxNode): TextRange[] {
+  if (root.isError) return [{ start: root.startIndex, end: root.endIndex }];
+  const out: TextRange[] = [];
+  for (let i = 0; i < root.childCount; i++) {
+    const child = root.child(i);
+    if (child?.isError) out.push({ start: child.startIndex, end: child.endIndex });
+  }
+  return out;
+}
+
+/** `region` cut at chunk starts. */
+function chunks(content: string, region: TextRange): TextRange[] {
+  const text = content.slice(region.start, region.end);
+  const out: TextRange[] = [];
+  let from = 0;
+  CHUNK_START.lastIndex = 0;
+  for (let m = CHUNK_START.exec(text); m; m = CHUNK_START.exec(text)) {
+    const at = m.index + m[0].length;
+    if (at > from) out.push({ start: region.start + from, end: region.start + at });
+    from = at;
+  }
+  if (from < text.length) out.push({ start: region.start + from, end: region.end });
+  return out;
+}
+
+const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some((r) => node.startIndex >= r.start && node.startIndex < r.end);
+
+/**
+ * Parses `content` and runs `query`, recovering what a parse with errors lost; null when the
+ * deadline cancelled the first parse.
+ */
+export function readFile(language: RecoveryLanguage, query: Query, content: string, deadline: Deadline): ReadFile | null {
+  const first = parse(language.grammar, content, deadline);
+  if (!first) return null;
+  const trees = [first];
+  let main = first;
+  let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
+  if (errors > 0 && language.blankOnError) {
+    const second = parse(language.grammar, blank(content, language.blankOnError), deadline);
+    if (second) {
+      const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
+      if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
+        main = second;
+        errors = secondErrors;
+      }
+      trees.push(second);
+    }
+  }
+  const hadErrors = main.rootNode.hasError;
+  const regions = errors > 0 ? damagedRegions(main.rootNode) : [];
+  const whole = runQuery(query, main.rootNode, deadline);
+  const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
+  let complete = whole.complete;
+  const failed: TextRange[] = [];
+  for (const region of regions) {
+    for (const chunk of chunks(content, region)) {
+      if (deadline.expired) break;
+      const tree = parse(language.grammar, content, deadline, chunk);
+      if (!tree) break;
+      trees.push(tree);
+      const read = runQuery(query, tree.rootNode, deadline);
+      matches.push(...read.matches);
+      complete &&= read.complete;
+      if (tree.rootNode.hasError) failed.push(chunk);
+      // The chunk replaces its share of the region's error.
+      errors -= chunk.end - chunk.start - (tree.rootNode.hasError ? errorChars(tree.rootNode) : 0);
+    }
+  }
+  // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
+  // first parse read cleanly there: definitions without errors that start in it.
+  if (failed.length > 0) {
+    const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
+    matches.push(...kept);
+  }
+  // Source order, as one tree's matches come (a query cut short names the line it reached).
+  if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
+  return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors), root: main.rootNode };
+}
