@@ -15,7 +15,7 @@
  * `tier·2000 + 1000 (source) + min(relevance, 999)`.
  */
 import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
-import { lastPart, splitQualified } from '../util/qualified-ref';
+import { isPunctuatedName, lastPart, splitQualified } from '../util/qualified-ref';
 
 /** Kind weights (after zoekt's symbol-kind factors): what a searcher most likely means by a name. */
 export const KIND_WEIGHTS: Readonly<Record<SymbolKind, number>> = {
@@ -73,7 +73,14 @@ export interface SqlPart {
 
 const KIND_WEIGHT_SQL = `(CASE s.kind ${SYMBOL_KINDS.map((k) => `WHEN '${k}' THEN ${KIND_WEIGHTS[k]}`).join(' ')} ELSE 5 END)`;
 
-const AUXILIARY_SQL = `(s.is_test OR ${AUXILIARY_DIRS.map((d) => `instr('/' || s.file_path, '/${d}/') > 0`).join(' OR ')})`;
+/**
+ * Whether a symbol at `path` (a SQL expression) with test flag `isTest` is
+ * auxiliary code: evaluated once per symbol at commit into `symbols.auxiliary`,
+ * which the ranking then reads (no per-candidate path checks at query time).
+ */
+export function auxiliarySql(path: string, isTest: string): string {
+  return `(coalesce(${isTest}, 0) <> 0 OR ${AUXILIARY_DIRS.map((d) => `instr('/' || ${path}, '/${d}/') > 0`).join(' OR ')})`;
+}
 
 function chars(text: string): number {
   return [...text].length;
@@ -126,7 +133,7 @@ function tierSql(r: NameRank | null): SqlPart {
 export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
   const tier = tierSql(r);
   return {
-    sql: `(${tier.sql} * 2000 + (CASE WHEN ${AUXILIARY_SQL} THEN 0 ELSE 1000 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 999.0))`,
+    sql: `(${tier.sql} * 2000 + (CASE WHEN s.auxiliary THEN 0 ELSE 1000 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 999.0))`,
     params: tier.params,
   };
 }
@@ -134,11 +141,15 @@ export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
 /**
  * Candidates the full-text match cannot see: for `pkg.Func` / `module.func`,
  * top-level definitions qualified by their folder or file rather than by a
- * parent symbol. A condition over `s` that seeks the name index; null when
+ * parent symbol; for an operator or punctuated name, every definition of it. A condition over `s` that seeks the name index; null when
  * the query needs none.
  */
 export function namedCandidates(r: NameRank | null): SqlPart | null {
-  if (!r || r.owner === null || !r.pathOwner) return null;
+  if (!r || r.prefix) return null;
+  // Operators and punctuated names (`==`, `valid?`): full-text search splits them into nothing or
+  // into common words, so every definition of that exact name comes from the name index.
+  if (isPunctuatedName(r.name)) return { sql: 's.name = ?', params: [r.name] };
+  if (r.owner === null || !r.pathOwner) return null;
   const exact = exactMember({ ...r, owner: r.owner }, false);
   return { sql: `s.name = ? AND ${exact.sql}`, params: [r.name, ...exact.params] };
 }

@@ -16,6 +16,7 @@ import {
   type TranslatedQuery,
 } from '../db/search';
 import type { NameRank } from '../db/search-rank';
+import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
 import { queryGrepBaseline } from './baseline';
 import { explainExtractionGaps } from './extraction-gaps';
@@ -31,6 +32,9 @@ const RESULT_FIELDS = [
 ] as const;
 const LANGUAGE_IDS = LANGUAGES.map((l) => l.id);
 const DEFAULT_LIMIT = 20;
+/** A hit's signature and docstring (its first paragraph) are shortened to these, `…` marking a cut; `symbol` has them whole. */
+const SIGNATURE_CHARS = 200;
+const DOCSTRING_CHARS = 160;
 const MAX_OFFSET = 5000;
 
 const input = z.object({
@@ -206,8 +210,8 @@ function view(r: SymbolHitRow, snippetLines: number): Hit {
     file_path: r.file_path,
     start_line: r.start_line,
     end_line: r.end_line,
-    signature: r.signature,
-    ...(r.docstring ? { docstring: r.docstring } : {}),
+    signature: clip(r.signature, SIGNATURE_CHARS),
+    ...(r.docstring ? { docstring: firstParagraph(r.docstring, DOCSTRING_CHARS) } : {}),
     language: r.language,
     // Three decimals keep the relevance inside a tier visible (scores run from 0 to ~8000: see db/search-rank.ts).
     score: Math.round(r.score * 1000) / 1000,
