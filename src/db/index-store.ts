@@ -112,7 +112,7 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
               json_extract(s.value, '$.start_line'), json_extract(s.value, '$.end_line'),
               json_extract(s.value, '$.start_byte'), json_extract(s.value, '$.end_byte'),
               json_extract(s.value, '$.extraction_confidence'), coalesce(json_extract(s.value, '$.words'), ''),
-              ${auxiliarySql('u.path', "json_extract(s.value, '$.is_test')")}
+              ${auxiliarySql({ path: 'u.path', isTest: "json_extract(s.value, '$.is_test')", language: 'u.language', projectId: '?1' })}
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
     b(`INSERT INTO refs (project_id, file_path, kind, name, target, imported_names, enclosing, line)
        SELECT ?1, u.path, json_extract(r.value, '$.kind'), json_extract(r.value, '$.name'), json_extract(r.value, '$.target'),
