@@ -104,7 +104,8 @@ export const searchTool = defineTool({
   title: 'Search symbols',
   description:
     `Definitions by name (exact first; Type.method, ==, valid?) or words; before grep. Hits: signature ≤${SIGNATURE_CHARS} chars, ` +
-    `docstring's first paragraph ≤${DOCSTRING_CHARS} ('…' = cut; symbol has them whole).`,
+    `docstring's first paragraph ≤${DOCSTRING_CHARS} ('…' = cut; symbol has them whole); without fields: no language, ` +
+    'extraction_confidence only when < 1.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -237,8 +238,16 @@ function view(r: SymbolHitRow, snippetLines: number): Hit {
   };
 }
 
+/**
+ * The hit as returned: the requested fields, or by default every field but
+ * `language` (the file's extension tells it) and `extraction_confidence`
+ * when it is 1 (the extractor had no doubt).
+ */
 function pick(h: Hit, fields: readonly (keyof Hit)[] | undefined): Hit {
-  if (!fields) return h;
+  if (!fields) {
+    const { language: _language, extraction_confidence: confidence, ...rest } = h;
+    return confidence !== undefined && confidence < 1 ? { ...rest, extraction_confidence: confidence } : rest;
+  }
   return Object.fromEntries(fields.filter((f) => h[f] !== undefined).map((f) => [f, h[f]]));
 }
 

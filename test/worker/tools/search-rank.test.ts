@@ -253,6 +253,9 @@ describe('operator and punctuated names', () => {
     'lib/zed.d.ts': 'export declare class Zed {\n  run(): void;\n}\n',
     'lib/zed.js': 'class Zed {\n  run() {}\n}\nexports.Zed = Zed;\n',
     'lib/zed.umd.js': 'class Zed {\n  run() {}\n}\n',
+    // Names without a letter, and private class members.
+    'blank.go': 'package p\n\ntype T struct {\n\t_    int\n\tName string\n}\n',
+    'src/priv.ts': 'export class Priv {\n  #secret = 1;\n}\nexport function secret() {}\n',
     // One exact definition among many names that start with it.
     'src/widget.ts': ['export class Widget {}', ...'ABCDEFGHIJ'.split('').map((c) => `export function Widget${c}() {}`), ''].join('\n'),
   };
@@ -278,6 +281,8 @@ describe('operator and punctuated names', () => {
     ['+@', 'lib/vec.rb::Vec.+@#Method'],
     ['valid?', 'lib/vec.rb::Vec.valid?#Method'],
     ['name=', 'lib/vec.rb::Vec.name=#Method'],
+    ['_', 'blank.go::T._#Field'],
+    ['#secret', 'src/priv.ts::Priv.#secret#Field'],
   ];
   for (const [query, first] of exact) {
     it(`finds ${first} first for ${query}`, async () => {
