@@ -64,7 +64,7 @@ const input = z.object({
     .max(500)
     .optional()
     .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
-  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT} (name query: exact hits + ≤${DEFAULT_OTHERS} others)`),
+  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
   snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
   fields: z.array(z.enum(RESULT_FIELDS)).min(1).optional().describe('Non-empty; snippet needs snippet_lines > 0'),
@@ -102,10 +102,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description:
-    `Definitions by name (exact first; Type.method, ==, valid?) or words; before grep. Hits: signature ≤${SIGNATURE_CHARS} chars, ` +
-    `docstring's first paragraph ≤${DOCSTRING_CHARS} ('…' = cut; symbol has them whole); without fields: no language, ` +
-    'extraction_confidence only when < 1.',
+  description: 'Definitions by name (exact first; Type.method) or words; before grep; clips text.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

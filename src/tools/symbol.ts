@@ -31,15 +31,14 @@ function capSource(ctx: ToolContext, projectName: string, view: SymbolView, star
   const path = view.file_path ?? view.id.slice(0, view.id.indexOf('::'));
   ctx.meta.warn('source_truncated', `${view.id} spans ${lines.length} lines; source holds its first ${shown} (read continues at line ${next})`, truncated, 'info');
   ctx.meta.next('read', { project: projectName, path, offset: next, limit: rest }, `the remaining ${rest} line(s) of the symbol`);
-  return { ...view, source: lines.slice(0, shown).join('\n'), source_truncated: truncated };
+  return { ...view, source: lines.slice(0, shown).join('\n'), source_truncated: next };
 }
 
 export const symbolTool = defineTool({
   name: 'symbol',
   title: 'Symbol by id',
   description:
-    `A symbol's source or skeleton by id (not the whole file); source over ${SOURCE_LINES} lines or ${SOURCE_CHARS} chars: the first ones, ` +
-    'source_truncated and a read step for the rest; unknown id: symbol null; moved file: new id (symbol_moved).',
+    `A symbol's source (≤${SOURCE_LINES} lines; read on) or skeleton by id; unknown id: symbol null; moved file: new id (symbol_moved).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,

@@ -38,8 +38,8 @@ export const symbolView = z.object({
   is_exported: z.boolean().optional(),
   is_test: z.boolean().optional(),
   source: z.string().optional(),
-  /** `symbol` cut a long source: lines shown, lines of the symbol, the first line left out. */
-  source_truncated: z.object({ shown_lines: z.number(), total_lines: z.number(), next_line: z.number() }).optional(),
+  /** `symbol` cut a long source: the first line left out (the warning holds the counts). */
+  source_truncated: z.number().optional(),
   outline: z.array(outlineEntry).optional(),
   /** The id asked for, when the symbol was found under a new id (its file moved). */
   moved_from: z.string().optional(),

@@ -63,8 +63,9 @@ describe('symbol', () => {
     const lines = LONG.split('\n');
     expect(s.end_line).toBe(151);
     expect(s.source).toBe(lines.slice(0, 100).join('\n'));
-    expect(s.source_truncated).toEqual({ shown_lines: 100, total_lines: 151, next_line: 101 });
-    expect(body._meta.warnings_v2.map((w: Json) => w.code)).toContain('source_truncated');
+    expect(s.source_truncated).toBe(101);
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'source_truncated');
+    expect(warning?.data).toEqual({ shown_lines: 100, total_lines: 151, next_line: 101 });
     const [rest51] = await runSteps(body);
     expect(rest51.step).toMatchObject({ tool: 'read', args: { path: 'src/long.ts', offset: 101, limit: 51 } });
     expect(rest51.body.result).toMatchObject({ start_line: 101, end_line: 151 });
