@@ -3,7 +3,8 @@
 // universal-ctags is the oracle (bench/ctags.mjs), and every answer comes over REST.
 //
 // Per definition (ctags name, file, line, kind):
-//   found      the definition is in the answer to `search {query: NAME, limit: 100}`, or, failing
+//   found      the definition is in the answer to `search {query: NAME, limit: max(100, k)}` (k the
+//              name's definitions, at most 500), or, failing
 //              that, `read {path, symbol: NAME@LINE}` resolves it (indexed but not found by name)
 //   rank       its position in that search answer (1-based), when there
 // A hit is the definition when its file is the definition's file, its name (or the last part
@@ -125,11 +126,12 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     errorCodes[code ?? 'unknown'] = (errorCodes[code ?? 'unknown'] ?? 0) + 1;
   };
   await pool(names, opts.concurrency, async (n) => {
-    const r = await call('search', { project: name, query: n, limit: 100, fields: ['id', 'name', 'qualified_name', 'kind', 'file_path', 'start_line', 'end_line'] });
+    const defs = byName.get(n) ?? [];
+    // recall@k needs the first k hits: a name defined more than 100 times is searched that deep (≤ 500, one page).
+    const r = await call('search', { project: name, query: n, limit: Math.min(500, Math.max(100, defs.length)), fields: ['id', 'name', 'qualified_name', 'kind', 'file_path', 'start_line', 'end_line'] });
     if (!r.ok) noteError(r.error);
     const hits = r.ok ? r.result?.results ?? [] : [];
     answers.set(n, hits);
-    const defs = byName.get(n) ?? [];
     for (const def of defs) {
       const i = hits.findIndex((h) => isDefinition(h, def));
       rows.push({ def, defined: defs.length, rank: i >= 0 ? i + 1 : null, found: i >= 0 ? 'search' : null });
@@ -327,6 +329,6 @@ export function formatQuality(q, renderTable) {
     else if (p.push.failures.length) out.push(`push of ${p.id}: ${p.push.failures.length} file(s) failed on the server: ${p.push.failures.slice(0, 3).map((/** @type {any} */ x) => JSON.stringify(x)).join('; ')}`);
     if (p.search_errors) out.push(`${p.id}: ${p.search_errors} search call(s) failed: ${JSON.stringify(p.search_error_codes)}`);
   }
-  out.push(`coverage = found in the top 100 of search {query: NAME} or resolved by read {symbol: NAME@LINE}; r@1 over names defined once in their project; r@k: within max(5, same-name definitions); token ratio (names search found) = (search + symbol, _meta.tokens_used) / (grep -rnwF NAME + the defining file, chars/4); +_meta: with the whole REST body, envelope included`);
+  out.push(`coverage = found in the top max(100, k) of search {query: NAME} or resolved by read {symbol: NAME@LINE}; r@1 over names defined once in their project; r@k: within max(5, same-name definitions); token ratio (names search found) = (search + symbol, _meta.tokens_used) / (grep -rnwF NAME + the defining file, chars/4); +_meta: with the whole REST body, envelope included`);
   return out.join('\n');
 }

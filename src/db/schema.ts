@@ -132,6 +132,11 @@ export const symbols = sqliteTable(
     confidence: real('confidence').notNull(),
     /** Identifier split into words (camelCase, snake_case) for search. */
     words: text('words').notNull().default(''),
+    /**
+     * Test, example, fixture or vendored code (is_test, or a path under one of
+     * search-rank.ts's AUXILIARY_DIRS), set at commit: search ranks it below source.
+     */
+    auxiliary: integer('auxiliary', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     uniqueIndex('symbols_project_id').on(t.projectId, t.id),

@@ -9,13 +9,14 @@
  *      (`ConfigLoader`, `load_config`); for a qualified query, the bare member name
  *   0  anything else the full-text match found (signature, docstring…)
  *
- * — then source before tests, examples, fixtures and vendored code, then a
- * relevance: bm25 scaled by the definition's kind (a class outweighs a
- * variable of the same text). The score is one number that orders all three:
- * `tier·2000 + 1000 (source) + min(relevance, 999)`.
+ * — then source before tests, examples, fixtures, vendored and built code,
+ * then the first definition of a name in its file before its overloads and
+ * redeclarations, then a relevance: bm25 scaled by the definition's kind (a
+ * class outweighs a variable of the same text). The score is one number that
+ * orders all four: `tier·2000 + 1000 (source) + 500 (first) + min(relevance, 499)`.
  */
 import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
-import { lastPart, splitQualified } from '../util/qualified-ref';
+import { isPunctuatedName, lastPart, splitQualified } from '../util/qualified-ref';
 
 /** Kind weights (after zoekt's symbol-kind factors): what a searcher most likely means by a name. */
 export const KIND_WEIGHTS: Readonly<Record<SymbolKind, number>> = {
@@ -73,7 +74,30 @@ export interface SqlPart {
 
 const KIND_WEIGHT_SQL = `(CASE s.kind ${SYMBOL_KINDS.map((k) => `WHEN '${k}' THEN ${KIND_WEIGHTS[k]}`).join(' ')} ELSE 5 END)`;
 
-const AUXILIARY_SQL = `(s.is_test OR ${AUXILIARY_DIRS.map((d) => `instr('/' || s.file_path, '/${d}/') > 0`).join(' OR ')})`;
+/**
+ * Whether a symbol of the file `path` (SQL expressions over the row being
+ * written: its path, test flag and language; `projectId` a parameter) is
+ * auxiliary code: test code, a path under one of AUXILIARY_DIRS, or
+ * JavaScript built from TypeScript: `x.js`, `x.mjs`, `x.cjs`, `x.umd.js`,
+ * `x.min.js`, `x.esm.js` beside an `x.d.ts` of the project. Evaluated once per
+ * symbol at commit into `symbols.auxiliary`, which the ranking then reads (no
+ * per-candidate path checks at query time).
+ */
+export function auxiliarySql(e: { path: string; isTest: string; language: string; projectId: string }): string {
+  const p = e.path;
+  const dirs = AUXILIARY_DIRS.map((d) => `instr('/' || ${p}, '/${d}/') > 0`).join(' OR ');
+  const stem = `(CASE WHEN ${p} LIKE '%.js' THEN substr(${p}, 1, length(${p}) - 3) WHEN ${p} LIKE '%.mjs' OR ${p} LIKE '%.cjs' THEN substr(${p}, 1, length(${p}) - 4) END)`;
+  const bundleStem = `(CASE WHEN ${p} LIKE '%.umd.js' OR ${p} LIKE '%.min.js' OR ${p} LIKE '%.esm.js' THEN substr(${p}, 1, length(${p}) - 7) END)`;
+  const built = `(${e.language} = 'javascript' AND EXISTS (SELECT 1 FROM files dts WHERE dts.project_id = ${e.projectId} AND dts.path IN (${stem} || '.d.ts', ${bundleStem} || '.d.ts')))`;
+  return `(coalesce(${e.isTest}, 0) <> 0 OR ${dirs} OR ${built})`;
+}
+
+/**
+ * A later definition of the same qualified name and kind in one file (an
+ * overload, a redeclaration): its id ends `~N`, while every kind name ends
+ * with a letter.
+ */
+const REPEAT_SQL = `(substr(s.id, -1) BETWEEN '0' AND '9')`;
 
 function chars(text: string): number {
   return [...text].length;
@@ -121,12 +145,13 @@ function tierSql(r: NameRank | null): SqlPart {
 
 /**
  * The score of a hit, higher first: tier, then source over auxiliary code,
+ * then first definitions over repeats,
  * then `relevance` (a SQL expression ≥ 0, e.g. −bm25) scaled by kind weight.
  */
 export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
   const tier = tierSql(r);
   return {
-    sql: `(${tier.sql} * 2000 + (CASE WHEN ${AUXILIARY_SQL} THEN 0 ELSE 1000 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 999.0))`,
+    sql: `(${tier.sql} * 2000 + (CASE WHEN s.auxiliary THEN 0 ELSE 1000 END) + (CASE WHEN ${REPEAT_SQL} THEN 0 ELSE 500 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 499.0))`,
     params: tier.params,
   };
 }
@@ -134,11 +159,15 @@ export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
 /**
  * Candidates the full-text match cannot see: for `pkg.Func` / `module.func`,
  * top-level definitions qualified by their folder or file rather than by a
- * parent symbol. A condition over `s` that seeks the name index; null when
+ * parent symbol; for an operator or punctuated name, every definition of it. A condition over `s` that seeks the name index; null when
  * the query needs none.
  */
 export function namedCandidates(r: NameRank | null): SqlPart | null {
-  if (!r || r.owner === null || !r.pathOwner) return null;
+  if (!r || r.prefix) return null;
+  // Operators and punctuated names (`==`, `valid?`): full-text search splits them into nothing or
+  // into common words, so every definition of that exact name comes from the name index.
+  if (isPunctuatedName(r.name)) return { sql: 's.name = ?', params: [r.name] };
+  if (r.owner === null || !r.pathOwner) return null;
   const exact = exactMember({ ...r, owner: r.owner }, false);
   return { sql: `s.name = ? AND ${exact.sql}`, params: [r.name, ...exact.params] };
 }

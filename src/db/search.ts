@@ -5,6 +5,7 @@
  */
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
+import { isPunctuatedName } from '../util/qualified-ref';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
 
 // ---------------------------------------------------------------------------
@@ -53,6 +54,8 @@ const OPERATORS = new Set(['AND', 'OR', 'NOT']);
  * // '"auth"* AND "token refresh" NOT "test"'
  */
 export function translateQuery(input: string): TranslatedQuery {
+  const named = punctuatedName(input);
+  if (named) return named;
   const rewrites: string[] = [];
   const lexed = lex(input, rewrites);
   const { tokens, errors } = repair(lexed, rewrites);
@@ -82,6 +85,28 @@ export function translateQuery(input: string): TranslatedQuery {
     rewrites,
     words: terms.filter((t) => !t.quoted && !t.prefix && /^[\p{L}\p{N}_]+$/u.test(t.text)).map((t) => t.text),
     rank: nameRankOf(rewrites.length ? canonical : input),
+  };
+}
+
+/**
+ * A query that is one definition name full-text search cannot spell
+ * (`==`, `<=>`, `Foo#[]`, `operator==`, `valid?`, `r#type`): taken as that
+ * name, not as search syntax. Its word parts, if any, are the full-text
+ * match; the exact name comes from the symbols name index (namedCandidates).
+ * An operator without letters matches through the name index only (`""`, an
+ * empty FTS5 phrase, matches nothing).
+ */
+function punctuatedName(input: string): TranslatedQuery | null {
+  const t = input.trim();
+  const rank = nameRankOf(t);
+  if (!rank || rank.prefix || !isPunctuatedName(rank.name)) return null;
+  const words = t.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [];
+  return {
+    match: words.length ? [...new Set(words)].map((w) => `"${w}"`).join(' AND ') : '""',
+    canonical: t,
+    rewrites: [],
+    words: [],
+    rank,
   };
 }
 
@@ -433,7 +458,7 @@ function where(match: string, f: SymbolFilters): { sql: string; params: unknown[
 
 /**
  * Hits of the name index the full-text match does not hold (`pkg.Func`:
- * a top-level Func in folder pkg): a WHERE over `s`, or null.
+ * a top-level Func in folder pkg; `==`: an operator method): a WHERE over `s`, or null.
  */
 function namedWhere(match: string, f: SymbolFilters, rank: NameRank | null): { sql: string; params: unknown[] } | null {
   const named = namedCandidates(rank);

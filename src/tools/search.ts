@@ -16,6 +16,7 @@ import {
   type TranslatedQuery,
 } from '../db/search';
 import type { NameRank } from '../db/search-rank';
+import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
 import { queryGrepBaseline } from './baseline';
 import { explainExtractionGaps } from './extraction-gaps';
@@ -31,6 +32,17 @@ const RESULT_FIELDS = [
 ] as const;
 const LANGUAGE_IDS = LANGUAGES.map((l) => l.id);
 const DEFAULT_LIMIT = 20;
+/**
+ * Without `limit`, a query that names a definition (exact-name hits on the
+ * page) returns its exact hits and at most this many others; has_more and
+ * next_offset page on to the rest.
+ */
+const DEFAULT_OTHERS = 5;
+/** Scores from this one up are exact-name hits (tiers 2 and 3: see db/search-rank.ts). */
+const EXACT_SCORE = 4000;
+/** A hit's signature and docstring (its first paragraph) are shortened to these, `…` marking a cut; `symbol` has them whole. */
+const SIGNATURE_CHARS = 200;
+const DOCSTRING_CHARS = 160;
 const MAX_OFFSET = 5000;
 
 const input = z.object({
@@ -52,7 +64,7 @@ const input = z.object({
     .max(500)
     .optional()
     .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
-  limit: z.number().int().min(1).max(500).default(DEFAULT_LIMIT).describe('1–500, default 20'),
+  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
   snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
   fields: z.array(z.enum(RESULT_FIELDS)).min(1).optional().describe('Non-empty; snippet needs snippet_lines > 0'),
@@ -90,7 +102,7 @@ const EMPTY: Output = { results: [], total: 0, has_more: false };
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search symbols',
-  description: 'Definitions by name (exact first; Type.method) or words; before grep.',
+  description: 'Definitions by name (exact first; Type.method) or words; before grep; clips text.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -125,7 +137,7 @@ export const searchTool = defineTool({
       return EMPTY;
     }
 
-    const page = { limit: args.limit, offset: args.offset, snippets: args.snippet_lines > 0 };
+    const page = { limit: args.limit ?? DEFAULT_LIMIT, offset: args.offset, snippets: args.snippet_lines > 0 };
     let match = query.match;
     let [rows, total] = await runPage(ctx.db, match, filters, page, query.rank);
     if (total === 0 && query.orMatch) {
@@ -141,6 +153,7 @@ export const searchTool = defineTool({
     ctx.meta.baseline('grep_recursive', 0);
     if (rows.length) await queryGrepBaseline(ctx, project.id, args.query);
 
+    if (args.limit === undefined && query.rank) rows = exactFirst(rows);
     const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));
     const hasMore = args.offset + rows.length < total;
     let nextOffset: number | undefined;
@@ -175,7 +188,7 @@ function stepArgs(args: Args, query: TranslatedQuery, project: string, over: Rec
   if (args.corpus !== 'code') out.corpus = args.corpus;
   if (args.min_confidence !== undefined) out.min_confidence = args.min_confidence;
   if (args.file_pattern !== undefined) out.file_pattern = args.file_pattern;
-  if (args.limit !== DEFAULT_LIMIT) out.limit = args.limit;
+  if (args.limit !== undefined) out.limit = args.limit;
   if (args.snippet_lines > 0) out.snippet_lines = args.snippet_lines;
   if (args.fields) out.fields = args.fields;
   for (const [k, v] of Object.entries(over)) {
@@ -196,6 +209,12 @@ async function runPage(
   return [rows.results as SymbolHitRow[], (count.results[0] as CountRow).n];
 }
 
+/** A default page of a name query: when it holds exact-name hits, those and at most DEFAULT_OTHERS others (rows are best first). */
+function exactFirst(rows: SymbolHitRow[]): SymbolHitRow[] {
+  const exact = rows.filter((r) => r.score >= EXACT_SCORE).length;
+  return exact > 0 ? rows.slice(0, exact + DEFAULT_OTHERS) : rows;
+}
+
 function view(r: SymbolHitRow, snippetLines: number): Hit {
   const lines = Math.min(snippetLines, r.end_line - r.start_line + 1);
   return {
@@ -206,8 +225,8 @@ function view(r: SymbolHitRow, snippetLines: number): Hit {
     file_path: r.file_path,
     start_line: r.start_line,
     end_line: r.end_line,
-    signature: r.signature,
-    ...(r.docstring ? { docstring: r.docstring } : {}),
+    signature: clip(r.signature, SIGNATURE_CHARS),
+    ...(r.docstring ? { docstring: firstParagraph(r.docstring, DOCSTRING_CHARS) } : {}),
     language: r.language,
     // Three decimals keep the relevance inside a tier visible (scores run from 0 to ~8000: see db/search-rank.ts).
     score: Math.round(r.score * 1000) / 1000,
@@ -216,8 +235,16 @@ function view(r: SymbolHitRow, snippetLines: number): Hit {
   };
 }
 
+/**
+ * The hit as returned: the requested fields, or by default every field but
+ * `language` (the file's extension tells it) and `extraction_confidence`
+ * when it is 1 (the extractor had no doubt).
+ */
 function pick(h: Hit, fields: readonly (keyof Hit)[] | undefined): Hit {
-  if (!fields) return h;
+  if (!fields) {
+    const { language: _language, extraction_confidence: confidence, ...rest } = h;
+    return confidence !== undefined && confidence < 1 ? { ...rest, extraction_confidence: confidence } : rest;
+  }
   return Object.fromEntries(fields.filter((f) => h[f] !== undefined).map((f) => [f, h[f]]));
 }
 

@@ -1,17 +1,44 @@
 import { z } from 'zod';
 import { fullFileReadBaseline } from './baseline';
-import { defineTool } from './define';
+import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { explainUnresolvedId } from './read/unresolved';
-import { detailParam, fieldsParam, symbolView } from './read/view';
+import { detailParam, fieldsParam, symbolView, type SymbolView } from './read/view';
+
+/** Source lines (and characters) `symbol` returns; a longer symbol is cut at a line end with a `read` step for the rest. */
+export const SOURCE_LINES = 100;
+export const SOURCE_CHARS = 8000;
+
+/**
+ * The view with its source cut to SOURCE_LINES lines / SOURCE_CHARS characters
+ * (whole lines, at least one): `source_truncated` says what was left out, a
+ * warning and a ready `read` of the remaining lines continue it.
+ */
+function capSource(ctx: ToolContext, projectName: string, view: SymbolView, startLine: number): SymbolView {
+  if (view.source === undefined) return view;
+  const lines = view.source.split('\n');
+  let shown = Math.min(lines.length, SOURCE_LINES);
+  for (let chars = 0, k = 0; k < shown; k++) {
+    chars += lines[k].length + 1;
+    if (chars > SOURCE_CHARS && k > 0) shown = k;
+  }
+  if (shown >= lines.length) return view;
+  const next = startLine + shown;
+  const rest = lines.length - shown;
+  const truncated = { shown_lines: shown, total_lines: lines.length, next_line: next };
+  const path = view.file_path ?? view.id.slice(0, view.id.indexOf('::'));
+  ctx.meta.warn('source_truncated', `${view.id} spans ${lines.length} lines; source holds its first ${shown} (read continues at line ${next})`, truncated, 'info');
+  ctx.meta.next('read', { project: projectName, path, offset: next, limit: rest }, `the remaining ${rest} line(s) of the symbol`);
+  return { ...view, source: lines.slice(0, shown).join('\n'), source_truncated: next };
+}
 
 export const symbolTool = defineTool({
   name: 'symbol',
   title: 'Symbol by id',
   description:
-    "A symbol's source or skeleton by id (not the whole file); unknown id: symbol null; moved file: new id (symbol_moved).",
+    `A symbol's source (≤${SOURCE_LINES} lines; read on) or skeleton by id; unknown id: symbol null; moved file: new id (symbol_moved).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -30,7 +57,8 @@ export const symbolTool = defineTool({
     const found = await lookupIds(ctx, project.id, [args.id], { fields: args.fields, detail: args.detail });
     fullFileReadBaseline(ctx, project.id, found.files);
     const view = found.found.get(args.id);
-    if (view) return { symbol: view };
+    const row = found.rows.get(args.id);
+    if (view && row) return { symbol: capSource(ctx, project.name, view, row.start_line) };
     await explainUnresolvedId(ctx, project, args.id);
     return { symbol: null };
   },

@@ -14,12 +14,32 @@ export interface QualifiedRef {
 }
 
 const PART = '[\\p{L}\\p{N}_$]+';
-const BARE = new RegExp(`^${PART}$`, 'u');
-const QUALIFIED = new RegExp(`^(${PART}(?:(?:\\.|::)${PART})*)(\\.|::|#| )(${PART})$`, 'u');
+/**
+ * What a definition can be named besides an identifier: a Ruby predicate,
+ * bang or setter (`valid?`, `save!`, `name=`), a Rust raw identifier
+ * (`r#type`), an ECMAScript private name (`#secret`), a C++ operator function (`operator==`, `operator()`), or an
+ * operator method (`==`, `<=>`, `[]`, `[]=`, `+@`). Whole-punctuation names
+ * never hold `.`, `:`, `#`, quotes or spaces, and a lone run of `*` is not one
+ * (it is search's prefix syntax).
+ */
+const NAME = `(?:${PART}[?!=]?|r#${PART}|#${PART}|operator\\s*[^\\s\\p{L}\\p{N}_$"'.:#]+|(?!\\*+$)[^\\s\\p{L}\\p{N}_$"'.:#]+)`;
+const BARE = new RegExp(`^${NAME}$`, 'u');
+const QUALIFIED = new RegExp(`^(${PART}(?:(?:\\.|::)${PART})*)(\\.|::|#| )(${NAME})$`, 'u');
+const IDENTIFIER = new RegExp(`^${PART}$`, 'u');
+
+/**
+ * True for a name full-text search cannot spell: not a plain identifier
+ * (`==`, `valid?`, `operator[]`, `r#type`, `#secret`), or one without a letter
+ * or digit (`_`, `$`).
+ */
+export function isPunctuatedName(name: string): boolean {
+  return !IDENTIFIER.test(name) || !/[\p{L}\p{N}]/u.test(name);
+}
 
 /**
  * Splits a name-like text into owner and name; null when the text is not a
- * name (operators, globs, several words, punctuation).
+ * name (globs, several words, punctuation around a word). Operator and
+ * punctuated definition names count as names (see NAME).
  *
  * @example
  * splitQualified('http::Server::listen') // { owner: 'http.Server', name: 'listen', separator: '::' }

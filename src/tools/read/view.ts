@@ -38,6 +38,8 @@ export const symbolView = z.object({
   is_exported: z.boolean().optional(),
   is_test: z.boolean().optional(),
   source: z.string().optional(),
+  /** `symbol` cut a long source: the first line left out (the warning holds the counts). */
+  source_truncated: z.number().optional(),
   outline: z.array(outlineEntry).optional(),
   /** The id asked for, when the symbol was found under a new id (its file moved). */
   moved_from: z.string().optional(),
@@ -81,7 +83,7 @@ export function viewOf(
   row: SymbolRow,
   opts: { fields?: readonly SymbolField[]; detail: Detail; outline?: z.infer<typeof outlineEntry>[]; movedFrom?: string },
 ): SymbolView {
-  const all: Omit<SymbolView, 'id' | 'moved_from'> = {
+  const all: Omit<SymbolView, 'id' | 'moved_from' | 'source_truncated'> = {
     file_path: row.file_path,
     name: row.name,
     qualified_name: row.qualified_name,

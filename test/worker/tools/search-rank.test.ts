@@ -210,3 +210,119 @@ describe('name resolution of read symbol= and context name=', () => {
     expect(member.body.result.symbol?.id).toBe('command.go::Command.Execute#Method');
   });
 });
+
+describe('operator and punctuated names', () => {
+  const OPS = 'search-rank-ops';
+  const files: Record<string, string> = {
+    'lib/vec.rb': [
+      'class Vec',
+      '  def ==(other)',
+      '    true',
+      '  end',
+      '',
+      '  def <=>(other)',
+      '    0',
+      '  end',
+      '',
+      '  def [](i)',
+      '    i',
+      '  end',
+      '',
+      '  def +@',
+      '    self',
+      '  end',
+      '',
+      '  def valid?',
+      '    true',
+      '  end',
+      '',
+      '  def valid',
+      '    true',
+      '  end',
+      '',
+      '  def name=(v)',
+      '    @name = v',
+      '  end',
+      'end',
+      '',
+    ].join('\n'),
+    'lib/other.rb': 'class Other\n  def ==(other)\n    false\n  end\nend\n',
+    // Overloads: the first declaration is the definition a searcher means.
+    'src/over.ts': 'export function over(a: string): string;\nexport function over(a: number): number;\n/** The implementation, over and over. */\nexport function over(a: any): any {\n  return a;\n}\n',
+    // A package shipping built JavaScript beside its declarations.
+    'lib/zed.d.ts': 'export declare class Zed {\n  run(): void;\n}\n',
+    'lib/zed.js': 'class Zed {\n  run() {}\n}\nexports.Zed = Zed;\n',
+    'lib/zed.umd.js': 'class Zed {\n  run() {}\n}\n',
+    // Names without a letter, and private class members.
+    'blank.go': 'package p\n\ntype T struct {\n\t_    int\n\tName string\n}\n',
+    'src/priv.ts': 'export class Priv {\n  #secret = 1;\n}\nexport function secret() {}\n',
+    // One exact definition among many names that start with it.
+    'src/widget.ts': ['export class Widget {}', ...'ABCDEFGHIJ'.split('').map((c) => `export function Widget${c}() {}`), ''].join('\n'),
+  };
+
+  async function find(args: Json): Promise<Json> {
+    const res = await rest('search', { project: OPS, ...args });
+    expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+    return res.body;
+  }
+
+  beforeAll(async () => {
+    const pushed = await rest('index', { project: OPS, files: Object.entries(files).map(([path, content]) => ({ path, content })) });
+    expect(pushed.status).toBe(200);
+  });
+
+  const exact: [string, string][] = [
+    ['==', 'lib/other.rb::Other.==#Method'],
+    ['Vec#==', 'lib/vec.rb::Vec.==#Method'],
+    ['Vec.==', 'lib/vec.rb::Vec.==#Method'],
+    ['<=>', 'lib/vec.rb::Vec.<=>#Method'],
+    ['Vec#<=>', 'lib/vec.rb::Vec.<=>#Method'],
+    ['[]', 'lib/vec.rb::Vec.[]#Method'],
+    ['+@', 'lib/vec.rb::Vec.+@#Method'],
+    ['valid?', 'lib/vec.rb::Vec.valid?#Method'],
+    ['name=', 'lib/vec.rb::Vec.name=#Method'],
+    ['_', 'blank.go::T._#Field'],
+    ['#secret', 'src/priv.ts::Priv.#secret#Field'],
+  ];
+  for (const [query, first] of exact) {
+    it(`finds ${first} first for ${query}`, async () => {
+      const body = await find({ query });
+      expect(hits(body)[0]).toBe(first);
+    });
+  }
+
+  it('finds every definition of an operator name, and a symbol of one by id', async () => {
+    const body = await find({ query: '==' });
+    expect(hits(body).slice(0, 2).sort()).toEqual(['lib/other.rb::Other.==#Method', 'lib/vec.rb::Vec.==#Method']);
+    expect(body.result.total).toBe(2);
+    const sym = await rest('symbol', { project: OPS, id: 'lib/vec.rb::Vec.<=>#Method' });
+    expect(sym.body.result.symbol.source).toContain('def <=>(other)');
+  });
+
+  it('keeps a lone * an invalid query (the prefix syntax), and reads operator names as names', () => {
+    expect(splitQualified('*')).toBeNull();
+    expect(splitQualified('Type::operator==')).toEqual({ owner: 'Type', name: 'operator==', separator: '::' });
+    expect(splitQualified('r#type')).toEqual({ owner: null, name: 'r#type', separator: null });
+    expect(splitQualified('Comparable#<=>')).toEqual({ owner: 'Comparable', name: '<=>', separator: '#' });
+    expect(splitQualified('parseConfig()')).toBeNull();
+  });
+
+  it('puts the first of overloaded declarations first', async () => {
+    const body = await find({ query: 'over' });
+    expect(hits(body)[0]).toBe('src/over.ts::over#Function');
+  });
+
+  it('ranks JavaScript built beside a .d.ts below the declarations', async () => {
+    const body = await find({ query: 'Zed' });
+    expect(hits(body)[0]).toBe('lib/zed.d.ts::Zed#Class');
+  });
+
+  it('answers a name query without limit with its exact hits and at most 5 others, paging on', async () => {
+    const body = await find({ query: 'Widget' });
+    expect(hits(body)).toHaveLength(6);
+    expect(hits(body)[0]).toBe('src/widget.ts::Widget#Class');
+    expect(body.result).toMatchObject({ total: 11, has_more: true, next_offset: 6 });
+    const all = await find({ query: 'Widget', limit: 20 });
+    expect(all.result.results).toHaveLength(11);
+  });
+});

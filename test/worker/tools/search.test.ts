@@ -211,7 +211,7 @@ describe('filters', () => {
   });
 
   it('keeps only the given language', async () => {
-    const body = await search({ query: 'parse', language: 'python' });
+    const body = await search({ query: 'parse', language: 'python', fields: ['name', 'language'] });
     expect((body.result.results as Json[]).map((r) => [r.name, r.language])).toEqual([['parse', 'python']]);
     expect(names(await search({ query: 'parse', language: 'go' }))).toEqual(['Parse']);
     expect(names(await search({ query: 'parse', language: 'Python' }))).toEqual(['parse']);
@@ -299,7 +299,7 @@ describe('result shape', () => {
     expect(hit.snippet).toBe('export function crlfOne() {\r\n  return 1;\r');
   });
 
-  it('omits snippet unless snippet_lines > 0, and docstring when there is none', async () => {
+  it('omits snippet unless snippet_lines > 0, docstring when there is none, and by default language and a confidence of 1', async () => {
     const body = await search({ query: 'parse' });
     for (const r of body.result.results as Json[]) expect(r).not.toHaveProperty('snippet');
     const parse = (body.result.results as Json[]).find((r) => r.id === 'src/util/parse.ts::parse#Function');
@@ -312,8 +312,12 @@ describe('result shape', () => {
       start_line: 1,
       end_line: 3,
       signature: 'export function parse(input: string): string',
-      language: 'typescript',
       score: expect.any(Number),
+    });
+    const asked = (await search({ query: 'parse', fields: ['id', 'language', 'extraction_confidence'] })).result.results as Json[];
+    expect(asked.find((r) => r.id === 'src/util/parse.ts::parse#Function')).toEqual({
+      id: 'src/util/parse.ts::parse#Function',
+      language: 'typescript',
       extraction_confidence: 1,
     });
     const documented = (await search({ query: 'parseConfig' })).result.results[0] as Json;

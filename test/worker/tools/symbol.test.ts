@@ -48,12 +48,35 @@ async function runSteps(body: Json): Promise<{ step: Json; body: Json }[]> {
   return out;
 }
 
+// A 150-line function: longer than the source symbol returns whole.
+const LONG = ['export function long(): number {', ...Array.from({ length: 148 }, (_, i) => `  const v${i} = ${i};`), '  return 0;', '}', ''].join('\n');
+
 beforeAll(async () => {
-  const r = await rest('index', { project: PROJECT, files: [{ path: 'src/uni.ts', content: UNI }] });
+  const r = await rest('index', { project: PROJECT, files: [{ path: 'src/uni.ts', content: UNI }, { path: 'src/long.ts', content: LONG }] });
   expect(r.status).toBe(200);
 });
 
 describe('symbol', () => {
+  it('cuts a source over 100 lines at line 100, says so, and reads the rest with its step', async () => {
+    const { body } = await call('symbol', { id: 'src/long.ts::long#Function' });
+    const s = body.result.symbol;
+    const lines = LONG.split('\n');
+    expect(s.end_line).toBe(151);
+    expect(s.source).toBe(lines.slice(0, 100).join('\n'));
+    expect(s.source_truncated).toBe(101);
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'source_truncated');
+    expect(warning?.data).toEqual({ shown_lines: 100, total_lines: 151, next_line: 101 });
+    const [rest51] = await runSteps(body);
+    expect(rest51.step).toMatchObject({ tool: 'read', args: { path: 'src/long.ts', offset: 101, limit: 51 } });
+    expect(rest51.body.result).toMatchObject({ start_line: 101, end_line: 151 });
+  });
+
+  it('returns a short source whole, without source_truncated', async () => {
+    const { body } = await call('symbol', { id: 'src/uni.ts::greet#Function' });
+    expect(body.result.symbol).not.toHaveProperty('source_truncated');
+    expect((body._meta.warnings_v2 ?? []).map((w: Json) => w.code)).not.toContain('source_truncated');
+  });
+
   it('returns the exact source sliced by UTF-8 byte offsets from multibyte text', async () => {
     const { status, body } = await call('symbol', { id: 'src/uni.ts::greet#Function' });
     expect(status).toBe(200);
