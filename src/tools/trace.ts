@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EDGE_KINDS, walk, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, scipCovers, walk, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
@@ -33,7 +33,7 @@ const input = z.object({
   name: z.string().refine(chars(500), 'must be 1–500 characters').optional().describe('Name or Class.method'),
   direction: z.string().refine(chars(20), 'must be inbound, outbound or both').optional().describe('inbound (default), outbound, both'),
   depth: z.number().int().refine(within(1, 5), 'must be 1–5').optional().describe(`1–5; omitted: ${DEFAULT_DEPTH}, trimmed to ≥${ENOUGH_HOPS} hops`),
-  kinds: z.array(z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]])).refine((a) => a.length > 0, 'must list at least one kind').optional().describe('Default CALLS'),
+  kinds: z.array(z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]])).refine((a) => a.length > 0, 'must list at least one kind').optional().describe('Default CALLS; REFERENCES: other uses, from a pushed SCIP index'),
   include_tests: z.boolean().optional().describe('Default false'),
   min_confidence: z.number().refine(within(0, 1), 'must be 0–1').optional().describe(`0–1, default ${DEFAULT_MIN_CONFIDENCE} (hides name guesses)`),
   max_hops: z.number().int().refine(within(1, MAX_HOPS_CAP), `must be 1–${MAX_HOPS_CAP}`).optional().describe(`1–${MAX_HOPS_CAP}, default ${DEFAULT_MAX_HOPS}`),
@@ -114,6 +114,13 @@ export const traceTool = defineTool({
           }))
         : null;
     if (reason === null) warnCoverage(ctx, root.language);
+    if (kinds.includes('REFERENCES') && !(await scipCovers(ctx.db, project.id, root.file_path))) {
+      ctx.meta.warn(
+        'references_need_scip',
+        `REFERENCES edges come only from a SCIP index pushed with the project, and none covers ${root.file_path}: only the calls, imports and base types the heuristic resolver found are shown, not every reference. Push with --scip index.scip (docs/graph.md)`,
+        { file: root.file_path },
+      );
+    }
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
     await grepThenReadBaseline(ctx, project.id, [root.name], hops.map((h) => h.node));
