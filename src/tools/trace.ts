@@ -33,7 +33,7 @@ const input = z.object({
   name: z.string().refine(chars(500), 'must be 1–500 characters').optional().describe('Name or Class.method'),
   direction: z.string().refine(chars(20), 'must be inbound, outbound or both').optional().describe('inbound (default), outbound, both'),
   depth: z.number().int().refine(within(1, 5), 'must be 1–5').optional().describe(`1–5; omitted: ${DEFAULT_DEPTH}, trimmed to ≥${ENOUGH_HOPS} hops`),
-  kinds: z.array(z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]])).refine((a) => a.length > 0, 'must list at least one kind').optional().describe('Default CALLS; REFERENCES: other uses, from a pushed SCIP index'),
+  kinds: z.array(z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]])).refine((a) => a.length > 0, 'must list at least one kind').optional().describe('Default CALLS'),
   include_tests: z.boolean().optional().describe('Default false'),
   min_confidence: z.number().refine(within(0, 1), 'must be 0–1').optional().describe(`0–1, default ${DEFAULT_MIN_CONFIDENCE} (hides name guesses)`),
   max_hops: z.number().int().refine(within(1, MAX_HOPS_CAP), `must be 1–${MAX_HOPS_CAP}`).optional().describe(`1–${MAX_HOPS_CAP}, default ${DEFAULT_MAX_HOPS}`),
