@@ -108,7 +108,8 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
   await mkdir(persistTo, { recursive: true });
   devServer.applyLocalMigrations(persistTo);
   const key = `bench-${randomBytes(16).toString('hex')}`;
-  const server = await devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  // A loaded machine starts workerd slowly: wait longer than the default before giving up.
+  const server = await devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key }, timeoutMs: 300_000 });
   live.server = server;
   const languagesOut = {};
   try {
