@@ -34,6 +34,9 @@ Options:
                           killed push), instead of failing with push_in_progress; the
                           default when the CI variable is set (--no-take-over to refuse)
   --max-file-size <size>  skip larger files: bytes, 512k, 2m (default 1m, at most 2m)
+  --scip <file>           send this SCIP index with the commit: exact edges and references
+                          for the files it covers (default: dir/index.scip when it exists)
+  --no-scip               do not send a SCIP index, even if dir/index.scip exists
   --dry-run               walk and hash only: list what would be uploaded and why the rest
                           is skipped; nothing is sent
   --json                  print one JSON summary on stdout, nothing else there
@@ -58,6 +61,8 @@ const PUSH_OPTIONS = /** @type {const} */ ({
   'take-over': { type: 'boolean' },
   'no-take-over': { type: 'boolean' },
   'max-file-size': { type: 'string' },
+  scip: { type: 'string' },
+  'no-scip': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -103,6 +108,8 @@ async function main(args) {
 
   if (values['take-over'] && values['no-take-over']) throw new UsageError('--take-over and --no-take-over exclude each other');
   const takeOver = values['take-over'] ?? (values['no-take-over'] ? false : isCi(env));
+  if (values.scip !== undefined && values['no-scip']) throw new UsageError('--scip and --no-scip exclude each other');
+  if (values.scip === '') throw new UsageError('--scip needs the path of an index.scip file');
 
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -119,6 +126,7 @@ async function main(args) {
       json: Boolean(values.json),
       dryRun,
       takeOver,
+      scip: values['no-scip'] ? false : values.scip,
       concurrency: values.concurrency === undefined ? 4 : integerIn(values.concurrency, '--concurrency', 1, 16),
       maxFileSize: values['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : sizeOf(values['max-file-size']),
     }, { stdout: process.stdout, stderr: process.stderr, env, signal: controller.signal });

@@ -54,11 +54,12 @@ export function createClient({ url, key, signal, tries = 3, retryBaseMs = 500 })
    * @param {Step} step
    * @param {string} method
    * @param {string} path absolute API path (`/v1/...`)
-   * @param {string | undefined} body JSON text
+   * @param {string | Uint8Array | undefined} body JSON text, or bytes of `contentType`
    * @param {RetryPolicy} policy
+   * @param {string} [contentType] of a body that is not JSON
    * @returns {Promise<Record<string, unknown>>} the parsed JSON answer
    */
-  async function request(step, method, path, body, policy) {
+  async function request(step, method, path, body, policy, contentType = 'application/json') {
     const target = new URL(path.replace(/^\//, ''), base);
     for (let attempt = 1; ; attempt++) {
       let response;
@@ -67,7 +68,7 @@ export function createClient({ url, key, signal, tries = 3, retryBaseMs = 500 })
           method,
           headers: {
             accept: 'application/json',
-            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...(body !== undefined && { 'content-type': contentType }),
             ...(key && { authorization: `Bearer ${key}` }),
           },
           body,

@@ -80,12 +80,14 @@ export function createProgress({ stream = process.stderr, tty = Boolean(stream.i
  * @param {import('./walk.mjs').WalkResult} walked
  * @param {import('./push.mjs').PushResult} pushed
  * @param {number} durationMs
+ * @param {{ path: string, auto: boolean } | null} [scip] the SCIP index sent with the commit
  */
-export function pushSummary(target, walked, pushed, durationMs) {
+export function pushSummary(target, walked, pushed, durationMs, scip = null) {
   const server = /** @type {Record<string, unknown>} */ (pushed.committed.files ?? {});
   const count = (/** @type {string} */ name) => (typeof server[name] === 'number' ? /** @type {number} */ (server[name]) : 0);
   const skipped = { ...walked.counts };
   for (const { reason } of pushed.skipped) skipped[reason] = (skipped[reason] ?? 0) + 1;
+  const warnings = warningsOf(pushed.committed);
   return {
     ok: true,
     dry_run: false,
@@ -107,6 +109,9 @@ export function pushSummary(target, walked, pushed, durationMs) {
       extracted: pushed.symbolsExtracted,
     },
     sent: pushed.sent,
+    // The server's account of the index (documents covered, edges by kind); ignored: a server without SCIP ingest.
+    ...(scip && { scip: { ...scip, ...(isRecord(pushed.committed.scip) ? pushed.committed.scip : { ignored: true }) } }),
+    ...(warnings.length > 0 && { warnings }),
     duration_ms: durationMs,
     server_duration_ms: typeof pushed.committed.duration_ms === 'number' ? pushed.committed.duration_ms : null,
   };
@@ -166,6 +171,8 @@ export function formatPushSummary(s) {
     `  symbols  ${s.symbols.total ?? '?'} in the index (${s.symbols.extracted} extracted now)`,
     `  sent     ${plural(s.sent.files, 'file')}, ${formatBytes(s.sent.bytes)} in ${plural(s.sent.batches, 'batch', 'batches')}`,
   ];
+  if (s.scip) lines.push(`  scip     ${formatScip(s.scip)}`);
+  for (const w of s.warnings ?? []) lines.push(`  warning  ${w}`);
   for (const { path, reason } of s.failures.slice(0, 10)) lines.push(`  failed   ${path} (${reason})`);
   if (s.failures.length > 10) lines.push(`  failed   … and ${s.failures.length - 10} more (see --json)`);
   return lines.join('\n');
@@ -259,4 +266,28 @@ function plural(n, one, many = `${one}s`) {
 export function formatWalked(walked) {
   const bytes = walked.files.reduce((sum, f) => sum + f.size, 0);
   return `walked ${plural(walked.files.length, 'file')} (${formatBytes(bytes)}), skipped ${formatSkipped(walked.skipped.length, walked.counts)}`;
+}
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+function isRecord(v) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The server's warnings about the commit (`_meta.warnings_v2` messages).
+ * @param {Record<string, unknown>} committed
+ * @returns {string[]}
+ */
+function warningsOf(committed) {
+  const meta = isRecord(committed._meta) ? committed._meta : {};
+  const list = Array.isArray(meta.warnings_v2) ? meta.warnings_v2 : [];
+  return list.filter((w) => isRecord(w) && typeof w.message === 'string' && w.severity !== 'info').map((w) => String(w.message));
+}
+
+/** @param {Record<string, unknown>} scip */
+function formatScip(scip) {
+  const from = scip.auto ? `${scip.path} (found at the push root; --no-scip to skip it)` : String(scip.path);
+  if (scip.ignored) return `${from}: the server ignored it (it predates SCIP ingest)`;
+  const edges = isRecord(scip.edges) ? Object.values(scip.edges).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0) : null;
+  return `${from}: ${scip.files_covered} of ${scip.documents} document(s) used, ${edges === null ? 'graph pending' : `${edges} exact edges`}`;
 }

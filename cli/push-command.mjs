@@ -1,13 +1,13 @@
 // `pincher-edge push`: fill in defaults from git, walk, then either describe (--dry-run) or
 // upload, and print the outcome. Returns the exit code; throws nothing.
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { ciBranch, defaultProject, gitFacts } from './git.mjs';
 import { PushError, displayUrl } from './http.mjs';
 import {
   createProgress, dryRunSummary, failureSummary, formatDryRun, formatFailure, formatPushSummary, formatWalked, pushSummary,
 } from './output.mjs';
-import { push } from './push.mjs';
+import { MAX_SCIP_BYTES, push } from './push.mjs';
 import { walk } from './walk.mjs';
 
 export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
@@ -24,6 +24,7 @@ export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
  * @property {boolean} dryRun
  * @property {number} concurrency
  * @property {boolean} [takeOver] supersede an open upload of the project instead of failing
+ * @property {string | false} [scip] a SCIP index to send; false: none; omitted: dir/index.scip when it exists
  * @property {number} maxFileSize
  */
 
@@ -65,17 +66,30 @@ export async function runPush(options, io) {
     commit: options.commit ?? facts.commit ?? null,
   };
   const progress = createProgress({ stream: io.stderr });
+  const scipPath = options.scip === false ? null : options.scip !== undefined ? resolve(options.scip) : join(root, AUTO_SCIP);
+  const scipGiven = typeof options.scip === 'string';
+  if (scipGiven && !(await stat(/** @type {string} */ (scipPath)).then((s) => s.isFile(), () => false))) {
+    complain(`pincher-edge: --scip ${options.scip} is not a file; run the indexer first (e.g. npx @sourcegraph/scip-typescript index) or drop --scip`);
+    return 2;
+  }
 
   try {
+    const found = scipPath ? await readScip(scipPath, scipGiven) : null;
     const walked = await walk(root, { maxFileSize: options.maxFileSize }).catch((error) => {
       throw new PushError({ step: 'walk', code: error.code ?? 'walk_failed', message: error.message });
     });
+    if (found) {
+      // The index describes the tree; it is not a source file of it.
+      const inside = relative(root, found.path).split(sep).join('/');
+      walked.files = walked.files.filter((f) => f.path !== inside);
+    }
     if (options.dryRun) {
       const summary = dryRunSummary(target, walked, Date.now() - started);
       print(options.json ? summary : formatDryRun(summary));
       return 0;
     }
     progress.say(formatWalked(walked));
+    if (found) progress.say(`scip     ${found.shown} (${found.auto ? 'found at the push root; --no-scip to skip it' : '--scip'}), ${found.bytes.length} bytes, sent with the commit`);
     const pushed = await push({
       url: /** @type {string} */ (options.url),
       key: options.key,
@@ -86,10 +100,11 @@ export async function runPush(options, io) {
       files: walked.files,
       concurrency: options.concurrency,
       takeOver: options.takeOver,
+      ...(found && { scip: found.bytes }),
       signal: io.signal,
       onProgress: progress.onProgress,
     });
-    const summary = pushSummary(target, walked, pushed, Date.now() - started);
+    const summary = pushSummary(target, walked, pushed, Date.now() - started, found && { path: found.shown, auto: found.auto });
     print(options.json ? summary : formatPushSummary(summary));
     return 0;
   } catch (caught) {
@@ -101,4 +116,28 @@ export async function runPush(options, io) {
     if (options.json) print(failureSummary(target, error, Date.now() - started));
     return error.code === 'cancelled' ? 130 : 1;
   }
+}
+
+/** The index a SCIP indexer writes by default, looked for at the push root. */
+export const AUTO_SCIP = 'index.scip';
+
+/**
+ * Reads a SCIP index to send; null when the auto-detected one does not exist.
+ * @param {string} path
+ * @param {boolean} given named by --scip (then it must exist)
+ * @returns {Promise<{ path: string, shown: string, auto: boolean, bytes: Buffer } | null>}
+ */
+async function readScip(path, given) {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return null;
+  const shown = relative(process.cwd(), path) || path;
+  if (info.size > MAX_SCIP_BYTES) {
+    throw new PushError({
+      step: 'walk',
+      code: 'scip_too_large',
+      message: `${shown} is ${info.size} bytes; the server accepts a SCIP index of at most ${MAX_SCIP_BYTES} bytes`,
+      suggestion: given ? 'index a smaller part of the repository, or push without --scip' : 'push with --no-scip, or index a smaller part of the repository',
+    });
+  }
+  return { path, shown, auto: !given, bytes: await readFile(path) };
 }

@@ -8,6 +8,9 @@ import { PushError, createClient } from './http.mjs';
 import { sha256 } from './walk.mjs';
 
 export const MAX_BATCH_BYTES = 2 * 1024 * 1024;
+/** The largest SCIP index the server accepts with a commit (src/upload/scip.ts). */
+export const MAX_SCIP_BYTES = 32 * 1024 * 1024;
+const SCIP_MEDIA_TYPE = 'application/x-scip';
 export const MAX_MANIFEST_FILES = 100_000;
 const BODY_OPEN = '{"files":[';
 const BODY_CLOSE = ']}';
@@ -32,6 +35,7 @@ const BODY_CLOSE = ']}';
  * @property {WalkedFile[]} files the manifest
  * @property {number} concurrency batches in flight at once
  * @property {boolean} [takeOver] supersede the project's open upload (a killed push) at once
+ * @property {Uint8Array} [scip] a SCIP index of the tree, sent as the commit's body
  * @property {AbortSignal} [signal]
  * @property {number} [retryBaseMs]
  * @property {(event: ProgressEvent) => void} [onProgress]
@@ -83,7 +87,9 @@ export async function push(options) {
     onProgress({ type: 'opened', uploadId, files: toSend.length, bytes: toSend.reduce((sum, f) => sum + f.size, 0), ...(superseded && { superseded }) });
     const sent = await sendBatches({ client, path: `${upload}/files`, root, files: toSend, concurrency: options.concurrency, failFast, onProgress });
     onProgress({ type: 'committing' });
-    const committed = await client.request('commit', 'POST', `${upload}/commit`, undefined, 'overload');
+    const committed = options.scip
+      ? await client.request('commit', 'POST', `${upload}/commit`, options.scip, 'overload', SCIP_MEDIA_TYPE)
+      : await client.request('commit', 'POST', `${upload}/commit`, undefined, 'overload');
     return { uploadId, ...sent, committed };
   } catch (error) {
     const failure = error instanceof PushError ? error : new PushError({ step: 'upload', code: 'client_error', message: String(/** @type {Error} */ (error)?.message ?? error) });

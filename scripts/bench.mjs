@@ -82,6 +82,8 @@ Call graph vs compiler oracles (bench/graph.mjs):
                           language service and scip-python as oracles, callers at depth 1)
   --graph-languages <l,…> languages of the graph stage (typescript,javascript,python)
   --graph-targets <n>     functions sampled per language (default 300)
+  --graph-scip            also push each corpus with its SCIP index (scip-typescript; for Python
+                          the oracle's own scip-python index) and score it as "<language> + scip"
   -h, --help              show this help
 `;
 
@@ -172,6 +174,7 @@ function options(argv) {
       'quality-cache': { type: 'string' },
       'graph-languages': { type: 'string' },
       'graph-targets': { type: 'string' },
+      'graph-scip': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -206,6 +209,7 @@ function options(argv) {
     qualityCache: path.resolve(ROOT, values['quality-cache'] ?? path.join('.tmp', 'bench-corpora')),
     graphLanguages: values['graph-languages']?.split(',').map((l) => l.trim()).filter(Boolean) ?? null,
     graphTargets: int(values['graph-targets'], '--graph-targets', 300),
+    graphScip: Boolean(values['graph-scip']),
   };
   const stages = ['latency', 'quality', 'graph'];
   if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
@@ -248,7 +252,7 @@ async function main() {
   }
   if (opts.only === 'graph') {
     log('graph stage: callers at depth 1 against compiler oracles…');
-    results.graph = await runGraphBench({ root: code.root, devServer: code.devServer, cli: path.join(code.root, 'cli', 'bin.mjs'), tmp, cache: path.join(ROOT, '.tmp', 'graph-bench'), live, languages: opts.graphLanguages, maxTargets: opts.graphTargets, log });
+    results.graph = await runGraphBench({ root: code.root, devServer: code.devServer, cli: path.join(code.root, 'cli', 'bin.mjs'), tmp, cache: path.join(ROOT, '.tmp', 'graph-bench'), live, languages: opts.graphLanguages, maxTargets: opts.graphTargets, scip: opts.graphScip, log });
   }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {

@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   invalid_manifest: 422,
   invalid_project_name: 422,
   invalid_path: 422,
+  invalid_scip: 422,
+  scip_mismatch: 422,
   rate_limited: 429,
   internal_error: 500,
   not_ready: 503,

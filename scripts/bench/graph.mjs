@@ -15,20 +15,39 @@ import { oracleTs, MODULE } from './graph/oracle-ts.mjs';
 import { FLOORS, scoreTarget, total } from './graph/score.mjs';
 
 export const GRAPH_TARGETS = { precision: 0.9, recall: 0.8 };
-const ORACLE_PACKAGES = { 'scip-python': '@sourcegraph/scip-python@0.6.6' };
+const ORACLE_PACKAGES = { 'scip-python': '@sourcegraph/scip-python@0.6.6', 'scip-typescript': '@sourcegraph/scip-typescript@0.4.0' };
 
-/** Installs scip-python into the bench cache (once), by the ordinary npm client. */
-async function ensureScipPython(cache, log) {
+/** Installs a SCIP indexer into the bench cache (once), by the ordinary npm client. */
+async function ensureIndexer(cache, name, log) {
   const dir = path.join(cache, 'oracles');
-  const bin = path.join(dir, 'node_modules', '.bin', 'scip-python');
+  const bin = path.join(dir, 'node_modules', '.bin', name);
+  const spec = ORACLE_PACKAGES[name];
   if (!existsSync(bin)) {
     await mkdir(dir, { recursive: true });
-    log(`  installing ${ORACLE_PACKAGES['scip-python']} into ${dir}…`);
+    log(`  installing ${spec} into ${dir}…`);
     await run('sh', ['-c', `[ -f package.json ] || echo '{"private":true}' > package.json`], { cwd: dir });
-    const r = await run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ORACLE_PACKAGES['scip-python']], { cwd: dir, timeoutMs: 600_000 });
-    if (r.code !== 0 || !existsSync(bin)) throw new Error(`installing scip-python failed: ${r.stderr.slice(-300)}`);
+    const r = await run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', spec], { cwd: dir, timeoutMs: 600_000 });
+    if (r.code !== 0 || !existsSync(bin)) throw new Error(`installing ${name} failed: ${r.stderr.slice(-300)}`);
   }
-  return { bin, version: '0.6.6' };
+  return { bin, version: spec.slice(spec.lastIndexOf('@') + 1) };
+}
+
+const ensureScipPython = (cache, log) => ensureIndexer(cache, 'scip-python', log);
+
+/**
+ * The SCIP index CI would push with the corpus: scip-typescript (--infer-tsconfig) for
+ * TypeScript/JavaScript; for Python, the scip-python index the oracle already wrote (the same
+ * tool: its figure measures how faithfully the index becomes edges, not an independent oracle).
+ */
+async function scipFor(language, dir, cache, log) {
+  const out = path.join(dir, '..', `${path.basename(dir)}.scip`);
+  if (language === 'python') return out;
+  const { bin } = await ensureIndexer(cache, 'scip-typescript', log);
+  const t0 = performance.now();
+  const r = await run(bin, ['index', '--infer-tsconfig', '--output', out], { cwd: dir, timeoutMs: 20 * 60_000 });
+  if (r.code !== 0 || !existsSync(out)) throw new Error(`scip-typescript failed (exit ${r.code}): ${r.stderr.slice(-300)}`);
+  log(`  scip-typescript indexed ${language} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return out;
 }
 
 async function call(url, key, tool, args) {
@@ -69,9 +88,10 @@ function match(target, byFileName) {
 const callerKey = (h) => `${h.file}::${h.id === null ? MODULE : h.name}`;
 
 /**
- * @param {{ root: string, devServer: { applyLocalMigrations: Function, startDevServer: Function }, cli: string, tmp: string, cache: string, live: { server: any }, languages?: string[], maxTargets?: number, log: (l: string) => void }} o
+ * @param {{ root: string, devServer: { applyLocalMigrations: Function, startDevServer: Function }, cli: string, tmp: string, cache: string, live: { server: any }, languages?: string[], maxTargets?: number, scip?: boolean, log: (l: string) => void }} o
+ *   scip: also push each corpus with its SCIP index (as a second project) and score it as `<language> + scip`
  */
-export async function runGraphBench({ root, devServer, cli, tmp, cache, live, languages, maxTargets = 300, log }) {
+export async function runGraphBench({ root, devServer, cli, tmp, cache, live, languages, maxTargets = 300, scip = false, log }) {
   const corpora = await buildGraphCorpora({ root, outDir: path.join(tmp, 'graph-corpus'), cache, languages, log });
   const oracles = new Map();
   for (const [language, c] of corpora) {
@@ -88,15 +108,22 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
   await mkdir(persistTo, { recursive: true });
   devServer.applyLocalMigrations(persistTo);
   const key = `bench-${randomBytes(16).toString('hex')}`;
-  const server = await devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  // A loaded machine starts workerd slowly: wait longer than the default before giving up.
+  const server = await devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key }, timeoutMs: 300_000 });
   live.server = server;
   const languagesOut = {};
   try {
+    const runs = [];
     for (const [language, c] of corpora) {
-      const project = `graph-${language}`;
-      log(`push ${project} (${c.files.length} files)…`);
-      const pushed = await run(process.execPath, [cli, 'push', c.dir, '--url', server.url, '--project', project, '--ref', 'bench', '--commit', 'graph', '--json'], { cwd: root, env: { ...process.env, PINCHER_HTTP_KEY: key }, timeoutMs: 20 * 60_000 });
+      runs.push({ language, label: language, c, scipFile: null });
+      if (scip) runs.push({ language, label: `${language} + scip`, c, scipFile: await scipFor(language, c.dir, cache, log) });
+    }
+    for (const { language, label, c, scipFile } of runs) {
+      const project = `graph-${language}${scipFile ? '-scip' : ''}`;
+      log(`push ${project} (${c.files.length} files${scipFile ? ', with its SCIP index' : ''})…`);
+      const pushed = await run(process.execPath, [cli, 'push', c.dir, '--url', server.url, '--project', project, '--ref', 'bench', '--commit', 'graph', '--json', ...(scipFile ? ['--scip', scipFile] : ['--no-scip'])], { cwd: root, env: { ...process.env, PINCHER_HTTP_KEY: key }, timeoutMs: 20 * 60_000 });
       if (pushed.code !== 0) throw new Error(`push of ${project} failed: ${pushed.stdout.slice(-300)} ${pushed.stderr.slice(-300)}`);
+      const pushSummary = JSON.parse(pushed.stdout);
       const syms = await pincherSymbols(server.url, key, project);
       const byFileName = new Map();
       for (const s of syms) {
@@ -141,7 +168,8 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         .filter((s) => s.wrong.length || s.missed.length)
         .sort((a, b) => b.wrong.length + b.missed.length - (a.wrong.length + a.missed.length))
         .slice(0, 25);
-      languagesOut[language] = {
+      languagesOut[label] = {
+        ...(scipFile ? { scip: pushSummary.scip } : {}),
         corpus: c.sources,
         files: c.files.length,
         oracle: oracle.tool,
@@ -156,7 +184,7 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         errors: worst,
         wrong_edges: wrongEdges,
       };
-      log(`  ${language}: default precision ${languagesOut[language].default.precision}, recall ${languagesOut[language].default.recall} over ${perTarget.length} functions`);
+      log(`  ${label}: default precision ${languagesOut[label].default.precision}, recall ${languagesOut[label].default.recall} over ${perTarget.length} functions`);
     }
   } finally {
     live.server = null;

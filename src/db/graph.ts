@@ -22,8 +22,8 @@ import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
 
-/** The four edge kinds, in the order tools list them. */
-export const EDGE_KINDS: readonly EdgeKind[] = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS'];
+/** The edge kinds, in the order tools list them (REFERENCES only from a pushed SCIP index). */
+export const EDGE_KINDS: readonly EdgeKind[] = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'];
 
 /** What a walk returns per reached node. */
 export interface GraphNode {
@@ -443,4 +443,19 @@ export async function resolveSymbolName(d1: D1Database, projectId: string, text:
   const { chosen, matches } = resolveRef(rows, ref);
   const limit = opts.limit ?? 10;
   return { chosen, alternatives: matches.filter((m) => m !== chosen).slice(0, Math.max(0, limit - 1)) };
+}
+
+/**
+ * Whether a SCIP index pushed with the project covered `file`: an edge of provenance `scip`
+ * starts or ends there (REFERENCES edges exist only then).
+ */
+export async function scipCovers(d1: D1Database, projectId: string, file: string): Promise<boolean> {
+  const row = await d1
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM edges WHERE project_id = ?1 AND src_file = ?2 AND provenance = 'scip')
+           OR EXISTS (SELECT 1 FROM edges WHERE project_id = ?1 AND dst_file = ?2 AND provenance = 'scip') AS n`,
+    )
+    .bind(projectId, file)
+    .first<{ n: number }>();
+  return (row?.n ?? 0) === 1;
 }

@@ -23,8 +23,11 @@
  * records the generation the edges reflect.
  */
 import { createResolver } from '../graph/resolve';
+import type { ScipDocument } from '../graph/scip/decode';
+import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
+import { scipTargets } from './scip';
 
 /** What the pass needs to know about the push, read before its commit batch runs. */
 export interface ResolutionPlan {
@@ -47,6 +50,8 @@ export interface ResolutionResult {
   /** False when a newer commit overtook this pass (its edges were not written). */
   applied: boolean;
   ms: number;
+  /** What a SCIP index pushed with the commit contributed; absent without one. */
+  scip?: ScipEdgeStats & { files: number };
 }
 
 /**
@@ -257,12 +262,18 @@ async function layoutOf(d1: D1Database, projectId: string): Promise<ProjectLayou
 /**
  * Runs the pass for a committed push. `generation` is the project's
  * generation right after that commit; edges are written only while it holds.
+ * With `scip` (the checked documents of an index pushed with the commit), the
+ * files it covers are re-resolved too, and their CALLS, INHERITS and
+ * IMPLEMENTS edges are the index's exact ones (plus REFERENCES) instead of
+ * the heuristic ones, in the same batch; their IMPORTS edges stay the
+ * resolver's (file-level module resolution).
  */
-export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, generation: number): Promise<ResolutionResult> {
+export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, generation: number, scip?: readonly ScipDocument[]): Promise<ResolutionResult> {
   const started = Date.now();
   const { projectId } = plan;
   const layout = await layoutOf(d1, projectId);
-  const files = await filesToResolve(d1, plan, layout.paths);
+  const covered = new Set(scip?.map((d) => d.relativePath) ?? []);
+  const files = [...new Set([...(await filesToResolve(d1, plan, layout.paths)), ...covered])];
   const refs = (
     await eachChunk(files, async (json) =>
       (
@@ -303,8 +314,15 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
       byId.set(r.id, toSymbol(r));
     edges = resolver.resolve(refs, [...byId.values()]);
   }
+  let scipStats: ResolutionResult['scip'];
+  if (scip && scip.length > 0) {
+    const targets = await scipTargets(d1, projectId, [...covered]);
+    const exact = scipEdges(scip, targets.symbols, targets.refs);
+    edges = [...edges.filter((e) => e.kind === 'IMPORTS' || !covered.has(e.srcFile)), ...exact.edges];
+    scipStats = { ...exact.stats, files: covered.size };
+  }
   const applied = await writeEdges(d1, projectId, generation, [...files, ...plan.deleted], edges, plan.full);
-  return { files: files.length, refs: refs.length, edges: edges.length, full: plan.full, applied, ms: Date.now() - started };
+  return { files: files.length, refs: refs.length, edges: edges.length, full: plan.full, applied, ms: Date.now() - started, ...(scipStats ? { scip: scipStats } : {}) };
 }
 
 /** Replaces the edges of `files` (all edges when `full`) and records the generation, in one batch guarded by the generation. */

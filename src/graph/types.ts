@@ -4,7 +4,8 @@
  * 1-based; symbol ids are `{file_path}::{qualified_name}#{kind}`.
  */
 
-export type EdgeKind = 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
+/** REFERENCES (any other use of a symbol: reads, type annotations, imports, a function passed as a value) comes only from a pushed SCIP index. */
+export type EdgeKind = 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES';
 
 /**
  * How an edge's target was found, from most to least certain:
@@ -13,9 +14,10 @@ export type EdgeKind = 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
  * class or of the receiver type), `package` (same Go package / Java package /
  * Rust module without an import), `unique_name` (the only callable with that
  * name in the project), `ambiguous` (one of several same-named candidates),
- * `module` (an IMPORTS edge to a file or package directory).
+ * `module` (an IMPORTS edge to a file or package directory). `scip`: from a SCIP index pushed
+ * with the project (a compiler-grade indexer's own resolution).
  */
-export type Provenance = 'import' | 'same_file' | 'receiver' | 'package' | 'unique_name' | 'ambiguous' | 'module';
+export type Provenance = 'scip' | 'import' | 'same_file' | 'receiver' | 'package' | 'unique_name' | 'ambiguous' | 'module';
 
 export interface GraphEdge {
   kind: EdgeKind;

@@ -10,10 +10,15 @@ export const MAX_JSON_BODY = 1024 * 1024;
  * buffering it all when Content-Length says so, and while streaming otherwise.
  */
 export async function readBodyText(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(c, maxBytes));
+}
+
+/** Reads the raw body as bytes, under the same `maxBytes` rule as readBodyText. */
+export async function readBodyBytes(c: Context<AppEnv>, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(c.req.header('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const body = c.req.raw.body;
-  if (!body) return '';
+  if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -33,7 +38,7 @@ export async function readBodyText(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY)
     all.set(ch, at);
     at += ch.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /** Reads and parses a JSON body; empty body is `{}`. */

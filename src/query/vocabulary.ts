@@ -8,7 +8,7 @@ import type { EdgeKind } from '../graph/types';
  */
 export const NODE_LABELS: readonly SymbolKind[] = SYMBOL_KINDS;
 
-export const REL_TYPES = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS'] as const satisfies readonly EdgeKind[];
+export const REL_TYPES = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'] as const satisfies readonly EdgeKind[];
 const _allEdges: Exclude<EdgeKind, (typeof REL_TYPES)[number]> extends never ? true : never = true;
 void _allEdges;
 

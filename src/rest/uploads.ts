@@ -2,12 +2,13 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { requireWrite } from '../http/auth';
-import { readJsonBody } from '../http/body';
+import { readBodyBytes, readJsonBody } from '../http/body';
 import { jsonWithMeta } from '../http/respond';
 import { MetaCollector } from '../envelope/collector';
 import { changeCounts, getUpload } from '../db/uploads';
 import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
+import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
 
 /** Manifest bodies: 100,000 entries of ~150 bytes. */
 export const MAX_MANIFEST_BODY = 24 * 1024 * 1024;
@@ -58,8 +59,11 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const project = checkProjectName(c.req.param('project'));
   const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  // A SCIP index travels as the commit body; no body (or JSON) commits without one.
+  const media = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const scip = SCIP_MEDIA_TYPES.includes(media) ? await readBodyBytes(c, MAX_SCIP_BYTES) : undefined;
   const meta = new MetaCollector();
-  const summary = await commitUpload(c.env.DB, project, upload, meta, c.get('requestId'));
+  const summary = await commitUpload(c.env.DB, project, upload, meta, c.get('requestId'), scip);
   return jsonWithMeta(c, { ...summary }, 200, meta);
 });
 

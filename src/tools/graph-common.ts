@@ -78,7 +78,7 @@ export const hopOut = nodeOut.extend({
   risk: z.enum(['high', 'medium', 'low']),
   via: z.string().describe('id of the predecessor (the root at depth 1)'),
   direction: z.enum(['inbound', 'outbound']),
-  edge: z.string().describe('CALLS, IMPORTS, INHERITS or IMPLEMENTS'),
+  edge: z.string().describe('edge kind'),
   confidence: z.number(),
   provenance: z.string(),
   call_line: z.number().describe("line of the reference in the caller's file"),

@@ -7,8 +7,8 @@ import { explainEmptyIndex, graphWarnings, languageOut, languagesWithCoverage, p
 import { resolveProject } from './project-scope';
 import { SYMBOL_KINDS } from './read/symbol-id';
 
-const EDGE_KINDS = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS'] as const satisfies readonly EdgeKind[];
-const PROVENANCES = ['import', 'same_file', 'receiver', 'package', 'unique_name', 'ambiguous', 'module'] as const satisfies readonly Provenance[];
+const EDGE_KINDS = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'] as const satisfies readonly EdgeKind[];
+const PROVENANCES = ['scip', 'import', 'same_file', 'receiver', 'package', 'unique_name', 'ambiguous', 'module'] as const satisfies readonly Provenance[];
 // Fail to compile when graph/types.ts gains an edge kind or provenance these lists lack.
 const _allEdgeKinds: Exclude<EdgeKind, (typeof EDGE_KINDS)[number]> extends never ? true : never = true;
 const _allProvenances: Exclude<Provenance, (typeof PROVENANCES)[number]> extends never ? true : never = true;

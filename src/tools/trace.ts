@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EDGE_KINDS, walk, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, scipCovers, walk, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
@@ -114,6 +114,13 @@ export const traceTool = defineTool({
           }))
         : null;
     if (reason === null) warnCoverage(ctx, root.language);
+    if (kinds.includes('REFERENCES') && !(await scipCovers(ctx.db, project.id, root.file_path))) {
+      ctx.meta.warn(
+        'references_need_scip',
+        `REFERENCES edges come only from a SCIP index pushed with the project, and none covers ${root.file_path}: only the calls, imports and base types the heuristic resolver found are shown, not every reference. Push with --scip index.scip (docs/graph.md)`,
+        { file: root.file_path },
+      );
+    }
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
     await grepThenReadBaseline(ctx, project.id, [root.name], hops.map((h) => h.node));

@@ -25,10 +25,11 @@ import {
   type UploadRow,
 } from '../db/uploads';
 import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
-import { planResolution, resolveCommitted, type ResolutionPlan } from '../db/resolution';
+import { planResolution, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
+import { prepareScip, reportScip, type PushedScip } from './scip';
 
 /** Uploads expire this long after their last activity. */
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
@@ -349,15 +350,20 @@ export interface CommitSummary {
   symbols_added: number;
   /** Resolved graph edges of the project after the push; absent when the resolution pass did not finish. */
   edges?: number;
+  /** What the SCIP index sent with the commit covered and produced; absent without one. */
+  scip?: Record<string, unknown>;
   duration_ms: number;
 }
 
 /**
  * Commits an upload atomically and records the catalog's empty reasons on
  * the collector: incremental_no_change, unsupported_language,
- * extractor_emitted_nothing.
+ * extractor_emitted_nothing. `scipBytes`, a SCIP index sent with the commit,
+ * is decoded and checked before anything is written (a bad one refuses the
+ * commit and leaves the upload open); its exact edges land in the same
+ * resolution batch as the rest of the graph.
  */
-export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector, requestId?: string): Promise<CommitSummary> {
+export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector, requestId?: string, scipBytes?: Uint8Array): Promise<CommitSummary> {
   const started = Date.now();
   const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
   if (missing.length) {
@@ -367,6 +373,7 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
       details: { missing_count: total, missing },
     });
   }
+  const scip = scipBytes ? await prepareScip(d1, upload.id, scipBytes) : null;
   const [plan, outcome, graphPlan] = await Promise.all([
     changeCounts(d1, upload.id),
     incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION),
@@ -394,7 +401,8 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     .bind(upload.project_id)
     .first<{ id: string; symbol_count: number; schema_version_at_index: number | null; generation: number }>();
   const committed = Date.now();
-  const edges = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta);
+  const resolved = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta, scip);
+  const edges = resolved?.edges ?? null;
   // Where a commit spends its time, for operators (counts and milliseconds only).
   console.log(JSON.stringify({ event: 'commit', request_id: requestId, project_id: upload.project_id, plan_ms: planned - started, commit_ms: committed - planned, resolution_ms: Date.now() - committed, files: plan.new + plan.changed + plan.deleted, resolution_full: graphPlan.full, edges }));
   meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
@@ -422,24 +430,26 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     symbols: totals?.symbol_count ?? 0,
     symbols_added: outcome.symbols,
     ...(edges === null ? {} : { edges }),
+    ...(scip ? { scip: { ...reportScip(scip, meta), ...(resolved?.scip ? { definitions: resolved.scip.definitions, unmapped_definitions: resolved.scip.unmapped, edges: resolved.scip.edges } : { edges: null }) } } : {}),
     duration_ms: Date.now() - started,
   };
 }
 
 /**
  * Runs the resolution pass for a committed push and returns the project's
- * edge count, or null when the pass failed or was overtaken (the index itself
- * is committed either way; the next push or `index force` rebuilds the graph).
+ * edge count (and what a SCIP index contributed), or null when the pass failed
+ * or was overtaken (the index itself is committed either way; the next push or
+ * `index force` rebuilds the graph).
  */
-async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generation: number, meta: MetaCollector): Promise<number | null> {
+async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generation: number, meta: MetaCollector, scip: PushedScip | null): Promise<{ edges: number; scip?: ResolutionResult['scip'] } | null> {
   try {
-    const result = await resolveCommitted(d1, plan, generation);
+    const result = await resolveCommitted(d1, plan, generation, scip?.documents);
     if (!result.applied) {
       meta.warn('graph_pending', 'a newer push committed while this one resolved its references; the graph follows the newer push');
       return null;
     }
     const row = await d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(plan.projectId).first<{ n: number }>();
-    return row?.n ?? 0;
+    return { edges: row?.n ?? 0, ...(result.scip ? { scip: result.scip } : {}) };
   } catch (err) {
     const error = dbErrorMessage(err).slice(0, 300);
     console.error(JSON.stringify({ event: 'resolution_failed', project_id: plan.projectId, error }));

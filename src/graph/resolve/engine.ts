@@ -11,7 +11,7 @@ import { dirname, within } from './paths';
 import type { Binding, Entity, FileScope, ModuleEntity, ModuleResolver } from './scope';
 import { BASE_KINDS, CALL_KINDS, SymbolIndex, TYPE_KINDS } from './symbols';
 
-export const CONFIDENCE: Readonly<Record<Exclude<Provenance, 'ambiguous'>, number>> = {
+export const CONFIDENCE: Readonly<Record<Exclude<Provenance, 'ambiguous' | 'scip'>, number>> = {
   import: 1,
   module: 1,
   same_file: 0.95,
@@ -167,7 +167,7 @@ export class FileResolution {
     if (reexport && provenance === 'import') return { sym, provenance, confidence: REEXPORT_CONFIDENCE };
     // A receiver landing in the calling file (`self.m()` on the enclosing class) is as sure as a same-file definition.
     if (provenance === 'receiver' && sym.file === this.file) return { sym, provenance, confidence: CONFIDENCE.same_file };
-    return { sym, provenance, confidence: CONFIDENCE[provenance as Exclude<Provenance, 'ambiguous'>] };
+    return { sym, provenance, confidence: CONFIDENCE[provenance as Exclude<Provenance, 'ambiguous' | 'scip'>] };
   }
 
   // ---- calls ----------------------------------------------------------------

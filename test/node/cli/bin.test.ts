@@ -1,4 +1,5 @@
 // The command as CI runs it: a child process, its stdout, stderr and exit code.
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeServer, startFakeServer } from './fake-server';
 import { cli } from './run-cli';
@@ -166,6 +167,56 @@ describe('pincher-edge push', () => {
     const run = await cli(['push', root, '--url', server.url, '--json'], { PINCHER_HTTP_KEY: KEY });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).project).toMatch(/^myrepo-/);
+  });
+});
+
+describe('SCIP index with the push', () => {
+  // The real index scip-typescript wrote for test/fixtures/scip/ts (stored as base64 there).
+  const INDEX = Buffer.from(readFileSync(new URL('../../fixtures/scip/ts/index.scip.base64', import.meta.url), 'utf8'), 'base64');
+  const commitRequest = () => server.requests.find((r) => r.route === 'commit');
+
+  it('finds index.scip at the push root, sends it with the commit, says so, and leaves it out of the manifest', async () => {
+    const root = await makeTree({ ...sample, 'index.scip': INDEX });
+    const run = await cli(['push', root, '--url', server.url, '--project', 'web'], { PINCHER_HTTP_KEY: KEY });
+    expect(run.code, run.stderr).toBe(0);
+    expect(commitRequest()?.body).toEqual({ scip_bytes: INDEX.length });
+    expect(run.stderr).toContain('found at the push root; --no-scip to skip it');
+    expect(run.stdout).toMatch(/scip\s+.*index\.scip \(found at the push root; --no-scip to skip it\): 2 of 2 document\(s\) used, 5 exact edges/);
+    const manifest = (server.requests.find((r) => r.route === 'open')?.body as { manifest: { path: string }[] }).manifest;
+    expect(manifest.map((m) => m.path)).not.toContain('index.scip');
+  });
+
+  it('sends the index named by --scip and reports it in the JSON summary', async () => {
+    const root = await makeTree(sample);
+    const elsewhere = await makeTree({ 'out/app.scip': INDEX });
+    const run = await cli(['push', root, '--url', server.url, '--project', 'web', '--json', '--scip', `${elsewhere}/out/app.scip`], { PINCHER_HTTP_KEY: KEY });
+    expect(run.code, run.stderr).toBe(0);
+    expect(commitRequest()?.body).toEqual({ scip_bytes: INDEX.length });
+    expect(JSON.parse(run.stdout).scip).toMatchObject({ auto: false, files_covered: 2, edges: { CALLS: 3 } });
+  });
+
+  it('sends no index with --no-scip, and none when the push root has none', async () => {
+    const root = await makeTree({ ...sample, 'index.scip': INDEX });
+    const run = await cli(['push', root, '--url', server.url, '--project', 'web', '--no-scip', '--json'], { PINCHER_HTTP_KEY: KEY });
+    expect(run.code, run.stderr).toBe(0);
+    expect(commitRequest()?.body).toBeUndefined();
+    expect(JSON.parse(run.stdout).scip).toBeUndefined();
+    const plain = await makeTree(sample);
+    server.requests.length = 0;
+    expect((await cli(['push', plain, '--url', server.url, '--project', 'web2'], { PINCHER_HTTP_KEY: KEY })).code).toBe(0);
+    expect(commitRequest()?.body).toBeUndefined();
+  });
+
+  it('exits 2 when --scip names no file, and exits 1 with the server refusal of a bad index', async () => {
+    const root = await makeTree(sample);
+    const missing = await cli(['push', root, '--url', server.url, '--scip', `${root}/nope.scip`], { PINCHER_HTTP_KEY: KEY });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--scip .*nope\.scip is not a file/);
+    server.faults.push({ route: 'commit', times: 1, status: 422, error: { code: 'invalid_scip', message: 'the body is not a SCIP index', suggestion: 'send the index.scip file the indexer wrote; or push with --no-scip' } });
+    await addToTree(root, { 'index.scip': Buffer.from('garbage') });
+    const refused = await cli(['push', root, '--url', server.url, '--project', 'web'], { PINCHER_HTTP_KEY: KEY });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/invalid_scip.*--no-scip/);
   });
 });
 

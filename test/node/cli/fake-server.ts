@@ -93,8 +93,9 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     const match = /^\/v1\/projects\/([^/]+)\/uploads(?:\/([^/]+)(?:\/(files|commit))?)?$/.exec(path);
     const route = routeOf(req.method ?? '', match);
     let body: unknown;
+    const scip = route === 'commit' && req.headers['content-type'] === 'application/x-scip' ? raw : undefined;
     try {
-      body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+      body = scip ? { scip_bytes: scip.length } : raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
     } catch {
       body = Symbol.for('invalid');
     }
@@ -137,7 +138,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
         if (raw.length > MAX_BODY) throw new HttpError(413, 'body_too_large', 'body over 4 MiB');
         return send(res, 200, files(upload, body));
       }
-      if (route === 'commit') return send(res, 200, commit(upload));
+      if (route === 'commit') return send(res, 200, commit(upload, scip));
       if (route === 'delete') {
         state.uploads.delete(upload.id);
         return send(res, 200, { upload_id: upload.id, state: 'abandoned' });
@@ -226,7 +227,8 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     return { accepted: items.length - skipped.length, skipped, symbols, failures };
   }
 
-  function commit(upload: Upload) {
+  /** `scip`: an index sent as the body; answered with a fixed account of it. */
+  function commit(upload: Upload, scip?: Buffer) {
     const missing = [...upload.missing].filter((hash) => !state.contents.has(hash));
     if (missing.length) throw new HttpError(409, 'upload_incomplete', `${missing.length} contents still missing`, 'send them, then commit', { missing });
     state.indexes.set(upload.project, upload.manifest);
@@ -239,6 +241,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
       commit: upload.commit,
       files: { ...upload.plan, skipped: upload.skipped, failed: upload.failed },
       symbols,
+      ...(scip && { scip: { tool: 'scip-typescript', documents: 2, files_covered: 2, skipped: {}, edges: { CALLS: 3, REFERENCES: 2 } } }),
       duration_ms: 7,
     };
   }

@@ -33,6 +33,7 @@ describe('schema', () => {
       { kind: 'IMPORTS', count: 0 },
       { kind: 'INHERITS', count: 1 },
       { kind: 'IMPLEMENTS', count: 0 },
+      { kind: 'REFERENCES', count: 0 },
     ]);
     expect(r.totals).toEqual({ files: 3, symbols: 5, edges: 2 });
     expect(r.languages).toContainEqual({ language: 'ruby', files: 1, symbols: 1, graph: 'same_file' });
@@ -45,8 +46,8 @@ describe('schema', () => {
     );
     expect(r.edge_properties.map((p: Json) => p.name)).toEqual(['kind', 'confidence', 'provenance', 'line']);
     expect(r.node_properties.find((p: Json) => p.name === 'kind').values).toEqual(KINDS);
-    expect(r.edge_properties.find((p: Json) => p.name === 'kind').values).toEqual(['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS']);
-    expect(r.edge_properties.find((p: Json) => p.name === 'provenance').values).toEqual(['import', 'same_file', 'receiver', 'package', 'unique_name', 'ambiguous', 'module']);
+    expect(r.edge_properties.find((p: Json) => p.name === 'kind').values).toEqual(['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES']);
+    expect(r.edge_properties.find((p: Json) => p.name === 'provenance').values).toEqual(['scip', 'import', 'same_file', 'receiver', 'package', 'unique_name', 'ambiguous', 'module']);
     expect(r.node_properties.find((p: Json) => p.name === 'is_test').type).toBe('boolean');
     expect(r.edge_properties.find((p: Json) => p.name === 'confidence').type).toBe('number');
   });

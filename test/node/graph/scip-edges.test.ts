@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { SCIP_ROLE, type ScipDocument, type ScipOccurrence } from '../../../src/graph/scip/decode';
+import { IMPLEMENTATION_CONFIDENCE, scipEdges, type ScipTargetRow } from '../../../src/graph/scip/edges';
+import { checkScip } from '../../../src/graph/scip/check';
+
+const P = 'scip-typescript npm pkg 1.0.0 ';
+const occ = (line: number, symbol: string, roles = 0): ScipOccurrence => ({ range: [line, 0, line, 3], symbol: P + symbol, roles, enclosingRange: null });
+const doc = (relativePath: string, occurrences: ScipOccurrence[], symbols: ScipDocument['symbols'] = []): ScipDocument => ({ relativePath, language: 'typescript', occurrences, symbols });
+
+const rows: ScipTargetRow[] = [
+  { id: 'a.ts::Store#Interface', file: 'a.ts', name: 'Store', kind: 'Interface', startLine: 1, endLine: 3 },
+  { id: 'a.ts::Store.put#Method', file: 'a.ts', name: 'put', kind: 'Method', startLine: 2, endLine: 2 },
+  { id: 'a.ts::Mem#Class', file: 'a.ts', name: 'Mem', kind: 'Class', startLine: 5, endLine: 9 },
+  { id: 'a.ts::Mem.put#Method', file: 'a.ts', name: 'put', kind: 'Method', startLine: 6, endLine: 8 },
+  { id: 'b.ts::use#Function', file: 'b.ts', name: 'use', kind: 'Function', startLine: 1, endLine: 4 },
+];
+const A = doc(
+  'a.ts',
+  [occ(0, 'a.ts/Store#', SCIP_ROLE.definition), occ(1, 'a.ts/Store#put().', SCIP_ROLE.definition), occ(4, 'a.ts/Mem#', SCIP_ROLE.definition), occ(5, 'a.ts/Mem#put().', SCIP_ROLE.definition)],
+  [{ symbol: `${P}a.ts/Mem#put().`, kind: 0, displayName: 'put', enclosingSymbol: '', relationships: [{ symbol: `${P}a.ts/Store#put().`, isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false }] }],
+);
+const B = doc('b.ts', [occ(0, 'b.ts/use().', SCIP_ROLE.definition), occ(1, 'a.ts/Store#put().'), occ(2, 'a.ts/Store#'), occ(3, 'lib/`lib.es5.d.ts`/String#match().'), occ(3, 'local 1')]);
+
+describe('SCIP occurrences as edges', () => {
+  it('maps definitions onto symbol rows and references onto exact edges, calls where the extractor saw one', () => {
+    const { edges, stats } = scipEdges([A, B], rows, [{ file: 'b.ts', kind: 'call', target: 'put', enclosing: 'b.ts::use#Function', line: 2 }]);
+    expect(stats).toMatchObject({ definitions: 5, unmapped: 0 });
+    expect(edges.map((e) => `${e.kind} ${e.srcId} -> ${e.dstId} @${e.line} ${e.confidence} ${e.provenance}`)).toEqual([
+      'CALLS b.ts::use#Function -> a.ts::Store.put#Method @2 1 scip',
+      `CALLS b.ts::use#Function -> a.ts::Mem.put#Method @2 ${IMPLEMENTATION_CONFIDENCE} scip`,
+      'REFERENCES b.ts::use#Function -> a.ts::Store#Interface @3 1 scip',
+    ]);
+  });
+
+  it('counts definitions that match no symbol row and makes no edge into them', () => {
+    const { edges, stats } = scipEdges([doc('c.ts', [occ(0, 'c.ts/ghost().', SCIP_ROLE.definition), occ(1, 'c.ts/ghost().')])], [], []);
+    expect(stats).toMatchObject({ definitions: 1, unmapped: 1 });
+    expect(edges).toEqual([]);
+  });
+});
+
+describe('checking an index against the pushed files', () => {
+  const index = (documents: ScipDocument[]) => ({ projectRoot: 'file:///repo', toolName: 'scip-typescript', toolVersion: '0.4.0', documents });
+
+  it('keeps the documents that are pushed files within their line counts and says why the others are left out', () => {
+    const lines = new Map<string, number | null>([['a.ts', 10], ['b.ts', 2], ['bin.dat', null]]);
+    const r = checkScip(index([A, B, doc('../x.ts', [occ(0, 'x')]), doc('gone.ts', [occ(0, 'x')]), doc('bin.dat', [occ(0, 'x')])]), lines);
+    expect(r.documents.map((d) => d.relativePath)).toEqual(['a.ts']);
+    expect(r.skipped).toEqual([
+      { path: 'b.ts', reason: 'range_outside_file' },
+      { path: '../x.ts', reason: 'path_outside_project' },
+      { path: 'gone.ts', reason: 'unknown_path' },
+      { path: 'bin.dat', reason: 'range_outside_file' },
+    ]);
+  });
+
+  it('refuses an empty index with invalid_scip and a foreign one with scip_mismatch naming the folder above', () => {
+    expect(() => checkScip(index([]), new Map())).toThrow(expect.objectContaining({ code: 'invalid_scip' }));
+    try {
+      checkScip(index([doc('web/a.ts', [occ(0, 'x')]), doc('web/b.ts', [occ(0, 'x')])]), new Map(), ['a.ts', 'b.ts']);
+      throw new Error('expected a refusal');
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'scip_mismatch', details: { root_prefix: 'web/', root_shift: 'above' } });
+    }
+  });
+});
