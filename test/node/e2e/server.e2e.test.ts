@@ -439,8 +439,8 @@ describe('after the calls', () => {
       await new Promise((res) => setTimeout(res, 200));
     }
     for (const re of want) expect(text).toMatch(re);
-    expect(text).toMatch(/^# TYPE pincher_tool_latency_ms histogram$/m);
-    expect(text).toMatch(/^pincher_tool_latency_ms_count\{tool="why_empty"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^# TYPE pincher_tool_latency_seconds histogram$/m);
+    expect(text).toMatch(/^pincher_tool_latency_seconds_count\{tool="why_empty"\} [1-9]\d*$/m);
     expect(text).toMatch(/^pincher_projects 0$/m);
   });
 
