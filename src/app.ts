@@ -9,6 +9,7 @@ import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { errorWithMeta } from './http/respond';
 import { mcpRoutes } from './mcp/route';
+import { cliRoutes } from './rest/cli';
 import { probeRoutes } from './rest/probes';
 import { toolRoutes } from './rest/tools';
 import { uploadRoutes } from './rest/uploads';
@@ -27,6 +28,7 @@ app.route('/mcp', mcpRoutes);
 app.route('/v1/tools', toolRoutes);
 app.route('/v1/projects', uploadRoutes);
 app.route('/v1', probeRoutes);
+app.route('/v1', cliRoutes);
 
 app.notFound((c) =>
   errorWithMeta(

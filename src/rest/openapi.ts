@@ -200,6 +200,33 @@ function servicePaths(): Record<string, unknown> {
       { '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) } },
     ),
     '/v1/openapi.json': publicGet('openapiDocument', 'This document', { type: 'object' }),
+    '/v1/cli.tgz': {
+      get: {
+        operationId: 'cliTarball',
+        summary: "The pincher-edge CLI matching this server, as an npm tarball: npx --yes <server>/v1/cli.tgz push",
+        tags: ['CLI'],
+        security: [],
+        responses: {
+          '200': { description: 'npm tarball (one bundled file, no dependencies, Node ≥ 20)', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } },
+          '304': { description: 'Not modified (If-None-Match matched the ETag)' },
+          '403': errorResponse('Host not allowed in open mode (host_not_allowed)'),
+        },
+      },
+    },
+    '/v1/cli/{file}': {
+      get: {
+        operationId: 'cliTarballVersioned',
+        summary: 'The same tarball under its versioned name, pincher-edge-<version>.tgz (cached for good)',
+        tags: ['CLI'],
+        security: [],
+        parameters: [{ name: 'file', in: 'path', required: true, description: "pincher-edge-<this server's version>.tgz", schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'npm tarball', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } },
+          '304': { description: 'Not modified' },
+          '404': errorResponse('Not the version this server serves (not_found)'),
+        },
+      },
+    },
     '/v1/tools': keyedGet('listTools', 'Every tool with schemas, tier and toolset', jsonContent(enveloped({ type: 'object', properties: { tools: { type: 'array', items: { type: 'object' } } } }))),
     '/v1/capabilities': keyedGet('capabilitiesProbe', 'Capability tags true on this deployment', jsonContent(enveloped({ type: 'object', properties: { capabilities: { type: 'array', items: { type: 'string' } } } }))),
     '/v1/projects': keyedGet('listProjects', 'Indexed projects', jsonContent(enveloped({ type: 'object', properties: { projects: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } } }))),
