@@ -23,7 +23,7 @@ Or paste into .mcp.json / .cursor/mcp.json:
 ${JSON.stringify({ mcpServers: { pincher: { type: 'http', url: mcpUrl } } }, null, 2)}
 
 Push a repository:
-  npx pincher-edge push . --url ${server.url}
+  npx --yes ${server.url}/v1/cli.tgz push . --url ${server.url}
 
 Press Ctrl+C to stop.
 `);

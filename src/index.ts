@@ -1,47 +1,6 @@
-import { Hono } from 'hono';
 import type { AppEnv } from './env';
-import { PincherError, toPincherError } from './errors';
-import { accessLog, logUnhandled } from './http/access-log';
-import { auth } from './http/auth';
-import { cors } from './http/cors';
-import { landingPage } from './http/landing';
-import { rateLimit } from './http/rate-limit';
-import { requestId } from './http/request-id';
-import { errorWithMeta } from './http/respond';
-import { mcpRoutes } from './mcp/route';
-import { probeRoutes } from './rest/probes';
-import { toolRoutes } from './rest/tools';
-import { uploadRoutes } from './rest/uploads';
+import { app } from './app';
 import { scheduledGc } from './upload/gc';
-
-const app = new Hono<AppEnv>();
-
-app.use('*', requestId());
-app.use('*', accessLog());
-app.use('*', cors());
-app.use('*', auth());
-app.use('*', rateLimit());
-
-app.get('/', landingPage);
-app.route('/mcp', mcpRoutes);
-app.route('/v1/tools', toolRoutes);
-app.route('/v1/projects', uploadRoutes);
-app.route('/v1', probeRoutes);
-
-app.notFound((c) =>
-  errorWithMeta(
-    c,
-    new PincherError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`, {
-      suggestion: 'GET /v1/openapi.json describes every route; MCP clients use POST /mcp',
-    }),
-  ),
-);
-
-app.onError((err, c) => {
-  const e = toPincherError(err);
-  if (!(err instanceof PincherError)) logUnhandled(c.get('requestId'), e.code, err);
-  return errorWithMeta(c, e);
-});
 
 /** HTTP through the app; the Cron Trigger (wrangler.toml) runs the storage garbage collection. */
 export default {

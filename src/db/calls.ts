@@ -1,51 +1,66 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { db } from './client';
-import { callLog } from './schema';
+import { callLog, callTotals, LATENCY_BOUNDS_MS } from './schema';
 
 export type CallRecord = typeof callLog.$inferInsert;
 
-/** Records one tool call. Never throws: telemetry must not fail a call. */
+type TotalsRow = typeof callTotals.$inferSelect;
+type BucketKey = `le${(typeof LATENCY_BOUNDS_MS)[number]}`;
+const BUCKET_KEYS = LATENCY_BOUNDS_MS.map((b) => `le${b}` as BucketKey);
+/** The columns a call adds to (everything but the key). */
+const SUMMED = ['calls', 'latencySumMs', 'tokensUsed', 'tokensSaved', ...BUCKET_KEYS] as const;
+
+/**
+ * Records one tool call: its `call_log` row and the running totals of its
+ * tool and status, in one batch (one round trip; both or neither). Never
+ * throws: telemetry must not fail a call.
+ */
 export async function recordCall(d1: D1Database, row: CallRecord): Promise<void> {
+  const latency = Math.max(0, Math.round(row.latencyMs));
+  const totals: TotalsRow = {
+    tool: row.tool,
+    status: row.status,
+    calls: 1,
+    latencySumMs: latency,
+    tokensUsed: row.tokensUsed,
+    tokensSaved: row.tokensSaved ?? 0,
+    ...(Object.fromEntries(LATENCY_BOUNDS_MS.map((b) => [`le${b}`, latency <= b ? 1 : 0])) as Record<BucketKey, number>),
+  };
+  const set = Object.fromEntries(
+    SUMMED.map((k) => [k, sql`${callTotals[k]} + excluded.${sql.identifier(callTotals[k].name)}`]),
+  ) as Record<(typeof SUMMED)[number], SQL>;
   try {
-    await db(d1).insert(callLog).values(row);
+    const handle = db(d1);
+    await handle.batch([
+      handle.insert(callLog).values(row),
+      handle.insert(callTotals).values(totals).onConflictDoUpdate({ target: [callTotals.tool, callTotals.status], set }),
+    ]);
   } catch (err) {
     console.error(`call_log insert failed: ${err instanceof Error ? err.name : 'error'}`);
   }
 }
 
-export interface ToolCallStats {
+export interface ToolCallTotals {
   tool: string;
   status: string;
   calls: number;
-  latencySum: number;
+  latencySumMs: number;
   tokensUsed: number;
   tokensSaved: number;
+  /** Calls with latency ≤ LATENCY_BOUNDS_MS[i], cumulative as Prometheus wants. */
+  buckets: number[];
 }
 
-/** Totals per tool and status since `sinceMs` (for the Prometheus scrape). */
-export async function callStats(d1: D1Database, sinceMs = 0): Promise<ToolCallStats[]> {
-  return db(d1)
-    .select({
-      tool: callLog.tool,
-      status: callLog.status,
-      calls: sql<number>`count(*)`,
-      latencySum: sql<number>`coalesce(sum(${callLog.latencyMs}), 0)`,
-      tokensUsed: sql<number>`coalesce(sum(${callLog.tokensUsed}), 0)`,
-      tokensSaved: sql<number>`coalesce(sum(${callLog.tokensSaved}), 0)`,
-    })
-    .from(callLog)
-    .where(sql`${callLog.ts} >= ${sinceMs}`)
-    .groupBy(callLog.tool, callLog.status);
-}
-
-/** Cumulative latency histogram per tool: counts[i] = calls with latency ≤ bounds[i]. */
-export async function latencyBuckets(d1: D1Database, bounds: number[]): Promise<Map<string, number[]>> {
-  const cols = bounds.map((b, i) => `sum(CASE WHEN latency_ms <= ?${i + 1} THEN 1 ELSE 0 END) AS b${i}`).join(', ');
-  const rows = await d1
-    .prepare(`SELECT tool, ${cols} FROM call_log GROUP BY tool`)
-    .bind(...bounds)
-    .all<Record<string, number | string>>();
-  const out = new Map<string, number[]>();
-  for (const r of rows.results) out.set(String(r.tool), bounds.map((_, i) => Number(r[`b${i}`] ?? 0)));
-  return out;
+/** Running totals per tool and status (for the Prometheus scrape): one row per pair, never a scan of the call log. */
+export async function callTotalsByTool(d1: D1Database): Promise<ToolCallTotals[]> {
+  const rows = await db(d1).select().from(callTotals).orderBy(callTotals.tool, callTotals.status);
+  return rows.map((r) => ({
+    tool: r.tool,
+    status: r.status,
+    calls: r.calls,
+    latencySumMs: r.latencySumMs,
+    tokensUsed: r.tokensUsed,
+    tokensSaved: r.tokensSaved,
+    buckets: BUCKET_KEYS.map((k) => r[k]),
+  }));
 }

@@ -46,6 +46,38 @@ export const callLog = sqliteTable(
   (t) => [index('call_log_ts').on(t.ts), index('call_log_tool').on(t.tool)],
 );
 
+/** Upper bounds (milliseconds) of the latency histogram `call_totals` keeps per tool and status. */
+export const LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000] as const;
+
+/**
+ * Running totals per tool and status since the database was created, kept in
+ * step with every `call_log` insert: `/v1/metrics` reads these (O(tools)),
+ * and the counters never go down when the call log is pruned.
+ * `le_<n>` counts calls with latency ≤ n ms (LATENCY_BOUNDS_MS).
+ */
+export const callTotals = sqliteTable(
+  'call_totals',
+  {
+    tool: text('tool').notNull(),
+    status: text('status').notNull(),
+    calls: integer('calls').notNull().default(0),
+    latencySumMs: integer('latency_sum_ms').notNull().default(0),
+    tokensUsed: integer('tokens_used').notNull().default(0),
+    tokensSaved: integer('tokens_saved').notNull().default(0),
+    le5: integer('le_5').notNull().default(0),
+    le10: integer('le_10').notNull().default(0),
+    le25: integer('le_25').notNull().default(0),
+    le50: integer('le_50').notNull().default(0),
+    le100: integer('le_100').notNull().default(0),
+    le250: integer('le_250').notNull().default(0),
+    le500: integer('le_500').notNull().default(0),
+    le1000: integer('le_1000').notNull().default(0),
+    le2500: integer('le_2500').notNull().default(0),
+    le10000: integer('le_10000').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tool, t.status] })],
+);
+
 /**
  * Content store, shared by every project and ref: one row per distinct file
  * content. `hash` is the lowercase hex SHA-256 of the file's raw bytes.

@@ -43,7 +43,7 @@ export const EMPTY_REASON_CATALOG: Record<EmptyReason, EmptyReasonEntry> = {
     fires_when:
       "The project argument (or the URL's ?project= pin) names no project pushed to this server, or the call needs a project and none was given.",
     recovery:
-      'Call list to see the indexed projects and pass one as project. If yours is missing, push it from CI with `npx pincher-edge push --project NAME` (or call index with files).',
+      'Call list to see the indexed projects and pass one as project. If yours is missing, push it from CI with `npx --yes <server>/v1/cli.tgz push --project NAME` (or call index with files).',
     steps: [{ tool: 'list', args: {}, why: 'see which projects are indexed' }],
   },
   stale_index: {

@@ -8,3 +8,8 @@ declare module '*.scm' {
   const source: string;
   export default source;
 }
+// The CLI tarball (cli/dist/*.tgz) uses the Data rule: its bytes as an ArrayBuffer.
+declare module '*.tgz' {
+  const bytes: ArrayBuffer;
+  export default bytes;
+}

@@ -3,7 +3,12 @@ import type { AccessScope, AppEnv, Env } from '../env';
 import { PincherError } from '../errors';
 
 /** Routes anyone may call: liveness, readiness, the API description and the landing page. */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/', '/v1/health', '/v1/ready', '/v1/openapi.json']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/', '/v1/health', '/v1/ready', '/v1/openapi.json', '/v1/cli.tgz']);
+
+/** Served without a key: the probes, the OpenAPI document and the CLI tarballs (they hold no secret). */
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.has(path) || /^\/v1\/cli\/[^/]+\.tgz$/.test(path);
+}
 
 const encoder = new TextEncoder();
 
@@ -111,7 +116,7 @@ export function auth(): MiddlewareHandler<AppEnv> {
         suggestion: 'add the origin to PINCHER_ALLOWED_ORIGINS (comma-separated) on the Worker',
       });
     }
-    if (PUBLIC_PATHS.has(c.req.path)) {
+    if (isPublicPath(c.req.path)) {
       c.set('scope', 'read');
       return next();
     }

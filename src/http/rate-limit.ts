@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Env } from '../env';
 import { PincherError } from '../errors';
-import { PUBLIC_PATHS } from './auth';
+import { isPublicPath } from './auth';
 
 const encoder = new TextEncoder();
 
@@ -26,7 +26,7 @@ function periodSeconds(env: Env): number {
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const limiter = c.env.RATE_LIMITER;
-    if (!limiter || c.env.PINCHER_RATE_LIMIT === 'off' || PUBLIC_PATHS.has(c.req.path)) return next();
+    if (!limiter || c.env.PINCHER_RATE_LIMIT === 'off' || isPublicPath(c.req.path)) return next();
     const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return next();
     const { success } = await limiter.limit({ key: `key:${await keyId(token)}` });

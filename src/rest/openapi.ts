@@ -1,6 +1,8 @@
 import { TOOLS } from '../tools/registry';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../tools/describe';
+import { z } from 'zod';
 import { VERSION } from '../version';
+import { AbortResult, CommitResult, FilesBody, FilesResult, OpenUploadBody, OpenUploadResult, UploadStatusResult } from './upload-schemas';
 
 const typedEntry: JsonSchema = {
   type: 'object',
@@ -79,14 +81,174 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-const withMeta = (schema: JsonSchema): JsonSchema => ({
-  allOf: [schema, { type: 'object', properties: { _meta: { $ref: '#/components/schemas/Meta' } } }],
+
+const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const zodSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+/** A 200/201 body of the upload API or a probe: the result's fields beside a required `_meta`. */
+const enveloped = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  required: [...((schema.required as string[] | undefined) ?? []), '_meta'],
+  properties: { ...((schema.properties as Record<string, unknown> | undefined) ?? {}), _meta: { $ref: '#/components/schemas/Meta' } },
 });
 
-/** Extra documented routes (upload API and the rest) register here. */
-export const EXTRA_PATHS: Record<string, unknown> = {};
+/** The error responses every authenticated operation can give, plus its own. */
+function errors(extra: Record<string, string> = {}): Record<string, unknown> {
+  const all: Record<string, string> = {
+    '400': 'Invalid JSON body or arguments',
+    '401': 'Missing or refused bearer token',
+    '403': 'Insufficient scope, origin or host not allowed, or no key configured',
+    '429': 'Rate limited: retry after Retry-After seconds',
+    '500': 'Internal error',
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(all).map(([status, text]) => [status, errorResponse(text)]));
+}
 
-/** OpenAPI 3.1, generated from the tool registry on every request. */
+const PROJECT_PARAM = { name: 'project', in: 'path', required: true, description: 'project name: 1–100 of A–Z a–z 0–9 . _ -', schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' } };
+const UPLOAD_PARAM = { name: 'id', in: 'path', required: true, description: 'upload id (ULID) from opening the upload', schema: { type: 'string' } };
+
+/** The push protocol (docs/indexing.md), from the schemas its routes validate with (src/rest/upload-schemas.ts). */
+function uploadPaths(): Record<string, unknown> {
+  const tags = ['upload API'];
+  return {
+    '/v1/projects/{project}/uploads': {
+      parameters: [PROJECT_PARAM],
+      post: {
+        operationId: 'openUpload',
+        summary: 'Open an upload: send the manifest, get the hashes the server lacks',
+        tags,
+        requestBody: { required: true, content: jsonContent(zodSchema(OpenUploadBody, 'input')) },
+        responses: {
+          '201': { description: 'The upload is open; send the missing contents, then commit', content: jsonContent(enveloped(zodSchema(OpenUploadResult, 'output'))) },
+          ...errors({ '400': 'Invalid body, manifest (invalid_manifest) or project name', '409': 'Another push is in progress (push_in_progress) or a size contradicts stored content (size_mismatch)', '413': 'Body over 24 MiB' }),
+        },
+      },
+    },
+    '/v1/projects/{project}/uploads/{id}': {
+      parameters: [PROJECT_PARAM, UPLOAD_PARAM],
+      get: {
+        operationId: 'getUpload',
+        summary: "An upload's status and plan",
+        tags,
+        responses: { '200': { description: 'The upload', content: jsonContent(enveloped(zodSchema(UploadStatusResult, 'output'))) }, ...errors({ '404': 'No such upload for this project (upload_not_found)' }) },
+      },
+      delete: {
+        operationId: 'abortUpload',
+        summary: 'Abandon an open upload; the visible index is untouched',
+        tags,
+        responses: { '200': { description: 'Aborted', content: jsonContent(enveloped(zodSchema(AbortResult, 'output'))) }, ...errors({ '404': 'No open upload with this id (upload_not_found)', '409': 'Taken over by a newer push (upload_superseded)' }) },
+      },
+    },
+    '/v1/projects/{project}/uploads/{id}/files': {
+      parameters: [PROJECT_PARAM, UPLOAD_PARAM],
+      post: {
+        operationId: 'sendUploadFiles',
+        summary: 'Send a batch of file contents; each is checked, extracted and stored, or the whole batch is refused',
+        tags,
+        requestBody: { required: true, content: jsonContent(zodSchema(FilesBody, 'input')) },
+        responses: {
+          '200': { description: 'Stored, with per-file skips and extraction failures', content: jsonContent(enveloped(zodSchema(FilesResult, 'output'))) },
+          ...errors({ '400': 'Invalid body, path not in the manifest (invalid_path) or hash mismatch', '404': 'No open upload with this id (upload_not_found)', '409': 'Size differs from the manifest (size_mismatch) or taken over (upload_superseded)', '413': 'Body over 4 MiB' }),
+        },
+      },
+    },
+    '/v1/projects/{project}/uploads/{id}/commit': {
+      parameters: [PROJECT_PARAM, UPLOAD_PARAM],
+      post: {
+        operationId: 'commitUpload',
+        summary: 'Commit atomically: the new index becomes visible at once, or nothing changes',
+        tags,
+        responses: {
+          '200': { description: 'Committed; _meta.empty_reason says when nothing was indexed', content: jsonContent(enveloped(zodSchema(CommitResult, 'output'))) },
+          ...errors({ '404': 'No open upload with this id (upload_not_found)', '409': 'Contents still missing (upload_incomplete) or taken over (upload_superseded)' }),
+        },
+      },
+    },
+  };
+}
+
+/** Probes, listings, metrics, MCP and the landing page. */
+function servicePaths(): Record<string, unknown> {
+  const publicGet = (operationId: string, summary: string, schema: JsonSchema, extra: Record<string, unknown> = {}) => ({
+    get: { operationId, summary, tags: ['probes'], security: [], responses: { '200': { description: 'OK', content: jsonContent(schema) }, '403': errorResponse('Host not allowed in open mode (host_not_allowed)'), ...extra } },
+  });
+  const keyedGet = (operationId: string, summary: string, content: Record<string, unknown>) => ({
+    get: { operationId, summary, tags: ['probes'], responses: { '200': { description: 'OK', content }, ...errors() } },
+  });
+  return {
+    '/': {
+      get: {
+        operationId: 'landing',
+        summary: 'A short HTML page: what this server is and how to connect',
+        tags: ['probes'],
+        security: [],
+        responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '403': errorResponse('Host not allowed in open mode (host_not_allowed)') },
+      },
+    },
+    '/v1/health': publicGet('healthProbe', 'Liveness', {
+      type: 'object',
+      required: ['ok', 'version', 'schema_version', 'auth_required'],
+      properties: { ok: { type: 'boolean' }, version: { type: 'string' }, schema_version: { type: 'integer' }, auth_required: { type: 'boolean' } },
+    }),
+    '/v1/ready': publicGet(
+      'readyProbe',
+      'Readiness: D1 reachable and migrations current',
+      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } } } }),
+      { '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) } },
+    ),
+    '/v1/openapi.json': publicGet('openapiDocument', 'This document', { type: 'object' }),
+    '/v1/cli.tgz': {
+      get: {
+        operationId: 'cliTarball',
+        summary: "The pincher-edge CLI matching this server, as an npm tarball: npx --yes <server>/v1/cli.tgz push",
+        tags: ['CLI'],
+        security: [],
+        responses: {
+          '200': { description: 'npm tarball (one bundled file, no dependencies, Node ≥ 20)', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } },
+          '304': { description: 'Not modified (If-None-Match matched the ETag)' },
+          '403': errorResponse('Host not allowed in open mode (host_not_allowed)'),
+        },
+      },
+    },
+    '/v1/cli/{file}': {
+      get: {
+        operationId: 'cliTarballVersioned',
+        summary: 'The same tarball under its versioned name, pincher-edge-<version>.tgz (cached for good)',
+        tags: ['CLI'],
+        security: [],
+        parameters: [{ name: 'file', in: 'path', required: true, description: "pincher-edge-<this server's version>.tgz", schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'npm tarball', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } },
+          '304': { description: 'Not modified' },
+          '404': errorResponse('Not the version this server serves (not_found)'),
+        },
+      },
+    },
+    '/v1/tools': keyedGet('listTools', 'Every tool with schemas, tier and toolset', jsonContent(enveloped({ type: 'object', properties: { tools: { type: 'array', items: { type: 'object' } } } }))),
+    '/v1/capabilities': keyedGet('capabilitiesProbe', 'Capability tags true on this deployment', jsonContent(enveloped({ type: 'object', properties: { capabilities: { type: 'array', items: { type: 'string' } } } }))),
+    '/v1/projects': keyedGet('listProjects', 'Indexed projects', jsonContent(enveloped({ type: 'object', properties: { projects: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } } }))),
+    '/v1/metrics': keyedGet('metricsProbe', 'Prometheus text metrics (running totals per tool and status)', { 'text/plain': { schema: { type: 'string' } } }),
+    '/mcp': {
+      post: {
+        operationId: 'mcp',
+        summary: 'MCP streamable HTTP (stateless, JSON responses): 2025-03-26 … 2025-11-25 and 2026-07-28',
+        description: 'Stateless: there is no SSE stream to GET and no session to DELETE; GET, DELETE, PUT and PATCH on /mcp answer 405 with Allow: POST.',
+        tags: ['MCP'],
+        requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a JSON-RPC 2.0 request or notification' }) },
+        responses: {
+          '200': { description: 'JSON-RPC response', content: jsonContent({ type: 'object' }) },
+          '202': { description: 'Notification accepted' },
+          ...errors({ '406': 'Accept must allow application/json', '415': 'Content-Type must be application/json' }),
+        },
+      },
+    },
+  };
+}
+
+/** OpenAPI 3.1, generated from the tool registry and the route schemas on every request. */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const tool of TOOLS) {
@@ -114,46 +276,18 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
               },
             },
           },
-          '400': errorResponse('Invalid JSON body or arguments'),
-          '401': errorResponse('Missing or refused bearer token'),
-          '403': errorResponse('Insufficient scope, origin not allowed, or no key configured'),
-          '413': errorResponse('Body over the cap'),
-          '500': errorResponse('Internal error'),
+          ...errors({ '413': 'Body over the cap' }),
         },
       },
     };
   }
-  const probe = (summary: string, schema: JsonSchema) => ({
-    get: {
-      summary,
-      security: [],
-      responses: { '200': { description: 'OK', content: { 'application/json': { schema } } } },
-    },
-  });
-  paths['/v1/health'] = probe('Liveness', {
-    type: 'object',
-    properties: { ok: { type: 'boolean' }, version: { type: 'string' }, schema_version: { type: 'integer' }, auth_required: { type: 'boolean' } },
-  });
-  paths['/v1/ready'] = probe('Readiness: D1 reachable and migrations current (503 with reasons otherwise)', withMeta({ type: 'object' }));
-  paths['/v1/openapi.json'] = probe('This document', { type: 'object' });
-  paths['/v1/tools'] = { get: { summary: 'Every tool with schemas, tier and toolset', responses: { '200': { description: 'OK' } } } };
-  paths['/v1/capabilities'] = { get: { summary: 'Capability tags true on this deployment', responses: { '200': { description: 'OK' } } } };
-  paths['/v1/projects'] = { get: { summary: 'Indexed projects', responses: { '200': { description: 'OK' } } } };
-  paths['/v1/metrics'] = {
-    get: { summary: 'Prometheus text metrics from the call log', responses: { '200': { description: 'OK', content: { 'text/plain': {} } } } },
-  };
-  paths['/mcp'] = {
-    post: {
-      summary: 'MCP streamable HTTP (stateless, JSON responses): 2025-03-26 … 2025-11-25 and 2026-07-28',
-      responses: { '200': { description: 'JSON-RPC response' }, '405': { description: 'GET/DELETE: Allow: POST' } },
-    },
-  };
-  Object.assign(paths, EXTRA_PATHS);
+  Object.assign(paths, uploadPaths(), servicePaths());
   return {
     openapi: '3.1.0',
     info: {
       title: 'pincher-edge',
       version: VERSION,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description: 'Remote code intelligence for AI coding agents. Every response carries the _meta envelope.',
     },
     servers: [{ url: serverUrl }],

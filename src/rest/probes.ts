@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { schemaState } from '../db/migrations';
-import { callStats, latencyBuckets } from '../db/calls';
+import { callTotalsByTool } from '../db/calls';
 import { listProjects } from '../db/projects';
 import { computeCapabilities } from '../envelope/capabilities';
 import { jsonWithMeta } from '../http/respond';
 import { SCHEMA_VERSION, VERSION } from '../version';
+import { prometheusText } from './metrics';
 import { openApiDocument } from './openapi';
 import { projectView } from '../tools/list';
 
@@ -43,42 +44,7 @@ probeRoutes.get('/projects', async (c) => {
   });
 });
 
-const BUCKETS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000];
-
 probeRoutes.get('/metrics', async (c) => {
-  const [stats, buckets, projects] = await Promise.all([
-    callStats(c.env.DB),
-    latencyBuckets(c.env.DB, BUCKETS),
-    listProjects(c.env.DB, { limit: 1, offset: 0 }),
-  ]);
-  const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  const lines = [
-    '# HELP pincher_tool_calls_total Tool calls recorded in the call log, by tool and status.',
-    '# TYPE pincher_tool_calls_total counter',
-    ...stats.map((s) => `pincher_tool_calls_total{tool="${esc(s.tool)}",status="${esc(s.status)}"} ${s.calls}`),
-    '# HELP pincher_tokens_used_total Tokens returned to callers.',
-    '# TYPE pincher_tokens_used_total counter',
-    ...stats.map((s) => `pincher_tokens_used_total{tool="${esc(s.tool)}",status="${esc(s.status)}"} ${s.tokensUsed}`),
-    '# HELP pincher_tokens_saved_total Tokens saved against each tool baseline.',
-    '# TYPE pincher_tokens_saved_total counter',
-    ...stats.map((s) => `pincher_tokens_saved_total{tool="${esc(s.tool)}",status="${esc(s.status)}"} ${s.tokensSaved}`),
-    '# HELP pincher_tool_latency_ms Server latency of tool calls in milliseconds.',
-    '# TYPE pincher_tool_latency_ms histogram',
-  ];
-  const perTool = new Map<string, { count: number; sum: number }>();
-  for (const s of stats) {
-    const t = perTool.get(s.tool) ?? { count: 0, sum: 0 };
-    t.count += s.calls;
-    t.sum += s.latencySum;
-    perTool.set(s.tool, t);
-  }
-  for (const [tool, counts] of buckets) {
-    BUCKETS.forEach((b, i) => lines.push(`pincher_tool_latency_ms_bucket{tool="${esc(tool)}",le="${b}"} ${counts[i]}`));
-    const t = perTool.get(tool) ?? { count: 0, sum: 0 };
-    lines.push(`pincher_tool_latency_ms_bucket{tool="${esc(tool)}",le="+Inf"} ${t.count}`);
-    lines.push(`pincher_tool_latency_ms_sum{tool="${esc(tool)}"} ${t.sum}`);
-    lines.push(`pincher_tool_latency_ms_count{tool="${esc(tool)}"} ${t.count}`);
-  }
-  lines.push('# HELP pincher_projects Indexed projects.', '# TYPE pincher_projects gauge', `pincher_projects ${projects.total}`);
-  return c.text(lines.join('\n') + '\n', 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+  const [totals, projects] = await Promise.all([callTotalsByTool(c.env.DB), listProjects(c.env.DB, { limit: 1, offset: 0 })]);
+  return c.text(prometheusText(totals, projects.total), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
 });

@@ -9,6 +9,7 @@ import { changeCounts, getUpload } from '../db/uploads';
 import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
 import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
+import { firstIssue, OpenUploadBody } from './upload-schemas';
 
 /** Manifest bodies: 100,000 entries of ~150 bytes. */
 export const MAX_MANIFEST_BODY = 24 * 1024 * 1024;
@@ -28,20 +29,21 @@ function objectBody(body: unknown): Record<string, unknown> {
 uploadRoutes.post('/:project/uploads', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const body = objectBody(await readJsonBody(c, MAX_MANIFEST_BODY));
-  const mode = body.mode === undefined ? 'replace' : body.mode;
-  if (mode !== 'replace' && mode !== 'merge') {
-    throw new PincherError('invalid_params', "mode must be one of: replace, merge", { suggestion: 'omit mode (replace) or send "merge"' });
+  const fields = OpenUploadBody.omit({ manifest: true }).safeParse(body);
+  if (!fields.success) {
+    const { field, message } = firstIssue(fields.error);
+    throw new PincherError('invalid_params', message.startsWith(field) ? message : `${field}: ${message}`, {
+      suggestion: 'see the OpenUpload request body in GET /v1/openapi.json (mode: replace or merge; take_over: true or false; ref and commit: short strings)',
+    });
   }
-  if (body.take_over !== undefined && typeof body.take_over !== 'boolean') {
-    throw new PincherError('invalid_params', 'take_over must be true or false', { suggestion: 'omit take_over, or send true to supersede an open upload of this project' });
-  }
+  const mode = fields.data.mode ?? 'replace';
   const result = await openUpload(c.env.DB, {
     project: c.req.param('project'),
     ref: body.ref as string | undefined,
     commit: body.commit as string | undefined,
     manifest: body.manifest,
     mode,
-    takeOver: body.take_over === true,
+    takeOver: fields.data.take_over === true,
   });
   return jsonWithMeta(c, { ...result }, 201);
 });

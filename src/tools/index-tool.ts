@@ -48,7 +48,7 @@ export const indexTool = defineTool({
   title: 'Index files or re-extract a project',
   description:
     'Write to a project index. Either files (inline, merged into the project) or force=true (re-extract every stored file ' +
-    'with the current extractor, in resumable chunks). Exactly one of files or force. CI should use `npx pincher-edge push`.',
+    'with the current extractor, in resumable chunks). Exactly one of files or force. CI should use `npx --yes <server>/v1/cli.tgz push`.',
   tier: 'heavy',
   toolset: 'full',
   readOnly: false,
@@ -93,7 +93,7 @@ async function inlineIndex(
   const total = files.reduce((n, f) => n + new TextEncoder().encode(f.content).length, 0);
   if (total > INLINE_MAX_BYTES) {
     throw new PincherError('body_too_large', `files hold ${total} bytes; inline index takes at most ${INLINE_MAX_BYTES}`, {
-      suggestion: 'push large trees with `npx pincher-edge push`, or send fewer files per call',
+      suggestion: 'push large trees with `npx --yes <server>/v1/cli.tgz push`, or send fewer files per call',
     });
   }
   const blocked: Record<string, number> = {};

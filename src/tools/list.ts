@@ -66,7 +66,7 @@ export const listTool = defineTool({
         ctx.meta.empty('query_too_narrow', `no project name contains '${name_contains}'; dropping name_contains lists every project`, { filter: 'name_contains' });
         ctx.meta.next('list', {}, 'list every project without the name filter');
       } else {
-        ctx.meta.empty('no_project_indexed', 'no project is indexed on this server yet; push one from CI with `npx pincher-edge push`');
+        ctx.meta.empty('no_project_indexed', 'no project is indexed on this server yet; push one from CI with `npx --yes <server>/v1/cli.tgz push`');
       }
     } else if (hasMore) {
       ctx.meta.next('list', { ...(name_contains ? { name_contains } : {}), limit, offset: offset + limit }, 'fetch the next page');

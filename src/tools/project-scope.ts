@@ -22,7 +22,7 @@ export async function resolveProject(ctx: ToolContext, name: string | undefined)
   if (!row || row.indexedAt === null) {
     ctx.meta.empty(
       'no_project_indexed',
-      `project '${wanted}' is not indexed on this server; push it with \`npx pincher-edge push --project ${wanted}\` or pick one from list`,
+      `project '${wanted}' is not indexed on this server; push it with \`npx --yes <server>/v1/cli.tgz push --project ${wanted}\` or pick one from list`,
       { project: wanted },
     );
     ctx.meta.next('list', {}, 'see which projects are indexed');

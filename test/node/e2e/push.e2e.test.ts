@@ -1,8 +1,10 @@
 // The push pipeline end to end: the real CLI (a child process, as CI runs it) against one real
 // `wrangler dev`. Real Python packages carry empty and byte-identical files in several
 // languages; CI jobs get cancelled and killed mid-upload.
-import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli';
@@ -59,6 +61,28 @@ describe('the CLI against a real server', { timeout: 300_000 }, () => {
     const again = await push(root, 'e2e-xl');
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ files: { unchanged: Object.keys(PACKAGE).length, new: 0, changed: 0 }, sent: { files: 0 } });
+  });
+
+  it('the CLI installed by npx from the server\'s own /v1/cli.tgz, in an empty folder, pushes', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'pincher-npx-'));
+    const cache = await mkdtemp(path.join(tmpdir(), 'pincher-npm-cache-'));
+    try {
+      const root = await makeTree({ 'src/served.ts': 'export function served(): number {\n  return 1;\n}\n' });
+      const npx = path.join(path.dirname(process.execPath), 'npx');
+      const run = spawnSync(npx, ['--yes', `${server.url}/v1/cli.tgz`, 'push', root, '--url', server.url, '--project', 'e2e-served-cli', '--json'], {
+        cwd: empty,
+        encoding: 'utf8',
+        timeout: 240_000,
+        // A private npm cache: nothing installed earlier on this machine can stand in for the served tarball.
+        env: { ...process.env, PINCHER_HTTP_KEY: FULL_KEY, npm_config_cache: cache, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ project: 'e2e-served-cli', files: { new: 1, failed: 0 } });
+      expect(await readdir(empty)).toEqual([]);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+      await rm(cache, { recursive: true, force: true });
+    }
   });
 
   it('a push SIGKILLed mid-upload does not lock the project: the next CI push takes over at once, 5 kills out of 5', async () => {

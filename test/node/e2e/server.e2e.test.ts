@@ -2,6 +2,7 @@
 // driven over loopback by the official MCP SDK client, by plain fetch in the 2026-07-28
 // stateless revision, and by plain fetch on the REST twin. Nothing here needs the internet.
 import { rm } from 'node:fs/promises';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -328,6 +329,14 @@ describe('REST twin (plain fetch)', () => {
     for (const tool of ['why_empty', 'list', 'health']) expect(r.body.paths[`/v1/tools/${tool}`]?.post).toBeTruthy();
   });
 
+  it('GET /v1/openapi.json passes an independent OpenAPI 3.1 linter (Redocly, recommended rules) with no error or warning', async () => {
+    const r = await http(base, '/v1/openapi.json');
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(r.body), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`)).toEqual([]);
+    expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining(['/v1/projects/{project}/uploads', '/v1/projects/{project}/uploads/{id}/commit']));
+  });
+
   it('GET /v1/health is public and says auth is required', async () => {
     const r = await http(base, '/v1/health');
     expect(r.status).toBe(200);
@@ -439,8 +448,8 @@ describe('after the calls', () => {
       await new Promise((res) => setTimeout(res, 200));
     }
     for (const re of want) expect(text).toMatch(re);
-    expect(text).toMatch(/^# TYPE pincher_tool_latency_ms histogram$/m);
-    expect(text).toMatch(/^pincher_tool_latency_ms_count\{tool="why_empty"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^# TYPE pincher_tool_latency_seconds histogram$/m);
+    expect(text).toMatch(/^pincher_tool_latency_seconds_count\{tool="why_empty"\} [1-9]\d*$/m);
     expect(text).toMatch(/^pincher_projects 0$/m);
   });
 

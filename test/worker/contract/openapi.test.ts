@@ -5,6 +5,9 @@ import { defineTool, type ToolDef } from '../../../src/tools/define';
 import { inputJsonSchema, outputJsonSchema } from '../../../src/tools/describe';
 import { TOOLS } from '../../../src/tools/registry';
 import { VERSION } from '../../../src/version';
+import { app } from '../../../src/app';
+import { ManifestEntrySchema } from '../../../src/rest/upload-schemas';
+import { checkManifest } from '../../../src/upload/service';
 import { checkSchema, deleteProjects, indexCodeProject, insertProjects, resolveRef, restCall, send, BASE, type Json } from './support';
 
 const PROJECT = 'openapi-proj';
@@ -173,5 +176,100 @@ describe('real responses match the documented schemas', () => {
     const schema = op.responses['200'].content['application/json'].schema;
     expect(check(schema, { result: { projects: 'nope', total: 1, has_more: false }, _meta: {} }).length).toBeGreaterThan(0);
     expect(check(doc.components.schemas.Meta, { tokens_used: 1.5 }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('every route is documented, from the schemas it validates with', () => {
+  /** Methods on /mcp that only answer 405 (stateless: no SSE stream, no session); the POST's description says so. */
+  const UNDOCUMENTED_405 = new Set(['GET /mcp', 'DELETE /mcp', 'PUT /mcp', 'PATCH /mcp']);
+
+  it('each method and path the app routes is an operation of the document', () => {
+    const served = app.routes
+      .filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
+      .map((r) => ({ method: r.method, path: (r.path.replace(/\/$/, '') || '/').replace(/:(\w+)/g, '{$1}') }));
+    expect(served.length).toBeGreaterThan(10);
+    for (const { method, path } of served) {
+      if (UNDOCUMENTED_405.has(`${method} ${path}`)) continue;
+      const paths = path === '/v1/tools/{tool}' ? TOOLS.map((t) => `/v1/tools/${t.name}`) : [path];
+      for (const p of paths) expect(doc.paths[p]?.[method.toLowerCase()], `${method} ${p}`).toBeDefined();
+    }
+  });
+
+  it('every operation has an operationId, a 2XX and a 4XX response', () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json)) {
+        if (method === 'parameters') continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        expect((op as Json).operationId, where).toMatch(/^\w+$/);
+        const statuses = Object.keys((op as Json).responses);
+        expect(statuses.some((s) => s.startsWith('2')), where).toBe(true);
+        expect(statuses.some((s) => s.startsWith('4')), where).toBe(true);
+      }
+    }
+  });
+
+  it('the upload API answers what it documents: open, send, status, commit, abort', async () => {
+    const project = 'openapi-upload';
+    const content = 'export const documented = 1;\n';
+    const hash = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const post = (path: string, body?: unknown) => send(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const schemaOf = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema;
+    try {
+      const opened = await post(`/v1/projects/${project}/uploads`, { manifest: [{ path: 'src/a.ts', hash, size: content.length }], ref: 'main' });
+      expect(opened.status).toBe(201);
+      expect(check(schemaOf('/v1/projects/{project}/uploads', 'post', '201'), opened.body)).toEqual([]);
+      const id = opened.body.upload_id;
+      const sent = await post(`/v1/projects/${project}/uploads/${id}/files`, { files: [{ path: 'src/a.ts', hash, content }] });
+      expect(sent.status).toBe(200);
+      expect(check(schemaOf('/v1/projects/{project}/uploads/{id}/files', 'post', '200'), sent.body)).toEqual([]);
+      const status = await send(`/v1/projects/${project}/uploads/${id}`);
+      expect(check(schemaOf('/v1/projects/{project}/uploads/{id}', 'get', '200'), status.body)).toEqual([]);
+      const committed = await post(`/v1/projects/${project}/uploads/${id}/commit`);
+      expect(committed.status).toBe(200);
+      expect(check(schemaOf('/v1/projects/{project}/uploads/{id}/commit', 'post', '200'), committed.body)).toEqual([]);
+      const again = await post(`/v1/projects/${project}/uploads`, { manifest: [] });
+      const aborted = await send(`/v1/projects/${project}/uploads/${again.body.upload_id}`, { method: 'DELETE' });
+      expect(aborted.status).toBe(200);
+      expect(check(schemaOf('/v1/projects/{project}/uploads/{id}', 'delete', '200'), aborted.body)).toEqual([]);
+      const refused = await post(`/v1/projects/${project}/uploads`, { manifest: [], mode: 'append' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_params', message: 'mode must be one of: replace, merge' });
+      expect(doc.paths['/v1/projects/{project}/uploads'].post.responses['400']).toBeDefined();
+    } finally {
+      await deleteProjects([project]);
+    }
+  });
+
+  it('the documented manifest entry and the service accept and refuse the same entries', () => {
+    const h = 'a'.repeat(64);
+    const entries: unknown[] = [
+      { path: 'src/a.ts', hash: h, size: 1 },
+      { path: 'a', hash: h, size: 0 },
+      { path: '', hash: h, size: 1 },
+      { path: '/abs.ts', hash: h, size: 1 },
+      { path: 'C:/x.ts', hash: h, size: 1 },
+      { path: 'a/../b.ts', hash: h, size: 1 },
+      { path: 'a//b.ts', hash: h, size: 1 },
+      { path: './a.ts', hash: h, size: 1 },
+      { path: 'a\\b.ts', hash: h, size: 1 },
+      { path: 'a\0b', hash: h, size: 1 },
+      { path: 'x'.repeat(1025), hash: h, size: 1 },
+      { path: 'src/a.ts', hash: h.toUpperCase(), size: 1 },
+      { path: 'src/a.ts', hash: 'abc', size: 1 },
+      { path: 'src/a.ts', hash: h, size: -1 },
+      { path: 'src/a.ts', hash: h, size: 1.5 },
+      { path: 'src/a.ts', hash: h, size: '1' },
+      { path: 7, hash: h, size: 1 },
+      { hash: h, size: 1 },
+    ];
+    for (const entry of entries) {
+      let service = true;
+      try {
+        checkManifest([entry]);
+      } catch {
+        service = false;
+      }
+      expect(ManifestEntrySchema.safeParse(entry).success, JSON.stringify(entry).slice(0, 80)).toBe(service);
+    }
   });
 });
