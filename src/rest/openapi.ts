@@ -161,9 +161,14 @@ function uploadPaths(): Record<string, unknown> {
         operationId: 'commitUpload',
         summary: 'Commit atomically: the new index becomes visible at once, or nothing changes',
         tags,
+        requestBody: {
+          required: false,
+          description: 'Empty, or a SCIP index (at most 32 MiB) whose references become exact edges for the files it covers',
+          content: { 'application/x-scip': { schema: { type: 'string', format: 'binary' } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
         responses: {
           '200': { description: 'Committed; _meta.empty_reason says when nothing was indexed', content: jsonContent(enveloped(zodSchema(CommitResult, 'output'))) },
-          ...errors({ '404': 'No open upload with this id (upload_not_found)', '409': 'Contents still missing (upload_incomplete) or taken over (upload_superseded)' }),
+          ...errors({ '404': 'No open upload with this id (upload_not_found)', '409': 'Contents still missing (upload_incomplete) or taken over (upload_superseded)', '413': 'SCIP index over 32 MiB', '422': 'SCIP index unreadable (invalid_scip) or for other files (scip_mismatch)' }),
         },
       },
     },

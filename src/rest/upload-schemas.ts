@@ -88,6 +88,19 @@ export const CommitResult = z.object({
   symbols: z.number().int(),
   symbols_added: z.number().int(),
   edges: z.number().int().optional().meta({ description: 'resolved graph edges after the push; absent when resolution did not finish' }),
+  scip: z
+    .object({
+      tool: z.string().nullable(),
+      tool_version: z.string().nullable(),
+      documents: z.number().int(),
+      files_covered: z.number().int(),
+      skipped: z.record(z.string(), z.number().int()),
+      definitions: z.number().int().optional(),
+      unmapped_definitions: z.number().int().optional(),
+      edges: z.number().int().nullable(),
+    })
+    .optional()
+    .meta({ description: 'what the server made of a SCIP index sent with the commit (docs/graph.md)' }),
   duration_ms: z.number().int(),
 });
 
