@@ -55,9 +55,20 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   if (!frame?.symbol || frame.def.name !== def.name) return false;
   const parent = def.node.parent;
   if (parent?.id === frame.def.node.id && frame.def.kind === def.kind) return true;
-  // A function assigned to a same-named member or variable; never a type's constructor.
+  // A function assigned to a same-named member or variable (parenthesized or not); never a type's constructor.
   if (TYPE_KINDS.has(frame.def.kind) || !CALLABLE_KINDS.has(def.kind)) return false;
-  return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
+  const id = frame.def.node.id;
+  return parent?.id === id || parent?.parent?.id === id || parent?.parent?.parent?.id === id;
+}
+
+/** The stack index of the type named `name` around position `at` (through its functions), or -1. */
+function enclosingType(stack: readonly Frame[], at: number, name: string): number {
+  for (let i = at; i >= 0; i--) {
+    const symbol = stack[i].symbol;
+    if (!symbol) return -1;
+    if (TYPE_KINDS.has(symbol.kind)) return symbol.name === name ? i : -1;
+  }
+  return -1;
 }
 
 function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
@@ -143,15 +154,23 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     // anonymous class methods) belongs to the enclosing type.
     let at = stack.length - 1;
     while (at > 0 && !MEMBER_ONLY_KINDS.has(def.kind) && MEMBER_ONLY_KINDS.has(stack[at].symbol?.kind ?? 'Variable')) at--;
+    // A member declared inside a function of its type (a TypeScript constructor's parameter
+    // property): its @owner names the enclosing type, which holds it.
+    const typeAt = MEMBER_ONLY_KINDS.has(def.kind) && def.owner !== null ? enclosingType(stack, at, def.owner) : -1;
+    if (typeAt >= 0) {
+      if (byQualifiedName.has(`${stack[typeAt].symbol?.qualified_name}.${def.name}`)) continue;
+      at = typeAt;
+    }
+    const owner = typeAt >= 0 ? null : def.owner;
     const frame = stack[at];
     const scope = scopes.innermost(def);
     // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
     // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.
     if (isWrapped(frame, def)) continue;
     const container = frame?.symbol ?? null;
-    const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
+    const kind = adjustKind(def.kind, container?.kind ?? null, owner !== null);
     const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind)) && !isNested(rules, container, def, kind);
-    const orphan = container === null && def.owner === null && MEMBER_ONLY_KINDS.has(kind);
+    const orphan = container === null && owner === null && MEMBER_ONLY_KINDS.has(kind);
     // Inside a callback or an IIFE (a scope closer than the container): a local, unless exported.
     const scoped = scope !== null && SCOPED_KINDS.has(kind) && !def.exported && (frame === undefined || scope.start > frame.def.start);
     if (local || orphan || scoped || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
@@ -160,10 +179,10 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     }
 
     const prefix = container?.qualified_name ?? null;
-    const parent = def.owner !== null ? (prefix ? `${prefix}.${def.owner}` : def.owner) : prefix;
+    const parent = owner !== null ? (prefix ? `${prefix}.${owner}` : owner) : prefix;
     const qualifiedName = parent ? `${parent}.${def.name}` : def.name;
     const parentSymbol = container ?? (parent ? byQualifiedName.get(parent) : undefined);
-    const ownerSegment = def.owner !== null ? (lastIdentifier(def.owner) ?? def.owner) : null;
+    const ownerSegment = owner !== null ? (lastIdentifier(owner) ?? owner) : null;
     // An owner defined in another file: judge it by its name where the language can.
     const parentExported = parentSymbol
       ? parentSymbol.is_exported

@@ -79,3 +79,31 @@
 
 ; ---- local scopes: variables and fields defined inside anonymous functions are not symbols
 [(function_expression) (arrow_function) (generator_function)] @scope
+
+; ---- module wrappers: an IIFE that is a whole statement of the program (`(function () {…})()`,
+; `;(function () {…}.call(this))`, `!function () {…}()`) and the factory handed to one (UMD) hold
+; the module's own definitions, not locals
+(program (expression_statement [
+  (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+    (member_expression object: [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])
+  ])
+  (parenthesized_expression (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+    (member_expression object: [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])
+  ]))
+  (unary_expression argument: (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+  ]))
+]))
+(program (expression_statement [
+  (call_expression
+    function: [(function_expression) (parenthesized_expression (function_expression))]
+    arguments: (arguments [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)]))
+  (parenthesized_expression (call_expression
+    function: [(function_expression) (parenthesized_expression (function_expression))]
+    arguments: (arguments [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])))
+]))
