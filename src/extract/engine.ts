@@ -24,6 +24,8 @@ export interface GrammarLanguage {
   exportedNames?: RegExp;
   /** Keep functions nested in functions and members of module-level objects (see OutlineRules). */
   nestedDefinitions?: boolean;
+  /** Body-less overload signatures and the implementation after them are one symbol (see OutlineRules). */
+  overloadSignatures?: boolean;
 }
 
 export interface GrammarExtraction {
@@ -125,6 +127,7 @@ export async function extractWithGrammar(
         testNames: language.testNames,
         exportedNames: language.exportedNames,
         nestedDefinitions: language.nestedDefinitions,
+        overloadSignatures: language.overloadSignatures,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,

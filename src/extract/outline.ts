@@ -26,6 +26,11 @@ export interface OutlineRules {
    * initializes a module-level variable, are symbols too (qualified by their container).
    */
   nestedDefinitions?: boolean;
+  /**
+   * Body-less signatures of a function or method (TypeScript overloads) and the definition right
+   * after them are one symbol, from the first signature to the end of the definition.
+   */
+  overloadSignatures?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
 }
@@ -59,6 +64,15 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   if (TYPE_KINDS.has(frame.def.kind) || !CALLABLE_KINDS.has(def.kind)) return false;
   const id = frame.def.node.id;
   return parent?.id === id || parent?.parent?.id === id || parent?.parent?.parent?.id === id;
+}
+
+const BETWEEN_OVERLOADS = /^(?:[\s;,]|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
+
+/** `def` follows the body-less signature `previous` of the same function, with only comments and separators between. */
+function isOverload(previous: ExtractedSymbol, previousDef: RawDefinition, def: RawDefinition, kind: SymbolKind, qualifiedName: string, content: string): boolean {
+  if (!CALLABLE_KINDS.has(kind) || previous.kind !== kind || previous.qualified_name !== qualifiedName) return false;
+  if (previousDef.end > def.start || previousDef.node.childForFieldName('body') !== null) return false;
+  return BETWEEN_OVERLOADS.test(content.slice(previousDef.end, def.start));
 }
 
 /** The stack index of the type named `name` around position `at` (through its functions), or -1. */
@@ -147,6 +161,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
   const outline: Outline = { symbols: [], spans: [] };
   const scale = rules.hadErrors ? 0.8 : 1;
   const scopes = new ScopeWalk(rules.scopes ?? []);
+  let lastDef: RawDefinition | null = null;
 
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
@@ -191,6 +206,18 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
         : true;
     const ownExported = def.exported || (rules.exportedNames?.test(def.name) ?? false);
 
+    // Overload signatures and the implementation right after them are one symbol, starting at the
+    // first signature.
+    const last = rules.overloadSignatures ? outline.spans.at(-1) : undefined;
+    if (last && lastDef && isOverload(last.symbol, lastDef, def, kind, qualifiedName, content)) {
+      last.symbol.end_line = def.endRow + 1;
+      last.symbol.end_byte = bytes.byteAt(def.end);
+      last.end = def.end;
+      lastDef = def;
+      stack.push({ def, symbol: last.symbol });
+      continue;
+    }
+
     const symbol: ExtractedSymbol = {
       key: keys.next(qualifiedName, kind),
       name: def.name,
@@ -209,6 +236,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     };
     outline.symbols.push(symbol);
     if (!MEMBER_ONLY_KINDS.has(kind)) outline.spans.push({ symbol, start: def.start, end: def.end });
+    lastDef = def;
     if (!byQualifiedName.has(qualifiedName)) byQualifiedName.set(qualifiedName, symbol);
     stack.push({ def, symbol });
   }

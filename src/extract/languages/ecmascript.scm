@@ -73,6 +73,13 @@
   (pair value: (object (pair key: (string (string_fragment) @name)) @definition.field))
   (export_statement value: (object (pair key: (string (string_fragment) @name)) @definition.field))
 ]
+; shorthand members (`{ DIGIT, ALPHA }`)
+[
+  (variable_declarator value: (object (shorthand_property_identifier) @name @definition.field))
+  (assignment_expression right: (object (shorthand_property_identifier) @name @definition.field))
+  (pair value: (object (shorthand_property_identifier) @name @definition.field))
+  (export_statement value: (object (shorthand_property_identifier) @name @definition.field))
+]
 
 ; `function name() {}` used as a value (a callback, `module.exports = function name…`)
 (function_expression name: (identifier) @name) @definition.function

@@ -34,22 +34,24 @@ describe('JavaScript and TypeScript definitions by assignment', () => {
     expect(r.symbols.find((s) => s.name === 'isAbsolute')?.is_exported).toBe(true);
   }, SLOW);
 
-  it('keeps the members of a module-level object and drops those built inside a function', async () => {
+  it('keeps the members of a module-level object (shorthand ones too) and drops those built inside a function', async () => {
     const src = [
       'const api = {', // 1
       '  get(id) { return id; },', // 2
       "  'x-limit': 10,", // 3
-      '};', // 4
-      'function build() {', // 5
-      '  return { local: 1, run() {} };', // 6
-      '}', // 7
+      '  DIGIT,', // 4
+      '};', // 5
+      'function build() {', // 6
+      '  return { local: 1, run() {}, DIGIT };', // 7
+      '}', // 8
     ].join('\n');
     expect(await outline('src/api.js', src)).toEqual([
       ['api', 'Constant', null, 1],
       ['api.get', 'Function', 'api', 2],
       ['api.x-limit', 'Field', 'api', 3],
-      ['build', 'Function', null, 5],
-      ['build.run', 'Function', 'build', 6],
+      ['api.DIGIT', 'Field', 'api', 4],
+      ['build', 'Function', null, 6],
+      ['build.run', 'Function', 'build', 7],
     ]);
   }, SLOW);
 
@@ -105,6 +107,33 @@ describe('JavaScript and TypeScript definitions by assignment', () => {
       ['Application', 'Class', null, 1],
       ['Application.listen', 'Method', 'Application', 2],
     ]);
+  }, SLOW);
+});
+
+describe('TypeScript overloads', () => {
+  it('makes overload signatures and their implementation one symbol from the first signature', async () => {
+    const src = [
+      'export function timer(due: number): Observable<0>;', // 1
+      '/** With a period. */', // 2
+      'export function timer(due: number, period: number): Observable<number>;', // 3
+      'export function timer(due: number, period?: number): Observable<number> {', // 4
+      '  return schedule(due, period);', // 5
+      '}', // 6
+      'export class Query {', // 7
+      '  where(field: string): Query;', // 8
+      '  where(fields: string[]): Query;', // 9
+      '  where(arg: unknown): Query { return this; }', // 10
+      '  limit(n: number): Query { return this; }', // 11
+      '}', // 12
+    ].join('\n');
+    const r = await extractFile('src/timer.ts', src);
+    expect(r.symbols.map((s) => [s.qualified_name, s.kind, s.start_line, s.end_line])).toEqual([
+      ['timer', 'Function', 1, 6],
+      ['Query', 'Class', 7, 12],
+      ['Query.where', 'Method', 8, 10],
+      ['Query.limit', 'Method', 11, 11],
+    ]);
+    expect(r.references.find((x) => x.name === 'schedule')?.enclosing).toBe('timer#Function');
   }, SLOW);
 });
 
