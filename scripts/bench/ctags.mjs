@@ -10,8 +10,15 @@
 //               enum NAME` (ctags misreads some .d.ts namespaces): that kind; generator → function
 //   JavaScript: field → field; generator → function; `property` (object-literal keys) left out;
 //               ctags' synthetic tags for `Foo.prototype.x = …` (class Foo) and for
-//               `module.exports = …` (function exports) are left out; class tags on lines without
-//               `class` (ES5 constructors, `app.init = function init() {…}`) → function
+//               `module.exports = …` (exports or module, of any kind) are left out; class tags on
+//               an object literal (`NAME = {`, `'NAME': {`: an object, like `property`) left out;
+//               other class tags on lines without `class` (ES5 constructors,
+//               `app.init = function init() {…}`) → function; function and class tags named after
+//               the object whose member the line assigns (`app[m] = function`, `res.get = …`) left
+//               out; field tags on a line that does not
+//               assign or declare the name (`this.NAME =`, `NAME =`, `NAME:`, a shorthand `NAME,`)
+//               left out: ctags 5.9 loses its place after a method named `set`, `get` or
+//               `default` and files its parameters and the words of the next lines as fields
 //   Go:         func with a receiver (scope struct/type) → method, else function; member → field;
 //               methodSpec (interface method) → method; type (named non-struct type) → type
 //   Rust:       interface (a trait) → trait; implementation left out (impl blocks are not names)
@@ -81,13 +88,21 @@ export function oracleKind(language, tag) {
       if (kind === 'alias') return 'type';
       break;
     }
-    case 'javascript':
+    case 'javascript': {
+      const line = (tag.pattern ?? '').replace(/^\/\^|\$\/$/g, '');
+      const name = tag.name.replace(/[$]/g, '\\$&');
       if (kind === 'property' || kind === 'alias') return null;
-      if (kind === 'class' && (tag.pattern ?? '').includes(`${tag.name}.prototype`)) return null;
+      if ((tag.name === 'exports' || tag.name === 'module') && /module\.exports/.test(line)) return null;
+      if (kind === 'class' && line.includes(`${tag.name}.prototype`)) return null;
+      if (kind === 'class' && new RegExp(`(?:^|[\\s.'"])${name}['"]?\\s*[:=]\\s*\\{`).test(line)) return null;
+      // `app[method] = function …`, `Route.prototype[method] = …`, `res.get = …`: ctags names the
+      // object whose member the line defines, not a definition of its own.
+      if ((kind === 'function' || kind === 'class') && new RegExp(`^\\s*${name}(?:\\.prototype)?(?:\\[[^\\]]+\\]|\\.[\\w$]+)\\s*=[^=]`).test(line)) return null;
       // ES5 constructors and `app.init = function init() { this.x = … }`: ctags says class.
-      if (kind === 'class' && !/\bclass\b/.test(tag.pattern ?? '')) return 'function';
-      if (kind === 'function' && (tag.name === 'exports' || tag.name === 'module') && /module\.exports/.test(tag.pattern ?? '')) return null;
+      if (kind === 'class' && !/\bclass\b/.test(line)) return 'function';
+      if (kind === 'field' && !new RegExp(`^\\s*(?:this\\.)?${name}\\s*(?:=(?!=)|:|,\\s*$)|^\\s*(?:static\\s+)?#?${name}\\s*[=;]`).test(line)) return null;
       break;
+    }
     case 'go':
       if (kind === 'func') return scopeKind && scopeKind !== 'package' ? 'method' : 'function';
       if (kind === 'methodSpec') return 'method';

@@ -20,11 +20,14 @@
  * Alone in a match:
  *   @scope          an anonymous local scope (a callback, an IIFE): variables, constants and
  *                   fields defined inside it are not symbols
+ *   @wrapper        a function wrapping a whole module (a top-level IIFE, a UMD factory): not a
+ *                   local scope even when also captured as @scope; what it defines at its top
+ *                   level is defined at the file's top level
  */
 import type { SymbolKind } from './types';
 
 export type ReferenceKind = 'call' | 'import' | 'inherit';
-export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope';
+export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope' | 'wrapper';
 
 export type CaptureRole =
   | { role: 'definition'; kind: SymbolKind }
@@ -57,6 +60,7 @@ const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole
   ['import.source', { role: 'import.source' }],
   ['import.name', { role: 'import.name' }],
   ['scope', { role: 'scope' }],
+  ['wrapper', { role: 'wrapper' }],
 ]);
 
 const IGNORED: CaptureRole = { role: 'ignored' };

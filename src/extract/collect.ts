@@ -47,7 +47,7 @@ export interface RawReference {
 export interface Collected {
   definitions: RawDefinition[];
   references: RawReference[];
-  /** Anonymous local scopes (`@scope`), in match order. */
+  /** Anonymous local scopes (`@scope`) that are no module wrapper (`@wrapper`), in match order. */
   scopes: Span[];
 }
 
@@ -103,6 +103,7 @@ interface Parts {
   source?: SyntaxNode;
   importNames: SyntaxNode[];
   scope?: SyntaxNode;
+  wrapper?: SyntaxNode;
 }
 
 function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>): Parts {
@@ -126,6 +127,7 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
       case 'import.source': parts.source = node; break;
       case 'import.name': parts.importNames.push(node); break;
       case 'scope': parts.scope = node; break;
+      case 'wrapper': parts.wrapper = node; break;
       case 'ignored': break;
     }
   }
@@ -243,11 +245,14 @@ export function collect(matches: readonly QueryMatch[], content: string, roles: 
   const definitions = new Map<string, RawDefinition>();
   const references = new Map<string, RawReference>();
   const scopes: Span[] = [];
+  const wrappers = new Set<string>();
   for (const match of matches) {
     const parts = partsOf(match.captures, roles);
     addDefinition(definitions, parts, content);
     addReference(references, parts, content);
     if (parts.scope) scopes.push(span(parts.scope, content));
+    if (parts.wrapper) wrappers.add(`${parts.wrapper.startIndex}:${parts.wrapper.endIndex}`);
   }
-  return { definitions: [...definitions.values()], references: [...references.values()], scopes };
+  const local = wrappers.size === 0 ? scopes : scopes.filter((s) => !wrappers.has(`${s.start}:${s.end}`));
+  return { definitions: [...definitions.values()], references: [...references.values()], scopes: local };
 }

@@ -36,6 +36,8 @@ export interface GrammarLanguage {
   nestedInFunctions?: readonly SymbolKind[];
   /** Lines blanked for a second parse when the first has errors (see recover.ts). */
   blankOnError?: RegExp;
+  /** Body-less overload signatures and the implementation after them are one symbol (see OutlineRules). */
+  overloadSignatures?: boolean;
 }
 
 export interface GrammarExtraction {
@@ -139,6 +141,7 @@ export async function extractWithGrammar(
         nestedDefinitions: language.nestedDefinitions,
         localTypes: language.localTypes,
         nestedInFunctions: language.nestedInFunctions,
+        overloadSignatures: language.overloadSignatures,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,

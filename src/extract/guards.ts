@@ -3,9 +3,11 @@ import { utf8Length } from './utf8';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-// A lone surrogate cannot come from valid UTF-8; U+FFFD is what a decoder leaves
-// where the original bytes were not UTF-8. Either way offsets would not match the file.
-const BROKEN_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
+// A lone surrogate cannot come from valid UTF-8: byte offsets would not match the file.
+// U+FFFD is a character like any other (string literals, comments): invalid bytes never get this
+// far, since request bodies are decoded strictly (http/body.ts) and pushed content must hash to
+// the file's own bytes.
+const BROKEN_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Refuses content the extractor must not parse: too large, binary, or not clean UTF-8.

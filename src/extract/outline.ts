@@ -31,6 +31,11 @@ export interface OutlineRules {
    * (Python's closures, Rust's items inside a `fn`).
    */
   nestedInFunctions?: readonly SymbolKind[];
+  /**
+   * Body-less signatures of a function or method (TypeScript overloads) and the definition right
+   * after them are one symbol, from the first signature to the end of the definition.
+   */
+  overloadSignatures?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
   /**
@@ -68,9 +73,29 @@ function isWrapped(frame: Frame | undefined, def: RawDefinition): boolean {
   if (!frame?.symbol || frame.def.name !== def.name) return false;
   const parent = def.node.parent;
   if (parent?.id === frame.def.node.id && frame.def.kind === def.kind) return true;
-  // A function assigned to a same-named member or variable; never a type's constructor.
+  // A function assigned to a same-named member or variable (parenthesized or not); never a type's constructor.
   if (TYPE_KINDS.has(frame.def.kind) || !CALLABLE_KINDS.has(def.kind)) return false;
-  return parent?.id === frame.def.node.id || parent?.parent?.id === frame.def.node.id;
+  const id = frame.def.node.id;
+  return parent?.id === id || parent?.parent?.id === id || parent?.parent?.parent?.id === id;
+}
+
+const BETWEEN_OVERLOADS = /^(?:[\s;,]|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
+
+/** `def` follows the body-less signature `previous` of the same function, with only comments and separators between. */
+function isOverload(previous: ExtractedSymbol, previousDef: RawDefinition, def: RawDefinition, kind: SymbolKind, qualifiedName: string, content: string): boolean {
+  if (!CALLABLE_KINDS.has(kind) || previous.kind !== kind || previous.qualified_name !== qualifiedName) return false;
+  if (previousDef.end > def.start || previousDef.node.childForFieldName('body') !== null) return false;
+  return BETWEEN_OVERLOADS.test(content.slice(previousDef.end, def.start));
+}
+
+/** The stack index of the type named `name` around position `at` (through its functions), or -1. */
+function enclosingType(stack: readonly Frame[], at: number, name: string): number {
+  for (let i = at; i >= 0; i--) {
+    const symbol = stack[i].symbol;
+    if (!symbol) return -1;
+    if (TYPE_KINDS.has(symbol.kind)) return symbol.name === name ? i : -1;
+  }
+  return -1;
 }
 
 function isNested(rules: OutlineRules, container: ExtractedSymbol | null, def: RawDefinition, kind: SymbolKind): boolean {
@@ -155,6 +180,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
   const outline: Outline = { symbols: [], spans: [] };
   const scale = rules.hadErrors ? 0.8 : 1;
   const scopes = new ScopeWalk(rules.scopes ?? []);
+  let lastDef: RawDefinition | null = null;
 
   for (const def of sorted) {
     while (stack.length > 0 && !contains(stack[stack.length - 1].def, def)) stack.pop();
@@ -162,15 +188,23 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     // anonymous class methods) belongs to the enclosing type.
     let at = stack.length - 1;
     while (at > 0 && !MEMBER_ONLY_KINDS.has(def.kind) && MEMBER_ONLY_KINDS.has(stack[at].symbol?.kind ?? 'Variable')) at--;
+    // A member declared inside a function of its type (a TypeScript constructor's parameter
+    // property): its @owner names the enclosing type, which holds it.
+    const typeAt = MEMBER_ONLY_KINDS.has(def.kind) && def.owner !== null ? enclosingType(stack, at, def.owner) : -1;
+    if (typeAt >= 0) {
+      if (byQualifiedName.has(`${stack[typeAt].symbol?.qualified_name}.${def.name}`)) continue;
+      at = typeAt;
+    }
+    const owner = typeAt >= 0 ? null : def.owner;
     const frame = stack[at];
     const scope = scopes.innermost(def);
     // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
     // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.
     if (isWrapped(frame, def)) continue;
     const container = frame?.symbol ?? null;
-    const kind = adjustKind(def.kind, container?.kind ?? null, def.owner !== null);
+    const kind = adjustKind(def.kind, container?.kind ?? null, owner !== null);
     const local = frame !== undefined && (container === null || LOCAL_SCOPE_KINDS.has(container.kind)) && !isNested(rules, container, def, kind);
-    const orphan = container === null && def.owner === null && MEMBER_ONLY_KINDS.has(kind);
+    const orphan = container === null && owner === null && MEMBER_ONLY_KINDS.has(kind);
     // Inside a callback or an IIFE (a scope closer than the container): a local, unless exported.
     const scoped = scope !== null && SCOPED_KINDS.has(kind) && !def.exported && (frame === undefined || scope.start > frame.def.start);
     if (local || orphan || scoped || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
@@ -179,10 +213,10 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     }
 
     const prefix = container?.qualified_name ?? null;
-    const parent = def.owner !== null ? (prefix ? `${prefix}.${def.owner}` : def.owner) : prefix;
+    const parent = owner !== null ? (prefix ? `${prefix}.${owner}` : owner) : prefix;
     const qualifiedName = parent ? `${parent}.${def.name}` : def.name;
     const parentSymbol = container ?? (parent ? byQualifiedName.get(parent) : undefined);
-    const ownerSegment = def.owner !== null ? (lastIdentifier(def.owner) ?? def.owner) : null;
+    const ownerSegment = owner !== null ? (lastIdentifier(owner) ?? owner) : null;
     // An owner defined in another file: judge it by its name where the language can.
     const parentExported = parentSymbol
       ? parentSymbol.is_exported
@@ -190,6 +224,18 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
         ? rules.exportedNames.test(ownerSegment)
         : true;
     const ownExported = def.exported || (rules.exportedNames?.test(def.name) ?? false);
+
+    // Overload signatures and the implementation right after them are one symbol, starting at the
+    // first signature.
+    const last = rules.overloadSignatures ? outline.spans.at(-1) : undefined;
+    if (last && lastDef && isOverload(last.symbol, lastDef, def, kind, qualifiedName, content)) {
+      last.symbol.end_line = def.endRow + 1;
+      last.symbol.end_byte = bytes.byteAt(def.end);
+      last.end = def.end;
+      lastDef = def;
+      stack.push({ def, symbol: last.symbol });
+      continue;
+    }
 
     const symbol: ExtractedSymbol = {
       key: keys.next(qualifiedName, kind),
@@ -209,6 +255,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     };
     outline.symbols.push(symbol);
     if (!MEMBER_ONLY_KINDS.has(kind)) outline.spans.push({ symbol, start: def.start, end: def.end });
+    lastDef = def;
     if (!byQualifiedName.has(qualifiedName)) byQualifiedName.set(qualifiedName, symbol);
     stack.push({ def, symbol });
   }

@@ -7,10 +7,19 @@ export const MAX_JSON_BODY = 1024 * 1024;
 
 /**
  * Reads the raw body as text, refusing more than `maxBytes` (413) before
- * buffering it all when Content-Length says so, and while streaming otherwise.
+ * buffering it all when Content-Length says so, and while streaming otherwise,
+ * and bytes that are not UTF-8 (400).
  */
 export async function readBodyText(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(c, maxBytes));
+  const bytes = await readBodyBytes(c, maxBytes);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    // A lossy decode would turn the bad bytes into U+FFFD, which then passes for text.
+    throw new PincherError('invalid_json_body', 'the request body is not valid UTF-8', {
+      suggestion: 'send the body as UTF-8 JSON; file content that is not UTF-8 text cannot be indexed',
+    });
+  }
 }
 
 /** Reads the raw body as bytes, under the same `maxBytes` rule as readBodyText. */
@@ -40,6 +49,8 @@ export async function readBodyBytes(c: Context<AppEnv>, maxBytes: number): Promi
   }
   return all;
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads and parses a JSON body; empty body is `{}`. */
 export async function readJsonBody(c: Context<AppEnv>, maxBytes = MAX_JSON_BODY): Promise<unknown> {

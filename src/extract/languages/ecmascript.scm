@@ -73,9 +73,44 @@
   (pair value: (object (pair key: (string (string_fragment) @name)) @definition.field))
   (export_statement value: (object (pair key: (string (string_fragment) @name)) @definition.field))
 ]
+; shorthand members (`{ DIGIT, ALPHA }`)
+[
+  (variable_declarator value: (object (shorthand_property_identifier) @name @definition.field))
+  (assignment_expression right: (object (shorthand_property_identifier) @name @definition.field))
+  (pair value: (object (shorthand_property_identifier) @name @definition.field))
+  (export_statement value: (object (shorthand_property_identifier) @name @definition.field))
+]
 
 ; `function name() {}` used as a value (a callback, `module.exports = function name…`)
 (function_expression name: (identifier) @name) @definition.function
 
 ; ---- local scopes: variables and fields defined inside anonymous functions are not symbols
 [(function_expression) (arrow_function) (generator_function)] @scope
+
+; ---- module wrappers: an IIFE that is a whole statement of the program (`(function () {…})()`,
+; `;(function () {…}.call(this))`, `!function () {…}()`) and the factory handed to one (UMD) hold
+; the module's own definitions, not locals
+(program (expression_statement [
+  (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+    (member_expression object: [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])
+  ])
+  (parenthesized_expression (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+    (member_expression object: [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])
+  ]))
+  (unary_expression argument: (call_expression function: [
+    [(function_expression) (arrow_function)] @wrapper
+    (parenthesized_expression [(function_expression) (arrow_function)] @wrapper)
+  ]))
+]))
+(program (expression_statement [
+  (call_expression
+    function: [(function_expression) (parenthesized_expression (function_expression))]
+    arguments: (arguments [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)]))
+  (parenthesized_expression (call_expression
+    function: [(function_expression) (parenthesized_expression (function_expression))]
+    arguments: (arguments [(function_expression) @wrapper (parenthesized_expression (function_expression) @wrapper)])))
+]))

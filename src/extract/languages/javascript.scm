@@ -18,6 +18,9 @@
       (class_declaration name: (identifier) @name) @definition.class
     ]) @export)
 
+; a named class expression (`module.exports = class Application …`)
+(class name: (identifier) @name) @definition.class
+
 ((comment)* @doc
   .
   (export_statement
@@ -45,6 +48,20 @@
   (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
 (field_definition property: (property_identifier) @name) @definition.field @export
 
+; `this.x = …` statements of a class's constructor body are its (public) fields; @owner: the class
+; holds them. The first one of a name counts (a declared field comes first).
+([
+  (class_declaration name: (identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    body: (statement_block (expression_statement
+      (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name))) @definition.field @export))))
+  (class name: (identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    body: (statement_block (expression_statement
+      (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name))) @definition.field @export))))
+]
+  (#eq? @_constructor "constructor"))
+
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)
 ((comment)* @doc
@@ -70,11 +87,17 @@
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [
+      (arrow_function) (function_expression) (generator_function)
+      (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])
+    ])) @definition.function
 (variable_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [
+      (arrow_function) (function_expression) (generator_function)
+      (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])
+    ])) @definition.function
 
 ; ---- references ----------------------------------------------------------------
 (call_expression function: [(identifier) (member_expression)] @name) @reference.call

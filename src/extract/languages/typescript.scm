@@ -32,6 +32,9 @@
       (internal_module name: (identifier) @name) @definition.module
     ]) @export)
 
+; a named class expression (`module.exports = class Application …`)
+(class name: (type_identifier) @name) @definition.class
+
 ((comment)* @doc
   .
   (export_statement
@@ -76,6 +79,63 @@
 ((public_field_definition name: (property_identifier) @name) @definition.field @export
   (#not-match? @export "^(private|protected)\\b"))
 (property_signature name: (property_identifier) @name) @definition.field @export
+; constructor parameter properties (`constructor(private readonly x: T)`) are fields of the class
+; (@owner: the class, not the constructor, holds them); public ones are exported
+([
+  (class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (required_parameter "readonly" pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (optional_parameter "readonly" pattern: (identifier) @name)
+      ] @definition.field))))
+  (abstract_class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (required_parameter "readonly" pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (optional_parameter "readonly" pattern: (identifier) @name)
+      ] @definition.field))))
+  (class name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (required_parameter "readonly" pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        (optional_parameter "readonly" pattern: (identifier) @name)
+      ] @definition.field))))
+]
+  (#eq? @_constructor "constructor"))
+([
+  (class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+      ] @definition.field))))
+  (abstract_class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+      ] @definition.field))))
+  (class name: (type_identifier) @owner body: (class_body (method_definition
+    name: (property_identifier) @_constructor
+    parameters: (formal_parameters
+      [
+        (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+        (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
+      ] @definition.field))))
+]
+  (#eq? @_constructor "constructor")
+  (#eq? @export "public"))
 
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)
@@ -102,11 +162,17 @@
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [
+      (arrow_function) (function_expression) (generator_function)
+      (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])
+    ])) @definition.function
 (variable_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [
+      (arrow_function) (function_expression) (generator_function)
+      (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])
+    ])) @definition.function
 
 ; ---- references ----------------------------------------------------------------
 (call_expression function: [(identifier) (member_expression)] @name) @reference.call

@@ -20,9 +20,13 @@ describe('extraction failures never throw', () => {
     expect(r.failure?.reason).toBe('encoding');
   });
 
-  it('returns encoding for U+FFFD left by a lossy decoder', async () => {
-    const r = await extractFile('README.md', '# Title \uFFFD\n');
-    expect(r.failure?.reason).toBe('encoding');
+  it('extracts text that contains the character U+FFFD (a string literal, a comment)', async () => {
+    const r = await extractFile('src/a.ts', 'export const REPLACEMENT = "\uFFFD";\n// \uFFFD marks bad input\nexport function clean(s: string) { return s; }\n');
+    expect(r.failure).toBeNull();
+    expect(r.symbols.map((s) => s.name)).toEqual(['REPLACEMENT', 'clean']);
+    const doc = await extractFile('README.md', '# Title \uFFFD\n');
+    expect(doc.failure).toBeNull();
+    expect(doc.symbols.map((s) => s.name)).toEqual(['Title \uFFFD']);
   });
 
   it('keeps well-formed astral characters (surrogate pairs)', async () => {

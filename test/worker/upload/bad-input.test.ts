@@ -228,6 +228,18 @@ describe('a content batch is refused whole, with the offending item named, and n
     expect(r.body.error.code).toBe('invalid_json_body');
   });
 
+  it('refuses a files batch whose bytes are not UTF-8 with 400 invalid_json_body, never as U+FFFD text', async () => {
+    const files = { 'a.py': pySource('files utf8') };
+    const id = await opened('bad-files-utf8', files);
+    const head = new TextEncoder().encode(`{"files": [{"path": "a.py", "hash": "${HASH}", "content": "x = '`);
+    const tail = new TextEncoder().encode(`'\\n"}]}`);
+    const body = new Uint8Array([...head, 0xff, 0xfe, ...tail]);
+    const r = await nothingWritten(() => post(`/v1/projects/bad-files-utf8/uploads/${id}/files`, body));
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('invalid_json_body');
+    expect(r.body.error.message).toMatch(/UTF-8/);
+  });
+
   it('refuses an unknown upload id with 404 upload_not_found on files, commit, state and delete', async () => {
     const files = { 'a.py': pySource('unknown id') };
     await opened('bad-unknown', files);

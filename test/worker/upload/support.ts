@@ -34,7 +34,7 @@ export async function request(method: string, path: string, body?: unknown, key?
   const headers: Record<string, string> = {};
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
   }
   if (key) headers.authorization = `Bearer ${key}`;
   init.headers = headers;
