@@ -8,7 +8,7 @@ import type { Meta } from '../envelope/types';
 import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
 import { PincherError } from '../errors';
-import { PROMPTS, getPrompt } from '../composites/guide-prompt';
+import { PROMPTS, getPrompt } from './guide-prompt';
 import { asProtocolError, internalFailure } from './invalid-params';
 
 export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId'> {

@@ -4,7 +4,7 @@ import { countTokens, tokenMode } from '../envelope/tokens';
 import type { BaselineMethod } from '../envelope/types';
 import { didYouMean } from '../util/did-you-mean';
 import { defineTool, type ToolContext, type ToolDef } from './define';
-import { parseSymbolId } from './read/symbol-id';
+import { parseSymbolId } from '../symbols/symbol-id';
 import { findTool, TOOLS } from './registry';
 import { runSubTool, type SubCallMeta, type SubCallOutcome } from './run';
 

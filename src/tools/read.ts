@@ -12,8 +12,8 @@ import { resolveProject } from './project-scope';
 import { ANCHOR_PATTERN, anchoredText, checkAnchors, splitLines } from './read/anchors';
 import { explainMissingFile, explainUnreadable, normaliseRepoPath } from './read/files';
 import { MAX_MAP_ENTRIES, mapEntry, structuralMap } from './read/map';
-import { refLabels, resolveRef } from './read/resolve';
-import { parseSymbolRef } from './read/symbol-id';
+import { refLabels, resolveRef } from '../symbols/resolve';
+import { parseSymbolRef } from '../symbols/symbol-id';
 
 /** Most lines one read returns; a larger request gets the map and the first window. */
 export const MAX_LINES = 400;

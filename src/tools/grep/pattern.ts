@@ -1,9 +1,9 @@
 import { PincherError } from '../../errors';
-import { dotStarChain } from './chain';
-import { parseRegex, RegexSyntaxUnsupported } from './regex-ast';
-import { unsafePattern } from './regex-safety';
+import { dotStarChain } from '../../regex/chain';
+import { parseRegex, RegexSyntaxUnsupported } from '../../regex/regex-ast';
+import { unsafePattern } from '../../regex/regex-safety';
 import type { ContentCheck } from '../../db/content';
-import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from './literals';
+import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
 
 /** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
 export interface Matcher {

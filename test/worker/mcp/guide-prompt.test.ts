@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getPrompt, PROMPTS } from '../../../src/composites/guide-prompt';
+import { getPrompt, PROMPTS } from '../../../src/mcp/guide-prompt';
 import type { Env } from '../../../src/env';
 import { PincherError } from '../../../src/errors';
 import type { CallContext } from '../../../src/tools/run';
 import { rpc, TRANSPORTS, type Json } from '../contract/support';
-import { ID, seedProject } from './fixture';
+import { ID, seedProject } from '../composites/fixture';
 
 const P = 'comp-prompt';
 
