@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PincherError } from '../errors';
+import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { offerNearestNames } from './nearest-names';
@@ -37,11 +38,6 @@ const dependency = z.object({
   source: z.string(),
 });
 type Dependency = z.infer<typeof dependency>;
-
-/** Tokens of a JSON value as the envelope counts them by default (chars/4). */
-function tokensOf(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / 4);
-}
 
 export const contextTool = defineTool({
   name: 'context',

@@ -5,7 +5,7 @@ import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { compileGlob, GlobError, type Glob } from './grep/glob';
-import { paramError } from './grep/pattern';
+import { paramError } from './params';
 import { parseSize } from './grep/sizes';
 import { resolveProject } from './project-scope';
 

@@ -98,3 +98,11 @@ function invalidParams(tool: string, error: z.ZodError, accepted: string[]): Pin
     details: { issues },
   });
 }
+
+/** An invalid_params error on one parameter, shaped like the seam's own. */
+export function paramError(tool: string, param: string, message: string, suggestion: string, extra: Record<string, unknown> = {}): PincherError {
+  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
+    suggestion,
+    details: { issues: [{ param, message }], ...extra },
+  });
+}

@@ -1,4 +1,4 @@
-import { PincherError } from '../../errors';
+import { paramError } from '../params';
 import { dotStarChain } from '../../regex/chain';
 import { parseRegex, RegexSyntaxUnsupported } from '../../regex/regex-ast';
 import { unsafePattern } from '../../regex/regex-safety';
@@ -20,14 +20,6 @@ export interface Matcher {
    * the literal (a plain substring search, linear).
    */
   mayMatch(text: string): boolean;
-}
-
-/** An invalid_params error on one parameter, shaped like the seam's own. */
-export function paramError(tool: string, param: string, message: string, suggestion: string, extra: Record<string, unknown> = {}): PincherError {
-  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
-    suggestion,
-    details: { issues: [{ param, message }], ...extra },
-  });
 }
 
 /**
