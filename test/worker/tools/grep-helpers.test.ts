@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PincherError } from '../../../src/errors';
 import { dotStarChain } from '../../../src/regex/chain';
-import { compileGlob, GlobError } from '../../../src/tools/grep/glob';
+import { compileGlob, GlobError } from '../../../src/util/glob';
 import { compilePattern } from '../../../src/tools/grep/pattern';
 import { ftsMatch, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../../src/regex/literals';
 import { parseRegex } from '../../../src/regex/regex-ast';
