@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Workerd test files that need a database of their own: they empty or rewrite
- * server-wide tables (projects, call_log, d1_migrations) or assert invariants
- * over every row, which rows seeded by other files would break.
+ * server-wide tables (projects, call_log, d1_migrations), count every project,
+ * or assert invariants over every row, which rows seeded by other files would break.
  */
 const FRESH_STORAGE = [
+  'test/worker/contract/bad-input.test.ts',
   'test/worker/contract/capabilities.test.ts',
   'test/worker/contract/next-steps.test.ts',
   'test/worker/upload/cross-language.test.ts',
