@@ -1,37 +1,61 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `workers` runs inside workerd against a real local D1 (the
-// Worker's own code); `node` runs the CLI and the end-to-end suite, which
-// starts a real `wrangler dev` and talks to it over loopback.
+/**
+ * Workerd test files that need a database of their own: they empty or rewrite
+ * server-wide tables (projects, call_log, d1_migrations), count every project,
+ * or assert invariants over every row, which rows seeded by other files would break.
+ */
+const FRESH_STORAGE = [
+  'test/worker/contract/bad-input.test.ts',
+  'test/worker/contract/capabilities.test.ts',
+  'test/worker/contract/next-steps.test.ts',
+  'test/worker/upload/cross-language.test.ts',
+  'test/worker/upload/gc.test.ts',
+  'test/worker/upload/manifest-checks.test.ts',
+  'test/worker/upload/take-over.test.ts',
+];
+
+// Three projects. `workers` runs inside workerd against a real local D1 (the
+// Worker's own code) with isolation off: each of the (at most two) workerd
+// runtimes loads the Worker and compiles its grammars once and then runs file
+// after file against one database, instead of starting a runtime per file —
+// that start-up was most of the suite's time. Files share storage, so they use
+// project names of their own; `workers-fresh` runs FRESH_STORAGE one runtime
+// and one database per file. `node` runs the CLI and the end-to-end suite,
+// which starts a real `wrangler dev` and talks to it over loopback.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
+  const workers = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          // The per-key limiter is off for the suite; its own test turns it on with a tiny test limiter.
+          bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1', PINCHER_RATE_LIMIT: 'off' },
+          ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
+        },
+      }),
+    ],
+    test: {
+      name,
+      include,
+      exclude,
+      isolate,
+      // Behaviour, not speed, is asserted here (the bench measures speed): a loaded
+      // 2-core runner must not turn a slow call into a failure.
+      testTimeout: 30_000,
+      hookTimeout: 120_000,
+      setupFiles: ['./test/worker/apply-migrations.ts'],
+    },
+  });
   return {
     test: {
-      // Each workerd test file starts its own workerd; two files at a time use both cores of a small CI runner.
+      // Two test files at a time use both cores of a small CI runner.
       maxWorkers: 2,
       projects: [
-        {
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: './wrangler.toml' },
-              miniflare: {
-                // The per-key limiter is off for the suite; its own test turns it on with a tiny test limiter.
-                bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1', PINCHER_RATE_LIMIT: 'off' },
-                ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
-              },
-            }),
-          ],
-          test: {
-            name: 'workers',
-            include: ['test/worker/**/*.test.ts'],
-            // Behaviour, not speed, is asserted here (the bench measures speed): a loaded
-            // 2-core runner must not turn a slow call into a failure.
-            testTimeout: 30_000,
-            hookTimeout: 120_000,
-            setupFiles: ['./test/worker/apply-migrations.ts'],
-          },
-        },
+        workers('workers', ['test/worker/**/*.test.ts'], FRESH_STORAGE, false),
+        workers('workers-fresh', FRESH_STORAGE, [], true),
         {
           test: {
             name: 'node',

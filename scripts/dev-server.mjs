@@ -53,6 +53,8 @@ export function applyLocalMigrations(persistTo) {
  * port, reaches it on fresh connections, and restarts it if it dies or hangs. It runs
  * in its own process group (`pid`), which `stop` ends. `PINCHER_RATE_LIMIT` is `off`
  * unless `vars` sets it: local runs measure the server, not the per-key limiter.
+ *
+ * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean }} [options]
  */
 export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false } = {}) {
   port ??= await freePort();

@@ -14,8 +14,8 @@
  */
 import { pageStatement, translateQuery, type SymbolHitRow } from '../db/search';
 import { fileSymbols, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
-import { resolveRef } from '../tools/read/resolve';
-import { nameCandidates } from '../tools/read/symbol-id';
+import { resolveRef } from '../symbols/resolve';
+import { nameCandidates } from '../symbols/symbol-id';
 import { pathsByFileNames } from '../db/composites';
 import type { TaskTerms } from './task-terms';
 import { baseName, matchPath } from './trace-paths';

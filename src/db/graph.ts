@@ -16,8 +16,8 @@
  */
 import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
-import { resolveRef } from '../tools/read/resolve';
-import { nameCandidates, parseSymbolRef } from '../tools/read/symbol-id';
+import { resolveRef } from '../symbols/resolve';
+import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';

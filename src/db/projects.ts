@@ -1,8 +1,17 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { db } from './client';
 import { projects } from './schema';
+import { EXTRACTOR_VERSION } from '../extract';
+import { SCHEMA_VERSION } from '../version';
 
 export type ProjectRow = typeof projects.$inferSelect;
+
+/** Why a project's visible index predates this server (an older extractor or schema), or null when it does not. */
+export function staleness(p: ProjectRow): string | null {
+  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
+  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
+  return null;
+}
 
 export async function getProjectByName(d1: D1Database, name: string): Promise<ProjectRow | undefined> {
   const rows = await db(d1).select().from(projects).where(eq(projects.name, name)).limit(1);

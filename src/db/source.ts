@@ -194,7 +194,8 @@ export async function nestedSymbols(d1: D1Database, projectId: string, owners: r
   return rows.results;
 }
 
-export interface FileRow {
+/** A visible file with its stored content (db/content.ts's FileRow is the listing row without it). */
+export interface StoredFile {
   path: string;
   hash: string;
   size: number;
@@ -206,14 +207,14 @@ export interface FileRow {
 }
 
 /** One visible file of a project with its stored content. */
-export async function fileWithContent(d1: D1Database, projectId: string, path: string): Promise<FileRow | null> {
+export async function fileWithContent(d1: D1Database, projectId: string, path: string): Promise<StoredFile | null> {
   return d1
     .prepare(
       `SELECT f.path, f.hash, f.size, f.language, f.status, f.reason, b.content FROM files f
        LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND f.path = ?2`,
     )
     .bind(projectId, path)
-    .first<FileRow>();
+    .first<StoredFile>();
 }
 
 /** Paths of a project whose last segment is `basename` (case-insensitive), closest first. */
@@ -254,9 +255,9 @@ export async function refsForRange(d1: D1Database, projectId: string, path: stri
 }
 
 /** One visible file of a project, without its content. */
-export async function fileMeta(d1: D1Database, projectId: string, path: string): Promise<Omit<FileRow, 'content'> | null> {
+export async function fileMeta(d1: D1Database, projectId: string, path: string): Promise<Omit<StoredFile, 'content'> | null> {
   return d1
     .prepare('SELECT path, hash, size, language, status, reason FROM files WHERE project_id = ?1 AND path = ?2')
     .bind(projectId, path)
-    .first<Omit<FileRow, 'content'>>();
+    .first<Omit<StoredFile, 'content'>>();
 }

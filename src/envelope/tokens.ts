@@ -39,3 +39,8 @@ export function tokenMode(setting: string | undefined): TokenMode {
 export function tokensForBytes(bytes: number): number {
   return Math.ceil(bytes / 4);
 }
+
+/** Tokens of a JSON value as the envelope counts them by default (chars/4 of its JSON text). */
+export function tokensOf(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}

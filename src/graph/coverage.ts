@@ -1,4 +1,4 @@
-import { edgeKinds } from '../tools/read/edges';
+import { edgeKinds } from '../extract/reference-kinds';
 import { CROSS_FILE_LANGUAGES } from './languages';
 
 /**

@@ -3,7 +3,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { MetaCollector } from '../envelope/collector';
-import { stampCall } from '../tools/run';
+import { stampCall } from '../envelope/stamp';
+import { TOOL_NAMES } from '../tools/registry';
 
 function callOf(c: Context<AppEnv>) {
   return { env: c.env, requestId: c.get('requestId'), clientRequestId: c.get('clientRequestId'), startedAt: c.get('startedAt') ?? Date.now() };
@@ -16,7 +17,7 @@ export async function jsonWithMeta(
   status: ContentfulStatusCode = 200,
   collector = new MetaCollector(),
 ): Promise<Response> {
-  const meta = await stampCall(callOf(c), collector, body);
+  const meta = await stampCall(callOf(c), collector, body, TOOL_NAMES);
   return c.json({ ...body, _meta: meta }, status);
 }
 
@@ -24,7 +25,7 @@ export async function jsonWithMeta(
 export async function errorWithMeta(c: Context<AppEnv>, err: PincherError, collector = new MetaCollector()): Promise<Response> {
   const body = { error: err.toBody() };
   c.set('errorCode', err.code);
-  const meta = await stampCall(callOf(c), collector, body);
+  const meta = await stampCall(callOf(c), collector, body, TOOL_NAMES);
   const res = c.json({ ...body, _meta: meta }, err.status);
   for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
   return res;

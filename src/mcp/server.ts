@@ -1,17 +1,17 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../tools/define';
-import { advertisedTools, findTool, TOOLS } from '../tools/registry';
+import { advertisedTools, findTool, REGISTRY, TOOL_NAMES, TOOLS, unknownTool } from '../tools/registry';
 import { advertisedAnnotations, advertisedInputSchema, advertisedOutputSchema } from '../tools/describe';
-import { runTool, stampCall, type CallContext, type ModelText, type ToolOutcome } from '../tools/run';
+import { runTool, type CallContext, type ModelText, type ToolOutcome } from '../tools/run';
 import { MetaCollector } from '../envelope/collector';
+import { stampCall } from '../envelope/stamp';
 import type { Meta } from '../envelope/types';
-import { unknownTool } from '../rest/tools';
 import { VERSION } from '../version';
 import { PincherError } from '../errors';
-import { PROMPTS, getPrompt } from '../composites/guide-prompt';
+import { PROMPTS, getPrompt } from './guide-prompt';
 import { asProtocolError, internalFailure } from './invalid-params';
 
-export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId'> {
+export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId' | 'registry'> {
   toolset: Toolset;
   sessionHeader?: string;
 }
@@ -65,7 +65,7 @@ export function toCallToolResult(outcome: ToolOutcome) {
 /** `error.data` of a JSON-RPC protocol error: the typed error and the envelope every response carries. */
 async function errorData(scope: McpRequestScope, err: PincherError): Promise<Record<string, unknown>> {
   const body = { error: err.toBody() };
-  return { ...body, _meta: await stampCall(scope, new MetaCollector(), body) };
+  return { ...body, _meta: await stampCall(scope, new MetaCollector(), body, TOOL_NAMES) };
 }
 
 /**
@@ -133,13 +133,14 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       sessionId: typeof metaSession === 'string' && metaSession ? metaSession : scope.sessionHeader,
       render: mcpModelText,
       advertised,
+      registry: REGISTRY,
     });
     return toCallToolResult(outcome);
   }));
   server.setRequestHandler('prompts/list', guarded('prompts/list', async () => ({ prompts: [...PROMPTS] })));
   server.setRequestHandler('prompts/get', guarded('prompts/get', async (request) => {
     try {
-      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader, advertised });
+      return await getPrompt(request.params.name, request.params.arguments, { ...scope, surface: 'mcp', sessionId: scope.sessionHeader, advertised, registry: REGISTRY });
     } catch (err) {
       if (err instanceof PincherError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, await errorData(scope, err));
       throw err;

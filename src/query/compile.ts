@@ -2,7 +2,7 @@ import type { Analyzed, Binding } from './analyze';
 import type { Expr, NodePattern, Pattern, PropEntry, RelPattern } from './ast';
 import { QueryError } from './errors';
 import { MAX_PARAMS, REGEX_CANDIDATES, WALK_CAP } from './limits';
-import type { Required } from '../tools/grep/literals';
+import type { Required } from '../regex/literals';
 import { NODE_VIEW, REL_VIEW } from './vocabulary';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 

@@ -1,8 +1,8 @@
-import type { ProjectRow } from '../db/projects';
+import { staleness, type ProjectRow } from '../db/projects';
+import type { MetaCollector } from '../envelope/collector';
+import type { ReferenceKind } from '../extract/captures';
+import { edgeKinds } from '../extract/reference-kinds';
 import { graphCoverage } from '../graph/coverage';
-import { edgeKinds, type EdgeKind as RefKind } from '../tools/read/edges';
-import type { ToolContext } from '../tools/define';
-import { staleness } from '../tools/project-scope';
 import type { Analyzed } from './analyze';
 import type { Expr, NodePattern, Query } from './ast';
 import { compileLanguages, conjunctsOf, variablesOf, type RegexValues } from './compile';
@@ -20,10 +20,11 @@ const MAX_RELAXATIONS = 8;
 const KIND_HISTOGRAM = 'MATCH (n) RETURN n.kind AS kind, count(*) AS symbols ORDER BY symbols DESC';
 const EDGE_HISTOGRAM = 'MATCH ()-[r]->() RETURN r.kind AS kind, count(*) AS edges ORDER BY edges DESC';
 
-const REF_KIND: Record<string, RefKind> = { CALLS: 'call', IMPORTS: 'import', INHERITS: 'inherit', IMPLEMENTS: 'inherit' };
+const REF_KIND: Record<string, ReferenceKind> = { CALLS: 'call', IMPORTS: 'import', INHERITS: 'inherit', IMPLEMENTS: 'inherit' };
 
 export interface Explainer {
-  ctx: ToolContext;
+  /** The calling tool's database and envelope collector. */
+  ctx: { db: D1Database; meta: MetaCollector };
   a: Analyzed;
   project: ProjectRow;
   regexValues: RegexValues;

@@ -1,7 +1,7 @@
-import { dotStarChain } from '../tools/grep/chain';
-import { requiredOfRegex, type Required } from '../tools/grep/literals';
-import { overlaps, parseRegex, RegexSyntaxUnsupported, type Node, type Ranges } from '../tools/grep/regex-ast';
-import { unsafePattern } from '../tools/grep/regex-safety';
+import { dotStarChain } from '../regex/chain';
+import { requiredOfRegex, type Required } from '../regex/literals';
+import { overlaps, parseRegex, RegexSyntaxUnsupported, type Node, type Ranges } from '../regex/regex-ast';
+import { unsafePattern } from '../regex/regex-safety';
 
 /**
  * `x =~ 'pattern'`: a full match (the whole value, as in Cypher) of a

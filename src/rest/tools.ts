@@ -4,10 +4,9 @@ import { PincherError } from '../errors';
 import { readJsonBody } from '../http/body';
 import { sessionHeader } from '../http/session';
 import { errorWithMeta, jsonWithMeta } from '../http/respond';
-import { TOOLS, findTool } from '../tools/registry';
+import { REGISTRY, TOOLS, findTool, unknownTool } from '../tools/registry';
 import { advertisedAnnotations, advertisedInputSchema, outputJsonSchema } from '../tools/describe';
 import { runTool } from '../tools/run';
-import { didYouMean } from '../util/did-you-mean';
 
 /** The REST twin: `POST /v1/tools/{tool}` with the arguments as the JSON body. */
 export const toolRoutes = new Hono<AppEnv>();
@@ -43,6 +42,7 @@ toolRoutes.post('/:tool', async (c) => {
     surface: 'rest',
     defaultProject: c.req.query('project') || undefined,
     sessionId: sessionHeader(c.req.header('x-pincher-session')),
+    registry: REGISTRY,
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });
   if (outcome.ok) return c.json({ result: outcome.result, _meta: outcome.meta });
@@ -60,12 +60,3 @@ toolRoutes.all('/:tool', (c) =>
     }),
   ),
 );
-
-export function unknownTool(name: string): PincherError {
-  const names = TOOLS.map((t) => t.name);
-  const guess = didYouMean(name, names);
-  return new PincherError('unknown_tool', `no tool named '${name.slice(0, 100)}'`, {
-    suggestion: guess ? `did you mean '${guess}'? GET /v1/tools lists every tool` : 'GET /v1/tools lists every tool',
-    details: { available: names, ...(guess ? { did_you_mean: guess } : {}) },
-  });
-}

@@ -16,6 +16,7 @@ import {
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
+import { paramError } from './params';
 import { resolveProject } from './project-scope';
 
 /**
@@ -50,13 +51,6 @@ function requireId(param: string, raw: string): string {
     });
   }
   return id;
-}
-
-function paramError(tool: string, param: string, message: string, suggestion: string): PincherError {
-  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
-    suggestion,
-    details: { issues: [{ param, message }] },
-  });
 }
 
 const idParam = z.string().max(20).regex(ID_INPUT, 'an ADR id is ADR-NNNN, e.g. ADR-0007');

@@ -4,8 +4,7 @@ import { countTokens, tokenMode } from '../envelope/tokens';
 import type { BaselineMethod } from '../envelope/types';
 import { didYouMean } from '../util/did-you-mean';
 import { defineTool, type ToolContext, type ToolDef } from './define';
-import { parseSymbolId } from './read/symbol-id';
-import { findTool, TOOLS } from './registry';
+import { parseSymbolId } from '../symbols/symbol-id';
 import { runSubTool, type SubCallMeta, type SubCallOutcome } from './run';
 
 export const MAX_CALLS = 12;
@@ -140,12 +139,12 @@ function refused(index: number, tool: string, args: Record<string, unknown>, err
 }
 
 async function runEntry(index: number, c: Call, project: string | undefined, ctx: ToolContext, runs: readonly Promise<Ran>[]): Promise<Ran> {
-  const tool = findTool(c.tool);
+  const tool = ctx.registry.find(c.tool);
   const raw = c.args;
   const args: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
   const fail = (error: PincherError) => refused(index, c.tool.slice(0, 100), args, error, ctx);
   if (!tool) {
-    const guess = didYouMean(c.tool, TOOLS.map((t) => t.name));
+    const guess = didYouMean(c.tool, [...ctx.registry.names]);
     return fail(
       new PincherError('unknown_tool', `calls[${index}]: no tool named '${c.tool.slice(0, 100)}'`, {
         suggestion: guess ? `did you mean '${guess}'? GET /v1/tools lists every tool` : 'GET /v1/tools lists every tool',
@@ -311,9 +310,9 @@ function walk(node: unknown, visit: (key: string, value: unknown, owner: Record<
 }
 
 /** Arguments that re-run an entry on its own: resolved, with the project its run resolved. */
-function standalone(r: Ran): Record<string, unknown> {
+function standalone(r: Ran, ctx: ToolContext): Record<string, unknown> {
   const { _meta: _drop, ...args } = r.args;
-  const tool = findTool(r.tool);
+  const tool = ctx.registry.find(r.tool);
   const project = r.collector?.project?.name;
   if (tool && project && 'project' in (tool.input.shape as Record<string, unknown>) && args.project === undefined) args.project = project;
   return args;
@@ -333,11 +332,11 @@ function rerunSkipped(ctx: ToolContext, skipped: readonly Ran[], maxTokens: numb
     max_tokens: maxTokens,
   });
   if (need <= MAX_BATCH_TOKENS) {
-    const calls = skipped.map((r) => ({ tool: r.tool, args: standalone(r) }));
+    const calls = skipped.map((r) => ({ tool: r.tool, args: standalone(r, ctx) }));
     ctx.meta.next('batch', need > DEFAULT_BATCH_TOKENS ? { calls, max_tokens: need } : { calls }, `re-run the ${skipped.length} skipped entr${skipped.length === 1 ? 'y' : 'ies'} (${list})`);
     return;
   }
-  for (const r of skipped) ctx.meta.next(r.tool, standalone(r), `re-run skipped entry ${r.index} on its own (${r.meta.tokens_used} tokens)`);
+  for (const r of skipped) ctx.meta.next(r.tool, standalone(r, ctx), `re-run skipped entry ${r.index} on its own (${r.meta.tokens_used} tokens)`);
 }
 
 /** The next steps of returned entries, prefixed with their index, so the model sees them in the batch notice. */

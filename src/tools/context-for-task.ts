@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PincherError } from '../errors';
+import { tokensOf } from '../envelope/tokens';
 import { calleesOf, callersOf, type Neighbour } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { findSeeds, type Seed } from '../composites/seeds';
@@ -45,11 +46,6 @@ const output = z.object({
   max_tokens: z.number(),
 });
 type Output = z.infer<typeof output>;
-
-/** Tokens of a JSON value as the envelope counts them by default (chars/4). */
-function tokensOf(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / 4);
-}
 
 export const contextForTaskTool = defineTool({
   name: 'context_for_task',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PincherError } from '../errors';
+import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { offerNearestNames } from './nearest-names';
@@ -7,12 +8,12 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { resolveDependencies, wantedNames, type PlannedDependency } from './read/deps';
-import { edgeKinds } from './read/edges';
+import { edgeKinds } from '../extract/reference-kinds';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
 import { explainExtractionGaps } from './extraction-gaps';
-import { refLabels, resolveRef } from './read/resolve';
-import { nameCandidates, parseSymbolRef } from './read/symbol-id';
+import { refLabels, resolveRef } from '../symbols/resolve';
+import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { explainUnresolvedId } from './read/unresolved';
 import { symbolView, type SymbolView } from './read/view';
 import { MAX_IDS } from './symbols';
@@ -37,11 +38,6 @@ const dependency = z.object({
   source: z.string(),
 });
 type Dependency = z.infer<typeof dependency>;
-
-/** Tokens of a JSON value as the envelope counts them by default (chars/4). */
-function tokensOf(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / 4);
-}
 
 export const contextTool = defineTool({
   name: 'context',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../extract';
-import { compileGlob } from '../db/search';
 import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
+import { globArg } from './params';
 import { resolveProject } from './project-scope';
+import type { Glob } from '../util/glob';
 import { graphLag, warnGraphPending } from './graph-common';
 
 const DEFAULT_LIMIT = 50;
@@ -67,7 +68,7 @@ const input = z.object({
       'Only this language (id as health lists it, any case, at most 50 characters). Languages whose edges stay inside a file are left out ' +
         'unless named here; an id without an extractor is empty with unsupported_language.',
     ),
-  path: z.string().max(500).optional().describe('Glob on the file path, at most 500 characters (* within a segment, ** across, a pattern without / matches the file name).'),
+  path: z.string().max(500).optional().describe("Glob as grep's path (* ? ** {a,b} [a-z]), at most 500 characters; no /: any file or folder name, else the path from the root; brackets, braces must balance."),
   kind: z.enum(CALLABLE_KINDS).optional().describe('Function or Method; default both.'),
   limit: z.number().int().min(1).max(200).default(DEFAULT_LIMIT).describe(`Results per page, 1–200, default ${DEFAULT_LIMIT}.`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe(`Results to skip, 0–${MAX_OFFSET}, default 0. Past the last one: empty with cap_dropped_all.`),
@@ -90,7 +91,7 @@ export const deadCodeTool = defineTool({
   input,
   output: z.object({ dead: z.array(deadOut), total: z.number(), has_more: z.boolean(), next_offset: z.number().optional() }),
   handler: async (args, ctx) => {
-    const glob = args.path === undefined ? undefined : compileGlob(args.path);
+    const glob = args.path === undefined ? undefined : globArg('dead_code', 'path', args.path);
     const empty = { dead: [], total: 0, has_more: false };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
@@ -127,7 +128,7 @@ export const deadCodeTool = defineTool({
     if (cut) rows.length = CANDIDATE_CEILING;
     const entries = rows.filter((r) => isEntryPoint(r.name));
     const callable = rows.filter((r) => !isEntryPoint(r.name));
-    const inPath = glob ? callable.filter((r) => glob.regex.test(r.file_path)) : callable;
+    const inPath = glob ? callable.filter((r) => glob.test(r.file_path)) : callable;
     // Languages whose edges stay inside a file would report every function called from elsewhere: only when named.
     const partial = new Map<string, number>();
     const kept = inPath.filter((r) => {
@@ -141,7 +142,7 @@ export const deadCodeTool = defineTool({
     const page = kept.slice(args.offset, args.offset + args.limit);
     const hasMore = args.offset + page.length < kept.length;
     if (page.length === 0) {
-      const narrowed = kept.length === 0 && (args.kind !== undefined || language !== undefined) ? await relaxedCount(ctx, project.id, args, glob?.regex) : 0;
+      const narrowed = kept.length === 0 && (args.kind !== undefined || language !== undefined) ? await relaxedCount(ctx, project.id, args, glob) : 0;
       explainEmpty(ctx, project.name, args, { rows, entries, inPath, kept, partial, glob: args.path, narrowed }, step);
     } else if (hasMore) {
       ctx.meta.next('dead_code', step({ offset: args.offset + page.length }), `fetch the next page (${kept.length - args.offset - page.length} more)`);
@@ -206,7 +207,7 @@ interface Funnel {
 }
 
 /** Cross-file-resolved results without the kind and language filters, to tell a narrow filter from an empty project. */
-async function relaxedCount(ctx: ToolContext, projectId: string, args: Args, path: RegExp | undefined): Promise<number> {
+async function relaxedCount(ctx: ToolContext, projectId: string, args: Args, path: Glob | undefined): Promise<number> {
   const rows = await uncalledSymbols(ctx.db, projectId, { kinds: CALLABLE_KINDS, minConfidence: args.min_confidence, limit: CANDIDATE_CEILING });
   return rows.filter((r) => !isEntryPoint(r.name) && (!path || path.test(r.file_path)) && graphCoverage(r.language) === 'cross_file').length;
 }

@@ -17,6 +17,19 @@ export interface ToolContext {
   waitUntil(promise: Promise<unknown>): void;
   /** Tools the client was shown; steps a result lists for other tools go through batch (src/tools/reach.ts). Absent: every tool. */
   advertised?: ReadonlySet<string>;
+  /** Every tool the server serves (src/tools/registry.ts), for tools that call or name other tools. */
+  registry: ToolRegistry;
+}
+
+/** The tool list both surfaces serve, handed down through the call context so no tool imports the registry. */
+export interface ToolRegistry {
+  /** Every tool, in advertised order. */
+  readonly tools: readonly ToolDef[];
+  /** Every tool's name. */
+  readonly names: ReadonlySet<string>;
+  /** Names of the tools a read-only key may call. */
+  readonly readNames: ReadonlySet<string>;
+  find(name: string): ToolDef | undefined;
 }
 
 export interface ToolAnnotations {

@@ -4,8 +4,8 @@ import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
-import { compileGlob, GlobError, type Glob } from './grep/glob';
-import { paramError } from './grep/pattern';
+import type { Glob } from '../util/glob';
+import { globArg, paramError } from './params';
 import { parseSize } from './grep/sizes';
 import { resolveProject } from './project-scope';
 
@@ -76,14 +76,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
     throw paramError('find', 'max_size', `${maxSize} bytes is below min_size (${minSize} bytes)`, 'pass a max_size not below min_size, or drop one of them');
   }
   let glob: Glob | null = null;
-  if (args.pattern !== undefined) {
-    try {
-      glob = compileGlob(args.pattern);
-    } catch (err) {
-      if (err instanceof GlobError) throw paramError('find', 'pattern', err.message, 'balance every [ with ] and every { with }, or escape them with a backslash; e.g. src/**/*.{ts,tsx}');
-      throw err;
-    }
-  }
+  if (args.pattern !== undefined) glob = globArg('find', 'pattern', args.pattern);
   const empty: Output = { files: [], total: 0, has_more: false };
   const project = await resolveProject(ctx, args.project);
   if (!project) return empty;

@@ -4,8 +4,9 @@ import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
-import { compileGlob, GlobError, type Glob } from './grep/glob';
-import { compilePattern, paramError, type Matcher } from './grep/pattern';
+import type { Glob } from '../util/glob';
+import { compilePattern, type Matcher } from './grep/pattern';
+import { globArg, paramError } from './params';
 import { anyMatch, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
@@ -236,14 +237,7 @@ function searchTerm(pattern: string, literal: boolean, m: Matcher): string | nul
 }
 
 function globOf(path: string): Glob {
-  try {
-    return compileGlob(path);
-  } catch (err) {
-    if (err instanceof GlobError) {
-      throw paramError('grep', 'path', err.message, 'balance every [ with ] and every { with }, or escape them with a backslash; e.g. src/**/*.{ts,tsx}');
-    }
-    throw err;
-  }
+  return globArg('grep', 'path', path);
 }
 
 /** A grep call's arguments as a next step: defaults left out, so the step reads like a call a person would write. */

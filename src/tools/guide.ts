@@ -51,7 +51,7 @@ export const guideTool = defineTool({
     if (!project) return { intent: classified.intent, steps: [{ tool: 'list', args: {}, why: 'see which projects are indexed' }], seeds: [] };
     const terms = taskTerms(args.task);
     const seeds = classified.trace || classified.diff ? [] : (await findSeeds(ctx.db, project.id, terms, SEEDS)).seeds;
-    const steps = reachableSteps(plan(project.name, args.task, classified, terms, seeds), ctx.advertised);
+    const steps = reachableSteps(plan(project.name, args.task, classified, terms, seeds), ctx);
     return { intent: classified.intent, steps, seeds: seeds.map((s) => s.row.id) };
   },
 });

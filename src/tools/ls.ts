@@ -3,7 +3,7 @@ import { fileAt, listingChars, projectFiles, type FileRow } from '../db/content'
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
-import { paramError } from './grep/pattern';
+import { paramError } from './params';
 import { resolveProject } from './project-scope';
 
 const entry = z.object({

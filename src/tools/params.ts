@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PincherError } from '../errors';
 import type { MetaCollector } from '../envelope/collector';
 import { didYouMean } from '../util/did-you-mean';
+import { compileGlob, GlobError, type Glob } from '../util/glob';
 
 interface ZodInternals {
   _zod: { def: { type: string; innerType?: z.ZodType; element?: z.ZodType } };
@@ -97,4 +98,24 @@ function invalidParams(tool: string, error: z.ZodError, accepted: string[]): Pin
     suggestion: `fix ${issues.map((i) => i.param).join(', ')} and call ${tool} again; accepted parameters: ${accepted.join(', ') || 'none'}`,
     details: { issues },
   });
+}
+
+/** An invalid_params error on one parameter, shaped like the seam's own. */
+export function paramError(tool: string, param: string, message: string, suggestion: string, extra: Record<string, unknown> = {}): PincherError {
+  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
+    suggestion,
+    details: { issues: [{ param, message }], ...extra },
+  });
+}
+
+/** Compiles a path-glob argument (src/util/glob.ts); an unbalanced bracket or brace is invalid_params on that parameter. */
+export function globArg(tool: string, param: string, source: string): Glob {
+  try {
+    return compileGlob(source);
+  } catch (err) {
+    if (err instanceof GlobError) {
+      throw paramError(tool, param, err.message, 'balance every [ with ] and every { with }, or escape them with a backslash; e.g. src/**/*.{ts,tsx}');
+    }
+    throw err;
+  }
 }

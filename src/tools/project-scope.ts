@@ -1,7 +1,7 @@
 import { getProjectByName, type ProjectRow } from '../db/projects';
-import { EXTRACTOR_VERSION } from '../extract';
-import { SCHEMA_VERSION } from '../version';
 import type { ToolContext } from './define';
+
+export { staleness } from '../db/projects';
 
 /**
  * Resolves the project a call is scoped to (`project` argument, else the URL
@@ -30,13 +30,6 @@ export async function resolveProject(ctx: ToolContext, name: string | undefined)
   }
   ctx.meta.scope({ id: row.id, name: row.name, schemaVersionAtIndex: row.schemaVersionAtIndex });
   return row;
-}
-
-/** Why a project's visible index predates this server (an older extractor or schema), or null when it does not. */
-export function staleness(p: ProjectRow): string | null {
-  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
-  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
-  return null;
 }
 
 /** Records that `project` is indexed but holds no files (no_project_indexed), with a list step. */

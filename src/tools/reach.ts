@@ -1,5 +1,8 @@
 import type { NextStep } from '../envelope/types';
-import { findTool } from './registry';
+import type { ToolContext } from './define';
+
+/** What routing a step needs: the client's advertised tools and the registry. */
+type Reach = Pick<ToolContext, 'advertised' | 'registry'>;
 
 /**
  * A step the client can call with the tools it was shown. Hosts call only
@@ -9,12 +12,12 @@ import { findTool } from './registry';
  * advertised set (REST serves and documents every tool) the step stands.
  *
  * @example
- * reachable({ tool: 'health', args: {}, why: 'see failures' }, new Set(['batch']));
+ * reachable({ tool: 'health', args: {}, why: 'see failures' }, { advertised: new Set(['batch']), registry });
  * // → { tool: 'batch', args: { calls: [{ tool: 'health', args: {} }] }, why: 'see failures (health through batch: …)' }
  */
-export function reachable<S extends NextStep>(step: S, advertised: ReadonlySet<string> | undefined): S | NextStep | null {
+export function reachable<S extends NextStep>(step: S, { advertised, registry }: Reach): S | NextStep | null {
   if (!advertised || advertised.has(step.tool)) return step;
-  const tool = findTool(step.tool);
+  const tool = registry.find(step.tool);
   if (!tool || !tool.annotations.readOnlyHint || tool.name === 'batch' || !advertised.has('batch')) return null;
   return {
     tool: 'batch',
@@ -24,9 +27,9 @@ export function reachable<S extends NextStep>(step: S, advertised: ReadonlySet<s
 }
 
 /** Every step made reachable (see reachable); unreachable ones left out. */
-export function reachableSteps<S extends NextStep>(steps: readonly S[], advertised: ReadonlySet<string> | undefined): (S | NextStep)[] {
+export function reachableSteps<S extends NextStep>(steps: readonly S[], reach: Reach): (S | NextStep)[] {
   return steps.flatMap((s) => {
-    const r = reachable(s, advertised);
+    const r = reachable(s, reach);
     return r ? [r] : [];
   });
 }

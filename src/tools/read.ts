@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PincherError } from '../errors';
-import { fileSymbols, fileWithContent, type FileRow, type SymbolRow } from '../db/source';
+import { fileSymbols, fileWithContent, type StoredFile, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
 import { fullFileReadBaseline, linesChars } from './baseline';
@@ -12,8 +12,8 @@ import { resolveProject } from './project-scope';
 import { ANCHOR_PATTERN, anchoredText, checkAnchors, splitLines } from './read/anchors';
 import { explainMissingFile, explainUnreadable, normaliseRepoPath } from './read/files';
 import { MAX_MAP_ENTRIES, mapEntry, structuralMap } from './read/map';
-import { refLabels, resolveRef } from './read/resolve';
-import { parseSymbolRef } from './read/symbol-id';
+import { refLabels, resolveRef } from '../symbols/resolve';
+import { parseSymbolRef } from '../symbols/symbol-id';
 
 /** Most lines one read returns; a larger request gets the map and the first window. */
 export const MAX_LINES = 400;
@@ -117,7 +117,7 @@ interface Args {
   anchors?: string[];
 }
 
-async function readContent(ctx: ToolContext, projectName: string, projectId: string, file: FileRow & { content: string }, args: Args): Promise<Output> {
+async function readContent(ctx: ToolContext, projectName: string, projectId: string, file: StoredFile & { content: string }, args: Args): Promise<Output> {
   const lines = splitLines(file.content);
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
   const step = (extra: Record<string, unknown>) => ({ project: projectName, path: file.path, ...extra });
@@ -196,7 +196,7 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
 }
 
 /** The file's symbols, fetched only when a symbol, a map, or an over-budget read may need them. */
-async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: FileRow, total: number, args: Args): Promise<SymbolRow[]> {
+async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: StoredFile, total: number, args: Args): Promise<SymbolRow[]> {
   const mayOverflow = (args.limit ?? (args.offset === undefined ? total : 0)) > MAX_LINES;
   if (args.symbol === undefined && !args.map && !mayOverflow) return [];
   if (file.language === 'none') return [];
@@ -267,7 +267,7 @@ function anchorCheck(
   return check;
 }
 
-function explainEmptyMap(ctx: ToolContext, file: FileRow, alone: boolean, step: (extra: Record<string, unknown>) => Record<string, unknown>): void {
+function explainEmptyMap(ctx: ToolContext, file: StoredFile, alone: boolean, step: (extra: Record<string, unknown>) => Record<string, unknown>): void {
   const unsupported = file.language === 'none';
   const reason = unsupported ? 'unsupported_language' : 'extractor_emitted_nothing';
   const why = unsupported

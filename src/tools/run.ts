@@ -2,18 +2,14 @@ import { timedDatabase } from '../db/timed';
 import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
-import { stampMeta } from '../envelope/stamp';
-import { COST_PRODUCER, type StampInput } from '../envelope/producers';
+import { stampCall } from '../envelope/stamp';
 import { settleBaseline } from './baseline';
 import { reachableSteps } from './reach';
-import { computeCapabilities, capabilitiesStampEnabled } from '../envelope/capabilities';
 import { countTokens, prepareTokens, tokenMode } from '../envelope/tokens';
-import type { ComplexityTier, Meta, TypedEntry } from '../envelope/types';
-import { schemaState } from '../db/migrations';
+import type { Meta, TypedEntry } from '../envelope/types';
 import { recordCall } from '../db/calls';
-import type { ToolContext, ToolDef } from './define';
+import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
-import { READ_TOOL_NAMES, TOOL_NAMES } from './registry';
 
 /** Request-level facts the surface (MCP or REST) hands to the seam. */
 export interface CallContext {
@@ -35,6 +31,8 @@ export interface CallContext {
   render?: ModelText;
   /** Tools the client was shown (MCP tools/list); next_steps naming others are routed through batch. Absent: every tool. */
   advertised?: ReadonlySet<string>;
+  /** The tools this server serves (src/tools/registry.ts); handlers see it as ToolContext.registry. */
+  registry: ToolRegistry;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -53,11 +51,12 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   collector.baseline(tool.baseline);
   const outcome = await execute(tool, rawArgs, call, collector);
   await settleBaseline(call.env.DB, collector);
-  const steps = reachableSteps(collector.nextSteps, call.advertised);
+  const steps = reachableSteps(collector.nextSteps, call);
   collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
   const render = call.render;
-  const meta = await stampCall(call, collector, payload, tool.tier, call.scope === 'write' ? TOOL_NAMES : READ_TOOL_NAMES, render && ((m) => render(outcome.ok, payload, m)));
+  const known = call.scope === 'write' ? call.registry.names : call.registry.readNames;
+  const meta = await stampCall(call, collector, payload, known, tool.tier, render && ((m) => render(outcome.ok, payload, m)));
   call.waitUntil(
     recordCall(call.env.DB, {
       ts: Date.now(),
@@ -76,7 +75,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised'>;
+type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry'>;
 
 /**
  * Scope check, argument rules, handler and output check for one call, with
@@ -108,6 +107,7 @@ async function execute(
       surface: call.surface,
       waitUntil: call.waitUntil,
       advertised: call.advertised,
+      registry: call.registry,
     };
     const result = await tool.handler(parsed, ctx);
     const checked = tool.output.safeParse(result);
@@ -160,40 +160,6 @@ export async function runSubTool(tool: ToolDef, rawArgs: unknown, parent: ToolCo
   if (collector.emptyReason) meta.empty_reason = collector.emptyReason;
   if (collector.warnings.length) meta.warnings_v2 = [...collector.warnings];
   return { ...outcome, meta, collector } as SubCallOutcome;
-}
-
-/**
- * Stamps `_meta` for any response, tool call or not (errors, probes, uploads):
- * the same producers, so every response shares one envelope.
- */
-export async function stampCall(
-  call: Pick<CallContext, 'env' | 'requestId' | 'startedAt' | 'clientRequestId'>,
-  collector: MetaCollector,
-  payload: unknown,
-  tier?: ComplexityTier,
-  /** Tools next_steps may name: a read-only caller is never steered to a write tool. */
-  knownTools: ReadonlySet<string> = TOOL_NAMES,
-  /** What the model receives given the stamped envelope, when it is more than the JSON payload. */
-  render?: (meta: Meta) => string,
-): Promise<Meta> {
-  const [state] = await Promise.all([schemaState(call.env.DB), prepareTokens(tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING))]);
-  const input: StampInput = {
-    requestId: call.requestId,
-    clientRequestId: call.clientRequestId,
-    startedAt: call.startedAt,
-    now: Date.now(),
-    collector,
-    tier,
-    payloadText: JSON.stringify(payload),
-    tokenMode: tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING),
-    capabilities: capabilitiesStampEnabled(call.env) ? computeCapabilities(call.env) : null,
-    storedSchemaVersion: state.applied,
-    knownTools,
-  };
-  const meta = stampMeta(input);
-  // The rendering depends on the envelope (notice, next steps), so the cost is counted once it exists.
-  if (render) Object.assign(meta, stampMeta({ ...input, payloadText: render(meta) }, [COST_PRODUCER]));
-  return meta;
 }
 
 /** The text the model receives for one outcome on a surface (see CallContext.render). */

@@ -5,7 +5,7 @@ import { defineTool } from './define';
 import { PROJECT_PARAM } from './describe';
 import { explainEmptyIndex, graphWarnings, languageOut, languagesWithCoverage, projectTotals } from './architecture';
 import { resolveProject } from './project-scope';
-import { SYMBOL_KINDS } from './read/symbol-id';
+import { SYMBOL_KINDS } from '../symbols/symbol-id';
 
 const EDGE_KINDS = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'] as const satisfies readonly EdgeKind[];
 const PROVENANCES = ['scip', 'import', 'same_file', 'receiver', 'package', 'unique_name', 'ambiguous', 'module'] as const satisfies readonly Provenance[];

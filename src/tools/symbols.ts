@@ -4,7 +4,7 @@ import { defineTool } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
-import { ID_SHAPE, namePart } from './read/symbol-id';
+import { ID_SHAPE, namePart } from '../symbols/symbol-id';
 import { detailParam, fieldsParam, symbolView } from './read/view';
 
 export const MAX_IDS = 100;

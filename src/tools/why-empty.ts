@@ -36,7 +36,7 @@ export const whyEmptyTool = defineTool({
     const codes: EmptyReason[] = code ? [known(code)] : [...EMPTY_REASONS];
     const entries = codes.map((c) => {
       const e = EMPTY_REASON_CATALOG[c];
-      const steps = reachableSteps(e.steps.map((s) => ({ ...s, args: withProject(s.args, s.tool, project) })), ctx.advertised);
+      const steps = reachableSteps(e.steps.map((s) => ({ ...s, args: withProject(s.args, s.tool, project) })), ctx);
       return { code: e.code, title: e.title, fires_when: e.fires_when, recovery: e.recovery, recovery_steps: steps };
     });
     if (code) for (const s of entries[0].recovery_steps) ctx.meta.next(s.tool, s.args, s.why);

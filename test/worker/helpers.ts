@@ -44,7 +44,7 @@ export const MODERN_META = {
 
 /** One JSON-RPC request in the 2026-07-28 stateless revision (per-request _meta and routing headers). */
 export async function mcpModern(method: string, params: Json = {}, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; res: Response }> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const res = await SELF.fetch(`${BASE}/mcp`, {
     method: 'POST',
     headers: {

@@ -1,9 +1,9 @@
-import { PincherError } from '../../errors';
-import { dotStarChain } from './chain';
-import { parseRegex, RegexSyntaxUnsupported } from './regex-ast';
-import { unsafePattern } from './regex-safety';
+import { paramError } from '../params';
+import { dotStarChain } from '../../regex/chain';
+import { parseRegex, RegexSyntaxUnsupported } from '../../regex/regex-ast';
+import { unsafePattern } from '../../regex/regex-safety';
 import type { ContentCheck } from '../../db/content';
-import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from './literals';
+import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
 
 /** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
 export interface Matcher {
@@ -20,14 +20,6 @@ export interface Matcher {
    * the literal (a plain substring search, linear).
    */
   mayMatch(text: string): boolean;
-}
-
-/** An invalid_params error on one parameter, shaped like the seam's own. */
-export function paramError(tool: string, param: string, message: string, suggestion: string, extra: Record<string, unknown> = {}): PincherError {
-  return new PincherError('invalid_params', `invalid arguments for ${tool}: ${param}: ${message}`, {
-    suggestion,
-    details: { issues: [{ param, message }], ...extra },
-  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { PincherError } from '../../errors';
-import { pathsByBasename, type FileRow } from '../../db/source';
+import { pathsByBasename, type StoredFile } from '../../db/source';
 import type { ToolContext } from '../define';
 
 /**
@@ -38,7 +38,7 @@ export async function explainMissingFile(ctx: ToolContext, project: { id: string
 }
 
 /** target_not_resolved for a file whose content was not stored (binary, not UTF-8, too large). */
-export function explainUnreadable(ctx: ToolContext, project: { name: string }, file: FileRow): void {
+export function explainUnreadable(ctx: ToolContext, project: { name: string }, file: StoredFile): void {
   const reason = file.reason ?? 'binary';
   ctx.meta.empty(
     'target_not_resolved',

@@ -1,6 +1,6 @@
 import { nestedSymbols, symbolsByIds, symbolsByQualifiedKind, type SymbolRow } from '../../db/source';
 import type { ToolContext } from '../define';
-import { nameCandidates, parseSymbolId, type ParsedId } from './symbol-id';
+import { nameCandidates, parseSymbolId, type ParsedId } from '../../symbols/symbol-id';
 import { outlinesByOwner, viewOf, type OutlineEntry, wantsOutline, wantsSource, type Detail, type SymbolField, type SymbolView } from './view';
 
 export interface IdLookup {

@@ -2,7 +2,7 @@ import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
 import { explainExtractionGaps } from '../extraction-gaps';
 import { offerNearestNames } from '../nearest-names';
-import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from './symbol-id';
+import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from '../../symbols/symbol-id';
 
 /** The diagnosis and recovery steps for an id that resolved to nothing. */
 export async function explainUnresolvedId(ctx: ToolContext, project: { id: string; name: string }, id: string): Promise<void> {

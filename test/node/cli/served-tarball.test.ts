@@ -5,7 +5,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error plain ESM build script without types
 import { BIN_PATH, TARBALL, bundleCli, cliManifest } from '../../../scripts/build-cli.mjs';
 
 let dir: string;

@@ -22,12 +22,12 @@ const ok = (cond: unknown, label: string) => expect(Boolean(cond), label).toBe(t
 it('holds the savings model, the recoveries, the contract edges and reachable steps', async () => {
   const post = async (tool: string, args: Json, headers: Record<string, string> = {}) => {
     const r = await fetch(`${server.url}/v1/tools/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
-    return { status: r.status, headers: r.headers, body: await r.json() };
+    return { status: r.status, headers: r.headers, body: (await r.json()) as Json };
   };
   let rid = 0;
   const mcp = async (method: string, params: Json, headers: Record<string, string> = {}, query = '') => {
     const r = await fetch(`${server.url}/mcp${query}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: ++rid, method, params }) });
-    return r.json();
+    return (await r.json()) as Json;
   };
   const paths = ['src/util/did-you-mean.ts', 'src/util/words.ts', 'src/envelope/tokens.ts'];
   const FILES: Record<string, string> = Object.fromEntries(paths.map((p) => [p, readFileSync(new URL(`../../../${p}`, import.meta.url), 'utf8')]));
@@ -66,27 +66,27 @@ it('holds the savings model, the recoveries, the contract edges and reachable st
   const m2 = await mcp('tools/call', { name: 'symbol', arguments: { project: P, id: ids[2] } }, M);
   ok(m1.result._meta.savings_scope === 'session' && m1.result._meta.tokens_saved > 0 && m2.result._meta.tokens_saved === 0, 'mcp-session-id dedup');
   const e = await mcp('tools/call', { name: 'search', arguments: { project: P, query: 'zzqxnothing' } });
-  const texts = e.result.content.map((c) => c.text);
+  const texts = e.result.content.map((c: Json) => c.text);
   ok(texts.length === 2 && e.result._meta.tokens_used === tok(texts.join('\n').length), `mcp tokens_used ${e.result._meta.tokens_used} counts both blocks`);
   // recoveries
   r = await post('context', { project: P, name: 'didYouMaen' });
-  const st = r.body._meta.next_steps.find((x) => x.tool === 'context');
+  const st = r.body._meta.next_steps.find((x: Json) => x.tool === 'context');
   const n2 = st && (await post(st.tool, st.args));
   ok(st && !n2.body._meta.empty_reason, `did-you-mean step ${JSON.stringify(st?.args)}`);
   r = await post('trace', { project: P, name: 'editDistanse' });
-  ok(!r.body._meta.next_steps.some((x) => x.tool === 'search' && x.args.query === 'editDistanse'), 'trace: no same-name search ' + JSON.stringify(r.body._meta.next_steps));
+  ok(!r.body._meta.next_steps.some((x: Json) => x.tool === 'search' && x.args.query === 'editDistanse'), 'trace: no same-name search ' + JSON.stringify(r.body._meta.next_steps));
   const v1 = 'export function alpha(): number {\n  return 1;\n}\n\nexport function beta(): number {\n  return 2;\n}\n';
   await post('index', { project: 'anc', files: [{ path: 'm.ts', content: v1 }] });
   const w = await post('read', { project: 'anc', path: 'm.ts', offset: 5, limit: 1 });
   const anchor = w.body.result.text.split('|')[0];
   await post('index', { project: 'anc', files: [{ path: 'm.ts', content: '// a\n// b\n' + v1 }] });
   r = await post('read', { project: 'anc', path: 'm.ts', anchors: [anchor] });
-  const rs = r.body._meta.next_steps?.find((x) => x.tool === 'read');
+  const rs = r.body._meta.next_steps?.find((x: Json) => x.tool === 'read');
   const n3 = rs && (await post('read', rs.args));
   ok(r.body.result.anchors.stale[0]?.moved_to === 7 && n3?.body.result.text.includes('beta'), `stale anchor moved_to ${r.body.result.anchors.stale[0]?.moved_to}, step ${JSON.stringify(rs?.args)}`);
   await post('index', { project: 'nos', files: [{ path: 'notes.txt', content: 'hello world\nmore hello\n' }] });
   r = await post('search', { project: 'nos', query: 'hello' });
-  const gs = r.body._meta.next_steps?.find((x) => x.tool === 'grep');
+  const gs = r.body._meta.next_steps?.find((x: Json) => x.tool === 'grep');
   const n4 = gs && (await post('grep', gs.args));
   ok(r.body._meta.empty_reason === 'extractor_emitted_nothing' && n4?.body.result.total_matches === 2, 'no symbols: extractor_emitted_nothing + grep');
   // contract edges
@@ -112,11 +112,11 @@ it('holds the savings model, the recoveries, the contract edges and reachable st
   for (const [tool, args] of sources) {
     const res = await mcp('tools/call', { name: tool, arguments: args });
     const sc = res.result.structuredContent ?? {};
-    const steps = [...(sc.notice?.next_steps ?? []), ...(sc.steps ?? []), ...(sc.entries ?? []).flatMap((e) => e.recovery_steps ?? [])];
+    const steps = [...(sc.notice?.next_steps ?? []), ...(sc.steps ?? []), ...(sc.entries ?? []).flatMap((e: Json) => e.recovery_steps ?? [])];
     for (const stp of steps) {
       walked++;
       const nx = await mcp('tools/call', { name: stp.tool, arguments: stp.args });
-      const entriesBad = (nx.result?.structuredContent?.entries ?? []).some((e) => e.status && e.status !== 'ok');
+      const entriesBad = (nx.result?.structuredContent?.entries ?? []).some((e: Json) => e.status && e.status !== 'ok');
       if (!adv.has(stp.tool) || nx.error || nx.result?.isError || entriesBad) { bad++; console.error('unreachable step', tool, JSON.stringify(stp).slice(0, 200)); }
     }
   }

@@ -213,7 +213,7 @@ export async function modernRpc(
   params: Json = {},
   opts: { key?: string | null; headers?: Record<string, string>; query?: string } = {},
 ): Promise<Reply> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const res = await recordingFetch(`${base}/mcp${opts.query ?? ''}`, {
     method: 'POST',
     headers: {

@@ -92,7 +92,7 @@ describe('ORDER BY', () => {
 });
 
 describe('types', () => {
-  const bad: [string, RegExp, string][] = [
+  const bad: [string, RegExp, string?][] = [
     ["MATCH (a) WHERE a.line = '3' RETURN a", /cannot compare a number with a string/, "a.line = '3'"],
     ["MATCH (a) WHERE a.name > 3 RETURN a", /cannot compare a string with a number/, 'a.name > 3'],
     ['MATCH (a) WHERE a.is_test < true RETURN a', /cannot compare a boolean with a boolean using </, 'a.is_test < true'],

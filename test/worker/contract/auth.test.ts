@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { authorize } from '../../../src/http/auth';
 import { defineTool, type ToolDef } from '../../../src/tools/define';
-import { TOOLS } from '../../../src/tools/registry';
+import { REGISTRY, TOOLS } from '../../../src/tools/registry';
 import { runTool, type CallContext } from '../../../src/tools/run';
 import { env, rpc, send, restCall, mcpTool, mcpPayload, type EnvOverrides, type Json, type Reply } from './support';
 
@@ -162,6 +162,7 @@ describe('bearer parsing and scopes', () => {
       scope: 'read',
       surface: 'rest',
       waitUntil: () => {},
+      registry: REGISTRY,
     };
     const refused = await runTool(testWriteTool, {}, call);
     expect(refused.ok).toBe(false);

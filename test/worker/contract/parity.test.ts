@@ -98,6 +98,7 @@ function everyMcpResult(fn: (tool: string, args: Json, transport: Transport, res
   }
 }
 
+// Every tool × its argument sets × three transports, one call at a time: minutes on a loaded 2-core runner.
 beforeAll(async () => {
   await insertProjects([
     { name: PROJECT, schemaVersionAtIndex: SCHEMA_VERSION },
@@ -114,7 +115,7 @@ beforeAll(async () => {
       RECORDED.push({ tool: tool.name, args, rest, mcp: { '2025': m2025, '2026': m2026 } });
     }
   }
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await deleteProjects([PROJECT, 'parity-other', 'parity-third', CODE]);
 });

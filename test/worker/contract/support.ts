@@ -21,7 +21,7 @@ export interface Reply {
   body: Json;
 }
 
-export type EnvOverrides = Partial<Record<keyof Env, string | undefined>>;
+export type EnvOverrides = { [K in keyof Env]?: Env[K] | undefined };
 
 async function toReply(res: Response): Promise<Reply> {
   const text = await res.text();

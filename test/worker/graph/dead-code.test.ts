@@ -73,6 +73,27 @@ describe('dead_code', () => {
     expect(ids(await runStep(step))).toHaveLength(2);
   });
 
+  it('reads path globs as grep and find do: braces, classes, a bare name for a folder, the same files', async () => {
+    const files = async (glob: string) => {
+      const found = ((await rest('find', { project: P, pattern: glob, limit: 1000 })).body.result.files as Json[]).map((f) => f.path).sort();
+      const grepped = ((await rest('grep', { project: P, pattern: '.', path: glob, summary: true, limit: 1000 })).body.result.files as Json[]).map((f) => f.path).sort();
+      const dead = ((await rest('dead_code', { project: P, path: glob, min_confidence: 0 })).body.result.dead as Json[]).map((d) => d.file);
+      return { found, grepped, dead };
+    };
+    for (const glob of ['src/{core,admin}/*.ts', 'core', 'src/[a]dmin', '**/db.ts']) {
+      const { found, grepped, dead } = await files(glob);
+      expect(found.length, glob).toBeGreaterThan(0);
+      expect(grepped, glob).toEqual(found);
+      for (const f of dead) expect(found, `${glob}: ${f}`).toContain(f);
+    }
+    expect(ids((await dead({ path: 'src/{core,admin}/*.ts' })).body).sort()).toEqual(['src/admin/audit.ts::helperLow#Function', 'src/core/db.ts::orphan#Function']);
+    expect(ids((await dead({ path: 'core' })).body)).toEqual(['src/core/db.ts::orphan#Function']);
+    for (const tool of ['dead_code', 'grep', 'find']) {
+      const arg = tool === 'find' ? { pattern: 'src/{core' } : { path: 'src/{core', ...(tool === 'grep' ? { pattern: '.' } : {}) };
+      expect((await rest(tool, { project: P, ...arg })).body.error.code, tool).toBe('invalid_params');
+    }
+  });
+
   it('names the kind filter when it excludes everything', async () => {
     const { body } = await dead({ kind: 'Method' });
     expect(body.result.dead).toEqual([]);

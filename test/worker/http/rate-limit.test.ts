@@ -5,7 +5,7 @@ const FULL_KEY = 'rl-full-5d1c9a';
 const OTHER_KEY = 'rl-read-77b0e2';
 
 /** Keyed deployment whose RATE_LIMITER is the pool's real test limiter (3 requests per 60 s per key). */
-function limited(): EnvOverrides & Record<string, unknown> {
+function limited(): EnvOverrides {
   return {
     PINCHER_HTTP_KEY: FULL_KEY,
     PINCHER_READ_KEY: OTHER_KEY,

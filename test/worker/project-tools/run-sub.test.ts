@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { z } from 'zod';
 import { MetaCollector } from '../../../src/envelope/collector';
-import { findTool } from '../../../src/tools/registry';
+import { findTool, REGISTRY } from '../../../src/tools/registry';
 import { defineTool, type ToolContext, type ToolDef } from '../../../src/tools/define';
 import { runSubTool } from '../../../src/tools/run';
 
@@ -16,6 +16,7 @@ function parent(over: Partial<ToolContext> = {}): ToolContext {
     scope: 'write',
     surface: 'rest',
     waitUntil: () => {},
+    registry: REGISTRY,
     ...over,
   };
 }

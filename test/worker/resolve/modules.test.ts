@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edgeKinds } from '../../../src/tools/read/edges';
+import { edgeKinds } from '../../../src/extract/reference-kinds';
 import { TABLE } from '../../../src/extract/languages/table';
 import { CROSS_FILE_LANGUAGES } from '../../../src/graph/languages';
 import { LANGUAGE_RULES, MODULE_RESOLVERS } from '../../../src/graph/resolve';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PincherError } from '../../../src/errors';
-import { dotStarChain } from '../../../src/tools/grep/chain';
-import { compileGlob, GlobError } from '../../../src/tools/grep/glob';
+import { dotStarChain } from '../../../src/regex/chain';
+import { compileGlob, GlobError } from '../../../src/util/glob';
 import { compilePattern } from '../../../src/tools/grep/pattern';
-import { ftsMatch, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../../src/tools/grep/literals';
-import { parseRegex } from '../../../src/tools/grep/regex-ast';
-import { unsafePattern } from '../../../src/tools/grep/regex-safety';
+import { ftsMatch, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../../src/regex/literals';
+import { parseRegex } from '../../../src/regex/regex-ast';
+import { unsafePattern } from '../../../src/regex/regex-safety';
 import { parseSize } from '../../../src/tools/grep/sizes';
 
 function literals(r: Required): string[] {

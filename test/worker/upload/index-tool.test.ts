@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { indexTool, INLINE_MAX_BYTES } from '../../../src/tools/index-tool';
 import { runTool } from '../../../src/tools/run';
-import type { ToolDef } from '../../../src/tools/define';
+import { REGISTRY } from '../../../src/tools/registry';
 import { UPLOAD_TTL_MS } from '../../../src/upload/service';
 import {
   env,
@@ -259,9 +259,9 @@ describe('index refuses bad arguments with typed errors and writes nothing', () 
     const content = 'y'.repeat(INLINE_MAX_BYTES / 2 + 1);
     const before = await tableCounts();
     const outcome = await runTool(
-      indexTool as unknown as ToolDef,
+      indexTool,
       { project: 'idx-bad', files: [{ path: 'a.py', content }, { path: 'b.py', content }] },
-      { env, requestId: 'test', startedAt: Date.now(), scope: 'write', surface: 'rest', waitUntil: () => {} },
+      { env, requestId: 'test', startedAt: Date.now(), scope: 'write', surface: 'rest', waitUntil: () => {}, registry: REGISTRY },
     );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {

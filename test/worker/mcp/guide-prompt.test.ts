@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getPrompt, PROMPTS } from '../../../src/composites/guide-prompt';
+import { getPrompt, PROMPTS } from '../../../src/mcp/guide-prompt';
 import type { Env } from '../../../src/env';
 import { PincherError } from '../../../src/errors';
+import { REGISTRY } from '../../../src/tools/registry';
 import type { CallContext } from '../../../src/tools/run';
 import { rpc, TRANSPORTS, type Json } from '../contract/support';
-import { ID, seedProject } from './fixture';
+import { ID, seedProject } from '../composites/fixture';
 
 const P = 'comp-prompt';
 
@@ -17,6 +18,7 @@ const call = (defaultProject?: string): CallContext => ({
   surface: 'mcp',
   ...(defaultProject ? { defaultProject } : {}),
   waitUntil: () => undefined,
+  registry: REGISTRY,
 });
 
 async function refused(p: Promise<unknown>): Promise<PincherError> {

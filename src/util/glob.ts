@@ -1,5 +1,7 @@
 /**
- * Path globs shared by grep's `path` and find's `pattern`.
+ * Path globs: the one syntax of every path-filter parameter (grep's and
+ * dead_code's `path`, find's `pattern`; tools compile them through
+ * `globArg` in src/tools/params.ts).
  *
  * Syntax: `*` (any run of characters except `/`), `**` (any number of whole
  * segments), `?` (one character except `/`), `{a,b}` (alternatives, nestable),

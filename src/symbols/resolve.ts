@@ -1,4 +1,4 @@
-import { lastPart, pathNamesOwner, splitQualified } from '../../util/qualified-ref';
+import { lastPart, pathNamesOwner, splitQualified } from '../util/qualified-ref';
 import type { SymbolRef } from './symbol-id';
 
 interface Named {

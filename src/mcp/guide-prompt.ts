@@ -7,7 +7,6 @@
  */
 import { PincherError } from '../errors';
 import type { Meta } from '../envelope/types';
-import type { ToolDef } from '../tools/define';
 import { guideTool } from '../tools/guide';
 import { runTool, type CallContext } from '../tools/run';
 
@@ -84,7 +83,7 @@ export async function getPrompt(name: string, args: Record<string, string> | und
     });
   }
   const project = args?.project?.trim() || undefined;
-  const outcome = await runTool(guideTool as unknown as ToolDef, { task, ...(project ? { project } : {}) }, call);
+  const outcome = await runTool(guideTool, { task, ...(project ? { project } : {}) }, call);
   if (!outcome.ok) throw outcome.error;
   const plan = outcome.result as unknown as Planned;
   return {

@@ -1,4 +1,4 @@
-import type { ContentCheck } from '../../db/content';
+import type { ContentCheck } from '../db/content';
 import type { Node } from './regex-ast';
 
 /**

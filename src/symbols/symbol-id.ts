@@ -1,5 +1,5 @@
-import { SYMBOL_KINDS } from '../../extract';
-import { splitQualified } from '../../util/qualified-ref';
+import { SYMBOL_KINDS } from '../extract';
+import { splitQualified } from '../util/qualified-ref';
 
 /** The closed kind list of symbol ids (src/extract/types.ts). */
 export { SYMBOL_KINDS };
