@@ -9,7 +9,9 @@ import { defineConfig } from 'vitest/config';
 const FRESH_STORAGE = [
   'test/worker/contract/bad-input.test.ts',
   'test/worker/contract/capabilities.test.ts',
+  'test/worker/contract/health.test.ts',
   'test/worker/contract/next-steps.test.ts',
+  'test/worker/contract/parity.test.ts',
   'test/worker/upload/cross-language.test.ts',
   'test/worker/upload/gc.test.ts',
   'test/worker/upload/manifest-checks.test.ts',

@@ -8,7 +8,7 @@ import type { CaptureRole } from './captures';
 import { collect } from './collect';
 import { attributeReferences, buildOutline } from './outline';
 import { compileQuery, Deadline, ensureRuntime } from './parser';
-import type { Grammar, Query, QueryMatch, SyntaxNode } from './parser';
+import type { Grammar, Query, QueryMatch } from './parser';
 import { readFile } from './recover';
 import type { ExtractedReference, ExtractedSymbol, ExtractionFailure, SymbolKind } from './types';
 import { ByteMap } from './utf8';
@@ -79,28 +79,6 @@ async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   return compiled;
 }
 
-/**
- * Characters the parser could not read: the tokens left loose inside ERROR nodes.
- * What an ERROR node holds as whole constructs (a declaration, a class, a directive) was
- * recovered, and comments are not code: neither counts. (One unbalanced `#if` branch can wrap a
- * whole header in an ERROR whose declarations all parsed.)
- */
-function looseErrorChars(root: SyntaxNode): number {
-  let covered = 0;
-  const pending: SyntaxNode[] = [root];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (!node || (!node.isError && !node.hasError)) continue;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i);
-      if (!child) continue;
-      if (child.isError || child.hasError) pending.push(child);
-      else if (node.isError && !child.isExtra && !(child.isNamed && child.childCount > 0)) covered += child.endIndex - child.startIndex;
-    }
-  }
-  return covered;
-}
-
 function timeout(ms: number): GrammarExtraction {
   return { symbols: [], references: [], hadErrors: false, failure: { reason: 'timeout', message: `parsing took longer than ${ms} ms` } };
 }
@@ -128,8 +106,8 @@ export async function extractWithGrammar(
   if (!read) return timeout(timeoutMs);
   try {
     const { matches, complete, hadErrors } = read;
-    // What stayed unread after recovery, counting only loose tokens (constructs an ERROR wraps were read).
-    const share = content.length === 0 ? 0 : Math.min(read.errorChars, looseErrorChars(read.root)) / content.length;
+    // What stayed unread after recovery (re-parsed chunks replace their share of the errors).
+    const share = content.length === 0 ? 0 : read.errorChars / content.length;
     const collected = collect(matches, content, roles);
     const failed = share > PARSE_ERROR_SHARE;
     const outline = buildOutline(

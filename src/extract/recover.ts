@@ -28,8 +28,6 @@ export interface ReadFile {
   hadErrors: boolean;
   /** Characters of the text under ERROR nodes in what was kept. */
   errorChars: number;
-  /** Root of the tree kept for the whole file. */
-  root: SyntaxNode;
 }
 
 /** A chunk starts after a blank line, at a line that starts at column 0 and does not close a block. */
@@ -139,5 +137,5 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
   }
   // Source order, as one tree's matches come (a query cut short names the line it reached).
   if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
-  return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors), root: main.rootNode };
+  return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
 }

@@ -24,7 +24,9 @@ describe('ctags kinds as measured definitions', () => {
     expect(oracleKind('javascript', { name: 'init', kind: 'class', pattern: '/^app.init = function init() {$/' })).toBe('function');
     expect(oracleKind('rust', { name: 'Visit', kind: 'interface' })).toBe('trait');
     expect(oracleKind('php', { name: 'render', kind: 'function', scopeKind: 'class' })).toBe('method');
-    expect(oracleKind('php', { name: 'name', kind: 'variable', scopeKind: 'class' })).toBe('field');
+    expect(oracleKind('php', { name: 'name', kind: 'variable', scopeKind: 'class', pattern: '/^    private ?string $name;$/' })).toBe('field');
+    // A closure local ctags files under the class is not a property: its line declares nothing.
+    expect(oracleKind('php', { name: 'name', kind: 'variable', scopeKind: 'class', pattern: '/^        $name = $input->getArgument(\'name\');$/' })).toBe(null);
     expect(oracleKind('python', { name: 'run', kind: 'member', scopeKind: 'class' })).toBe('method');
     expect(oracleKind('cpp', { name: 'size', kind: 'function', scopeKind: 'class' })).toBe('method');
     expect(oracleKind('ruby', { name: 'data', kind: 'accessor' })).toBe('field');
