@@ -19,8 +19,8 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './dev-server.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const ROOT = config.root;
@@ -43,18 +43,6 @@ const QUIET_ENV = {
 
 function log(msg) {
   process.stderr.write(`[local-server] ${msg}\n`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /* ---------------------------------------------------------------- supervisor */
