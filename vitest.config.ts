@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * or assert invariants over every row, which rows seeded by other files would break.
  */
 const FRESH_STORAGE = [
+  'test/worker/composites/context-for-task.test.ts',
   'test/worker/contract/bad-input.test.ts',
   'test/worker/contract/capabilities.test.ts',
   'test/worker/contract/health.test.ts',
