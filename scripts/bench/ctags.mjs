@@ -16,9 +16,11 @@
 //               `app.init = function init() {…}`) → function; function and class tags named after
 //               the object whose member the line assigns (`app[m] = function`, `res.get = …`) left
 //               out; field tags on a line that does not
-//               assign or declare the name (`this.NAME =`, `NAME =`, `NAME:`, a shorthand `NAME,`)
-//               left out: ctags 5.9 loses its place after a method named `set`, `get` or
-//               `default` and files its parameters and the words of the next lines as fields
+//               declare the name (`NAME =`, `NAME:`, a shorthand `NAME,`) left out: ctags 5.9
+//               loses its place after a method named `set`, `get` or `default` and files its
+//               parameters and the words of the next lines as fields, and its `this.NAME = …`
+//               statements too (it never tags `this.NAME =` otherwise: a constructor's are not
+//               tags, so the re-assignment in a later method would stand for the field)
 //   Go:         func with a receiver (scope struct/type) → method, else function; member → field;
 //               methodSpec (interface method) → method; type (named non-struct type) → type
 //   Rust:       interface (a trait) → trait; implementation left out (impl blocks are not names)
@@ -100,7 +102,7 @@ export function oracleKind(language, tag) {
       if ((kind === 'function' || kind === 'class') && new RegExp(`^\\s*${name}(?:\\.prototype)?(?:\\[[^\\]]+\\]|\\.[\\w$]+)\\s*=[^=]`).test(line)) return null;
       // ES5 constructors and `app.init = function init() { this.x = … }`: ctags says class.
       if (kind === 'class' && !/\bclass\b/.test(line)) return 'function';
-      if (kind === 'field' && !new RegExp(`^\\s*(?:this\\.)?${name}\\s*(?:=(?!=)|:|,\\s*$)|^\\s*(?:static\\s+)?#?${name}\\s*[=;]`).test(line)) return null;
+      if (kind === 'field' && !new RegExp(`^\\s*${name}\\s*(?:=(?!=)|:|,\\s*$)|^\\s*(?:static\\s+)?#?${name}\\s*[=;]`).test(line)) return null;
       break;
     }
     case 'go':

@@ -114,7 +114,7 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
   }
   const rand = prng(opts.seed);
   const names = sample([...byName.keys()].sort(), opts.maxNames, rand);
-  /** @type {{ def: (typeof oracle.definitions)[number], defined: number, rank: number | null, found: 'search' | 'read' | null }[]} */
+  /** @type {{ def: (typeof oracle.definitions)[number], defined: number, rank: number | null, found: 'search' | 'read' | null, above?: string[] }[]} */
   const rows = [];
   /** @type {Map<string, any[]>} */
   const answers = new Map();
@@ -134,7 +134,10 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     answers.set(n, hits);
     for (const def of defs) {
       const i = hits.findIndex((h) => isDefinition(h, def));
-      rows.push({ def, defined: defs.length, rank: i >= 0 ? i + 1 : null, found: i >= 0 ? 'search' : null });
+      // A miss keeps what ranked above it (or the first hits), to tell ranking from extraction.
+      const missed = i < 0 || i + 1 > (defs.length === 1 ? 1 : Math.max(5, defs.length));
+      const above = missed ? hits.slice(0, Math.min(i < 0 ? 3 : i, 3)).map((h) => `${h.kind} ${h.qualified_name} ${h.file_path}:${h.start_line}-${h.end_line}`) : undefined;
+      rows.push({ def, defined: defs.length, rank: i >= 0 ? i + 1 : null, found: i >= 0 ? 'search' : null, above });
     }
   });
   // Not in the answer: is it indexed at all? (`read` resolves NAME@LINE in that file.)
@@ -175,7 +178,7 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     names_measured: names.length,
     search_errors: errors,
     search_error_codes: errorCodes,
-    rows: rows.map((r) => ({ name: r.def.name, path: r.def.path, line: r.def.line, kind: r.def.kind, ctags_kind: r.def.ctags_kind, defined: r.defined, rank: r.rank, found: r.found })),
+    rows: rows.map((r) => ({ name: r.def.name, path: r.def.path, line: r.def.line, kind: r.def.kind, ctags_kind: r.def.ctags_kind, defined: r.defined, rank: r.rank, found: r.found, ...(r.above?.length ? { above: r.above } : {}) })),
     tokens,
   };
 }

@@ -103,7 +103,7 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
     b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
-         is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary)
+         is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
        SELECT ?1, u.path || '::' || json_extract(s.value, '$.key'), u.path,
               json_extract(s.value, '$.name'), json_extract(s.value, '$.qualified_name'), json_extract(s.value, '$.kind'),
               json_extract(s.value, '$.signature'), json_extract(s.value, '$.docstring'), json_extract(s.value, '$.parent'),
@@ -112,7 +112,8 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
               json_extract(s.value, '$.start_line'), json_extract(s.value, '$.end_line'),
               json_extract(s.value, '$.start_byte'), json_extract(s.value, '$.end_byte'),
               json_extract(s.value, '$.extraction_confidence'), coalesce(json_extract(s.value, '$.words'), ''),
-              ${auxiliarySql({ path: 'u.path', isTest: "json_extract(s.value, '$.is_test')", language: 'u.language', projectId: '?1' })}
+              ${auxiliarySql({ path: 'u.path', isTest: "json_extract(s.value, '$.is_test')", language: 'u.language', projectId: '?1' })},
+              coalesce(json_extract(s.value, '$.declaration'), 0)
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
     b(`INSERT INTO refs (project_id, file_path, kind, name, target, imported_names, enclosing, line)
        SELECT ?1, u.path, json_extract(r.value, '$.kind'), json_extract(r.value, '$.name'), json_extract(r.value, '$.target'),

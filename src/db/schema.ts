@@ -169,6 +169,11 @@ export const symbols = sqliteTable(
      * search-rank.ts's AUXILIARY_DIRS), set at commit: search ranks it below source.
      */
     auxiliary: integer('auxiliary', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * A function or method declared without a body (a prototype, a signature): search ranks a
+     * definition of the same tier with a body above it (ExtractedSymbol.declaration).
+     */
+    declaration: integer('declaration', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     uniqueIndex('symbols_project_id').on(t.projectId, t.id),

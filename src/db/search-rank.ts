@@ -10,10 +10,13 @@
  *   0  anything else the full-text match found (signature, docstring…)
  *
  * — then source before tests, examples, fixtures, vendored and built code,
+ * then definitions with a body before body-less declarations (a C prototype,
+ * a C++ member declared in its class and defined out of line, a signature),
  * then the first definition of a name in its file before its overloads and
  * redeclarations, then a relevance: bm25 scaled by the definition's kind (a
  * class outweighs a variable of the same text). The score is one number that
- * orders all four: `tier·2000 + 1000 (source) + 500 (first) + min(relevance, 499)`.
+ * orders all five: `tier·4000 + 2000 (source) + 1000 (body) + 500 (first) +
+ * min(relevance, 499)`.
  */
 import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
 import { isPunctuatedName, lastPart, splitQualified } from '../util/qualified-ref';
@@ -143,15 +146,19 @@ function tierSql(r: NameRank | null): SqlPart {
   };
 }
 
+/** What one tier adds to a score: scores from `2 × TIER_SCORE` up are exact-name hits (tiers 2 and 3). */
+export const TIER_SCORE = 4000;
+
 /**
  * The score of a hit, higher first: tier, then source over auxiliary code,
- * then first definitions over repeats,
+ * then definitions with a body over declarations, then first definitions over repeats,
  * then `relevance` (a SQL expression ≥ 0, e.g. −bm25) scaled by kind weight.
  */
 export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
   const tier = tierSql(r);
   return {
-    sql: `(${tier.sql} * 2000 + (CASE WHEN s.auxiliary THEN 0 ELSE 1000 END) + (CASE WHEN ${REPEAT_SQL} THEN 0 ELSE 500 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 499.0))`,
+    sql: `(${tier.sql} * ${TIER_SCORE} + (CASE WHEN s.auxiliary THEN 0 ELSE 2000 END) + (CASE WHEN s.declaration THEN 0 ELSE 1000 END)
+      + (CASE WHEN ${REPEAT_SQL} THEN 0 ELSE 500 END) + min((${relevance}) * ${KIND_WEIGHT_SQL} / 10.0, 499.0))`,
     params: tier.params,
   };
 }

@@ -38,6 +38,8 @@ export interface GrammarLanguage {
   blankOnError?: RegExp;
   /** Body-less overload signatures and the implementation after them are one symbol (see OutlineRules). */
   overloadSignatures?: boolean;
+  /** Functions and methods without a body are declarations (prototypes, signatures, abstract members). */
+  declarations?: boolean;
 }
 
 export interface GrammarExtraction {
@@ -120,6 +122,7 @@ export async function extractWithGrammar(
         localTypes: language.localTypes,
         nestedInFunctions: language.nestedInFunctions,
         overloadSignatures: language.overloadSignatures,
+        declarations: language.declarations,
         scopes: collected.scopes,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,

@@ -37,7 +37,7 @@ export type {
 } from './types';
 
 /** Bump whenever the output for the same input changes (queries, engine or scanners). */
-export const EXTRACTOR_VERSION = 5;
+export const EXTRACTOR_VERSION = 6;
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 

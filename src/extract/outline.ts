@@ -36,6 +36,12 @@ export interface OutlineRules {
    * after them are one symbol, from the first signature to the end of the definition.
    */
   overloadSignatures?: boolean;
+  /**
+   * Functions and methods without a body are declarations (`declaration: true`): prototypes,
+   * members declared in a class and defined out of line, signatures, abstract and interface
+   * methods. Only where the language has body-less declarations (never Ruby's empty `def`).
+   */
+  declarations?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
   /**
@@ -86,6 +92,11 @@ function isOverload(previous: ExtractedSymbol, previousDef: RawDefinition, def: 
   if (!CALLABLE_KINDS.has(kind) || previous.kind !== kind || previous.qualified_name !== qualifiedName) return false;
   if (previousDef.end > def.start || previousDef.node.childForFieldName('body') !== null) return false;
   return BETWEEN_OVERLOADS.test(content.slice(previousDef.end, def.start));
+}
+
+/** The definition has a body: its head ends before the node does, or it has a value (a function-like macro's). */
+function hasBody(def: RawDefinition, head = headEnd(def.node)): boolean {
+  return head < def.node.endIndex || def.node.childForFieldName('value') !== null;
 }
 
 /** The stack index of the type named `name` around position `at` (through its functions), or -1. */
@@ -232,17 +243,19 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
       last.symbol.end_line = def.endRow + 1;
       last.symbol.end_byte = bytes.byteAt(def.end);
       last.end = def.end;
+      if (rules.declarations && hasBody(def)) delete last.symbol.declaration;
       lastDef = def;
       stack.push({ def, symbol: last.symbol });
       continue;
     }
 
+    const head = headEnd(def.node);
     const symbol: ExtractedSymbol = {
       key: keys.next(qualifiedName, kind),
       name: def.name,
       qualified_name: qualifiedName,
       kind,
-      signature: signatureOf(content.slice(def.start, headEnd(def.node))),
+      signature: signatureOf(content.slice(def.start, head)),
       docstring: docstringOf(def, content),
       parent,
       is_exported: ownExported && parentExported,
@@ -253,6 +266,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
       end_byte: bytes.byteAt(def.end),
       extraction_confidence: Math.round(rules.confidence * scale * (def.hasError ? 0.75 : 1) * 100) / 100,
     };
+    if (rules.declarations && CALLABLE_KINDS.has(kind) && !hasBody(def, head)) symbol.declaration = true;
     outline.symbols.push(symbol);
     if (!MEMBER_ONLY_KINDS.has(kind)) outline.spans.push({ symbol, start: def.start, end: def.end });
     lastDef = def;

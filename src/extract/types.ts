@@ -38,6 +38,12 @@ export interface ExtractedSymbol {
   end_byte: number;
   /** 0..1: the language's clean-extraction confidence, lowered when the parse had errors. */
   extraction_confidence: number;
+  /**
+   * A function or method declared without a body (a C prototype, a C++ member declared in its
+   * class and defined out of line, a TypeScript signature, an interface or abstract method):
+   * search ranks a definition with a body above it. Absent when the symbol has a body.
+   */
+  declaration?: true;
 }
 
 export interface ExtractedReference {

@@ -15,7 +15,7 @@ import {
   type SymbolHitRow,
   type TranslatedQuery,
 } from '../db/search';
-import type { NameRank } from '../db/search-rank';
+import { TIER_SCORE, type NameRank } from '../db/search-rank';
 import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
 import { queryGrepBaseline } from './baseline';
@@ -39,7 +39,7 @@ const DEFAULT_LIMIT = 20;
  */
 const DEFAULT_OTHERS = 5;
 /** Scores from this one up are exact-name hits (tiers 2 and 3: see db/search-rank.ts). */
-const EXACT_SCORE = 4000;
+const EXACT_SCORE = 2 * TIER_SCORE;
 /** A hit's signature and docstring (its first paragraph) are shortened to these, `…` marking a cut; `symbol` has them whole. */
 const SIGNATURE_CHARS = 200;
 const DOCSTRING_CHARS = 160;

@@ -17,19 +17,19 @@ const PART = '[\\p{L}\\p{N}_$]+';
 /**
  * What a definition can be named besides an identifier: a Ruby predicate,
  * bang or setter (`valid?`, `save!`, `name=`), a Rust raw identifier
- * (`r#type`), an ECMAScript private name (`#secret`), a C++ operator function (`operator==`, `operator()`), or an
+ * (`r#type`), an ECMAScript private name (`#secret`), a C++ destructor (`~Parser`), a C++ operator function (`operator==`, `operator()`), or an
  * operator method (`==`, `<=>`, `[]`, `[]=`, `+@`). Whole-punctuation names
  * never hold `.`, `:`, `#`, quotes or spaces, and a lone run of `*` is not one
  * (it is search's prefix syntax).
  */
-const NAME = `(?:${PART}[?!=]?|r#${PART}|#${PART}|operator\\s*[^\\s\\p{L}\\p{N}_$"'.:#]+|(?!\\*+$)[^\\s\\p{L}\\p{N}_$"'.:#]+)`;
+const NAME = `(?:${PART}[?!=]?|r#${PART}|#${PART}|~${PART}|operator\\s*[^\\s\\p{L}\\p{N}_$"'.:#]+|(?!\\*+$)[^\\s\\p{L}\\p{N}_$"'.:#]+)`;
 const BARE = new RegExp(`^${NAME}$`, 'u');
 const QUALIFIED = new RegExp(`^(${PART}(?:(?:\\.|::)${PART})*)(\\.|::|#| )(${NAME})$`, 'u');
 const IDENTIFIER = new RegExp(`^${PART}$`, 'u');
 
 /**
  * True for a name full-text search cannot spell: not a plain identifier
- * (`==`, `valid?`, `operator[]`, `r#type`, `#secret`), or one without a letter
+ * (`==`, `valid?`, `operator[]`, `r#type`, `#secret`, `~Parser`), or one without a letter
  * or digit (`_`, `$`).
  */
 export function isPunctuatedName(name: string): boolean {

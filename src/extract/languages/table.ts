@@ -58,12 +58,12 @@ export const TABLE: readonly LanguageRow[] = [
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
     grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
-    nestedDefinitions: true, overloadSignatures: true,
+    nestedDefinitions: true, overloadSignatures: true, declarations: true,
   },
   {
     id: 'tsx', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.tsx'],
     grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
-    nestedDefinitions: true, overloadSignatures: true,
+    nestedDefinitions: true, overloadSignatures: true, declarations: true,
   },
   {
     id: 'javascript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.js', '.jsx', '.mjs', '.cjs'],
@@ -100,12 +100,12 @@ export const TABLE: readonly LanguageRow[] = [
   {
     id: 'c', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.c', '.h'],
     // No C grammar is bundled: the C++ grammar reads C, and C++ headers named `.h` read as C++.
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
     testPaths: [/(?:^|\/)test_[^/]*\.c$/, /_test\.c$/, TEST_DIRS],
   },
   {
     id: 'cpp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hh', '.hxx'],
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
     testPaths: [/_(?:unit)?test\.(?:cc|cpp|cxx)$/, TEST_DIRS],
   },
   {
