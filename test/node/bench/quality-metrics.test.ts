@@ -22,6 +22,7 @@ describe('ctags kinds as measured definitions', () => {
 
   it('maps language-specific kinds onto the shared set', () => {
     expect(oracleKind('javascript', { name: 'init', kind: 'class', pattern: '/^app.init = function init() {$/' })).toBe('function');
+    expect(oracleKind('javascript', { name: 'defaultValue', kind: 'field', pattern: '/^    this.defaultValue = value;$/' })).toBeNull();
     expect(oracleKind('rust', { name: 'Visit', kind: 'interface' })).toBe('trait');
     expect(oracleKind('php', { name: 'render', kind: 'function', scopeKind: 'class' })).toBe('method');
     expect(oracleKind('php', { name: 'name', kind: 'variable', scopeKind: 'class', pattern: '/^    private ?string $name;$/' })).toBe('field');
