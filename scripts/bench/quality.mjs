@@ -11,6 +11,8 @@
 // of its qualified name) is NAME, and the ctags line is its start line ±1 or inside its lines.
 // Per language and kind: coverage = found / definitions; recall@1 over names defined once in
 // their project; recall@5; recall@k with k = max(5, definitions of that name in the project).
+// A name's definitions are counted by ctags; for TypeScript, the larger of ctags' count and the
+// TypeScript compiler's (bench/tsc-names.mjs: ctags 5.9 misses many in declaration files).
 // Token ratio, on a seeded sample of the names search found: what `search {query: NAME}` +
 // `symbol {id}` of the matching hit cost (`_meta.tokens_used` of each answer: its payload, which
 // is what an MCP client shows the model) against `grep -rnwF NAME` over the project plus reading
@@ -23,6 +25,7 @@ import path from 'node:path';
 import { walk } from '../../cli/walk.mjs';
 import { ORACLE_KINDS, ctagsVersion, runCtags } from './ctags.mjs';
 import { prng } from './latency.mjs';
+import { tscDefinitionCounts } from './tsc-names.mjs';
 import { cliPush, startProxy } from './push.mjs';
 import { killGroup } from './proc.mjs';
 import { EXTENSIONS, PROJECTS, installCorpora } from './quality-corpora.mjs';
@@ -112,9 +115,13 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     list.push(d);
     byName.set(d.name, list);
   }
+  // ctags undercounts a TypeScript name's definitions (bench/tsc-names.mjs): the compiler's
+  // parser counts them too, and the larger count is the name's.
+  const tsc = project.language === 'typescript' ? tscDefinitionCounts(project.dir, files) : null;
+  const definedCount = (/** @type {string} */ n) => Math.max(byName.get(n)?.length ?? 0, tsc?.get(n) ?? 0);
   const rand = prng(opts.seed);
   const names = sample([...byName.keys()].sort(), opts.maxNames, rand);
-  /** @type {{ def: (typeof oracle.definitions)[number], defined: number, rank: number | null, found: 'search' | 'read' | null, above?: string[] }[]} */
+  /** @type {{ def: (typeof oracle.definitions)[number], defined: number, defined_ctags: number, rank: number | null, found: 'search' | 'read' | null, above?: string[] }[]} */
   const rows = [];
   /** @type {Map<string, any[]>} */
   const answers = new Map();
@@ -127,17 +134,18 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
   };
   await pool(names, opts.concurrency, async (n) => {
     const defs = byName.get(n) ?? [];
+    const defined = definedCount(n);
     // recall@k needs the first k hits: a name defined more than 100 times is searched that deep (≤ 500, one page).
-    const r = await call('search', { project: name, query: n, limit: Math.min(500, Math.max(100, defs.length)), fields: ['id', 'name', 'qualified_name', 'kind', 'file_path', 'start_line', 'end_line'] });
+    const r = await call('search', { project: name, query: n, limit: Math.min(500, Math.max(100, defined)), fields: ['id', 'name', 'qualified_name', 'kind', 'file_path', 'start_line', 'end_line'] });
     if (!r.ok) noteError(r.error);
     const hits = r.ok ? r.result?.results ?? [] : [];
     answers.set(n, hits);
     for (const def of defs) {
       const i = hits.findIndex((h) => isDefinition(h, def));
       // A miss keeps what ranked above it (or the first hits), to tell ranking from extraction.
-      const missed = i < 0 || i + 1 > (defs.length === 1 ? 1 : Math.max(5, defs.length));
+      const missed = i < 0 || i + 1 > (defined === 1 ? 1 : Math.max(5, defined));
       const above = missed ? hits.slice(0, Math.min(i < 0 ? 3 : i, 3)).map((h) => `${h.kind} ${h.qualified_name} ${h.file_path}:${h.start_line}-${h.end_line}`) : undefined;
-      rows.push({ def, defined: defs.length, rank: i >= 0 ? i + 1 : null, found: i >= 0 ? 'search' : null, above });
+      rows.push({ def, defined, defined_ctags: defs.length, rank: i >= 0 ? i + 1 : null, found: i >= 0 ? 'search' : null, above });
     }
   });
   // Not in the answer: is it indexed at all? (`read` resolves NAME@LINE in that file.)
@@ -178,7 +186,7 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     names_measured: names.length,
     search_errors: errors,
     search_error_codes: errorCodes,
-    rows: rows.map((r) => ({ name: r.def.name, path: r.def.path, line: r.def.line, kind: r.def.kind, ctags_kind: r.def.ctags_kind, defined: r.defined, rank: r.rank, found: r.found, ...(r.above?.length ? { above: r.above } : {}) })),
+    rows: rows.map((r) => ({ name: r.def.name, path: r.def.path, line: r.def.line, kind: r.def.kind, ctags_kind: r.def.ctags_kind, defined: r.defined, ...(r.defined !== r.defined_ctags ? { defined_ctags: r.defined_ctags } : {}), rank: r.rank, found: r.found, ...(r.above?.length ? { above: r.above } : {}) })),
     tokens,
   };
 }

@@ -20,6 +20,8 @@
  * Alone in a match:
  *   @scope          an anonymous local scope (a callback, an IIFE): variables, constants and
  *                   fields defined inside it are not symbols
+ *   @parameters     the parameter list of a function type (`(opts: { a: T }) => R`): what it
+ *                   defines (the fields of an inline parameter type) is not a symbol
  *   @wrapper        a function wrapping a whole module (a top-level IIFE, a UMD factory): not a
  *                   local scope even when also captured as @scope; what it defines at its top
  *                   level is defined at the file's top level
@@ -27,7 +29,7 @@
 import type { SymbolKind } from './types';
 
 export type ReferenceKind = 'call' | 'import' | 'inherit';
-export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope' | 'wrapper';
+export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope' | 'parameters' | 'wrapper';
 
 export type CaptureRole =
   | { role: 'definition'; kind: SymbolKind }
@@ -60,6 +62,7 @@ const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole
   ['import.source', { role: 'import.source' }],
   ['import.name', { role: 'import.name' }],
   ['scope', { role: 'scope' }],
+  ['parameters', { role: 'parameters' }],
   ['wrapper', { role: 'wrapper' }],
 ]);
 

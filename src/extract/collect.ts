@@ -49,6 +49,8 @@ export interface Collected {
   references: RawReference[];
   /** Anonymous local scopes (`@scope`) that are no module wrapper (`@wrapper`), in match order. */
   scopes: Span[];
+  /** Parameter lists of function types (`@parameters`): nothing defined inside one is a symbol. */
+  parameters: Span[];
 }
 
 function span(node: SyntaxNode, content: string): Span {
@@ -103,6 +105,7 @@ interface Parts {
   source?: SyntaxNode;
   importNames: SyntaxNode[];
   scope?: SyntaxNode;
+  parameters?: SyntaxNode;
   wrapper?: SyntaxNode;
 }
 
@@ -127,6 +130,7 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
       case 'import.source': parts.source = node; break;
       case 'import.name': parts.importNames.push(node); break;
       case 'scope': parts.scope = node; break;
+      case 'parameters': parts.parameters = node; break;
       case 'wrapper': parts.wrapper = node; break;
       case 'ignored': break;
     }
@@ -245,14 +249,16 @@ export function collect(matches: readonly QueryMatch[], content: string, roles: 
   const definitions = new Map<string, RawDefinition>();
   const references = new Map<string, RawReference>();
   const scopes: Span[] = [];
+  const parameters: Span[] = [];
   const wrappers = new Set<string>();
   for (const match of matches) {
     const parts = partsOf(match.captures, roles);
     addDefinition(definitions, parts, content);
     addReference(references, parts, content);
     if (parts.scope) scopes.push(span(parts.scope, content));
+    if (parts.parameters) parameters.push(span(parts.parameters, content));
     if (parts.wrapper) wrappers.add(`${parts.wrapper.startIndex}:${parts.wrapper.endIndex}`);
   }
   const local = wrappers.size === 0 ? scopes : scopes.filter((s) => !wrappers.has(`${s.start}:${s.end}`));
-  return { definitions: [...definitions.values()], references: [...references.values()], scopes: local };
+  return { definitions: [...definitions.values()], references: [...references.values()], scopes: local, parameters };
 }

@@ -124,6 +124,7 @@ export async function extractWithGrammar(
         overloadSignatures: language.overloadSignatures,
         declarations: language.declarations,
         scopes: collected.scopes,
+        parameters: collected.parameters,
         // A mostly unreadable file keeps what was found, at half the confidence.
         confidence: failed ? language.confidence / 2 : language.confidence,
         hadErrors,

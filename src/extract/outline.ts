@@ -44,6 +44,8 @@ export interface OutlineRules {
   declarations?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */
   scopes?: readonly Span[];
+  /** Parameter lists of function types: definitions inside one (an inline parameter type's fields) are not symbols. */
+  parameters?: readonly Span[];
   /**
    * Types and type aliases defined inside a function are symbols (C++ local classes, `using`), and
    * so are the fields of an anonymous struct inside a function or a variable's declaration.
@@ -191,6 +193,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
   const outline: Outline = { symbols: [], spans: [] };
   const scale = rules.hadErrors ? 0.8 : 1;
   const scopes = new ScopeWalk(rules.scopes ?? []);
+  const parameterLists = new ScopeWalk(rules.parameters ?? []);
   let lastDef: RawDefinition | null = null;
 
   for (const def of sorted) {
@@ -209,6 +212,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     const owner = typeAt >= 0 ? null : def.owner;
     const frame = stack[at];
     const scope = scopes.innermost(def);
+    const inParameters = parameterLists.innermost(def) !== null;
     // A wrapper captured whole (Python's decorated_definition, `res.send = function send…`) and the
     // definition right under it with the same name are one symbol. What lies inside belongs to the wrapper.
     if (isWrapped(frame, def)) continue;
@@ -218,7 +222,7 @@ export function buildOutline(defs: RawDefinition[], rules: OutlineRules, content
     const orphan = container === null && owner === null && MEMBER_ONLY_KINDS.has(kind);
     // Inside a callback or an IIFE (a scope closer than the container): a local, unless exported.
     const scoped = scope !== null && SCOPED_KINDS.has(kind) && !def.exported && (frame === undefined || scope.start > frame.def.start);
-    if (local || orphan || scoped || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
+    if (local || orphan || scoped || inParameters || (frame !== undefined && TOP_LEVEL_ONLY_KINDS.has(kind))) {
       stack.push({ def, symbol: null });
       continue;
     }

@@ -33,6 +33,8 @@
         (operator_cast) @name
       ]) @definition.method
     (declaration declarator: (operator_cast) @name) @definition.method
+    ; a destructor declared in its class: `~Parser();`
+    (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method
   ])
 ((function_definition declarator: [
      (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
@@ -60,6 +62,7 @@
     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
     (operator_cast) @name
   ]) @definition.method @export
+(declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method @export
 
 ; ---- out-of-line definitions: `R Scope::name(…) {…}` -----------------------------
 ((comment)* @doc

@@ -205,3 +205,7 @@
 (extends_clause value: (_) @name) @reference.inherit
 (implements_clause (_) @name) @reference.inherit
 (extends_type_clause type: (_) @name) @reference.inherit
+
+; ---- the parameters of a function type (`make: (params: { path: string }) => T`): the fields of
+; an inline parameter type are not members of anything one looks up
+(function_type parameters: (formal_parameters) @parameters)

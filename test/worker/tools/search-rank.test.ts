@@ -82,6 +82,23 @@ const FILES: Record<string, string> = {
     'export function listen() {}',
     '',
   ].join('\n'),
+  // A C++ class declared in its header (documented there) and defined out of line; a C prototype.
+  'include/parser.h': [
+    '/* Parses whole documents. */',
+    'class Parser {',
+    ' public:',
+    '  /* Releases the buffers. */',
+    '  ~Parser();',
+    '  /* Parse reads one document: Parse it all, Parse again. */',
+    '  int Parse(const char *text);',
+    '};',
+    '',
+    '/* parse_all parses every document: parse_all. */',
+    'int parse_all(const char **docs);',
+    '',
+  ].join('\n'),
+  'src/parser.cpp': '#include "parser.h"\n\nParser::~Parser() {}\n\nint Parser::Parse(const char *text) { return 0; }\n',
+  'src/parse_all.c': 'int parse_all(const char **docs) {\n  return 0;\n}\n',
 };
 
 async function search(args: Json): Promise<Json> {
@@ -131,6 +148,24 @@ describe('tiers', () => {
   it('keeps scores in result order, one number across tiers', async () => {
     const scores = ((await search({ query: 'Config' })).result.results as Json[]).map((r) => r.score as number);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+});
+
+describe('definitions before declarations', () => {
+  it('puts an out-of-line member definition above its declaration in the class', async () => {
+    const got = hits(await search({ query: 'Parse' }));
+    expect(got.slice(0, 2)).toEqual(['src/parser.cpp::Parser.Parse#Method', 'include/parser.h::Parser.Parse#Method']);
+  });
+
+  it('puts a C function above its prototype in a header', async () => {
+    const got = hits(await search({ query: 'parse_all' }));
+    expect(got.slice(0, 2)).toEqual(['src/parse_all.c::parse_all#Function', 'include/parser.h::parse_all#Function']);
+  });
+
+  it('finds a destructor by its name, the definition first', async () => {
+    const got = hits(await search({ query: '~Parser' }));
+    expect(got.slice(0, 2)).toEqual(['src/parser.cpp::Parser.~Parser#Method', 'include/parser.h::Parser.~Parser#Method']);
+    expect(hits(await search({ query: 'Parser::~Parser' }))[0]).toBe('src/parser.cpp::Parser.~Parser#Method');
   });
 });
 
