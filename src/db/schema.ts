@@ -170,7 +170,7 @@ export const symbols = sqliteTable(
      */
     auxiliary: integer('auxiliary', { mode: 'boolean' }).notNull().default(false),
     /**
-     * A function or method declared without a body (a prototype, a signature): search ranks a
+     * A function or method declared without a body (a C/C++ prototype or member declaration): search ranks a
      * definition of the same tier with a body above it (ExtractedSymbol.declaration).
      */
     declaration: integer('declaration', { mode: 'boolean' }).notNull().default(false),

@@ -11,7 +11,7 @@
  *
  * — then source before tests, examples, fixtures, vendored and built code,
  * then definitions with a body before body-less declarations (a C prototype,
- * a C++ member declared in its class and defined out of line, a signature),
+ * a C++ member declared in its class and defined out of line),
  * then the first definition of a name in its file before its overloads and
  * redeclarations, then a relevance: bm25 scaled by the definition's kind (a
  * class outweighs a variable of the same text). The score is one number that

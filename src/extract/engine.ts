@@ -38,7 +38,7 @@ export interface GrammarLanguage {
   blankOnError?: RegExp;
   /** Body-less overload signatures and the implementation after them are one symbol (see OutlineRules). */
   overloadSignatures?: boolean;
-  /** Functions and methods without a body are declarations (prototypes, signatures, abstract members). */
+  /** Functions and methods without a body are declarations (C/C++ prototypes and member declarations). */
   declarations?: boolean;
 }
 

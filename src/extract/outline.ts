@@ -38,8 +38,9 @@ export interface OutlineRules {
   overloadSignatures?: boolean;
   /**
    * Functions and methods without a body are declarations (`declaration: true`): prototypes,
-   * members declared in a class and defined out of line, signatures, abstract and interface
-   * methods. Only where the language has body-less declarations (never Ruby's empty `def`).
+   * members declared in a class and defined out of line. Only where a declaration and its
+   * definition live apart (C, C++): not TypeScript, whose declaration files hold nothing else,
+   * nor Ruby, whose empty `def` has no body node.
    */
   declarations?: boolean;
   /** Anonymous local scopes: variables, constants and fields defined inside one are not symbols. */

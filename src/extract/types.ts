@@ -40,8 +40,9 @@ export interface ExtractedSymbol {
   extraction_confidence: number;
   /**
    * A function or method declared without a body (a C prototype, a C++ member declared in its
-   * class and defined out of line, a TypeScript signature, an interface or abstract method):
-   * search ranks a definition with a body above it. Absent when the symbol has a body.
+   * class and defined out of line, a pure virtual or deleted member), in a language whose
+   * declarations and definitions are apart (C, C++): search ranks a definition with a body above
+   * it. Absent otherwise.
    */
   declaration?: true;
 }

@@ -58,12 +58,12 @@ export const TABLE: readonly LanguageRow[] = [
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
     grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
-    nestedDefinitions: true, overloadSignatures: true, declarations: true,
+    nestedDefinitions: true, overloadSignatures: true,
   },
   {
     id: 'tsx', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.tsx'],
     grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
-    nestedDefinitions: true, overloadSignatures: true, declarations: true,
+    nestedDefinitions: true, overloadSignatures: true,
   },
   {
     id: 'javascript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.js', '.jsx', '.mjs', '.cjs'],

@@ -51,7 +51,9 @@ describe('functions and methods declared without a body', () => {
     });
   }, SLOW);
 
-  it('marks TypeScript signatures; overloads with their implementation are one definition', async () => {
+  // In a declaration file every member is body-less: there the signature is the definition, and
+  // ranking it below a same-named field of another type would hide it.
+  it('leaves TypeScript signatures unmarked', async () => {
     const got = await declared(
       'src/api.ts',
       [
@@ -66,12 +68,12 @@ describe('functions and methods declared without a body', () => {
     );
     expect(got).toEqual({
       'load#Function@1': false,
-      'parse#Function@4': true,
+      'parse#Function@4': false,
       'Store#Interface@5': false,
-      'Store.get#Method@5': true,
+      'Store.get#Method@5': false,
       'Store.size#Field@5': false,
       'Base#Class@6': false,
-      'Base.run#Method@6': true,
+      'Base.run#Method@6': false,
       'Base.stop#Method@6': false,
     });
   }, SLOW);
