@@ -201,7 +201,7 @@ function servicePaths(): Record<string, unknown> {
     '/v1/ready': publicGet(
       'readyProbe',
       'Readiness: D1 reachable and migrations current',
-      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } } } }),
+      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } } } }),
       { '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) } },
     ),
     '/v1/openapi.json': publicGet('openapiDocument', 'This document', { type: 'object' }),
