@@ -1,6 +1,6 @@
 import { TOOLS } from '../tools/registry';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../tools/describe';
-import { z } from 'zod';
+import * as z from 'zod';
 import { VERSION } from '../version';
 import { AbortResult, CommitResult, FilesBody, FilesResult, OpenUploadBody, OpenUploadResult, UploadStatusResult } from './upload-schemas';
 

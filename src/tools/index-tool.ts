@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { EXTRACTOR_VERSION } from '../extract';
 import { getProjectByName } from '../db/projects';
