@@ -41,6 +41,9 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // The suite runs the build that carries the cl100k_base ranks, so exact accounting is
+    // exercised end to end; wrangler.toml's default (false) is what `npm start` and deploy use.
+    define: { PINCHER_EXACT_TOKENS: 'true' },
     test: {
       name,
       include,

@@ -35,6 +35,7 @@ import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mj
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
 import { formatGraph, runGraphBench } from './bench/graph.mjs';
+import { formatBundle, runBundle } from './bench/bundle.mjs';
 import * as liveDevServer from './dev-server.mjs';
 
 const { ROOT } = liveDevServer;
@@ -84,6 +85,11 @@ Call graph vs compiler oracles (bench/graph.mjs):
   --graph-targets <n>     functions sampled per language (default 300)
   --graph-scip            also push each corpus with its SCIP index (scip-typescript; for Python
                           the oracle's own scip-python index) and score it as "<language> + scip"
+
+Upload size and startup (bench/bundle.mjs; also part of the full run):
+  --only bundle           run only this stage: \`wrangler deploy --dry-run\` of the default build and
+                          of the exact-accounting build (upload and gzip KiB, largest modules), and
+                          \`wrangler check startup\` three times (startup CPU ms, median)
   -h, --help              show this help
 `;
 
@@ -211,7 +217,7 @@ function options(argv) {
     graphTargets: int(values['graph-targets'], '--graph-targets', 300),
     graphScip: Boolean(values['graph-scip']),
   };
-  const stages = ['latency', 'quality', 'graph'];
+  const stages = ['latency', 'quality', 'graph', 'bundle'];
   if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
@@ -262,6 +268,10 @@ async function main() {
       log(`latency stage failed: ${err?.message ?? err}`);
       return { error: String(err?.message ?? err) };
     });
+  }
+  if (opts.only === null || opts.only === 'bundle') {
+    if (opts.only === null) results.stages.push('bundle');
+    results.bundle = await runBundle({ root: code.root, tmp, log });
   }
   Object.assign(results, { loadavg_end: load(), run_ms: Math.round(performance.now() - started) });
 
@@ -519,6 +529,7 @@ function formatReport(r) {
   if (r.latency) out.push(formatLatency(r.latency, renderTable));
   if (r.quality) out.push(formatQuality(r.quality, renderTable));
   if (r.graph) out.push(formatGraph(r.graph, renderTable));
+  if (r.bundle) out.push(formatBundle(r.bundle, renderTable));
   return out.join('\n');
 }
 

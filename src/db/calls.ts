@@ -1,14 +1,18 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { db } from './client';
-import { callLog, callTotals, LATENCY_BOUNDS_MS } from './schema';
+import { LATENCY_BOUNDS_MS } from './latency-buckets';
+import type { callLog } from './schema';
 
 export type CallRecord = typeof callLog.$inferInsert;
 
-type TotalsRow = typeof callTotals.$inferSelect;
-type BucketKey = `le${(typeof LATENCY_BOUNDS_MS)[number]}`;
-const BUCKET_KEYS = LATENCY_BOUNDS_MS.map((b) => `le${b}` as BucketKey);
-/** The columns a call adds to (everything but the key). */
-const SUMMED = ['calls', 'latencySumMs', 'tokensUsed', 'tokensSaved', ...BUCKET_KEYS] as const;
+/** The `le_<n>` histogram columns of `call_totals`, in LATENCY_BOUNDS_MS order. */
+const BUCKET_COLUMNS = LATENCY_BOUNDS_MS.map((b) => `le_${b}`);
+/** The columns a call adds to (everything but the key `tool, status`). */
+const SUMMED_COLUMNS = ['calls', 'latency_sum_ms', 'tokens_used', 'tokens_saved', ...BUCKET_COLUMNS];
+
+const INSERT_CALL = `INSERT INTO call_log (ts, request_id, tool, surface, status, latency_ms, tokens_used, tokens_saved, empty_reason, project_id)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`;
+const ADD_TO_TOTALS = `INSERT INTO call_totals (tool, status, ${SUMMED_COLUMNS.join(', ')})
+  VALUES (${['tool', 'status', ...SUMMED_COLUMNS].map((_, i) => `?${i + 1}`).join(', ')})
+  ON CONFLICT (tool, status) DO UPDATE SET ${SUMMED_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
 
 /**
  * Records one tool call: its `call_log` row and the running totals of its
@@ -17,23 +21,13 @@ const SUMMED = ['calls', 'latencySumMs', 'tokensUsed', 'tokensSaved', ...BUCKET_
  */
 export async function recordCall(d1: D1Database, row: CallRecord): Promise<void> {
   const latency = Math.max(0, Math.round(row.latencyMs));
-  const totals: TotalsRow = {
-    tool: row.tool,
-    status: row.status,
-    calls: 1,
-    latencySumMs: latency,
-    tokensUsed: row.tokensUsed,
-    tokensSaved: row.tokensSaved ?? 0,
-    ...(Object.fromEntries(LATENCY_BOUNDS_MS.map((b) => [`le${b}`, latency <= b ? 1 : 0])) as Record<BucketKey, number>),
-  };
-  const set = Object.fromEntries(
-    SUMMED.map((k) => [k, sql`${callTotals[k]} + excluded.${sql.identifier(callTotals[k].name)}`]),
-  ) as Record<(typeof SUMMED)[number], SQL>;
+  const buckets = LATENCY_BOUNDS_MS.map((b) => (latency <= b ? 1 : 0));
   try {
-    const handle = db(d1);
-    await handle.batch([
-      handle.insert(callLog).values(row),
-      handle.insert(callTotals).values(totals).onConflictDoUpdate({ target: [callTotals.tool, callTotals.status], set }),
+    await d1.batch([
+      d1
+        .prepare(INSERT_CALL)
+        .bind(row.ts, row.requestId, row.tool, row.surface, row.status, row.latencyMs, row.tokensUsed, row.tokensSaved ?? null, row.emptyReason ?? null, row.projectId ?? null),
+      d1.prepare(ADD_TO_TOTALS).bind(row.tool, row.status, 1, latency, row.tokensUsed, row.tokensSaved ?? 0, ...buckets),
     ]);
   } catch (err) {
     console.error(`call_log insert failed: ${err instanceof Error ? err.name : 'error'}`);
@@ -53,14 +47,14 @@ export interface ToolCallTotals {
 
 /** Running totals per tool and status (for the Prometheus scrape): one row per pair, never a scan of the call log. */
 export async function callTotalsByTool(d1: D1Database): Promise<ToolCallTotals[]> {
-  const rows = await db(d1).select().from(callTotals).orderBy(callTotals.tool, callTotals.status);
-  return rows.map((r) => ({
+  const { results } = await d1.prepare('SELECT * FROM call_totals ORDER BY tool, status').all<Record<string, number> & { tool: string; status: string }>();
+  return results.map((r) => ({
     tool: r.tool,
     status: r.status,
     calls: r.calls,
-    latencySumMs: r.latencySumMs,
-    tokensUsed: r.tokensUsed,
-    tokensSaved: r.tokensSaved,
-    buckets: BUCKET_KEYS.map((k) => r[k]),
+    latencySumMs: r.latency_sum_ms,
+    tokensUsed: r.tokens_used,
+    tokensSaved: r.tokens_saved,
+    buckets: BUCKET_COLUMNS.map((c) => r[c]),
   }));
 }

@@ -1,21 +1,18 @@
-import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1';
-import * as schema from './schema';
+/**
+ * How this folder talks to D1 — one choice, for every runtime statement:
+ *
+ * - Statements are raw SQL through the binding (`d1.prepare(…).bind(?N…)`, `d1.batch`),
+ *   each in a named function of `src/db/`. FTS5, CTEs, generation-guarded batches and
+ *   per-statement timing all need the SQL itself, and the Worker then carries no query
+ *   builder (smaller upload, faster startup).
+ * - drizzle-orm is the schema (`schema.ts`): table shapes, the migrations drizzle-kit
+ *   generates from it, and the row types (`typeof table.$inferSelect`), imported as types
+ *   only. A function returning schema rows aliases the columns to the row type's keys,
+ *   with the list checked against that type (see `PROJECT_COLUMNS` in `projects.ts`).
+ * - No SQL outside `src/db/`, except `src/query/`, which compiles PinchQL to SQL.
+ */
 
-export type Db = DrizzleD1Database<typeof schema>;
-
-const cache = new WeakMap<D1Database, Db>();
-
-/** The drizzle handle for a D1 binding (one per binding per isolate). */
-export function db(d1: D1Database): Db {
-  let handle = cache.get(d1);
-  if (!handle) {
-    handle = drizzle(d1, { schema });
-    cache.set(d1, handle);
-  }
-  return handle;
-}
-
-/** The driver's own message for a failed statement, without the SQL and parameters drizzle wraps around it. */
+/** The driver's own message for a failed statement, without the SQL and parameters a wrapper adds around it. */
 export function dbErrorMessage(err: unknown): string {
   const cause = (err as { cause?: unknown })?.cause;
   if (cause instanceof Error) return cause.message;

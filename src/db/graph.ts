@@ -344,6 +344,12 @@ export async function graphState(d1: D1Database, projectId: string): Promise<Gra
   return row ? { generation: row.generation, graphGeneration: row.graph_generation, hasEdges: row.has_edges === 1 } : null;
 }
 
+/** Edges the project holds. */
+export async function edgeCount(d1: D1Database, projectId: string): Promise<number> {
+  const row = await d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(projectId).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /** Stored sizes of files of a project (for full_file_read baselines); unknown paths are left out. */
 export async function fileSizes(d1: D1Database, projectId: string, paths: readonly string[]): Promise<{ path: string; size: number }[]> {
   const distinct = [...new Set(paths)];

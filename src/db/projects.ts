@@ -1,6 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
-import { db } from './client';
-import { projects } from './schema';
+import type { projects } from './schema';
 import { EXTRACTOR_VERSION } from '../extract';
 import { SCHEMA_VERSION } from '../version';
 
@@ -13,9 +11,38 @@ export function staleness(p: ProjectRow): string | null {
   return null;
 }
 
+/** Every column of `projects`, named as ProjectRow names it (the compiler checks the list against the schema's row type). */
+const PROJECT_COLUMNS = Object.entries({
+  id: 'id',
+  name: 'name',
+  createdAt: 'created_at',
+  indexedAt: 'indexed_at',
+  ref: 'ref',
+  commitSha: 'commit_sha',
+  extractorVersion: 'extractor_version',
+  schemaVersionAtIndex: 'schema_version_at_index',
+  fileCount: 'file_count',
+  symbolCount: 'symbol_count',
+  generation: 'generation',
+  graphGeneration: 'graph_generation',
+} satisfies Record<keyof ProjectRow, string>)
+  .map(([key, column]) => `${column} AS ${key}`)
+  .join(', ');
+
 export async function getProjectByName(d1: D1Database, name: string): Promise<ProjectRow | undefined> {
-  const rows = await db(d1).select().from(projects).where(eq(projects.name, name)).limit(1);
-  return rows[0];
+  const row = await d1.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE name = ?1`).bind(name).first<ProjectRow>();
+  return row ?? undefined;
+}
+
+/** What a commit reports of its project once the index is swapped in. */
+export interface CommitTotals {
+  symbol_count: number;
+  schema_version_at_index: number | null;
+  generation: number;
+}
+
+export async function commitTotals(d1: D1Database, projectId: string): Promise<CommitTotals | null> {
+  return d1.prepare('SELECT symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1').bind(projectId).first<CommitTotals>();
 }
 
 export interface ProjectPage {
@@ -28,26 +55,21 @@ export async function listProjects(
   d1: D1Database,
   opts: { nameContains?: string; limit: number; offset: number },
 ): Promise<ProjectPage> {
-  const where = opts.nameContains
-    ? sql`instr(lower(${projects.name}), lower(${opts.nameContains})) > 0`
-    : undefined;
-  const [totalRow] = await db(d1).select({ n: count() }).from(projects).where(where);
-  const rows = await db(d1)
-    .select()
-    .from(projects)
-    .where(where)
-    .orderBy(asc(projects.name))
-    .limit(opts.limit)
-    .offset(opts.offset);
-  return { total: totalRow?.n ?? 0, rows };
+  // ?1 IS NULL: no filter; otherwise a case-insensitive substring of the name.
+  const where = 'WHERE ?1 IS NULL OR instr(lower(name), lower(?1)) > 0';
+  const filter = opts.nameContains || null;
+  const [total, rows] = await d1.batch([
+    d1.prepare(`SELECT count(*) AS n FROM projects ${where}`).bind(filter),
+    d1.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects ${where} ORDER BY name LIMIT ?2 OFFSET ?3`).bind(filter, opts.limit, opts.offset),
+  ]);
+  return { total: (total.results[0] as { n: number } | undefined)?.n ?? 0, rows: rows.results as ProjectRow[] };
 }
 
 export async function countProjects(d1: D1Database): Promise<number> {
-  const [row] = await db(d1).select({ n: count() }).from(projects);
+  const row = await d1.prepare('SELECT count(*) AS n FROM projects').first<{ n: number }>();
   return row?.n ?? 0;
 }
 
-// `like` stays imported for callers that build prefix filters on short patterns.
 
 export interface LanguageStat {
   language: string;

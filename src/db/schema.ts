@@ -46,8 +46,7 @@ export const callLog = sqliteTable(
   (t) => [index('call_log_ts').on(t.ts), index('call_log_tool').on(t.tool)],
 );
 
-/** Upper bounds (milliseconds) of the latency histogram `call_totals` keeps per tool and status. */
-export const LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000] as const;
+export { LATENCY_BOUNDS_MS } from './latency-buckets';
 
 /**
  * Running totals per tool and status since the database was created, kept in

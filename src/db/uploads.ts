@@ -235,6 +235,19 @@ export async function getUpload(d1: D1Database, uploadId: string): Promise<Uploa
   return d1.prepare('SELECT * FROM uploads WHERE id = ?1').bind(uploadId).first<UploadRow>();
 }
 
+/** Upload `uploadId` when it belongs to the project named `project` (any status), else null. */
+export async function getProjectUpload(d1: D1Database, project: string, uploadId: string): Promise<UploadRow | null> {
+  return d1
+    .prepare('SELECT u.* FROM uploads u JOIN projects p ON p.id = u.project_id WHERE u.id = ?1 AND p.name = ?2')
+    .bind(uploadId, project)
+    .first<UploadRow>();
+}
+
+/** Marks an upload aborted if it is still open (a closed upload stays as it is). */
+export async function abortOpenUpload(d1: D1Database, uploadId: string): Promise<void> {
+  await d1.prepare("UPDATE uploads SET status = 'aborted' WHERE id = ?1 AND status = 'open'").bind(uploadId).run();
+}
+
 /** Renews an open upload's heartbeat and expiry (a closed upload stays as it is). */
 export function touchUploadStatement(d1: D1Database, uploadId: string, now: number, ttlMs: number): D1PreparedStatement {
   return d1.prepare("UPDATE uploads SET updated_at = ?2, expires_at = ?3 WHERE id = ?1 AND status = 'open'").bind(uploadId, now, now + ttlMs);

@@ -1,5 +1,6 @@
 import type { Env } from '../env';
 import { SCHEMA_VERSION } from '../version';
+import { tokenMode } from './tokens';
 
 /**
  * Capability tags true on this deployment. Each tag has a runtime probe in
@@ -23,7 +24,7 @@ export function computeCapabilities(env: Env): string[] {
   ];
   if (env.PINCHER_HTTP_KEY) tags.push('http_auth');
   if (env.PINCHER_HTTP_KEY && env.PINCHER_READ_KEY) tags.push('read_only_key');
-  if (env.PINCHER_TOKEN_ACCOUNTING === 'exact') tags.push('token_accounting_exact');
+  if (tokenMode(env.PINCHER_TOKEN_ACCOUNTING) === 'exact') tags.push('token_accounting_exact');
   return tags;
 }
 

@@ -2,18 +2,32 @@ import type { Tiktoken } from 'js-tiktoken/lite';
 
 export type TokenMode = 'heuristic' | 'exact';
 
+/**
+ * Set at build time (wrangler `define`): true only in the build made for exact
+ * accounting (`npm run deploy:exact`). The default build leaves the cl100k_base
+ * ranks (about 490 KiB gzip) out of the upload: the dynamic import below sits
+ * in a branch the bundler drops when the flag is false.
+ */
+declare const PINCHER_EXACT_TOKENS: boolean | undefined;
+
+/** Whether this build carries the cl100k_base ranks that exact accounting needs. */
+export const EXACT_TOKENS_BUILT: boolean = typeof PINCHER_EXACT_TOKENS !== 'undefined' && PINCHER_EXACT_TOKENS === true;
+
+// A conditional the bundler folds: with the flag false the import is dead code and left out.
+const loadRanks = typeof PINCHER_EXACT_TOKENS !== 'undefined' && PINCHER_EXACT_TOKENS ? () => import('js-tiktoken/ranks/cl100k_base') : null;
+
 let encoder: Tiktoken | undefined;
 let loading: Promise<void> | undefined;
 
 /**
- * Loads the cl100k_base encoder when `mode` is `exact` (once per isolate).
- * The ranks are a separate module, fetched only by deployments configured
- * with PINCHER_TOKEN_ACCOUNTING=exact, so the default heuristic keeps them
- * out of startup. Call before `countTokens` on every path that may count.
+ * Loads the cl100k_base encoder when `mode` is `exact` (once per isolate), so
+ * the ranks are parsed only by deployments configured with
+ * PINCHER_TOKEN_ACCOUNTING=exact. Call before `countTokens` on every path that may count.
  */
 export async function prepareTokens(mode: TokenMode): Promise<void> {
   if (mode !== 'exact' || encoder) return;
-  loading ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([lite, ranks]) => {
+  if (!loadRanks) throw new Error('exact token accounting asked of a build without the cl100k_base ranks');
+  loading ??= Promise.all([import('js-tiktoken/lite'), loadRanks()]).then(([lite, ranks]) => {
     encoder = new lite.Tiktoken(ranks.default);
   });
   await loading;
@@ -31,8 +45,20 @@ export function countTokens(text: string, mode: TokenMode): number {
   return Math.ceil(text.length / 4);
 }
 
-export function tokenMode(setting: string | undefined): TokenMode {
-  return setting === 'exact' ? 'exact' : 'heuristic';
+/**
+ * The accounting a call uses: `exact` when configured (PINCHER_TOKEN_ACCOUNTING=exact)
+ * and this build carries the ranks; otherwise the chars/4 heuristic — a deployment
+ * configured for exact on the default build is told so by `health` (see
+ * `tokenAccountingProblem`), never handed exact figures it cannot compute.
+ */
+export function tokenMode(setting: string | undefined, built: boolean = EXACT_TOKENS_BUILT): TokenMode {
+  return setting === 'exact' && built ? 'exact' : 'heuristic';
+}
+
+/** A configuration problem to report, or null: exact accounting configured on a build without the ranks. */
+export function tokenAccountingProblem(setting: string | undefined, built: boolean = EXACT_TOKENS_BUILT): string | null {
+  if (setting !== 'exact' || built) return null;
+  return 'PINCHER_TOKEN_ACCOUNTING=exact needs the build that carries the cl100k_base ranks (npm run deploy:exact); this build counts ceil(chars / 4)';
 }
 
 /** Tokens a byte count of source text would cost to read (chars/4 on bytes, the same heuristic). */

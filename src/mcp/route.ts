@@ -1,16 +1,11 @@
 import { Hono } from 'hono';
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { MAX_JSON_BODY, readBodyText } from '../http/body';
 import { sessionHeader } from '../http/session';
 import { errorWithMeta } from '../http/respond';
 import type { Toolset } from '../tools/define';
-import { buildMcpServer, type McpRequestScope } from './server';
+import type { McpRequestScope } from './server';
 
 /** `POST /mcp`: stateless streamable HTTP, JSON responses, 2025-era and 2026-07-28 clients. */
 export const mcpRoutes = new Hono<AppEnv>();
@@ -35,37 +30,11 @@ mcpRoutes.post('/', async (c) => {
     sessionHeader: sessionHeader(c.req.header('x-pincher-session')) ?? sessionHeader(c.req.header('mcp-session-id')),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
-  if (await isLegacyRequest(request.clone())) {
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = buildMcpServer(scope);
-    server.onerror = (err) => console.error(`mcp: ${err.name}: ${err.message.slice(0, 200)}`);
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      c.executionCtx.waitUntil(server.close());
-    }
-  }
-  scopes.set(request, scope);
-  return modernHandler().fetch(request);
+  // The SDK and the MCP server are loaded on the first MCP request, not at the Worker's
+  // startup: REST, probes and pushes never evaluate them (the bench's bundle stage measures startup).
+  const { handleMcp } = await import('./handle');
+  return handleMcp(request, scope, (p) => c.executionCtx.waitUntil(p));
 });
-
-// The 2026-07-28 handler is built once per isolate; each request's scope is
-// looked up by the Request object the handler passes back to the factory.
-const scopes = new WeakMap<Request, McpRequestScope>();
-let modern: ReturnType<typeof createMcpHandler> | undefined;
-
-function modernHandler(): ReturnType<typeof createMcpHandler> {
-  modern ??= createMcpHandler(
-    (ctx) => {
-      const scope = ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined;
-      if (!scope) throw new Error('mcp request scope missing');
-      return buildMcpServer(scope);
-    },
-    { legacy: 'reject', responseMode: 'json', onerror: (err) => console.error(`mcp: ${err.name}: ${err.message.slice(0, 200)}`) },
-  );
-  return modern;
-}
 
 mcpRoutes.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/', (c) =>
   errorWithMeta(

@@ -1,5 +1,5 @@
 import type { ToolCallTotals } from '../db/calls';
-import { LATENCY_BOUNDS_MS } from '../db/schema';
+import { LATENCY_BOUNDS_MS } from '../db/latency-buckets';
 
 /** Label values in the Prometheus text format: backslash, quote and newline escaped. */
 function esc(s: string): string {

@@ -1,6 +1,6 @@
 import { TOOLS } from '../tools/registry';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../tools/describe';
-import { z } from 'zod';
+import * as z from 'zod';
 import { VERSION } from '../version';
 import { AbortResult, CommitResult, FilesBody, FilesResult, OpenUploadBody, OpenUploadResult, UploadStatusResult } from './upload-schemas';
 
@@ -201,7 +201,7 @@ function servicePaths(): Record<string, unknown> {
     '/v1/ready': publicGet(
       'readyProbe',
       'Readiness: D1 reachable and migrations current',
-      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } } } }),
+      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } } } }),
       { '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) } },
     ),
     '/v1/openapi.json': publicGet('openapiDocument', 'This document', { type: 'object' }),

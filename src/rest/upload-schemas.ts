@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_PATH_BYTES, pathProblem } from '../upload/paths';
 
 /**

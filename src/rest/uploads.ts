@@ -5,7 +5,7 @@ import { requireWrite } from '../http/auth';
 import { readBodyBytes, readJsonBody } from '../http/body';
 import { jsonWithMeta } from '../http/respond';
 import { MetaCollector } from '../envelope/collector';
-import { changeCounts, getUpload } from '../db/uploads';
+import { changeCounts, getProjectUpload } from '../db/uploads';
 import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
 import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
@@ -71,9 +71,8 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
 
 uploadRoutes.get('/:project/uploads/:id', async (c) => {
   const project = checkProjectName(c.req.param('project'));
-  const upload = await getUpload(c.env.DB, c.req.param('id'));
-  const owner = upload ? await c.env.DB.prepare('SELECT name FROM projects WHERE id = ?1').bind(upload.project_id).first<{ name: string }>() : null;
-  if (!upload || owner?.name !== project) {
+  const upload = await getProjectUpload(c.env.DB, project, c.req.param('id'));
+  if (!upload) {
     throw new PincherError('upload_not_found', `no upload '${c.req.param('id').slice(0, 60)}' for project '${project}'`, {
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
     });

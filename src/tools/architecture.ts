@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { architectureSnapshot, ENTRY_FILE_STEMS, type EdgeGroup } from '../db/architecture';
 import type { LanguageStat, ProjectRow } from '../db/projects';
 import { LANGUAGES } from '../extract';

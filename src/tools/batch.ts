@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { countTokens, tokenMode } from '../envelope/tokens';
 import type { BaselineMethod } from '../envelope/types';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
 import { calleesOf, callersOf, type Neighbour } from '../db/graph';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LANGUAGES } from '../extract';
 import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';

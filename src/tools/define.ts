@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Env, AccessScope } from '../env';
 import type { MetaCollector } from '../envelope/collector';
 import type { BaselineMethod, ComplexityTier } from '../envelope/types';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { listingChars, projectFiles, type FileFilter, type FileRow } from '../db/content';
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';

@@ -3,7 +3,7 @@
  * one of id/name, ambiguous names with alternatives), the graph's state
  * (graph_pending), and the diagnosis of a walk that found nothing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
 import type { ProjectRow } from '../db/projects';

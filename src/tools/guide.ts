@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { parseDiff } from '../composites/diff';
 import { classify, INTENTS, type Classified } from '../composites/intent';

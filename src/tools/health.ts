@@ -1,5 +1,5 @@
 import { graphCoverage } from '../graph/coverage';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
 import { failedFiles, failureStats, languageStats, listProjects, type ProjectRow } from '../db/projects';

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { EXTRACTOR_VERSION } from '../extract';
 import { getProjectByName } from '../db/projects';
 import { pendingCount, pendingFromStore, projectFilesManifest } from '../db/reindex';
-import { touchUpload } from '../db/uploads';
+import { abortOpenUpload, touchUpload } from '../db/uploads';
 import { storeExtractionStatements, type ExtractionRow } from '../db/index-store';
 import { extractionRow } from '../upload/extract-rows';
 import { blockedFile } from '../upload/blocklist';
@@ -135,7 +135,7 @@ async function inlineIndex(
     const done = await commitUpload(ctx.db, opened.project, upload, ctx.meta, ctx.requestId);
     return { ...done, files: { ...done.files, blocked: blockedCount }, blocked_by_family: blocked, done: true };
   } catch (err) {
-    await ctx.db.prepare("UPDATE uploads SET status = 'aborted' WHERE id = ?1 AND status = 'open'").bind(upload.id).run();
+    await abortOpenUpload(ctx.db, upload.id);
     throw err;
   }
 }

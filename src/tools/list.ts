@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countProjects, listProjects, type ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool } from './define';

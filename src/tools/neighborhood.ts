@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fileSizes } from '../db/graph';
 import { fileSymbols, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import type { MetaCollector } from '../envelope/collector';
 import { didYouMean } from '../util/did-you-mean';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { importersOf, isTestPath, walk, type Hop } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { fileMeta, fileSymbols, type SymbolRow } from '../db/source';

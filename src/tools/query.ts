@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { analyze, type Analyzed, type Lint } from '../query/analyze';
 import { assertBindable } from '../query/compile';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { fileSymbols, fileWithContent, type StoredFile, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { schemaSnapshot } from '../db/architecture';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { defineTool } from './define';

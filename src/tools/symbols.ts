@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { PROJECT_PARAM } from './describe';

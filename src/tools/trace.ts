@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EDGE_KINDS, scipCovers, walk, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';

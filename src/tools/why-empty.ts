@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PincherError } from '../errors';
 import { EMPTY_REASONS, EMPTY_REASON_CATALOG, type EmptyReason } from '../envelope/empty-reasons';
 import { reachableSteps } from './reach';

@@ -8,6 +8,7 @@ import {
   classifyStatements,
   ensureProject,
   claimOpenUpload,
+  getProjectUpload,
   getUpload,
   insertUpload,
   batchPlan,
@@ -27,6 +28,8 @@ import {
 import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
 import { planResolution, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
+import { edgeCount } from '../db/graph';
+import { commitTotals } from '../db/projects';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 import { prepareScip, reportScip, type PushedScip } from './scip';
@@ -220,9 +223,8 @@ export async function requireOpenUpload(d1: D1Database, project: string, uploadI
   const now = Date.now();
   const claimed = await claimOpenUpload(d1, uploadId, project, now, UPLOAD_TTL_MS);
   if (claimed) return claimed;
-  const upload = await getUpload(d1, uploadId);
-  const owner = upload ? await d1.prepare('SELECT name FROM projects WHERE id = ?1').bind(upload.project_id).first<{ name: string }>() : null;
-  if (!upload || owner?.name !== project) {
+  const upload = await getProjectUpload(d1, project, uploadId);
+  if (!upload) {
     throw new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
     });
@@ -396,10 +398,7 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     const now = await getUpload(d1, upload.id);
     throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
-  const totals = await d1
-    .prepare('SELECT id, symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1')
-    .bind(upload.project_id)
-    .first<{ id: string; symbol_count: number; schema_version_at_index: number | null; generation: number }>();
+  const totals = await commitTotals(d1, upload.project_id);
   const committed = Date.now();
   const resolved = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta, scip);
   const edges = resolved?.edges ?? null;
@@ -448,8 +447,7 @@ async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generati
       meta.warn('graph_pending', 'a newer push committed while this one resolved its references; the graph follows the newer push');
       return null;
     }
-    const row = await d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(plan.projectId).first<{ n: number }>();
-    return { edges: row?.n ?? 0, ...(result.scip ? { scip: result.scip } : {}) };
+    return { edges: await edgeCount(d1, plan.projectId), ...(result.scip ? { scip: result.scip } : {}) };
   } catch (err) {
     const error = dbErrorMessage(err).slice(0, 300);
     console.error(JSON.stringify({ event: 'resolution_failed', project_id: plan.projectId, error }));

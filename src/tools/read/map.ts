@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SymbolRow } from '../../db/source';
 
 /** Most entries one map carries; deeper levels go first when a file has more. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OutlineRow, SymbolRow } from '../../db/source';
 
 /** Fields a symbol view can carry besides `id` (always present). */
