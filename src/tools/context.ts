@@ -41,9 +41,9 @@ type Dependency = z.infer<typeof dependency>;
 
 export const contextTool = defineTool({
   name: 'context',
-  title: 'Symbol with its dependencies',
+  title: 'Symbol with dependencies',
   description:
-    "A symbol's source plus its callees, bases and imports within max_tokens; the rest: dropped (budget_truncated). " +
+    "A symbol's source plus its callees, bases and imports in one call within max_tokens; the rest: dropped (budget_truncated). " +
     'Exactly one of id or name.',
   tier: 'standard',
   toolset: 'core',
@@ -52,14 +52,14 @@ export const contextTool = defineTool({
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),
-    id: z.string().min(1).max(2000).optional(),
+    id: z.string().min(1).max(2000).optional().describe('1–2000 chars'),
     name: z
       .string()
       .max(500)
       .regex(/\S/, 'name must be non-empty')
       .optional()
-      .describe('Name, Class.method or Name@line; non-empty'),
-    path: z.string().max(1024).optional().describe('With name only: its file'),
+      .describe('Name, Class.method or Name@line; non-empty, ≤500 chars'),
+    path: z.string().max(1024).optional().describe('With name only: its file, ≤1024 chars'),
     max_tokens: z
       .number()
       .int()

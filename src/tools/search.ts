@@ -64,7 +64,7 @@ const input = z.object({
     .max(500)
     .optional()
     .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
-  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}`),
+  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}; unset: exact hits + ${DEFAULT_OTHERS} more`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
   snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
   fields: z.array(z.enum(RESULT_FIELDS)).min(1).optional().describe('Non-empty; snippet needs snippet_lines > 0'),

@@ -13,7 +13,7 @@ export const symbolsTool = defineTool({
   name: 'symbols',
   title: 'Symbols by id',
   description:
-    'symbol for many ids; ids not found go to missing; moved files: symbol_moved.',
+    'symbol for many ids at once; ids not found go to missing; moved files: symbol_moved.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -26,8 +26,9 @@ export const symbolsTool = defineTool({
       .min(1)
       .max(MAX_IDS)
       .describe(`1–${MAX_IDS}`),
-    fields: fieldsParam,
-    detail: detailParam,
+    // Stated once, in symbol: the two tools sit side by side in the core list.
+    fields: fieldsParam.describe('As in symbol'),
+    detail: detailParam.describe('As in symbol; default full'),
   }),
   output: z.object({ symbols: z.array(symbolView), missing: z.array(z.string()) }),
   handler: async (args, ctx) => {
