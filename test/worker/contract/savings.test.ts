@@ -161,6 +161,37 @@ describe('savings recomputed from the raw files', () => {
     expect([body._meta.tokens_saved, body._meta.baseline_method]).toEqual([0, 'grep_then_read']);
   });
 
+  it('plan_change: grep -rn for the name plus the span of every impact entry', async () => {
+    const { body } = await restCall('plan_change', { project: P, name: 'editDistance' });
+    const listed = [...(body.result.impact as Json[]), ...(body.result.tests as Json[])].filter((h) => h.id);
+    expect(listed.length).toBeGreaterThan(0);
+    let spans = 0;
+    for (const id of new Set(listed.map((h) => h.id as string))) {
+      const s = (await restCall('symbol', { project: P, id, fields: ['start_line', 'end_line'] })).body.result.symbol;
+      spans += spanChars(fileOf(id), s.start_line, s.end_line);
+    }
+    expect(body._meta.baseline_method).toBe('grep_then_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(grepChars(/editDistance/) + spans), body._meta.tokens_used));
+  });
+
+  it("neighborhood: the target's file read whole", async () => {
+    const { body } = await restCall('neighborhood', { project: P, id: 'src/util/did-you-mean.ts::nearest#Function' });
+    expect(body._meta.empty_reason).toBeUndefined();
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+  });
+
+  it('dead_code: the distinct files of the symbols it lists', async () => {
+    // Exported functions are entry points, never dead: a file of its own with uncalled private functions.
+    const content = 'function lonely(): number {\n  return 1;\n}\n\nfunction alone(): number {\n  return 2;\n}\n';
+    const project = 'savings-dead';
+    expect((await restCall('index', { project, files: [{ path: 'src/lonely.ts', content }] })).status).toBe(200);
+    const { body } = await restCall('dead_code', { project });
+    expect((body.result.dead as Json[]).map((d) => d.file)).toEqual(['src/lonely.ts', 'src/lonely.ts']);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(new TextEncoder().encode(content).length), body._meta.tokens_used));
+  });
+
   it('ls and find: the full `path size` listing of their scope', async () => {
     const ls = await restCall('ls', { project: P, path: 'src/util' });
     expect(ls.body._meta.baseline_method).toBe('walk_directory');
