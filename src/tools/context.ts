@@ -3,7 +3,9 @@ import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
+import type { ProjectRow } from '../db/projects';
 import { offerNearestNames } from './nearest-names';
+import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -106,7 +108,7 @@ export const contextTool = defineTool({
   },
 });
 
-async function idForName(ctx: ToolContext, project: { id: string; name: string }, name: string, path: string | undefined): Promise<string | null> {
+async function idForName(ctx: ToolContext, project: ProjectRow, name: string, path: string | undefined): Promise<string | null> {
   const ref = parseSymbolRef(name);
   const rows = await symbolsByNames(ctx.db, project.id, nameCandidates(ref.name), { path, limit: 500 });
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
@@ -120,6 +122,7 @@ async function idForName(ctx: ToolContext, project: { id: string; name: string }
     }
     return chosen.id;
   }
+  if (explainNoSymbols(ctx, project, ref.name.split(/\.| > /).pop() ?? ref.name, 'no name')) return null;
   const where = path ? ` in ${path}` : '';
   const why = matches.length
     ? `no '${ref.name}'${where} spans line ${ref.line}; it is at ${refLabels(matches, ref.name).join(', ')}`

@@ -6,6 +6,7 @@ import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { ID_SHAPE, namePart } from '../symbols/symbol-id';
 import { detailParam, fieldsParam, symbolView } from './read/view';
+import { explainNoSymbols } from './no-symbols';
 
 export const MAX_IDS = 100;
 
@@ -45,6 +46,7 @@ export const symbolsTool = defineTool({
     if (found.malformed.length > 0) {
       ctx.meta.warn('malformed_id', `${found.malformed.length} id(s) are not of the shape ${ID_SHAPE}`, { ids: found.malformed.slice(0, 20) });
     }
+    if (symbols.length === 0 && explainNoSymbols(ctx, project, namePart(missing[0] ?? '') || undefined, 'no id')) return { symbols, missing };
     if (symbols.length === 0) {
       ctx.meta.empty('target_not_resolved', `none of the ${ids.length} id(s) resolves to a symbol in project '${project.name}'`, {
         missing: missing.slice(0, 20),
