@@ -13,7 +13,6 @@ const FRESH_STORAGE = [
   'test/worker/contract/health.test.ts',
   'test/worker/contract/next-steps.test.ts',
   'test/worker/contract/parity.test.ts',
-  'test/worker/contract/reachable-steps.test.ts',
   'test/worker/upload/cross-language.test.ts',
   'test/worker/upload/gc.test.ts',
   'test/worker/upload/manifest-checks.test.ts',

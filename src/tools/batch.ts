@@ -71,7 +71,7 @@ export const batchTool = defineTool({
       .min(MIN_BATCH_TOKENS)
       .max(MAX_BATCH_TOKENS)
       .default(DEFAULT_BATCH_TOKENS)
-      .describe(`Entries' tokens_used budget, ${MIN_BATCH_TOKENS}–${MAX_BATCH_TOKENS}, default ${DEFAULT_BATCH_TOKENS}; overflow is skipped (budget_truncated) with a re-run step.`),
+      .describe(`Entries' tokens_used budget, ${MIN_BATCH_TOKENS}–${MAX_BATCH_TOKENS}, default ${DEFAULT_BATCH_TOKENS}; overflow skipped (budget_truncated), re-run step.`),
   }),
   output: z.object({ entries: z.array(entry) }),
   handler: async (args, ctx) => {

@@ -9,6 +9,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProjectWithFiles } from './project-scope';
+import { explainNoSymbols } from './no-symbols';
 import { lookupIds } from './read/lookup';
 import { outlineEntry } from './read/view';
 import { MAX_IDS } from './symbols';
@@ -203,6 +204,7 @@ function relatedView(n: Neighbour, relation: 'caller' | 'callee'): RelatedOut {
 
 /** No seed: a spelled name or path that resolves to nothing is target_not_resolved; plain words that match nothing, no_results_in_corpus. */
 function explainNoSeeds(ctx: ToolContext, project: ProjectRow, terms: TaskTerms, unresolved: readonly string[]): void {
+  if (explainNoSymbols(ctx, project, terms.identifiers[0] ?? terms.paths[0]?.path ?? terms.words[0], 'no task term')) return;
   const spelled = terms.identifiers.length + terms.paths.length > 0;
   const words = terms.words.slice(0, 6);
   if (spelled) {

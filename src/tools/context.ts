@@ -3,7 +3,9 @@ import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
+import type { ProjectRow } from '../db/projects';
 import { offerNearestNames } from './nearest-names';
+import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -41,9 +43,9 @@ type Dependency = z.infer<typeof dependency>;
 
 export const contextTool = defineTool({
   name: 'context',
-  title: 'Symbol with its dependencies',
+  title: 'Symbol with dependencies',
   description:
-    "A symbol's source plus its callees, bases and imports within max_tokens; the rest: dropped (budget_truncated). " +
+    "A symbol's source plus its callees, bases and imports in one call within max_tokens; the rest: dropped (budget_truncated). " +
     'Exactly one of id or name.',
   tier: 'standard',
   toolset: 'core',
@@ -52,14 +54,14 @@ export const contextTool = defineTool({
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),
-    id: z.string().min(1).max(2000).optional(),
+    id: z.string().min(1).max(2000).optional().describe('1–2000 chars'),
     name: z
       .string()
       .max(500)
       .regex(/\S/, 'name must be non-empty')
       .optional()
-      .describe('Name, Class.method or Name@line; non-empty'),
-    path: z.string().max(1024).optional().describe('With name only: its file'),
+      .describe('Name, Class.method or Name@line; non-empty, ≤500 chars'),
+    path: z.string().max(1024).optional().describe('With name only: its file, ≤1024 chars'),
     max_tokens: z
       .number()
       .int()
@@ -106,7 +108,7 @@ export const contextTool = defineTool({
   },
 });
 
-async function idForName(ctx: ToolContext, project: { id: string; name: string }, name: string, path: string | undefined): Promise<string | null> {
+async function idForName(ctx: ToolContext, project: ProjectRow, name: string, path: string | undefined): Promise<string | null> {
   const ref = parseSymbolRef(name);
   const rows = await symbolsByNames(ctx.db, project.id, nameCandidates(ref.name), { path, limit: 500 });
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
@@ -120,6 +122,7 @@ async function idForName(ctx: ToolContext, project: { id: string; name: string }
     }
     return chosen.id;
   }
+  if (explainNoSymbols(ctx, project, ref.name.split(/\.| > /).pop() ?? ref.name, 'no name')) return null;
   const where = path ? ` in ${path}` : '';
   const why = matches.length
     ? `no '${ref.name}'${where} spans line ${ref.line}; it is at ${refLabels(matches, ref.name).join(', ')}`

@@ -6,6 +6,7 @@ import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { globArg } from './params';
 import { resolveProject } from './project-scope';
+import { explainNoSymbols } from './no-symbols';
 import type { Glob } from '../util/glob';
 import { graphLag, warnGraphPending } from './graph-common';
 
@@ -142,8 +143,11 @@ export const deadCodeTool = defineTool({
     const page = kept.slice(args.offset, args.offset + args.limit);
     const hasMore = args.offset + page.length < kept.length;
     if (page.length === 0) {
-      const narrowed = kept.length === 0 && (args.kind !== undefined || language !== undefined) ? await relaxedCount(ctx, project.id, args, glob) : 0;
-      explainEmpty(ctx, project.name, args, { rows, entries, inPath, kept, partial, glob: args.path, narrowed }, step);
+      // A project without one extracted symbol has nothing uncalled because nothing was extracted.
+      if (!explainNoSymbols(ctx, project, undefined, 'no function')) {
+        const narrowed = kept.length === 0 && (args.kind !== undefined || language !== undefined) ? await relaxedCount(ctx, project.id, args, glob) : 0;
+        explainEmpty(ctx, project.name, args, { rows, entries, inPath, kept, partial, glob: args.path, narrowed }, step);
+      }
     } else if (hasMore) {
       ctx.meta.next('dead_code', step({ offset: args.offset + page.length }), `fetch the next page (${kept.length - args.offset - page.length} more)`);
     }

@@ -9,6 +9,7 @@ import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, ty
 import type { ProjectRow } from '../db/projects';
 import type { SymbolRow } from '../db/source';
 import { offerNearestNames } from './nearest-names';
+import { explainNoSymbols } from './no-symbols';
 import { emptyGraphReason, graphCoverage } from '../graph/coverage';
 import type { EdgeKind } from '../graph/types';
 import type { EmptyReason } from '../envelope/empty-reasons';
@@ -126,6 +127,7 @@ export async function resolveTarget(ctx: ToolContext, tool: string, project: Pro
   const { chosen, alternatives } = await resolveSymbolName(ctx.db, project.id, name, { limit: ALTERNATIVES + 1 });
   if (!chosen) {
     const bare = name.replace(/@\d+$/, '').split(/\.| > /).pop()?.trim() || name;
+    if (explainNoSymbols(ctx, project, bare, 'no name')) return null;
     const spans = alternatives.map((a) => `${a.id} (lines ${a.start_line}–${a.end_line})`);
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);

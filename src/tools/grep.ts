@@ -61,7 +61,7 @@ export const grepTool = defineTool({
       .string()
       .max(1000)
       .optional()
-      .describe('Glob; no /: any file or folder name, else the path from the root; brackets, braces must balance'),
+      .describe('Glob, ≤1000 chars; no /: any file or folder name, else the path from the root; brackets, braces must balance'),
     context: z.number().int().min(0).max(10).default(0).describe('0–10, default 0'),
     limit: z.number().int().min(1).max(1000).default(100).describe('1–1000, default 100'),
     summary: z.boolean().default(false).describe('Per-file counts only; limit caps files'),

@@ -18,7 +18,7 @@ const SEEDS = 3;
 
 export const guideTool = defineTool({
   name: 'guide',
-  title: 'Which calls to make',
+  title: 'Plan calls',
   description:
     'Plans a task (debug, review, impact, callers, find…): ordered calls with ready arguments (real symbol ids). ' +
     'No project given or pinned: the one step is list.',
@@ -28,7 +28,7 @@ export const guideTool = defineTool({
   idempotent: true,
   baseline: 'none',
   input: z.object({
-    task: z.string().min(1).max(MAX_TASK_CHARS).describe('1–2000 characters with a letter or digit; a pasted stack trace or diff is routed to its tool.'),
+    task: z.string().min(1).max(MAX_TASK_CHARS).describe('1–2000 chars with a letter or digit; a pasted stack trace or diff is routed to its tool.'),
     project: z.string().optional().describe(PROJECT_PARAM),
   }),
   output: z.object({

@@ -26,6 +26,11 @@ const projectHealth = z.object({
 });
 
 const TIERS = new Map(LANGUAGES.map((l) => [l.id, l]));
+/** Projects a server-wide answer shows by default: a server holding a hundred keeps its answer near 2,000 tokens. */
+const DEFAULT_PROJECTS = 10;
+const MAX_PROJECTS = 100;
+/** Stale projects a stale_index warning names; the rest are counted. */
+const NAMED_STALE = 10;
 
 function staleReason(p: ProjectRow): string | null {
   if (p.indexedAt === null) return null;
@@ -38,12 +43,19 @@ function staleReason(p: ProjectRow): string | null {
   return null;
 }
 
+/** Server-wide order: projects that need a re-index first, then the most recently indexed, then by name. */
+function byUsefulness(a: ProjectRow, b: ProjectRow): number {
+  const stale = Number(staleReason(b) !== null) - Number(staleReason(a) !== null);
+  return stale || (b.indexedAt ?? 0) - (a.indexedAt ?? 0) || a.name.localeCompare(b.name);
+}
+
 export const healthTool = defineTool({
   name: 'health',
   title: 'Server and index health',
   description:
     'Server version, D1 schema and migration state, drift, capabilities, supported languages, and per-project index state: ' +
-    'languages with parser tier, extraction failures by reason, stale when indexed by an older schema or extractor.',
+    'languages with parser tier, extraction failures by reason, stale when indexed by an older schema or extractor. ' +
+    `Without project: ${DEFAULT_PROJECTS} projects by default, stale first then latest indexed; projects_total counts all (projects_truncated).`,
   tier: 'lite',
   toolset: 'full',
   readOnly: true,
@@ -51,6 +63,8 @@ export const healthTool = defineTool({
   baseline: 'none',
   input: z.object({
     project: z.string().optional().describe('Limit the per-project section to this project and list its failed paths.'),
+    limit: z.number().int().min(1).max(MAX_PROJECTS).default(DEFAULT_PROJECTS).describe(`Projects shown without project, 1–${MAX_PROJECTS}, default ${DEFAULT_PROJECTS}`),
+    offset: z.number().int().min(0).max(10_000).default(0).describe('Projects skipped without project, 0–10000, default 0'),
   }),
   output: z.object({
     ok: z.boolean(),
@@ -63,17 +77,22 @@ export const healthTool = defineTool({
     capabilities: z.array(z.string()),
     languages: z.array(z.object({ id: z.string(), corpus: z.string(), extensions: z.array(z.string()), tier: z.string(), confidence: z.number(), graph: z.enum(['cross_file', 'same_file', 'none']) })),
     projects: z.array(projectHealth),
+    projects_total: z.number().describe('Indexed projects in scope; projects holds a page of them'),
+    has_more: z.boolean(),
+    next_offset: z.number().optional(),
   }),
-  handler: async ({ project }, ctx) => {
+  handler: async ({ project, limit, offset }, ctx) => {
     const state = await schemaState(ctx.db, true);
     let rows: ProjectRow[];
+    let indexed: ProjectRow[];
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
     if (wanted) {
       const row = await resolveProject(ctx, wanted);
-      rows = row ? [row] : [];
+      rows = indexed = row ? [row] : [];
     } else {
-      rows = (await listProjects(ctx.db, { limit: 1000, offset: 0 })).rows.filter((p) => p.indexedAt !== null);
+      indexed = (await listProjects(ctx.db, { limit: 10_000, offset: 0 })).rows.filter((p) => p.indexedAt !== null).sort(byUsefulness);
+      rows = indexed.slice(offset, offset + limit);
     }
     const projects = await Promise.all(
       rows.map(async (p) => {
@@ -99,12 +118,30 @@ export const healthTool = defineTool({
         };
       }),
     );
-    const stale = projects.filter((p) => p.stale);
+    // Stale projects are counted over every project in scope, not only the page shown.
+    const stale = indexed.filter((p) => staleReason(p) !== null);
     if (stale.length) {
-      ctx.meta.warn('stale_index', `${stale.length} project(s) indexed by an older schema or extractor: ${stale.map((p) => p.name).join(', ')}; push again or call index with force=true`, {
-        projects: stale.map((p) => ({ name: p.name, reason: p.stale_reason })),
+      const named = stale.slice(0, NAMED_STALE);
+      const more = stale.length > named.length ? ` and ${stale.length - named.length} more` : '';
+      ctx.meta.warn('stale_index', `${stale.length} project(s) indexed by an older schema or extractor: ${named.map((p) => p.name).join(', ')}${more}; push again or call index with force=true`, {
+        projects: named.map((p) => ({ name: p.name, reason: staleReason(p) })),
+        total: stale.length,
       });
       for (const p of stale.slice(0, 3)) ctx.meta.next('index', { project: p.name, force: true }, `re-extract ${p.name} with the current extractor`);
+    }
+    const hasMore = !wanted && offset + rows.length < indexed.length;
+    if (hasMore) {
+      const next = offset + rows.length;
+      ctx.meta.warn(
+        'projects_truncated',
+        `showing ${rows.length} of ${indexed.length} indexed projects (from offset ${offset}; stale first, then latest indexed); pass project for one, or offset ${next} for the next page`,
+        { total: indexed.length, shown: rows.length, offset, next_offset: next },
+        'info',
+      );
+      ctx.meta.next('health', { ...(limit !== DEFAULT_PROJECTS ? { limit } : {}), offset: next }, `the next ${Math.min(limit, indexed.length - next)} of ${indexed.length} projects`);
+    } else if (!wanted && rows.length === 0 && indexed.length > 0) {
+      ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last of ${indexed.length} indexed projects`, { cap: 'offset', offset, total: indexed.length });
+      ctx.meta.next('health', limit !== DEFAULT_PROJECTS ? { limit } : {}, 'rewind to the first page');
     }
     return {
       ok: state.applied === SCHEMA_VERSION,
@@ -117,6 +154,9 @@ export const healthTool = defineTool({
       capabilities: computeCapabilities(ctx.env),
       languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence, graph: graphCoverage(l.id) })),
       projects,
+      projects_total: indexed.length,
+      has_more: hasMore,
+      ...(hasMore ? { next_offset: offset + rows.length } : {}),
     };
   },
 });

@@ -44,7 +44,7 @@ export const readTool = defineTool({
   name: 'read',
   title: 'Read source',
   description:
-    `Source as LINE:HASH|content lines. Over ${MAX_LINES} lines: the map, the first ${WINDOW} lines and next_offset (budget_truncated).`,
+    `Source as LINE:HASH|content lines (a definition: symbol). Over ${MAX_LINES} lines: the map, the first ${WINDOW} lines and next_offset (budget_truncated).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -52,7 +52,7 @@ export const readTool = defineTool({
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),
-    path: z.string().min(1).max(1024).describe('Relative, no .. segments'),
+    path: z.string().min(1).max(1024).describe('Relative, no .. segments, 1–1024 chars'),
     offset: z
       .number()
       .int()
@@ -70,7 +70,7 @@ export const readTool = defineTool({
       .max(500)
       .regex(/\S/, 'symbol must be non-empty')
       .optional()
-      .describe(`Name, Class.method or Name@line; non-empty; whole if ≤${MAX_LINES} lines; combines with limit and map`),
+      .describe(`Name, Class.method or Name@line; non-empty, ≤500 chars; whole if ≤${MAX_LINES} lines; combines with limit and map`),
     map: z
       .boolean()
       .default(false)

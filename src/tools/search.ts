@@ -20,6 +20,7 @@ import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
 import { queryGrepBaseline } from './baseline';
 import { explainExtractionGaps } from './extraction-gaps';
+import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
@@ -64,7 +65,7 @@ const input = z.object({
     .max(500)
     .optional()
     .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
-  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}`),
+  limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}; unset: exact hits + ${DEFAULT_OTHERS} more`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
   snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
   fields: z.array(z.enum(RESULT_FIELDS)).min(1).optional().describe('Non-empty; snippet needs snippet_lines > 0'),
@@ -297,16 +298,7 @@ async function explainEmpty(
   filters: SymbolFilters,
   step: StepArgs,
 ): Promise<void> {
-  if (project.symbolCount === 0) {
-    ctx.meta.empty(
-      'extractor_emitted_nothing',
-      `project '${project.name}' holds ${project.fileCount} file(s) but the extractor found no symbol in any of them, so no query can match; health lists its extraction failures`,
-      { project: project.name, files: project.fileCount },
-    );
-    ctx.meta.next('grep', { project: project.name, pattern: query.words[0] ?? args.query, literal: true, ignore_case: true }, 'search the stored text instead');
-    ctx.meta.next('health', { project: project.name }, 'see the extraction failures by reason');
-    return;
-  }
+  if (explainNoSymbols(ctx, project, query.words[0] ?? args.query, 'no query')) return;
   const singles: Relaxation[] = [];
   const drop = (filter: string, label: string, f: SymbolFilters, over: Record<string, unknown>): Relaxation => ({
     filter,

@@ -38,7 +38,7 @@ export const symbolTool = defineTool({
   name: 'symbol',
   title: 'Symbol by id',
   description:
-    `A symbol's source (≤${SOURCE_LINES} lines; read on) or skeleton by id; unknown id: symbol null; moved file: new id (symbol_moved).`,
+    `A symbol's source by id instead of its file (≤${SOURCE_LINES} lines; read on), or skeleton; unknown id: symbol null; moved file: new id (symbol_moved).`,
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -46,7 +46,7 @@ export const symbolTool = defineTool({
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),
-    id: z.string().min(1).max(2000).describe('e.g. a.ts::Cls.run#Method; ~N for the Nth repeat in a file'),
+    id: z.string().min(1).max(2000).describe('1–2000 chars, e.g. a.ts::Cls.run#Method; ~N for the Nth repeat in a file'),
     fields: fieldsParam,
     detail: detailParam,
   }),

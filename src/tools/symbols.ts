@@ -6,6 +6,7 @@ import { resolveProject } from './project-scope';
 import { lookupIds } from './read/lookup';
 import { ID_SHAPE, namePart } from '../symbols/symbol-id';
 import { detailParam, fieldsParam, symbolView } from './read/view';
+import { explainNoSymbols } from './no-symbols';
 
 export const MAX_IDS = 100;
 
@@ -13,7 +14,7 @@ export const symbolsTool = defineTool({
   name: 'symbols',
   title: 'Symbols by id',
   description:
-    'symbol for many ids; ids not found go to missing; moved files: symbol_moved.',
+    'symbol for many ids at once; ids not found go to missing; moved files: symbol_moved.',
   tier: 'lite',
   toolset: 'core',
   readOnly: true,
@@ -26,8 +27,9 @@ export const symbolsTool = defineTool({
       .min(1)
       .max(MAX_IDS)
       .describe(`1–${MAX_IDS}`),
-    fields: fieldsParam,
-    detail: detailParam,
+    // Stated once, in symbol: the two tools sit side by side in the core list.
+    fields: fieldsParam.describe('As in symbol'),
+    detail: detailParam.describe('As in symbol; default full'),
   }),
   output: z.object({ symbols: z.array(symbolView), missing: z.array(z.string()) }),
   handler: async (args, ctx) => {
@@ -44,6 +46,7 @@ export const symbolsTool = defineTool({
     if (found.malformed.length > 0) {
       ctx.meta.warn('malformed_id', `${found.malformed.length} id(s) are not of the shape ${ID_SHAPE}`, { ids: found.malformed.slice(0, 20) });
     }
+    if (symbols.length === 0 && explainNoSymbols(ctx, project, namePart(missing[0] ?? '') || undefined, 'no id')) return { symbols, missing };
     if (symbols.length === 0) {
       ctx.meta.empty('target_not_resolved', `none of the ${ids.length} id(s) resolves to a symbol in project '${project.name}'`, {
         missing: missing.slice(0, 20),

@@ -43,7 +43,7 @@ export const traceTool = defineTool({
   name: 'trace',
   title: 'Call graph walk',
   description:
-    'Callers/callees of one symbol (exactly one of id, name); risk (1 high, 2 medium, 3+ low); REFERENCES need SCIP.',
+    'Callers/callees of one symbol, instead of grep (exactly one of id, name); risk (1 high, 2 medium, 3+ low); REFERENCES need SCIP.',
   tier: 'standard',
   toolset: 'core',
   readOnly: true,

@@ -2,10 +2,13 @@ import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
 import { explainExtractionGaps } from '../extraction-gaps';
 import { offerNearestNames } from '../nearest-names';
+import { explainNoSymbols } from '../no-symbols';
+import type { ProjectRow } from '../../db/projects';
 import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from '../../symbols/symbol-id';
 
 /** The diagnosis and recovery steps for an id that resolved to nothing. */
-export async function explainUnresolvedId(ctx: ToolContext, project: { id: string; name: string }, id: string): Promise<void> {
+export async function explainUnresolvedId(ctx: ToolContext, project: ProjectRow, id: string): Promise<void> {
+  if (explainNoSymbols(ctx, project, namePart(id) || undefined, 'no id')) return;
   const projectName = project.name;
   const projectId = project.id;
   const parsed = parseSymbolId(id);

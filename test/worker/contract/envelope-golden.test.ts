@@ -254,9 +254,13 @@ const GOLDEN: Record<string, GoldenCase[]> = {
   ],
   health: [
     {
-      label: 'server-wide',
+      // More indexed projects than one page (CROWD): projects_truncated and a next-page step, whatever else is stored.
+      label: 'server-wide, a page of a crowded server',
       args: {},
-      keys: ['request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms', 'capabilities', 'schema_version'],
+      keys: [
+        'request_id', 'tokens_used', 'tokens_saved', 'tokens_saved_pct', 'baseline_method', 'savings_scope', 'complexity_tier', 'latency_ms',
+        'next_steps', 'warnings', 'warnings_v2', 'capabilities', 'schema_version',
+      ],
     },
     {
       label: 'scoped to an indexed project',
@@ -330,8 +334,12 @@ function recorded(tool: string, label: string, surface: Surface): SurfaceCall {
   return r.call;
 }
 
+/** Enough indexed projects that server-wide health answers a page of them. */
+const CROWD = Array.from({ length: 11 }, (_, i) => `golden-crowd-${i}`);
+
 beforeAll(async () => {
   [projectId] = await insertProjects([{ name: PROJECT, schemaVersionAtIndex: SCHEMA_VERSION }]);
+  await insertProjects(CROWD.map((name) => ({ name })));
   await indexCodeProject(CODE);
   for (const [tool, cases] of Object.entries(GOLDEN)) {
     for (const c of cases) {
@@ -341,7 +349,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await deleteProjects([PROJECT, CODE]);
+  await deleteProjects([PROJECT, CODE, ...CROWD]);
 });
 
 describe('golden _meta key sets', () => {

@@ -102,6 +102,63 @@ describe('health (the tool)', () => {
   });
 });
 
+describe('health server-wide on a server holding many projects', () => {
+  const MANY = Array.from({ length: 120 }, (_, i) => `health-many-${String(i).padStart(3, '0')}`);
+  const STALE_MANY = MANY[5];
+
+  beforeAll(async () => {
+    await insertProjects(
+      MANY.map((name, i) => ({ name, indexedAt: 1_700_000_200_000 + i, ...(name === STALE_MANY ? { schemaVersionAtIndex: SCHEMA_VERSION - 1 } : {}) })),
+    );
+  });
+  afterAll(async () => {
+    await env.DB.prepare("DELETE FROM projects WHERE name LIKE 'health-many-%'").run();
+  });
+
+  it('shows a bounded page, stale projects first and then the latest indexed, with the total and where to go on', async () => {
+    const { body } = await restCall('health', {});
+    const r = body.result;
+    expect(r.projects.map((p: Json) => p.name)).toEqual([STALE_MANY, STALE, ...MANY.slice(-8).reverse()]);
+    expect(r).toMatchObject({ projects_total: 122, has_more: true, next_offset: 10 });
+    const cut = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'projects_truncated');
+    expect(cut).toMatchObject({ severity: 'info', data: { total: 122, shown: 10, offset: 0, next_offset: 10 } });
+    expect(body._meta.next_steps).toContainEqual({ tool: 'health', args: { offset: 10 }, why: expect.any(String) });
+  });
+
+  it('counts every stale project in the stale_index warning, not only those shown', async () => {
+    const { body } = await restCall('health', { limit: 1 });
+    expect(body.result.projects.map((p: Json) => p.name)).toEqual([STALE_MANY]);
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'stale_index');
+    expect(warning?.data.total).toBe(2);
+    expect((warning?.data.projects as Json[]).map((p) => p.name)).toEqual([STALE_MANY, STALE]);
+  });
+
+  it('reaches every indexed project exactly once by following its next steps alone', async () => {
+    let args: Json | undefined = { limit: 50 };
+    const seen: string[] = [];
+    for (let pages = 0; args && pages < 10; pages++) {
+      const { body } = await restCall('health', args);
+      seen.push(...(body.result.projects as Json[]).map((p) => p.name as string));
+      args = (body._meta.next_steps as Json[] | undefined)?.find((s) => s.tool === 'health')?.args;
+    }
+    expect(seen).toHaveLength(122);
+    expect(new Set(seen)).toEqual(new Set([...MANY, FRESH, STALE]));
+  });
+
+  it('answers an offset past the end with cap_dropped_all and a rewind step', async () => {
+    const { body } = await restCall('health', { offset: 500 });
+    expect(body.result).toMatchObject({ projects: [], projects_total: 122, has_more: false });
+    expect(body._meta.empty_reason).toBe('cap_dropped_all');
+    expect(body._meta.next_steps).toContainEqual({ tool: 'health', args: {}, why: expect.any(String) });
+  });
+
+  it('fits the default batch budget, so a batch step naming health runs', async () => {
+    const { body } = await restCall('batch', { calls: [{ tool: 'health', args: {} }] });
+    expect(body.result.entries[0].status).toBe('ok');
+    expect(body.result.entries[0]._meta.tokens_used).toBeLessThan(4000);
+  });
+});
+
 describe('the health and ready probes', () => {
   it('GET /v1/health is public and cheap: ok, version, schema_version', async () => {
     const { status, body } = await send('/v1/health', {}, { PINCHER_HTTP_KEY: 'health-key', PINCHER_ALLOW_OPEN: undefined });

@@ -1,14 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_REASONS } from '../../../src/envelope/empty-reasons';
-import { indexCodeProject, mcpPayload, mcpTool, rpc, type Json } from './support';
+import { env, indexCodeProject, insertProjects, mcpPayload, mcpTool, rpc, type Json } from './support';
 
 /**
  * A host calls only the tools tools/list showed it. Every step the server
  * emits over MCP with the default (core) list — next_steps, guide's steps,
  * why_empty's recovery steps — names an advertised tool, and runs over MCP.
+ * The steps run on a server holding many projects besides this file's own:
+ * server-wide answers (health without a project) must still fit a batch.
  */
 const CODE = 'reach-code';
 const BARE = 'reach-nosymbols';
+const CROWD = Array.from({ length: 120 }, (_, i) => `reach-crowd-${String(i).padStart(3, '0')}`);
 let advertised: Set<string>;
 
 interface Step {
@@ -43,10 +46,15 @@ async function walk(label: string, tool: string, args: Json): Promise<number> {
 }
 
 beforeAll(async () => {
+  await insertProjects(CROWD.map((name) => ({ name })));
   const list = await rpc('2025', 'tools/list');
   advertised = new Set((list.body.result.tools as Json[]).map((t) => t.name as string));
   await indexCodeProject(CODE);
   await rpc('2025', 'tools/call', { name: 'index', arguments: { project: BARE, files: [{ path: 'notes.txt', content: 'hello\n' }] } });
+});
+
+afterAll(async () => {
+  await env.DB.prepare("DELETE FROM projects WHERE name LIKE 'reach-crowd-%'").run();
 });
 
 const TRACE = `TypeError: Cannot read properties of undefined (reading 'port')

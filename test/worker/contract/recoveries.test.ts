@@ -79,6 +79,45 @@ describe('a project without symbols', () => {
   });
 });
 
+describe('every lookup on a project without symbols', () => {
+  const project = 'recover-nosymbols-all';
+  const files = [
+    { path: 'notes.txt', content: 'hello world\nmore hello here\n' },
+    { path: 'src/empty.ts', content: '// only a comment: hello\n' },
+  ];
+  const LOOKUPS: [string, Json][] = [
+    ['search', { query: 'hello' }],
+    ['symbol', { id: 'src/empty.ts::hello#Function' }],
+    ['symbols', { ids: ['src/empty.ts::hello#Function'] }],
+    ['context', { name: 'hello' }],
+    ['context', { id: 'src/empty.ts::hello#Function' }],
+    ['trace', { name: 'hello' }],
+    ['plan_change', { name: 'hello' }],
+    ['neighborhood', { name: 'hello' }],
+    ['dead_code', {}],
+    ['context_for_task', { task: 'fix the hello greeting' }],
+  ];
+
+  beforeAll(async () => {
+    expect((await restCall('index', { project, files })).status).toBe(200);
+  });
+
+  for (const [tool, args] of LOOKUPS) {
+    it(`${tool} ${JSON.stringify(args)}: extractor_emitted_nothing, and each step finds something`, async () => {
+      const { body } = await restCall(tool, { project, ...args });
+      expect(body._meta.empty_reason).toBe('extractor_emitted_nothing');
+      const steps = body._meta.next_steps as Json[];
+      expect(steps.map((s) => s.tool)).toContain('health');
+      for (const step of steps) {
+        const next = await run(step);
+        expect(next._meta.empty_reason, `${step.tool} ${JSON.stringify(step.args)}`).toBeUndefined();
+        if (step.tool === 'grep') expect(next.result.total_matches).toBe(3);
+        if (step.tool === 'health') expect(next.result.projects.map((p: Json) => p.name)).toEqual([project]);
+      }
+    });
+  }
+});
+
 describe('protocol errors carry _meta', () => {
   it('an unknown tool over MCP is a JSON-RPC error whose data holds the envelope', async () => {
     const { rpcError } = await mcpTool('2025', 'no_such_tool', {});

@@ -39,6 +39,16 @@ function spanChars(path: string, from: number, to: number): number {
 
 const saved = (baseline: number, used: number) => Math.max(0, baseline - used);
 
+/** The file part of a symbol id (`path::name#Kind`). */
+const fileOf = (id: string) => id.slice(0, id.indexOf('::'));
+
+/** `path size` listing characters of the files under `dir` ('' for all), one line per file. */
+function listingChars(dir: string): number {
+  return Object.keys(FILES)
+    .filter((p) => dir === '' || p.startsWith(`${dir}/`))
+    .reduce((n, p) => n + `${p} ${size(p)}\n`.length, 0);
+}
+
 beforeAll(async () => {
   const files = Object.entries(FILES).map(([path, content]) => ({ path, content }));
   const reply = await restCall('index', { project: P, files });
@@ -104,6 +114,120 @@ describe('savings recomputed from the raw files', () => {
     expect(body._meta.baseline_method).toBe('grep_recursive');
     expect(body._meta.tokens_saved).toBe(saved(tokens(`${m.path}:${m.line}:${m.text}\n`.length), body._meta.tokens_used));
     expect(body._meta.tokens_saved).toBe(0);
+  });
+
+  it('symbols: each distinct defining file once', async () => {
+    const ids = ['src/util/did-you-mean.ts::editDistance#Function', 'src/util/did-you-mean.ts::nearest#Function', 'src/util/clip.ts::clip#Function'];
+    const { body } = await restCall('symbols', { project: P, ids });
+    expect(body.result.missing).toEqual([]);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts') + size('src/util/clip.ts')), body._meta.tokens_used));
+  });
+
+  it('read with symbol, and read of the map: the file read whole', async () => {
+    for (const args of [{ symbol: 'editDistance' }, { map: true }]) {
+      const { body } = await restCall('read', { project: P, path: 'src/util/did-you-mean.ts', ...args });
+      expect(body._meta.empty_reason, JSON.stringify(args)).toBeUndefined();
+      expect(body._meta.baseline_method).toBe('full_file_read');
+      expect(body._meta.tokens_saved, JSON.stringify(args)).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+    }
+  });
+
+  it('context: the distinct files of the symbol and the dependencies it carries', async () => {
+    const { body } = await restCall('context', { project: P, id: 'src/util/did-you-mean.ts::didYouMean#Function' });
+    expect(body._meta.empty_reason).toBeUndefined();
+    const files = new Set(['src/util/did-you-mean.ts', ...(body.result.dependencies as Json[]).map((d) => fileOf(d.id as string))]);
+    const baseline = [...files].reduce((n, f) => n + size(f), 0);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(baseline), body._meta.tokens_used));
+  });
+
+  it('trace: grep -rn for the name plus the span of every listed caller', async () => {
+    const { body } = await restCall('trace', { project: P, name: 'editDistance' });
+    const hops = body.result.hops as Json[];
+    expect(hops.length).toBeGreaterThan(0);
+    let spans = 0;
+    for (const id of new Set(hops.map((h) => h.id as string))) {
+      const s = (await restCall('symbol', { project: P, id, fields: ['start_line', 'end_line'] })).body.result.symbol;
+      spans += spanChars(fileOf(id), s.start_line, s.end_line);
+    }
+    expect(body._meta.baseline_method).toBe('grep_then_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(grepChars(/editDistance/) + spans), body._meta.tokens_used));
+  });
+
+  it('trace with nothing listed saves nothing', async () => {
+    const { body } = await restCall('trace', { project: P, name: 'editDistance', direction: 'outbound' });
+    expect(body.result.hops).toEqual([]);
+    expect([body._meta.tokens_saved, body._meta.baseline_method]).toEqual([0, 'grep_then_read']);
+  });
+
+  it('plan_change: grep -rn for the name plus the span of every impact entry', async () => {
+    const { body } = await restCall('plan_change', { project: P, name: 'editDistance' });
+    const listed = [...(body.result.impact as Json[]), ...(body.result.tests as Json[])].filter((h) => h.id);
+    expect(listed.length).toBeGreaterThan(0);
+    let spans = 0;
+    for (const id of new Set(listed.map((h) => h.id as string))) {
+      const s = (await restCall('symbol', { project: P, id, fields: ['start_line', 'end_line'] })).body.result.symbol;
+      spans += spanChars(fileOf(id), s.start_line, s.end_line);
+    }
+    expect(body._meta.baseline_method).toBe('grep_then_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(grepChars(/editDistance/) + spans), body._meta.tokens_used));
+  });
+
+  it("neighborhood: the target's file read whole", async () => {
+    const { body } = await restCall('neighborhood', { project: P, id: 'src/util/did-you-mean.ts::nearest#Function' });
+    expect(body._meta.empty_reason).toBeUndefined();
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+  });
+
+  it('dead_code: the distinct files of the symbols it lists', async () => {
+    // Exported functions are entry points, never dead: a file of its own with uncalled private functions.
+    const content = 'function lonely(): number {\n  return 1;\n}\n\nfunction alone(): number {\n  return 2;\n}\n';
+    const project = 'savings-dead';
+    expect((await restCall('index', { project, files: [{ path: 'src/lonely.ts', content }] })).status).toBe(200);
+    const { body } = await restCall('dead_code', { project });
+    expect((body.result.dead as Json[]).map((d) => d.file)).toEqual(['src/lonely.ts', 'src/lonely.ts']);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(new TextEncoder().encode(content).length), body._meta.tokens_used));
+  });
+
+  it('ls and find: the full `path size` listing of their scope', async () => {
+    const ls = await restCall('ls', { project: P, path: 'src/util' });
+    expect(ls.body._meta.baseline_method).toBe('walk_directory');
+    expect(ls.body._meta.tokens_saved).toBe(saved(tokens(listingChars('src/util')), ls.body._meta.tokens_used));
+    const find = await restCall('find', { project: P, pattern: '*.ts' });
+    expect(find.body._meta.baseline_method).toBe('walk_directory');
+    expect(find.body._meta.tokens_saved).toBe(saved(tokens(listingChars('')), find.body._meta.tokens_used));
+  });
+
+  it('list: every matching project, unpaginated', async () => {
+    const { body } = await restCall('list', { name_contains: P, limit: 1 });
+    const all = await restCall('list', { name_contains: P, limit: 200 });
+    expect(body._meta.baseline_method).toBe('walk_directory');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(JSON.stringify(all.body.result.projects).length), body._meta.tokens_used));
+  });
+
+  it('changes: the indexed files the input changes, read whole', async () => {
+    const ranges = [{ path: 'src/util/did-you-mean.ts', start_line: 2, end_line: 3 }];
+    const { body } = await restCall('changes', { project: P, ranges });
+    expect(body._meta.empty_reason).toBeUndefined();
+    expect(body._meta.baseline_method).toBe('read_all_changed');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(size('src/util/did-you-mean.ts')), body._meta.tokens_used));
+  });
+
+  it('batch mixing methods: the sum of its parts, each file once', async () => {
+    const calls = [
+      { tool: 'symbol', args: { id: 'src/util/did-you-mean.ts::editDistance#Function' } },
+      { tool: 'symbol', args: { id: 'src/util/did-you-mean.ts::nearest#Function' } },
+      { tool: 'read', args: { path: 'src/util/clip.ts', offset: 1, limit: 3 } },
+    ];
+    const { body } = await restCall('batch', { project: P, calls });
+    expect(body.result.entries.map((e: Json) => e.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(body._meta.baseline_method).toBe('sum_of_parts');
+    // Whole files once (the two symbols share one), plus the read's own lines_read figure.
+    const baseline = tokens(size('src/util/did-you-mean.ts')) + tokens(spanChars('src/util/clip.ts', 1, 3));
+    expect(body._meta.tokens_saved).toBe(saved(baseline, body._meta.tokens_used));
   });
 
   it('a tool without a native equivalent reports numbers, never null', async () => {

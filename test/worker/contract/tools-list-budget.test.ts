@@ -33,6 +33,27 @@ describe('tools/list token budget', () => {
     });
   }
 
+  it('says, for every core tool with a native equivalent, when to call it instead of grep or read', async () => {
+    // The phrase that tells a model when the tool beats the native sequence of its baseline (docs/envelope.md).
+    const WHEN: Record<string, string> = {
+      search: 'before grep',
+      grep: 'for non-symbol text',
+      symbol: 'instead of its file',
+      symbols: 'many ids at once',
+      context: 'in one call',
+      read: '(a definition: symbol)',
+      trace: 'instead of grep',
+      batch: 'up to 12 read-tool calls',
+      list: 'indexed projects',
+    };
+    const tools = (await listed('2025')).tools as Json[];
+    for (const t of tools) {
+      if (findTool(t.name)?.baseline === 'none') continue;
+      expect(WHEN[t.name], `${t.name} has a native equivalent: name when it wins`).toBeDefined();
+      expect(String(t.description).toLowerCase(), t.name).toContain(WHEN[t.name].toLowerCase());
+    }
+  });
+
   it('describes the project parameter in every advertised tool that takes it', async () => {
     const tools = (await listed('2025', '?toolset=full')).tools as Json[];
     const taking = tools.filter((t) => t.inputSchema.properties?.project);
