@@ -192,3 +192,22 @@ describe('dead_code', () => {
     });
   }
 });
+
+describe('dead_code with references from a SCIP index', () => {
+  const R = 'graph-dead-refs';
+  beforeAll(async () => {
+    const project = await indexProject(R, FILES);
+    await seedEdges(project, [
+      ...EDGES,
+      // `orphan` passed as a value by another function: used, though never called.
+      { kind: 'REFERENCES', src: 'src/admin/audit.ts::audit#Function', dst: 'src/core/db.ts::orphan#Function', line: 5, confidence: 1, provenance: 'scip' },
+      // A function naming itself (recursion through a value) is still unused from outside.
+      { kind: 'REFERENCES', src: 'src/admin/audit.ts::helperLow#Function', dst: 'src/admin/audit.ts::helperLow#Function', line: 8, confidence: 1, provenance: 'scip' },
+    ]);
+  });
+
+  it('leaves out a symbol another symbol references, and keeps one only referenced by itself', async () => {
+    const { body } = await rest('dead_code', { project: R });
+    expect(ids(body)).toEqual(['src/admin/audit.ts::helperLow#Function']);
+  });
+});

@@ -184,3 +184,24 @@ describe('plan_change', () => {
     });
   }
 });
+
+describe('plan_change with references from a SCIP index', () => {
+  const R = 'graph-plan-refs';
+  beforeAll(async () => {
+    const project = await indexProject(R, FILES);
+    await seedEdges(project, [
+      ...EDGES,
+      { kind: 'REFERENCES', src: 'src/admin/audit.ts::audit#Function', dst: 'src/core/db.ts::orphan#Function', line: 5, confidence: 1, provenance: 'scip' },
+      // The same symbol both references and calls: it is listed once, as a caller.
+      { kind: 'REFERENCES', src: 'src/api/users.ts::Users.list#Method', dst: 'src/core/db.ts::query#Function', line: 4, confidence: 1, provenance: 'scip' },
+    ]);
+  });
+
+  it('counts the sites that reference a symbol without calling it as impact, and a caller once as a caller', async () => {
+    const orphan = (await rest('plan_change', { project: R, id: 'src/core/db.ts::orphan#Function', depth: 1 })).body;
+    expect(orphan.result.impact.map((h: Json) => [h.id, h.edge, h.provenance])).toEqual([['src/admin/audit.ts::audit#Function', 'REFERENCES', 'scip']]);
+    expect(orphan.result.risk).toMatchObject({ level: 'medium', direct: 1 });
+    const query = (await rest('plan_change', { project: R, id: 'src/core/db.ts::query#Function', depth: 1 })).body;
+    expect(query.result.impact.map((h: Json) => [h.id, h.edge])).toEqual([['src/api/users.ts::Users.list#Method', 'CALLS']]);
+  });
+});
