@@ -543,19 +543,15 @@ export class FileResolution {
       const s = choose(this.typeMembers({ qn: cur.sym.qualifiedName, name: cur.sym.name, file: cur.sym.file, sym: cur.sym }, name), want);
       return s ? { entity: { t: 'symbol', sym: s }, reexport: false } : null;
     }
-    if (!last) {
-      const child = cur.child?.(name, this.lookup);
-      if (child) return { entity: child, reexport: false };
-    }
+    // A namespace an index file re-exports (found by file name) comes after everything else.
+    const child = cur.child?.(name, this.lookup) ?? null;
+    if (!last && child && !child.viaReexport) return { entity: child, reexport: false };
     const qn = cur.prefix === '' ? name : `${cur.prefix}.${name}`;
     const syms: SymbolInput[] = [];
     for (const f of cur.files) syms.push(...this.lookup.inFile(f, qn));
     const s = choose(syms, want);
     if (s) return { entity: this.asEntity(s), reexport: false };
-    if (last) {
-      const child = cur.child?.(name, this.lookup);
-      if (child) return { entity: child, reexport: false };
-    }
+    if (last && child && !child.viaReexport) return { entity: child, reexport: false };
     if (cur.defaultExport && cur.prefix === '') {
       const d = this.defaultExport(cur, name, want);
       if (d) return { entity: { t: 'symbol', sym: d }, reexport: false };
@@ -567,7 +563,7 @@ export class FileResolution {
         .filter((x) => x.parent === null && x.isExported && within(x.file, dir) && this.familyOf(x.language) === this.rules.family && (want === 'any' || want.has(x.kind)));
       if (hits.length === 1) return { entity: this.asEntity(hits[0]), reexport: true };
     }
-    return null;
+    return child ? { entity: child, reexport: true } : null;
   }
 
   /** `import Foo from './foo'`: the same name in another case, else the module's only exported function or class. */

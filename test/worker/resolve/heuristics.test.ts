@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createResolver } from '../../../src/graph/resolve';
 import { BUILTIN_NAME_CONFIDENCE } from '../../../src/graph/resolve/builtins';
-import { OVERRIDE_CONFIDENCE } from '../../../src/graph/resolve/engine';
+import { OVERRIDE_CONFIDENCE, REEXPORT_CONFIDENCE } from '../../../src/graph/resolve/engine';
 import type { GraphEdge } from '../../../src/graph/types';
 import { DEFAULT_MIN_CONFIDENCE } from '../../../src/graph/view';
 import { extract, keyOf } from './support';
@@ -161,5 +161,24 @@ export function other(o: string) {
 `,
     });
     expect(into(edges, 'src/locale.ts::error.getSizing#Function').map((e) => [e.srcId, e.provenance])).toEqual([['src/locale.ts::error#Function', 'same_file']]);
+  }, SLOW);
+});
+
+describe('namespaces an index file re-exports', () => {
+  it('reaches util.f() through `import { util } from "./core/index"` and `core.util.f()` when the barrel re-exports ./util, as re-exports', async () => {
+    const edges = await resolveFiles('barrel-namespace', {
+      'src/core/util.ts': `export function normalize(x: string) { return x.trim(); }\n`,
+      'src/core/index.ts': `export * as util from "./util.js";\n`,
+      'src/api.ts': `import { util } from "./core/index.js";
+import * as core from "./core/index.js";
+export function a(x: string) { return util.normalize(x); }
+export function b(x: string) { return core.util.normalize(x); }
+export function c(x: string) { return core.missing.normalize(x); }
+`,
+    });
+    expect(into(edges, 'src/core/util.ts::normalize#Function').map((e) => [e.srcId, e.confidence, e.provenance])).toEqual([
+      ['src/api.ts::a#Function', REEXPORT_CONFIDENCE, 'import'],
+      ['src/api.ts::b#Function', REEXPORT_CONFIDENCE, 'import'],
+    ]);
   }, SLOW);
 });
