@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deadConfidence, isEntryPoint } from '../../../src/tools/dead-code';
-import { DB, EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { DB, EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
 
 const P = 'graph-dead';
 
@@ -199,8 +199,7 @@ describe('dead_code with references from a SCIP index', () => {
     const project = await indexProject(R, FILES);
     await seedEdges(project, [
       ...EDGES,
-      // `orphan` passed as a value by another function: used, though never called.
-      { kind: 'REFERENCES', src: 'src/admin/audit.ts::audit#Function', dst: 'src/core/db.ts::orphan#Function', line: 5, confidence: 1, provenance: 'scip' },
+      ORPHAN_REFERENCE,
       // A function naming itself (recursion through a value) is still unused from outside.
       { kind: 'REFERENCES', src: 'src/admin/audit.ts::helperLow#Function', dst: 'src/admin/audit.ts::helperLow#Function', line: 8, confidence: 1, provenance: 'scip' },
     ]);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleOf, riskLevel } from '../../../src/tools/plan-change';
-import { EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
 
 const P = 'graph-plan';
 
@@ -191,7 +191,7 @@ describe('plan_change with references from a SCIP index', () => {
     const project = await indexProject(R, FILES);
     await seedEdges(project, [
       ...EDGES,
-      { kind: 'REFERENCES', src: 'src/admin/audit.ts::audit#Function', dst: 'src/core/db.ts::orphan#Function', line: 5, confidence: 1, provenance: 'scip' },
+      ORPHAN_REFERENCE,
       // The same symbol both references and calls: it is listed once, as a caller.
       { kind: 'REFERENCES', src: 'src/api/users.ts::Users.list#Method', dst: 'src/core/db.ts::query#Function', line: 4, confidence: 1, provenance: 'scip' },
     ]);
