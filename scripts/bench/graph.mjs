@@ -163,6 +163,15 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
           else if (wrongEdges.length < 400) wrongEdges.push({ target: p.id, caller: h.key, line: h.line, confidence: h.confidence, provenance: h.provenance });
         }
       }
+      // The oracle's call sites no caller of the default view accounts for, with their lines.
+      const missedCallers = [];
+      for (const p of perTarget) {
+        const mine = new Set(p.defaultKeys);
+        for (const c of p.target.callers) {
+          if (missedCallers.length >= 600) break;
+          if (!(c.alts ?? [c.nearest, c.outer]).some((k) => mine.has(k))) missedCallers.push({ target: p.id, caller: c.nearest, line: c.line });
+        }
+      }
       const worst = perTarget
         .map((p) => ({ id: p.id, ...scoreTarget(p.target, p.defaultKeys) }))
         .filter((s) => s.wrong.length || s.missed.length)
@@ -183,6 +192,7 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         by_provenance: byProvenance,
         errors: worst,
         wrong_edges: wrongEdges,
+        missed_callers: missedCallers,
       };
       log(`  ${label}: default precision ${languagesOut[label].default.precision}, recall ${languagesOut[label].default.recall} over ${perTarget.length} functions`);
     }

@@ -167,7 +167,7 @@ const nodeKey = (n: GraphNode): string => n.id ?? `${n.file}::`;
  * One level of edges from `ids` in one direction, with the far end's symbol
  * row. Ordered by frontier position, then the far end's file and the line.
  * With `perPair`, one row per (frontier id, far end): its most confident
- * edge, the earliest line among equals — a caller with forty call sites of
+ * edge, a call before another reference and the earliest line among equals — a caller with forty call sites of
  * the same callee is one row, not forty.
  */
 async function level(
@@ -183,7 +183,7 @@ async function level(
   if (ids.length === 0) return [];
   const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
   const edgeRows = `SELECT j.key AS k, j.value AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
-       ${perPair ? `, row_number() OVER (PARTITION BY j.key, e.${far}, CASE WHEN e.${far} IS NULL THEN e.${farFile} END ORDER BY e.confidence DESC, e.line, e.rowid) AS rn` : ''}
+       ${perPair ? `, row_number() OVER (PARTITION BY j.key, e.${far}, CASE WHEN e.${far} IS NULL THEN e.${farFile} END ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
        FROM json_each(?2) j
        CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = j.value
        WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
@@ -235,7 +235,8 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
         return;
       }
       const held = best.get(key);
-      if (!held || row.confidence > held.row.confidence) best.set(key, { row, node, order });
+      // Among equally sure edges a call says more than another reference.
+      if (!held || row.confidence > held.row.confidence || (row.confidence === held.row.confidence && held.row.kind === 'REFERENCES' && row.kind !== 'REFERENCES')) best.set(key, { row, node, order });
     });
     const reached = [...best.values()].sort((a, b) => a.order - b.order);
     for (const { row, node } of reached) {
@@ -403,7 +404,9 @@ export interface UncalledRow {
 
 /**
  * Non-exported, non-test code symbols of `kinds` with no inbound CALLS edge
- * of confidence ≥ `minConfidence`, in path and source order, at most `limit`
+ * of confidence ≥ `minConfidence` and no REFERENCES edge from elsewhere (a
+ * pushed SCIP index saw it used: passed as a value, stored, read), in path
+ * and source order, at most `limit`
  * rows (ask for one more than you need to know whether the list was cut).
  */
 export async function uncalledSymbols(
@@ -421,6 +424,7 @@ export async function uncalledSymbols(
          AND s.kind IN (SELECT value FROM json_each(?2))
          AND (?3 IS NULL OR s.language = ?3)
          AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'CALLS' AND e.confidence >= ?4)
+         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'REFERENCES' AND e.confidence >= ?4 AND e.src_id IS NOT s.id)
        ORDER BY s.file_path, s.start_byte
        LIMIT ?5`,
     )

@@ -22,6 +22,7 @@
  * that loses a race to a newer commit changes nothing. `projects.graph_generation`
  * records the generation the edges reflect.
  */
+import { isAbstractSignature } from '../graph/contract';
 import { createResolver } from '../graph/resolve';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
@@ -169,12 +170,16 @@ interface SymbolRow {
   kind: string;
   parent: string | null;
   is_exported: number;
+  /** Only when it may mark the symbol abstract. */
+  signature: string | null;
 }
 
-const SYMBOL_COLUMNS = 'id, file_path, language, name, qualified_name, kind, parent, is_exported';
+const SYMBOL_COLUMNS = "id, file_path, language, name, qualified_name, kind, parent, is_exported, CASE WHEN kind = 'Method' AND signature LIKE '%abstract%' THEN signature END AS signature";
 
 function toSymbol(r: SymbolRow): SymbolInput {
-  return { id: r.id, file: r.file_path, language: r.language, name: r.name, qualifiedName: r.qualified_name, kind: r.kind, parent: r.parent, isExported: r.is_exported === 1 };
+  const out: SymbolInput = { id: r.id, file: r.file_path, language: r.language, name: r.name, qualifiedName: r.qualified_name, kind: r.kind, parent: r.parent, isExported: r.is_exported === 1 };
+  if (isAbstractSignature(r.name, r.signature)) out.abstract = true;
+  return out;
 }
 
 function toRef(r: RefRow): RefInput {

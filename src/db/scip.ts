@@ -44,7 +44,7 @@ export async function scipTargets(d1: D1Database, projectId: string, files: read
     const [s, r] = await d1.batch([
       d1
         .prepare(
-          `SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine FROM symbols
+          `SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM symbols
            WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`,
         )
         .bind(projectId, chunk),

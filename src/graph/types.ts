@@ -63,6 +63,8 @@ export interface SymbolInput {
   /** qualified_name of the enclosing symbol, null at top level. */
   parent: string | null;
   isExported: boolean;
+  /** An abstract method (`abstract`, `@abstractmethod`): a call to it runs an override. */
+  abstract?: boolean;
 }
 
 /** What resolution knows about the project as a whole. */

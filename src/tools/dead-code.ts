@@ -82,7 +82,7 @@ export const deadCodeTool = defineTool({
   title: 'Uncalled functions and methods',
   description:
     'Functions and methods nothing calls: not exported, not tests, not entry points (main, init, constructor, __dunder__, on*/handle* handlers), ' +
-    'with no inbound CALLS edge at min_confidence. Each result has a confidence (lower for methods, weakly called symbols and ' +
+    'with no inbound CALLS edge at min_confidence nor, with SCIP, any other reference. Each result has a confidence (lower for methods, weakly called symbols and ' +
     'same-file-only languages). Paginated with limit/offset (total, has_more, next_offset).',
   tier: 'heavy',
   toolset: 'full',

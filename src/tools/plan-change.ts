@@ -10,8 +10,8 @@ import { normaliseRepoPath } from './read/files';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 import { exactlyOne, explainNoHops, graphLag, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage, warnHidden } from './graph-common';
 
-/** Edges a change travels back along: callers, subclasses, implementers. */
-const IMPACT_KINDS: readonly EdgeKind[] = ['CALLS', 'INHERITS', 'IMPLEMENTS'];
+/** Edges a change travels back along: callers, subclasses, implementers, and other references (only from a pushed SCIP index). */
+const IMPACT_KINDS: readonly EdgeKind[] = ['CALLS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'];
 const DEFAULT_DEPTH = 3;
 const DEFAULT_MAX_HOPS = 100;
 const MAX_HOPS_CAP = 500;
@@ -84,7 +84,7 @@ export const planChangeTool = defineTool({
   name: 'plan_change',
   title: 'Blast radius of a change',
   description:
-    'What a change to one symbol or file affects: callers, subclasses and implementers walked inbound by depth (risk 1 high, 2 medium, 3 low), ' +
+    'What a change to one symbol or file affects: callers, subclasses, implementers (and other references, with SCIP) walked inbound by depth (risk 1 high, 2 medium, 3 low), ' +
     'the modules they live in (top-level folder, or two levels under src/lib/packages/…; cross_module marked), affected tests ' +
     '(test callers, and test files importing the target file), and a risk summary (high: ≥5 direct callers or callers in ≥2 other modules; ' +
     'medium: any caller; low: none).',

@@ -4,7 +4,7 @@ const DB = (env as unknown as { DB: D1Database }).DB;
 
 /** One edge row as the resolution pass writes it. */
 export interface EdgeRowSeed {
-  kind: 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS';
+  kind: 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES';
   src: string | null;
   srcFile: string;
   dst: string | null;

@@ -113,11 +113,30 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
   for (const { sf, nameNode, kind } of sample(decls, maxTargets)) {
     const pos = nameNode.getStart(sf);
     const line = sf.getLineAndCharacterOfPosition(pos).line + 1;
-    const groups = service.findReferences(sf.fileName, pos) ?? [];
     const callers = [];
     const seen = new Set();
-    for (const g of groups) {
-      for (const r of g.references) {
+    // CommonJS aliases findReferences stops at: `module.exports = { f }` and `const { f } = require(…)`
+    // bind new names; their references are asked for too (the compiler resolves each step).
+    const queue = [{ file: sf.fileName, pos }];
+    const asked = new Set([`${sf.fileName}:${pos}`]);
+    const refs = [];
+    while (queue.length > 0) {
+      const at = queue.shift();
+      for (const g of service.findReferences(at.file, at.pos) ?? []) {
+        for (const r of g.references) {
+          refs.push(r);
+          const rsf = program.getSourceFile(r.fileName);
+          const node = rsf && inCorpus.has(r.fileName) ? findToken(ts, rsf, r.textSpan.start) : null;
+          const key = `${r.fileName}:${r.textSpan.start}`;
+          if (node && !asked.has(key) && commonJsAlias(ts, node)) {
+            asked.add(key);
+            queue.push({ file: r.fileName, pos: r.textSpan.start });
+          }
+        }
+      }
+    }
+    {
+      for (const r of refs) {
         if (r.isDefinition || !inCorpus.has(r.fileName)) continue;
         const rsf = program.getSourceFile(r.fileName);
         if (!rsf) continue;
@@ -139,6 +158,21 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
     targets.push({ file: rel(sf.fileName), name: nameNode.text, line, kind, callers });
   }
   return { tool: `typescript ${ts.version} language service (findReferences)`, targets };
+}
+
+/** A name CommonJS re-binds: a shorthand member of `module.exports = {…}`, or a name destructured from `require(…)`. */
+function commonJsAlias(ts, node) {
+  const p = node.parent;
+  if (p && ts.isShorthandPropertyAssignment(p) && p.name === node) {
+    const obj = p.parent;
+    const assign = obj?.parent;
+    return !!assign && ts.isBinaryExpression(assign) && assign.right === obj && /^(module\.)?exports$/.test(assign.left.getText());
+  }
+  if (p && ts.isBindingElement(p) && p.name === node && !p.propertyName) {
+    const decl = p.parent?.parent;
+    return !!decl && ts.isVariableDeclaration(decl) && !!decl.initializer && ts.isCallExpression(decl.initializer) && decl.initializer.expression.getText() === 'require';
+  }
+  return false;
 }
 
 function findToken(ts, sf, pos) {

@@ -21,6 +21,8 @@ export const CONFIDENCE: Readonly<Record<Exclude<Provenance, 'ambiguous' | 'scip
 };
 /** `this.store.put()` where the class constructs one project class named like the field (`new MemoryStore()`). */
 export const FIELD_RECEIVER_CONFIDENCE = 0.85;
+/** `this.m()` on an abstract method → the override in a subclass of the same file (one of them runs). */
+export const OVERRIDE_CONFIDENCE = 0.85;
 /** An imported name found by name under the imported module's directory (a re-export). */
 export const REEXPORT_CONFIDENCE = 0.9;
 /** Ambiguous candidates: at most this many edges, each with confidence AMBIGUOUS_TOTAL / k. */
@@ -189,7 +191,11 @@ export class FileResolution {
       const type = this.enclosingType(ref);
       if (type && segs.length === 2 && isIdentifier(target)) {
         const m = this.receiverMember(type, target, false);
-        if (m) return this.emitFound(ref, 'CALLS', this.found(m, 'receiver'));
+        if (m) {
+          this.emitFound(ref, 'CALLS', this.found(m, 'receiver'));
+          if (m.abstract) this.overrides(ref, m);
+          return;
+        }
         // Every base is known (in the project or outside it): the method is inherited from outside.
         if (this.basesKnown(type)) return;
       }
@@ -348,6 +354,29 @@ export class FileResolution {
     if (k === 1) return this.emitGuess(ref, 'CALLS', picked, cap);
     const confidence = Math.min(cap, ambiguousConfidence(k));
     for (const c of picked) this.emit(ref, 'CALLS', c.id, c.file, 'ambiguous', confidence);
+  }
+
+  /**
+   * `this.m()` on an abstract method: the call runs an override. Its overrides in the subclasses
+   * this file defines (directly or through other classes of the file) get an edge each.
+   */
+  private overrides(ref: RefInput, abstract: SymbolInput): void {
+    const owner = abstract.parent === null ? undefined : this.lookup.inFile(abstract.file, abstract.parent).find((t) => TYPE_KINDS.has(t.kind));
+    if (!owner || owner.file !== this.file) return;
+    for (const id of this.inherits.keys()) {
+      const sub = this.lookup.byId(id);
+      if (!sub || sub.id === owner.id || !TYPE_KINDS.has(sub.kind)) continue;
+      const type: TypeRef = { qn: sub.qualifiedName, name: sub.name, file: sub.file, sym: sub };
+      if (!this.derivesFrom(type, owner.id)) continue;
+      const m = this.typeMembers(type, abstract.name).find((x) => x.kind === 'Method' && !x.abstract);
+      if (m) this.emit(ref, 'CALLS', m.id, m.file, 'receiver', OVERRIDE_CONFIDENCE);
+    }
+  }
+
+  /** Whether a type of this file has `base` among its bases, transitively. */
+  private derivesFrom(type: TypeRef, base: string, depth = 0): boolean {
+    if (depth > 8) return false;
+    return this.basesOf(type).some((b) => b.sym?.id === base || this.derivesFrom(b, base, depth + 1));
   }
 
   /**
@@ -514,19 +543,15 @@ export class FileResolution {
       const s = choose(this.typeMembers({ qn: cur.sym.qualifiedName, name: cur.sym.name, file: cur.sym.file, sym: cur.sym }, name), want);
       return s ? { entity: { t: 'symbol', sym: s }, reexport: false } : null;
     }
-    if (!last) {
-      const child = cur.child?.(name, this.lookup);
-      if (child) return { entity: child, reexport: false };
-    }
+    // A namespace an index file re-exports (found by file name) comes after everything else.
+    const child = cur.child?.(name, this.lookup) ?? null;
+    if (!last && child && !child.viaReexport) return { entity: child, reexport: false };
     const qn = cur.prefix === '' ? name : `${cur.prefix}.${name}`;
     const syms: SymbolInput[] = [];
     for (const f of cur.files) syms.push(...this.lookup.inFile(f, qn));
     const s = choose(syms, want);
     if (s) return { entity: this.asEntity(s), reexport: false };
-    if (last) {
-      const child = cur.child?.(name, this.lookup);
-      if (child) return { entity: child, reexport: false };
-    }
+    if (last && child && !child.viaReexport) return { entity: child, reexport: false };
     if (cur.defaultExport && cur.prefix === '') {
       const d = this.defaultExport(cur, name, want);
       if (d) return { entity: { t: 'symbol', sym: d }, reexport: false };
@@ -538,7 +563,7 @@ export class FileResolution {
         .filter((x) => x.parent === null && x.isExported && within(x.file, dir) && this.familyOf(x.language) === this.rules.family && (want === 'any' || want.has(x.kind)));
       if (hits.length === 1) return { entity: this.asEntity(hits[0]), reexport: true };
     }
-    return null;
+    return child ? { entity: child, reexport: true } : null;
   }
 
   /** `import Foo from './foo'`: the same name in another case, else the module's only exported function or class. */
@@ -649,9 +674,9 @@ export class FileResolution {
 
   /** A definition in this file: outside types, the closest scope to the reference first. */
   private sameFile(ref: RefInput, name: string, want: ReadonlySet<string>, exclude: string | null = null): SymbolInput | null {
-    const here = this.lookup.namedIn(name, this.file).filter((s) => want.has(s.kind) && s.id !== exclude && !this.isMember(s));
-    if (here.length <= 1) return here[0] ?? null;
     const enclosing = this.lookup.byId(ref.enclosing)?.qualifiedName ?? '';
+    const here = this.lookup.namedIn(name, this.file).filter((s) => want.has(s.kind) && s.id !== exclude && !this.isMember(s) && this.inScopeOf(s, enclosing));
+    if (here.length <= 1) return here[0] ?? null;
     let best = here[0];
     let bestDepth = -1;
     for (const s of here) {
@@ -670,7 +695,21 @@ export class FileResolution {
     if (s.parent === null) return false;
     if (s.kind === 'Method') return true;
     const parent = this.lookup.inFile(s.file, s.parent);
-    return parent.length > 0 && parent.every((p) => p.kind !== 'Module');
+    return parent.length > 0 && parent.every((p) => p.kind !== 'Module') && !this.localTo(s);
+  }
+
+  /** A definition inside a function (a nested function or constant), not inside a type. */
+  private localTo(s: SymbolInput): boolean {
+    if (s.parent === null) return false;
+    const parent = this.lookup.inFile(s.file, s.parent);
+    return parent.length > 0 && parent.every((p) => !TYPE_KINDS.has(p.kind) && p.kind !== 'Module');
+  }
+
+  /** A definition local to a function is seen by bare name only from inside that function. */
+  private inScopeOf(s: SymbolInput, enclosing: string): boolean {
+    if (!this.localTo(s)) return true;
+    const scope = s.parent ?? '';
+    return enclosing === scope || enclosing.startsWith(`${scope}.`);
   }
 }
 

@@ -22,6 +22,8 @@ export interface ModuleEntity {
   reexportDir?: string;
   /** An imported name may be the module's default export (JavaScript family). */
   defaultExport?: boolean;
+  /** Reached as a namespace an index file re-exports (found by file name, not by its own import). */
+  viaReexport?: boolean;
 }
 
 export interface SymbolEntity {

@@ -73,9 +73,7 @@ export class JsModules implements ModuleResolver {
       if (ref.kind !== 'import') continue;
       const target = this.resolve(file, ref.name);
       scope.imports.push({ ref, dst: target ? [target] : [] });
-      const module: ModuleEntity | null = target
-        ? { t: 'module', files: [target], prefix: '', reexportDir: dirname(target), defaultExport: true }
-        : null;
+      const module: ModuleEntity | null = target ? this.moduleOf(target) : null;
       const names = ref.importedNames ?? [];
       for (const written of names) {
         const n = written.replace(/^type\s+/, '').trim();
@@ -99,6 +97,31 @@ export class JsModules implements ModuleResolver {
       }
     }
     return scope;
+  }
+
+  /**
+   * A project file as a module. An index file (a barrel) also has the sibling modules it
+   * re-exports as namespaces (`export * as util from './util'`): a name it does not define, with
+   * a file of that name beside it, is that file (reached as a re-export).
+   */
+  private moduleOf(file: string): ModuleEntity {
+    const dir = dirname(file);
+    const barrel = /^index\.[cm]?[jt]sx?$/.test(file.slice(dir.length === 0 ? 0 : dir.length + 1));
+    return {
+      t: 'module',
+      files: [file],
+      prefix: '',
+      reexportDir: dir,
+      defaultExport: true,
+      ...(barrel
+        ? {
+            child: (name: string) => {
+              const hit = this.probe(dir === '' ? name : `${dir}/${name}`);
+              return hit && hit !== file ? { ...this.moduleOf(hit), viaReexport: true } : null;
+            },
+          }
+        : {}),
+    };
   }
 
   /** The project file a specifier names, or null when it is outside the project. */

@@ -6,13 +6,17 @@
  * the innermost symbol row around it (the module level when none): CALLS where the extractor
  * saw a call of that name on that line, INHERITS/IMPLEMENTS where it saw a base type, and
  * REFERENCES for every other use (reads, type annotations, imports, a function passed as a
- * value). Confidence 1.0, provenance `scip`. A reference to an interface member also reaches
- * the members that implement it (SCIP `is_implementation` relationships), at 0.9: the call
- * dispatches to one of them. Locals, parameters and symbols defined outside the index
- * (dependencies, the standard library) produce no edge.
+ * value). Confidence 1.0, provenance `scip`. A reference to a contract — an interface or trait
+ * member, an abstract method — also reaches the members that implement it (SCIP
+ * `is_implementation` relationships), at 0.9: the call dispatches to one of them. A reference
+ * to a concrete method reaches its overrides (indexers mark them as implementations too) only
+ * at 0.5, under the default view: the method itself runs as often as any override. Locals,
+ * parameters and symbols defined outside the index (dependencies, the standard library)
+ * produce no edge.
  */
+import { CONTRACT_KINDS, isAbstractSignature } from '../contract';
 import type { EdgeKind, GraphEdge } from '../types';
-import { SCIP_ROLE, type ScipDocument } from './decode';
+import { SCIP_ROLE, type ScipDocument, type ScipOccurrence } from './decode';
 import { definedName, isLocalSymbol } from './symbol-name';
 
 /** A symbol row of a covered file (lines 1-based, inclusive). */
@@ -23,6 +27,8 @@ export interface ScipTargetRow {
   kind: string;
   startLine: number;
   endLine: number;
+  /** Declaration head (abstract modifiers, decorators); absent when unknown. */
+  signature?: string | null;
 }
 
 /** A call or inherit reference the extractor stored for a covered file. */
@@ -43,8 +49,27 @@ export interface ScipEdgeStats {
   edges: Partial<Record<EdgeKind, number>>;
 }
 
-/** Confidence of an edge into an implementation reached through an interface member. */
+/** Confidence of an edge into an implementation reached through an interface member or an abstract method. */
 export const IMPLEMENTATION_CONFIDENCE = 0.9;
+/** Confidence of an edge into an override reached through a concrete method (under the default view). */
+export const OVERRIDE_CONFIDENCE = 0.5;
+
+/** Whether a member row is a contract: abstract, or declared in an interface or trait. */
+function isContract(row: ScipTargetRow, fileRows: readonly ScipTargetRow[] | undefined): boolean {
+  if (isAbstractSignature(row.name, row.signature)) return true;
+  let owner: ScipTargetRow | null = null;
+  for (const r of fileRows ?? []) {
+    if (r === row || r.startLine > row.startLine || r.endLine < row.endLine) continue;
+    if (!owner || r.endLine - r.startLine < owner.endLine - owner.startLine) owner = r;
+  }
+  return owner !== null && CONTRACT_KINDS.has(owner.kind);
+}
+
+/** Kinds a function-local SCIP symbol may map onto (nested functions, classes, callable constants). */
+const LOCAL_CALLABLE_KINDS: ReadonlySet<string> = new Set(['Function', 'Method', 'Class', 'Constant', 'Variable']);
+
+/** Local symbols are unique within their document only. */
+const rowKey = (file: string, symbol: string) => (isLocalSymbol(symbol) ? `${file}\0${symbol}` : symbol);
 
 function innermost(rows: readonly ScipTargetRow[] | undefined, line: number, name?: string): ScipTargetRow | null {
   let best: ScipTargetRow | null = null;
@@ -63,8 +88,10 @@ export function scipEdges(documents: readonly ScipDocument[], symbols: readonly 
     else byFile.set(s.file, [s]);
   }
   const stats: ScipEdgeStats = { definitions: 0, unmapped: 0, edges: {} };
-  // SCIP symbol → our row, from definitions.
+  // SCIP symbol → our row, from definitions (a local symbol keyed by its document, rowKey).
   const rows = new Map<string, ScipTargetRow>();
+  /** Local symbol key → the name of the row it maps onto. */
+  const locals = new Map<string, string>();
   for (const doc of documents) {
     for (const o of doc.occurrences) {
       if (!(o.roles & SCIP_ROLE.definition) || isLocalSymbol(o.symbol) || rows.has(o.symbol)) continue;
@@ -76,8 +103,45 @@ export function scipEdges(documents: readonly ScipDocument[], symbols: readonly 
       else stats.unmapped++;
     }
   }
-  // Interface member → the members implementing it.
+  // Functions nested in functions are document-local symbols (`local 7`): the first local
+  // definition on the first line of a nested callable row that no global symbol took is its name.
+  const taken = new Set([...rows.values()].map((r) => r.id));
+  for (const doc of documents) {
+    const file = doc.relativePath;
+    const nested = new Map<number, ScipTargetRow>();
+    const fileRows = byFile.get(file) ?? [];
+    for (const r of fileRows) {
+      if (taken.has(r.id) || !LOCAL_CALLABLE_KINDS.has(r.kind)) continue;
+      if (!fileRows.some((o) => o !== r && o.startLine <= r.startLine && o.endLine >= r.endLine && o.endLine - o.startLine > r.endLine - r.startLine)) continue;
+      const held = nested.get(r.startLine);
+      if (!held || r.endLine - r.startLine < held.endLine - held.startLine) nested.set(r.startLine, r);
+    }
+    if (nested.size === 0) continue;
+    const first = new Map<number, ScipOccurrence>();
+    for (const o of doc.occurrences) {
+      if (!(o.roles & SCIP_ROLE.definition) || !isLocalSymbol(o.symbol) || !nested.has(o.range[0] + 1)) continue;
+      const held = first.get(o.range[0] + 1);
+      if (!held || o.range[1] < held.range[1]) first.set(o.range[0] + 1, o);
+    }
+    for (const [line, o] of first) {
+      const row = nested.get(line)!;
+      rows.set(rowKey(file, o.symbol), row);
+      locals.set(rowKey(file, o.symbol), row.name);
+    }
+  }
+  // Interface member → the members implementing it. A member the index defines outside the
+  // covered files (a dependency's) is not known to be a contract: its overrides stay 0.5.
   const implementations = new Map<string, string[]>();
+  const contracts = new Map<string, boolean>();
+  const contract = (symbol: string) => {
+    let c = contracts.get(symbol);
+    if (c === undefined) {
+      const row = rows.get(symbol);
+      c = row !== undefined && isContract(row, byFile.get(row.file));
+      contracts.set(symbol, c);
+    }
+    return c;
+  };
   for (const doc of documents) {
     for (const info of doc.symbols) {
       for (const rel of info.relationships) {
@@ -103,18 +167,20 @@ export function scipEdges(documents: readonly ScipDocument[], symbols: readonly 
   for (const doc of documents) {
     const file = doc.relativePath;
     for (const o of doc.occurrences) {
-      if (o.roles & SCIP_ROLE.definition || isLocalSymbol(o.symbol)) continue;
-      const direct = rows.get(o.symbol);
-      const impls = (implementations.get(o.symbol) ?? []).map((s) => rows.get(s)).filter((r): r is ScipTargetRow => r !== undefined && r !== direct);
+      if (o.roles & SCIP_ROLE.definition) continue;
+      const local = isLocalSymbol(o.symbol);
+      const direct = rows.get(local ? rowKey(file, o.symbol) : o.symbol);
+      const impls = local ? [] : (implementations.get(o.symbol) ?? []).map((s) => rows.get(s)).filter((r): r is ScipTargetRow => r !== undefined && r !== direct);
       if (!direct && impls.length === 0) continue;
-      const named = definedName(o.symbol);
+      const implConfidence = contract(o.symbol) ? IMPLEMENTATION_CONFIDENCE : OVERRIDE_CONFIDENCE;
+      const named = local ? { name: locals.get(rowKey(file, o.symbol))!, owner: null } : definedName(o.symbol);
       if (!named) continue;
       const line = o.range[0] + 1;
       // `new Service()` references the constructor; the extractor records a call of `Service`.
       const written = named.name === 'constructor' && named.owner ? named.owner : named.name;
       const seenRef = extracted.get(`${file}\0${line}\0${written}`);
       const src = seenRef ? seenRef.enclosing : (innermost(byFile.get(file), line)?.id ?? null);
-      for (const [target, confidence] of [...(direct ? [[direct, 1] as const] : []), ...impls.map((r) => [r, IMPLEMENTATION_CONFIDENCE] as const)]) {
+      for (const [target, confidence] of [...(direct ? [[direct, 1] as const] : []), ...impls.map((r) => [r, implConfidence] as const)]) {
         const kind: EdgeKind = !seenRef ? 'REFERENCES' : seenRef.kind === 'call' ? 'CALLS' : target.kind === 'Interface' ? 'IMPLEMENTS' : 'INHERITS';
         add({ kind, srcId: src, srcFile: file, dstId: target.id, dstFile: target.file, name: written, line, confidence, provenance: 'scip' });
       }

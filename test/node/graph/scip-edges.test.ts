@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCIP_ROLE, type ScipDocument, type ScipOccurrence } from '../../../src/graph/scip/decode';
-import { IMPLEMENTATION_CONFIDENCE, scipEdges, type ScipTargetRow } from '../../../src/graph/scip/edges';
+import { IMPLEMENTATION_CONFIDENCE, OVERRIDE_CONFIDENCE, scipEdges, type ScipTargetRow } from '../../../src/graph/scip/edges';
 import { checkScip } from '../../../src/graph/scip/check';
 
 const P = 'scip-typescript npm pkg 1.0.0 ';
@@ -30,6 +30,65 @@ describe('SCIP occurrences as edges', () => {
       `CALLS b.ts::use#Function -> a.ts::Mem.put#Method @2 ${IMPLEMENTATION_CONFIDENCE} scip`,
       'REFERENCES b.ts::use#Function -> a.ts::Store#Interface @3 1 scip',
     ]);
+  });
+
+  it('reaches overrides of a concrete method only under the default view, and those of an abstract one at IMPLEMENTATION_CONFIDENCE', () => {
+    const klass = (name: string, start: number, end: number): ScipTargetRow => ({ id: `k.py::${name}#Class`, file: 'k.py', name, kind: 'Class', startLine: start, endLine: end });
+    const method = (owner: string, name: string, line: number, signature: string): ScipTargetRow => ({ id: `k.py::${owner}.${name}#Method`, file: 'k.py', name, kind: 'Method', startLine: line, endLine: line + 1, signature });
+    const krows = [
+      klass('Base', 1, 6),
+      method('Base', 'save', 2, 'def save(self)'),
+      method('Base', 'load', 4, '@abstractmethod def load(self)'),
+      klass('Sub', 8, 12),
+      method('Sub', 'save', 9, 'def save(self)'),
+      method('Sub', 'load', 11, 'def load(self)'),
+      { id: 'k.py::use#Function', file: 'k.py', name: 'use', kind: 'Function', startLine: 14, endLine: 16 },
+    ];
+    const sym = (s: string) => `scip-python python corpus 1 k/${s}`;
+    const rel = (s: string) => ({ symbol: sym(s), isImplementation: true, isReference: false, isTypeDefinition: false, isDefinition: false });
+    const K: ScipDocument = {
+      relativePath: 'k.py',
+      language: 'python',
+      occurrences: [
+        { range: [0, 6, 0, 10], symbol: sym('Base#'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [1, 8, 1, 12], symbol: sym('Base#save().'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [3, 8, 3, 12], symbol: sym('Base#load().'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [7, 6, 7, 9], symbol: sym('Sub#'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [8, 8, 8, 12], symbol: sym('Sub#save().'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [10, 8, 10, 12], symbol: sym('Sub#load().'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [13, 4, 13, 7], symbol: sym('use().'), roles: SCIP_ROLE.definition, enclosingRange: null },
+        { range: [14, 6, 14, 10], symbol: sym('Base#save().'), roles: 0, enclosingRange: null },
+        { range: [15, 6, 15, 10], symbol: sym('Base#load().'), roles: 0, enclosingRange: null },
+      ],
+      symbols: [
+        { symbol: sym('Sub#save().'), kind: 0, displayName: 'save', enclosingSymbol: '', relationships: [rel('Base#save().')] },
+        { symbol: sym('Sub#load().'), kind: 0, displayName: 'load', enclosingSymbol: '', relationships: [rel('Base#load().')] },
+      ],
+    };
+    const calls = [15, 16].map((line) => ({ file: 'k.py', kind: 'call' as const, target: line === 15 ? 'save' : 'load', enclosing: 'k.py::use#Function', line }));
+    const { edges } = scipEdges([K], krows, calls);
+    expect(edges.filter((e) => e.kind === 'CALLS').map((e) => `${e.dstId} ${e.confidence}`)).toEqual([
+      'k.py::Base.save#Method 1',
+      `k.py::Sub.save#Method ${OVERRIDE_CONFIDENCE}`,
+      'k.py::Base.load#Method 1',
+      `k.py::Sub.load#Method ${IMPLEMENTATION_CONFIDENCE}`,
+    ]);
+  });
+
+  it('maps a function nested in a function (a document-local SCIP symbol) onto its row', () => {
+    const nrows: ScipTargetRow[] = [
+      { id: 'l.ts::error#Function', file: 'l.ts', name: 'error', kind: 'Function', startLine: 1, endLine: 6 },
+      { id: 'l.ts::error.getSizing#Function', file: 'l.ts', name: 'getSizing', kind: 'Function', startLine: 2, endLine: 4 },
+    ];
+    const L = doc('l.ts', [
+      occ(0, 'l.ts/error.', SCIP_ROLE.definition),
+      { range: [1, 11, 1, 20], symbol: 'local 7', roles: SCIP_ROLE.definition, enclosingRange: null },
+      { range: [1, 21, 1, 27], symbol: 'local 8', roles: SCIP_ROLE.definition, enclosingRange: null },
+      { range: [4, 10, 4, 19], symbol: 'local 7', roles: 0, enclosingRange: null },
+      { range: [4, 20, 4, 26], symbol: 'local 8', roles: 0, enclosingRange: null },
+    ]);
+    const { edges } = scipEdges([L], nrows, [{ file: 'l.ts', kind: 'call', target: 'getSizing', enclosing: 'l.ts::error#Function', line: 5 }]);
+    expect(edges.map((e) => `${e.kind} ${e.srcId} -> ${e.dstId} @${e.line}`)).toEqual(['CALLS l.ts::error#Function -> l.ts::error.getSizing#Function @5']);
   });
 
   it('counts definitions that match no symbol row and makes no edge into them', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deadConfidence, isEntryPoint } from '../../../src/tools/dead-code';
-import { DB, EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { DB, EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
 
 const P = 'graph-dead';
 
@@ -191,4 +191,22 @@ describe('dead_code', () => {
       expect(body.error.suggestion).toBeTruthy();
     });
   }
+});
+
+describe('dead_code with references from a SCIP index', () => {
+  const R = 'graph-dead-refs';
+  beforeAll(async () => {
+    const project = await indexProject(R, FILES);
+    await seedEdges(project, [
+      ...EDGES,
+      ORPHAN_REFERENCE,
+      // A function naming itself (recursion through a value) is still unused from outside.
+      { kind: 'REFERENCES', src: 'src/admin/audit.ts::helperLow#Function', dst: 'src/admin/audit.ts::helperLow#Function', line: 8, confidence: 1, provenance: 'scip' },
+    ]);
+  });
+
+  it('leaves out a symbol another symbol references, and keeps one only referenced by itself', async () => {
+    const { body } = await rest('dead_code', { project: R });
+    expect(ids(body)).toEqual(['src/admin/audit.ts::helperLow#Function']);
+  });
 });

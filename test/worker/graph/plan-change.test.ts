@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleOf, riskLevel } from '../../../src/tools/plan-change';
-import { EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
 
 const P = 'graph-plan';
 
@@ -183,4 +183,25 @@ describe('plan_change', () => {
       expect(body.error.suggestion).toBeTruthy();
     });
   }
+});
+
+describe('plan_change with references from a SCIP index', () => {
+  const R = 'graph-plan-refs';
+  beforeAll(async () => {
+    const project = await indexProject(R, FILES);
+    await seedEdges(project, [
+      ...EDGES,
+      ORPHAN_REFERENCE,
+      // The same symbol both references and calls: it is listed once, as a caller.
+      { kind: 'REFERENCES', src: 'src/api/users.ts::Users.list#Method', dst: 'src/core/db.ts::query#Function', line: 4, confidence: 1, provenance: 'scip' },
+    ]);
+  });
+
+  it('counts the sites that reference a symbol without calling it as impact, and a caller once as a caller', async () => {
+    const orphan = (await rest('plan_change', { project: R, id: 'src/core/db.ts::orphan#Function', depth: 1 })).body;
+    expect(orphan.result.impact.map((h: Json) => [h.id, h.edge, h.provenance])).toEqual([['src/admin/audit.ts::audit#Function', 'REFERENCES', 'scip']]);
+    expect(orphan.result.risk).toMatchObject({ level: 'medium', direct: 1 });
+    const query = (await rest('plan_change', { project: R, id: 'src/core/db.ts::query#Function', depth: 1 })).body;
+    expect(query.result.impact.map((h: Json) => [h.id, h.edge])).toEqual([['src/api/users.ts::Users.list#Method', 'CALLS']]);
+  });
 });

@@ -100,6 +100,9 @@ export const EDGES: SeedEdge[] = [
   { src: 'lib/util.c::used#Function', dst: 'lib/util.c::helper#Function', line: 6, confidence: 0.95, provenance: 'same_file' },
 ];
 
+/** What a pushed SCIP index adds to EDGES: `audit` passes `orphan` as a value (used, never called). */
+export const ORPHAN_REFERENCE: SeedEdge = { kind: 'REFERENCES', src: 'src/admin/audit.ts::audit#Function', dst: 'src/core/db.ts::orphan#Function', line: 5, confidence: 1, provenance: 'scip' };
+
 /** Indexes `files` into `name` through the index tool; returns the project id and its symbol ids. */
 export async function indexProject(name: string, files: Record<string, string>): Promise<{ id: string; ids: Set<string> }> {
   const r = await rest('index', { project: name, files: Object.entries(files).map(([path, content]) => ({ path, content })) });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createResolver } from '../../../src/graph/resolve';
 import { BUILTIN_NAME_CONFIDENCE } from '../../../src/graph/resolve/builtins';
+import { OVERRIDE_CONFIDENCE, REEXPORT_CONFIDENCE } from '../../../src/graph/resolve/engine';
 import type { GraphEdge } from '../../../src/graph/types';
 import { DEFAULT_MIN_CONFIDENCE } from '../../../src/graph/view';
 import { extract, keyOf } from './support';
@@ -113,5 +114,71 @@ def fill(d):
     const edges = await resolveFiles('py-super', files);
     expect(into(edges, 'pkg/errors.py::fromkeys#Function').map(keyOf)).toEqual([]);
     expect(into(edges, 'pkg/store.py::Store.setdefault#Method')).toEqual([]);
+  }, SLOW);
+});
+
+describe('calls through an abstract method reach the overrides of the same file', () => {
+  it('links this.run() on an abstract method to it and, at OVERRIDE_CONFIDENCE, to each subclass override in the file', async () => {
+    const edges = await resolveFiles('abstract-dispatch', {
+      'src/base.ts': `export abstract class Base {
+  abstract run(x: number): number;
+  twice(x: number) { return this.run(this.run(x)); }
+  helper() { return 1; }
+  go() { return this.helper(); }
+}
+export class Fast extends Base {
+  run(x: number) { return x; }
+  helper() { return 2; }
+}
+class Faster extends Fast {
+  run(x: number) { return x + 1; }
+}
+class Other {
+  run(x: number) { return x; }
+}
+`,
+    });
+    const seen = (dst: string) => into(edges, dst).map((e) => [e.srcId, e.confidence, e.provenance]);
+    expect(seen('src/base.ts::Base.run#Method')).toEqual([['src/base.ts::Base.twice#Method', 0.95, 'receiver'], ['src/base.ts::Base.twice#Method', 0.95, 'receiver']]);
+    expect(seen('src/base.ts::Fast.run#Method')[0]).toEqual(['src/base.ts::Base.twice#Method', OVERRIDE_CONFIDENCE, 'receiver']);
+    expect(seen('src/base.ts::Faster.run#Method')[0]).toEqual(['src/base.ts::Base.twice#Method', OVERRIDE_CONFIDENCE, 'receiver']);
+    expect(seen('src/base.ts::Other.run#Method')).toEqual([]);
+    // A concrete method keeps its single target: the override runs no more often than it does.
+    expect(seen('src/base.ts::Fast.helper#Method')).toEqual([]);
+  }, SLOW);
+});
+
+describe('functions nested in a function', () => {
+  it('resolve by bare name from inside their function only', async () => {
+    const edges = await resolveFiles('nested-functions', {
+      'src/locale.ts': `export const error = () => {
+  function getSizing(origin: string) { return origin.length; }
+  return (issue: { origin: string }) => getSizing(issue.origin);
+};
+export function other(o: string) {
+  return getSizing(o);
+}
+`,
+    });
+    expect(into(edges, 'src/locale.ts::error.getSizing#Function').map((e) => [e.srcId, e.provenance])).toEqual([['src/locale.ts::error#Function', 'same_file']]);
+  }, SLOW);
+});
+
+describe('namespaces an index file re-exports', () => {
+  it('reaches util.f() through `import { util } from "./core/index"` and `core.util.f()` when the barrel re-exports ./util, as re-exports', async () => {
+    const edges = await resolveFiles('barrel-namespace', {
+      'src/core/util.ts': `export function normalize(x: string) { return x.trim(); }\n`,
+      'src/core/index.ts': `export * as util from "./util.js";\n`,
+      'src/api.ts': `import { util } from "./core/index.js";
+import * as core from "./core/index.js";
+export function a(x: string) { return util.normalize(x); }
+export function b(x: string) { return core.util.normalize(x); }
+export function c(x: string) { return core.missing.normalize(x); }
+`,
+    });
+    expect(into(edges, 'src/core/util.ts::normalize#Function').map((e) => [e.srcId, e.confidence, e.provenance])).toEqual([
+      ['src/api.ts::a#Function', REEXPORT_CONFIDENCE, 'import'],
+      ['src/api.ts::b#Function', REEXPORT_CONFIDENCE, 'import'],
+    ]);
   }, SLOW);
 });

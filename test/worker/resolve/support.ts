@@ -5,6 +5,7 @@
  * (symbol id = `${path}::${key}`, enclosing id = `${path}::${enclosing}`).
  */
 import { extractFile } from '../../../src/extract/index';
+import { isAbstractSignature } from '../../../src/graph/contract';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../../../src/graph/types';
 
 export interface ExpectedEdge {
@@ -71,6 +72,7 @@ export async function extract(fixture: Fixture): Promise<Extracted> {
         kind: s.kind,
         parent: s.parent,
         isExported: s.is_exported,
+        ...(s.kind === 'Method' && isAbstractSignature(s.name, s.signature) ? { abstract: true } : {}),
       });
     }
     for (const r of result.references) {
