@@ -6,8 +6,9 @@
 // kept-alive connection (≈ 60 → 600 MB per 4,000 requests) until it aborts after
 // ~18k requests, and it closes idle keep-alive connections after ~5 s without a
 // `Keep-Alive` header, so pooled clients hit broken pipes. Here:
-// - every request reaches wrangler on a fresh connection (`Connection: close`), which
-//   keeps its memory flat;
+// - every request reaches the Worker's runtime directly (bypassing wrangler's proxy worker,
+//   whose memory grows with every request it relays) on a fresh connection
+//   (`Connection: close`); wrangler's port stays the fallback;
 // - clients get bounded keep-alive (KEEP_ALIVE_MS, announced as `Keep-Alive: timeout=`,
 //   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
 // - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and
@@ -17,7 +18,7 @@
 // Usage (normally through startDevServer in dev-server.mjs):
 //   node scripts/local-server.mjs '{"port":8787,"root":"…","persistTo":"…","vars":{…}}'
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from './dev-server.mjs';
@@ -94,6 +95,77 @@ async function waitHealthy(port, child, timeoutMs = 90_000) {
   return false;
 }
 
+/**
+ * The Worker runtime's own HTTP socket. wrangler dev runs two workerd processes: its proxy
+ * worker on the port it is given, and the Worker's runtime (started with an inspector
+ * address) on a port of its own. The proxy worker's memory grows with every request it
+ * relays (≈ 0.05 MiB each, measured with /v1/health alone) and it is the source of the
+ * spurious "restarted mid-request" 503s, so requests go to the runtime's socket directly
+ * once it is found: its listening ports (from /proc) that answer /v1/health as this Worker.
+ * Linux only; elsewhere, or when nothing answers, requests keep going through wrangler.
+ */
+function runtimeListeningPorts() {
+  const ports = [];
+  for (const pid of strayGroupMembers()) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!cmd.some((c) => c.includes('workerd')) || !cmd.some((c) => c.startsWith('--inspector-addr'))) continue;
+      const inodes = new Set();
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        try {
+          const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+          if (m) inodes.add(m[1]);
+        } catch {
+          /* closed while we looked */
+        }
+      }
+      for (const table of ['tcp', 'tcp6']) {
+        let text = '';
+        try {
+          text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+        } catch {
+          continue;
+        }
+        for (const line of text.split('\n').slice(1)) {
+          const f = line.trim().split(/\s+/);
+          // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
+          if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
+        }
+      }
+    } catch {
+      /* exited while we looked */
+    }
+  }
+  return [...new Set(ports)];
+}
+
+async function findRuntimePort() {
+  for (const port of runtimeListeningPorts()) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(5_000) });
+      const body = await res.json().catch(() => null);
+      if (res.ok && body && typeof body === 'object' && 'schema_version' in body) return port;
+    } catch {
+      /* not this one */
+    }
+  }
+  return undefined;
+}
+
+/** (Re)finds the runtime's socket for `current`; one search at a time. */
+function refreshDirect(current) {
+  if (config.direct === false || current.finding) return;
+  current.direct = undefined;
+  current.finding = findRuntimePort()
+    .then((port) => {
+      if (upstream === current) current.direct = port;
+    })
+    .catch(() => {})
+    .finally(() => {
+      current.finding = undefined;
+    });
+}
+
 async function startWrangler() {
   const port = await freePort();
   const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
@@ -114,6 +186,9 @@ async function startWrangler() {
   upstream = { child, port };
   healthFailures = 0;
   await loadIdempotency(port);
+  refreshDirect(upstream);
+  await upstream.finding;
+  log(upstream.direct ? `requests go to the Worker runtime on 127.0.0.1:${upstream.direct} directly` : 'requests go through wrangler\'s proxy');
   return true;
 }
 
@@ -240,7 +315,10 @@ function forward(req, res, body, attempt) {
   if (!current) return notReady(res);
   const headers = forwardHeaders(req.headers);
   headers['content-length'] = String(body.length);
-  const up = http.request({ host: '127.0.0.1', port: current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
+  const direct = current.direct;
+  // What wrangler's proxy worker sends the runtime too: errors as the Worker answers them.
+  if (direct) headers['mf-disable-pretty-error'] = 'true';
+  const up = http.request({ host: '127.0.0.1', port: direct ?? current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
     if (upRes.statusCode === 503 && attempt < MAX_REPLAYS && replayable(req.method, req.url, body)) {
       const chunks = [];
       upRes.on('data', (c) => chunks.push(c));
@@ -264,7 +342,14 @@ function forward(req, res, body, attempt) {
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
   });
-  up.on('error', () => {
+  up.on('error', (err) => {
+    // The runtime restarted (a reload after a source edit) on a new port: nothing ran, so
+    // the request goes through wrangler while the new socket is found.
+    if (direct && err.code === 'ECONNREFUSED' && !res.headersSent) {
+      if (current.direct === direct) refreshDirect(current);
+      current.direct = undefined;
+      return forward(req, res, body, attempt);
+    }
     if (res.headersSent) return res.destroy();
     notReady(res);
   });
