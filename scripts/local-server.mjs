@@ -26,7 +26,6 @@ import { freePort } from './dev-server.mjs';
 const config = JSON.parse(process.argv[2] ?? '{}');
 const ROOT = config.root;
 const PUBLIC_PORT = Number(config.port);
-const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 const KEEP_ALIVE_MS = 4_000;
 const MAX_REQUESTS_PER_SOCKET = 1_000;
@@ -97,41 +96,47 @@ async function waitHealthy(port, child, timeoutMs = 90_000) {
 
 /**
  * The Worker runtime's own HTTP socket. wrangler dev runs two workerd processes: its proxy
- * worker on the port it is given, and the Worker's runtime (started with an inspector
- * address) on a port of its own. The proxy worker's memory grows with every request it
- * relays (≈ 0.05 MiB each, measured with /v1/health alone) and it is the source of the
- * spurious "restarted mid-request" 503s, so requests go to the runtime's socket directly
- * once it is found: its listening ports (from /proc) that answer /v1/health as this Worker.
- * Linux only; elsewhere, or when nothing answers, requests keep going through wrangler.
+ * worker on the port it is given, and the Worker's runtime on a port of its own. Requests go
+ * to the runtime's socket directly once it is found (the ports, from /proc, of the workerd
+ * that does not hold wrangler's port, that answer /v1/health as this Worker): one hop less,
+ * and no spurious "restarted mid-request" 503 from the proxy worker. Linux only; elsewhere,
+ * or when nothing answers, requests keep going through wrangler's port.
  */
-function runtimeListeningPorts() {
+function listeningPorts(pid) {
+  const inodes = new Set();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {
+      /* closed while we looked */
+    }
+  }
+  const ports = [];
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
+      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+
+function runtimeListeningPorts(wranglerPort) {
   const ports = [];
   for (const pid of strayGroupMembers()) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!cmd.some((c) => c.includes('workerd')) || !cmd.some((c) => c.startsWith('--inspector-addr'))) continue;
-      const inodes = new Set();
-      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-        try {
-          const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-          if (m) inodes.add(m[1]);
-        } catch {
-          /* closed while we looked */
-        }
-      }
-      for (const table of ['tcp', 'tcp6']) {
-        let text = '';
-        try {
-          text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
-        } catch {
-          continue;
-        }
-        for (const line of text.split('\n').slice(1)) {
-          const f = line.trim().split(/\s+/);
-          // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
-          if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
-        }
-      }
+      if (!cmd.some((c) => c.includes('workerd'))) continue;
+      const own = listeningPorts(pid);
+      if (!own.includes(wranglerPort)) ports.push(...own);
     } catch {
       /* exited while we looked */
     }
@@ -139,8 +144,8 @@ function runtimeListeningPorts() {
   return [...new Set(ports)];
 }
 
-async function findRuntimePort() {
-  for (const port of runtimeListeningPorts()) {
+async function findRuntimePort(wranglerPort) {
+  for (const port of runtimeListeningPorts(wranglerPort)) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(5_000) });
       const body = await res.json().catch(() => null);
@@ -156,7 +161,7 @@ async function findRuntimePort() {
 function refreshDirect(current) {
   if (config.direct === false || current.finding) return;
   current.direct = undefined;
-  current.finding = findRuntimePort()
+  current.finding = findRuntimePort(current.port)
     .then((port) => {
       if (upstream === current) current.direct = port;
     })
@@ -168,9 +173,8 @@ function refreshDirect(current) {
 
 async function startWrangler() {
   const port = await freePort();
-  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
-  if (config.persistTo) args.push('--persist-to', config.persistTo);
-  for (const [k, v] of Object.entries(config.vars ?? {})) args.push('--var', `${k}:${v}`);
+  // `wrangler dev` through its programmatic API, without an inspector (see wrangler-dev.mjs).
+  const args = [path.join(ROOT, 'scripts', 'wrangler-dev.mjs'), JSON.stringify({ root: ROOT, port, persistTo: config.persistTo, vars: config.vars ?? {} })];
   // Same process group as this supervisor: stopping the group stops everything.
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {

@@ -39,12 +39,12 @@ export async function closedErrorCodes() {
 }
 
 /**
- * wrangler dev runs two workerd processes: the Worker itself (with its D1), started with an
- * inspector address, and wrangler's own proxy worker in front of it.
+ * wrangler dev runs two workerd processes: the Worker itself (with its D1), whose entry socket
+ * takes any free port, and wrangler's own proxy worker on the port wrangler was given.
  */
 function workerdRole(cmd) {
   if (!cmd.some((c) => c.includes('workerd'))) return undefined;
-  return cmd.some((c) => c.startsWith('--inspector-addr')) ? 'workerd' : 'workerd-proxy';
+  return cmd.some((c) => c.startsWith('--inspector-addr') || /^--socket-addr=entry=.*:0$/.test(c)) ? 'workerd' : 'workerd-proxy';
 }
 
 /**
