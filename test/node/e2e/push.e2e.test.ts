@@ -14,9 +14,10 @@ import { type E2EServer, FULL_KEY, startE2EServer } from './support';
 const BIN = fileURLToPath(new URL('../../../cli/bin.mjs', import.meta.url));
 let server: E2EServer;
 
+// A loaded machine can take minutes to start wrangler; a free one takes seconds.
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY });
-});
+  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY }, 280_000);
+}, 300_000);
 
 afterAll(async () => {
   await removeTrees();
