@@ -53,8 +53,8 @@ export function applyLocalMigrations(persistTo) {
  * port, reaches it on fresh connections, and restarts it if it dies or hangs. It runs
  * in its own process group (`pid`), which `stop` ends. `PINCHER_RATE_LIMIT` is `off`
  * unless `vars` sets it: local runs measure the server, not the per-key limiter.
- * `PINCHER_ACCESS_LOG` is `off` too: wrangler's inspector proxy keeps every line the
- * Worker logs until a DevTools client reads it (≈ 0.05 MiB of its memory per request).
+ * `PINCHER_ACCESS_LOG` is `off` too: wrangler prints warnings only, and a line per request
+ * would pile up in `logs` over a long run.
  *
  * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean }} [options]
  */

@@ -6,9 +6,11 @@
 // kept-alive connection (≈ 60 → 600 MB per 4,000 requests) until it aborts after
 // ~18k requests, and it closes idle keep-alive connections after ~5 s without a
 // `Keep-Alive` header, so pooled clients hit broken pipes. Here:
-// - every request reaches the Worker's runtime directly (bypassing wrangler's proxy worker,
-//   whose memory grows with every request it relays) on a fresh connection
-//   (`Connection: close`); wrangler's port stays the fallback;
+// - wrangler dev runs without an inspector (scripts/wrangler-dev.mjs): its inspector proxy
+//   kept every message of the Worker's runtime until a DevTools client read it;
+// - every request reaches the Worker's runtime directly (one hop less than through
+//   wrangler's proxy worker) on a fresh connection (`Connection: close`); wrangler's port
+//   stays the fallback;
 // - clients get bounded keep-alive (KEEP_ALIVE_MS, announced as `Keep-Alive: timeout=`,
 //   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
 // - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and

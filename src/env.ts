@@ -19,10 +19,7 @@ export interface Env {
   RATE_LIMITER?: RateLimit;
   /** `off` disables the per-key rate limit. */
   PINCHER_RATE_LIMIT?: string;
-  /**
-   * `off` stops the one JSON line per request (the local server sets it: under `wrangler dev`
-   * each line is kept by wrangler's inspector proxy until a DevTools client reads it).
-   */
+  /** `off` stops the one JSON line per request (the local server sets it). */
   PINCHER_ACCESS_LOG?: string;
   /** The binding's `simple.period` (`10` or `60`, default 60), announced in Retry-After. */
   PINCHER_RATE_LIMIT_PERIOD?: string;
