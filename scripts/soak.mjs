@@ -170,13 +170,14 @@ function byProcessOverTime(points) {
 }
 
 /**
- * The Worker's workerd growth per push, from the second sample to the last (the first
- * still includes the grammars and the first pushes warming up), in MiB.
+ * Growth per push of the Worker's runtime and of wrangler's proxy worker, in MiB, over the
+ * second half of the run: the runtime warms up for several minutes (grammars, V8 heaps,
+ * SQLite caches) before it levels off.
  */
 function growthPerPush(points) {
   const withMem = points.filter((p) => typeof p.rss_by_process?.workerd === 'number');
   if (withMem.length < 3) return {};
-  const a = withMem[1];
+  const a = withMem[Math.floor(withMem.length / 2)];
   const b = withMem[withMem.length - 1];
   const pushes = b.pushes - a.pushes;
   if (pushes <= 0) return {};
