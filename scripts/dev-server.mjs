@@ -53,12 +53,14 @@ export function applyLocalMigrations(persistTo) {
  * port, reaches it on fresh connections, and restarts it if it dies or hangs. It runs
  * in its own process group (`pid`), which `stop` ends. `PINCHER_RATE_LIMIT` is `off`
  * unless `vars` sets it: local runs measure the server, not the per-key limiter.
+ * `PINCHER_ACCESS_LOG` is `off` too: wrangler prints warnings only, and a line per request
+ * would pile up in `logs` over a long run.
  *
  * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean }} [options]
  */
 export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false } = {}) {
   port ??= await freePort();
-  const config = { port, root: ROOT, persistTo, vars: { PINCHER_RATE_LIMIT: 'off', ...vars } };
+  const config = { port, root: ROOT, persistTo, vars: { PINCHER_RATE_LIMIT: 'off', PINCHER_ACCESS_LOG: 'off', ...vars } };
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'local-server.mjs'), JSON.stringify(config)], {
     cwd: ROOT,
     env: { ...process.env, ...QUIET_ENV },

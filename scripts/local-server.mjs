@@ -6,8 +6,11 @@
 // kept-alive connection (≈ 60 → 600 MB per 4,000 requests) until it aborts after
 // ~18k requests, and it closes idle keep-alive connections after ~5 s without a
 // `Keep-Alive` header, so pooled clients hit broken pipes. Here:
-// - every request reaches wrangler on a fresh connection (`Connection: close`), which
-//   keeps its memory flat;
+// - wrangler dev runs without an inspector (scripts/wrangler-dev.mjs): its inspector proxy
+//   kept every message of the Worker's runtime until a DevTools client read it;
+// - every request reaches the Worker's runtime directly (one hop less than through
+//   wrangler's proxy worker) on a fresh connection (`Connection: close`); wrangler's port
+//   stays the fallback;
 // - clients get bounded keep-alive (KEEP_ALIVE_MS, announced as `Keep-Alive: timeout=`,
 //   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
 // - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and
@@ -17,7 +20,7 @@
 // Usage (normally through startDevServer in dev-server.mjs):
 //   node scripts/local-server.mjs '{"port":8787,"root":"…","persistTo":"…","vars":{…}}'
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from './dev-server.mjs';
@@ -25,7 +28,6 @@ import { freePort } from './dev-server.mjs';
 const config = JSON.parse(process.argv[2] ?? '{}');
 const ROOT = config.root;
 const PUBLIC_PORT = Number(config.port);
-const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 const KEEP_ALIVE_MS = 4_000;
 const MAX_REQUESTS_PER_SOCKET = 1_000;
@@ -94,11 +96,87 @@ async function waitHealthy(port, child, timeoutMs = 90_000) {
   return false;
 }
 
+/**
+ * The Worker runtime's own HTTP socket. wrangler dev runs two workerd processes: its proxy
+ * worker on the port it is given, and the Worker's runtime on a port of its own. Requests go
+ * to the runtime's socket directly once it is found (the ports, from /proc, of the workerd
+ * that does not hold wrangler's port, that answer /v1/health as this Worker): one hop less,
+ * and no spurious "restarted mid-request" 503 from the proxy worker. Linux only; elsewhere,
+ * or when nothing answers, requests keep going through wrangler's port.
+ */
+function listeningPorts(pid) {
+  const inodes = new Set();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {
+      /* closed while we looked */
+    }
+  }
+  const ports = [];
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
+      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+
+function runtimeListeningPorts(wranglerPort) {
+  const ports = [];
+  for (const pid of strayGroupMembers()) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!cmd.some((c) => c.includes('workerd'))) continue;
+      const own = listeningPorts(pid);
+      if (!own.includes(wranglerPort)) ports.push(...own);
+    } catch {
+      /* exited while we looked */
+    }
+  }
+  return [...new Set(ports)];
+}
+
+async function findRuntimePort(wranglerPort) {
+  for (const port of runtimeListeningPorts(wranglerPort)) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(5_000) });
+      const body = await res.json().catch(() => null);
+      if (res.ok && body && typeof body === 'object' && 'schema_version' in body) return port;
+    } catch {
+      /* not this one */
+    }
+  }
+  return undefined;
+}
+
+/** (Re)finds the runtime's socket for `current`; one search at a time. */
+function refreshDirect(current) {
+  if (config.direct === false || current.finding) return;
+  current.direct = undefined;
+  current.finding = findRuntimePort(current.port)
+    .then((port) => {
+      if (upstream === current) current.direct = port;
+    })
+    .catch(() => {})
+    .finally(() => {
+      current.finding = undefined;
+    });
+}
+
 async function startWrangler() {
   const port = await freePort();
-  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'];
-  if (config.persistTo) args.push('--persist-to', config.persistTo);
-  for (const [k, v] of Object.entries(config.vars ?? {})) args.push('--var', `${k}:${v}`);
+  // `wrangler dev` through its programmatic API, without an inspector (see wrangler-dev.mjs).
+  const args = [path.join(ROOT, 'scripts', 'wrangler-dev.mjs'), JSON.stringify({ root: ROOT, port, persistTo: config.persistTo, vars: config.vars ?? {} })];
   // Same process group as this supervisor: stopping the group stops everything.
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
@@ -114,6 +192,9 @@ async function startWrangler() {
   upstream = { child, port };
   healthFailures = 0;
   await loadIdempotency(port);
+  refreshDirect(upstream);
+  await upstream.finding;
+  log(upstream.direct ? `requests go to the Worker runtime on 127.0.0.1:${upstream.direct} directly` : 'requests go through wrangler\'s proxy');
   return true;
 }
 
@@ -240,7 +321,10 @@ function forward(req, res, body, attempt) {
   if (!current) return notReady(res);
   const headers = forwardHeaders(req.headers);
   headers['content-length'] = String(body.length);
-  const up = http.request({ host: '127.0.0.1', port: current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
+  const direct = current.direct;
+  // What wrangler's proxy worker sends the runtime too: errors as the Worker answers them.
+  if (direct) headers['mf-disable-pretty-error'] = 'true';
+  const up = http.request({ host: '127.0.0.1', port: direct ?? current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
     if (upRes.statusCode === 503 && attempt < MAX_REPLAYS && replayable(req.method, req.url, body)) {
       const chunks = [];
       upRes.on('data', (c) => chunks.push(c));
@@ -264,7 +348,14 @@ function forward(req, res, body, attempt) {
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
   });
-  up.on('error', () => {
+  up.on('error', (err) => {
+    // The runtime restarted (a reload after a source edit) on a new port: nothing ran, so
+    // the request goes through wrangler while the new socket is found.
+    if (direct && err.code === 'ECONNREFUSED' && !res.headersSent) {
+      if (current.direct === direct) refreshDirect(current);
+      current.direct = undefined;
+      return forward(req, res, body, attempt);
+    }
     if (res.headersSent) return res.destroy();
     notReady(res);
   });

@@ -161,6 +161,30 @@ async function sampler() {
 console.log(`soak: ${MINUTES} min, concurrency ${opt.concurrency} + 1 push loop, server ${base}${pgid ? ` (process group ${pgid})` : ''}`);
 await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), opt.pushes === 'off' ? Promise.resolve() : pushLoop(), sampler()]);
 
+/** Each process's resident memory at the first, middle and last sample. */
+function byProcessOverTime(points) {
+  const withMem = points.filter((p) => p.rss_by_process);
+  if (!withMem.length) return null;
+  const at = (p) => ({ t_s: p.t_s, pushes: p.pushes, ...p.rss_by_process });
+  return { first: at(withMem[0]), middle: at(withMem[Math.floor(withMem.length / 2)]), last: at(withMem[withMem.length - 1]) };
+}
+
+/**
+ * Growth per push of the Worker's runtime and of wrangler's proxy worker, in MiB, over the
+ * second half of the run: the runtime warms up for several minutes (grammars, V8 heaps,
+ * SQLite caches) before it levels off.
+ */
+function growthPerPush(points) {
+  const withMem = points.filter((p) => typeof p.rss_by_process?.workerd === 'number');
+  if (withMem.length < 3) return {};
+  const a = withMem[Math.floor(withMem.length / 2)];
+  const b = withMem[withMem.length - 1];
+  const pushes = b.pushes - a.pushes;
+  if (pushes <= 0) return {};
+  const per = (name) => (typeof a.rss_by_process[name] === 'number' && typeof b.rss_by_process[name] === 'number' ? Math.round(((b.rss_by_process[name] - a.rss_by_process[name]) / pushes) * 1000) / 1000 : null);
+  return { workerd_mib_per_push: per('workerd'), workerd_proxy_mib_per_push: per('workerd-proxy') };
+}
+
 const sorted = total.latencies.sort((a, b) => a - b);
 const pushSorted = total.push_ms.sort((a, b) => a - b);
 const rss = timeline.map((p) => p.rss_mib).filter((v) => typeof v === 'number');
@@ -176,6 +200,8 @@ const summary = {
   push_errors: total.push_errors,
   push_p50_ms: percentile(pushSorted, 50),
   rss_mib: rss.length ? { first: rss[0], max: Math.max(...rss), last: rss[rss.length - 1] } : null,
+  rss_by_process: byProcessOverTime(timeline),
+  ...growthPerPush(timeline),
 };
 const out = path.join(ROOT, '.tmp', 'soak', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 await mkdir(path.dirname(out), { recursive: true });

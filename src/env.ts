@@ -22,6 +22,8 @@ interface DeploymentSettings {
   PINCHER_SQL_TIMING?: string;
   /** `off` disables the per-key rate limit. */
   PINCHER_RATE_LIMIT?: string;
+  /** `off` stops the one JSON line per request (the local server sets it). */
+  PINCHER_ACCESS_LOG?: string;
   /** Days of `call_log` kept by the scheduled garbage collection (default 30). */
   PINCHER_CALL_LOG_RETENTION_DAYS?: string;
   /** Newest `call_log` rows kept whatever their age (default 1,000,000). */

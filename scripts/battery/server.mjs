@@ -39,6 +39,15 @@ export async function closedErrorCodes() {
 }
 
 /**
+ * wrangler dev runs two workerd processes: the Worker itself (with its D1), whose entry socket
+ * takes any free port, and wrangler's own proxy worker on the port wrangler was given.
+ */
+function workerdRole(cmd) {
+  if (!cmd.some((c) => c.includes('workerd'))) return undefined;
+  return cmd.some((c) => c.startsWith('--inspector-addr') || /^--socket-addr=entry=.*:0$/.test(c)) ? 'workerd' : 'workerd-proxy';
+}
+
+/**
  * Resident memory of every process in group `pgid` (the local server: supervisor,
  * wrangler, workerd), in MiB, by command name. Linux /proc only.
  */
@@ -55,7 +64,7 @@ export async function groupMemory(pgid) {
       const status = await readFile(`/proc/${e}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       const cmd = (await readFile(`/proc/${e}/cmdline`, 'utf8')).split('\0');
-      const name = cmd.some((c) => c.includes('workerd')) ? 'workerd' : cmd.some((c) => c.includes('local-server')) ? 'supervisor' : cmd.some((c) => c.includes('wrangler')) ? 'wrangler' : stat.slice(stat.indexOf('(') + 1, close);
+      const name = workerdRole(cmd) ?? (cmd.some((c) => c.includes('local-server')) ? 'supervisor' : cmd.some((c) => c.includes('wrangler')) ? 'wrangler' : stat.slice(stat.indexOf('(') + 1, close));
       const mib = kb / 1024;
       byComm[name] = Math.round(((byComm[name] ?? 0) + mib) * 10) / 10;
       total += mib;

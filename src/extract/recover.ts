@@ -96,46 +96,52 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
   const first = parse(language.grammar, content, deadline);
   if (!first) return null;
   const trees = [first];
-  let main = first;
-  let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
-  if (errors > 0 && language.blankOnError) {
-    const second = parse(language.grammar, blank(content, language.blankOnError), deadline);
-    if (second) {
-      const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
-      if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
-        main = second;
-        errors = secondErrors;
+  // The trees live in the WASM heap: a throw below must not strand them there.
+  try {
+    let main = first;
+    let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
+    if (errors > 0 && language.blankOnError) {
+      const second = parse(language.grammar, blank(content, language.blankOnError), deadline);
+      if (second) {
+        const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
+        if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
+          main = second;
+          errors = secondErrors;
+        }
+        trees.push(second);
       }
-      trees.push(second);
     }
-  }
-  const hadErrors = main.rootNode.hasError;
-  const regions = errors > 0 ? damagedRegions(main.rootNode) : [];
-  const whole = runQuery(query, main.rootNode, deadline);
-  const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
-  let complete = whole.complete;
-  const failed: TextRange[] = [];
-  for (const region of regions) {
-    for (const chunk of chunks(content, region)) {
-      if (deadline.expired) break;
-      const tree = parse(language.grammar, content, deadline, chunk);
-      if (!tree) break;
-      trees.push(tree);
-      const read = runQuery(query, tree.rootNode, deadline);
-      matches.push(...read.matches);
-      complete &&= read.complete;
-      if (tree.rootNode.hasError) failed.push(chunk);
-      // The chunk replaces its share of the region's error.
-      errors -= chunk.end - chunk.start - (tree.rootNode.hasError ? errorChars(tree.rootNode) : 0);
+    const hadErrors = main.rootNode.hasError;
+    const regions = errors > 0 ? damagedRegions(main.rootNode) : [];
+    const whole = runQuery(query, main.rootNode, deadline);
+    const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
+    let complete = whole.complete;
+    const failed: TextRange[] = [];
+    for (const region of regions) {
+      for (const chunk of chunks(content, region)) {
+        if (deadline.expired) break;
+        const tree = parse(language.grammar, content, deadline, chunk);
+        if (!tree) break;
+        trees.push(tree);
+        const read = runQuery(query, tree.rootNode, deadline);
+        matches.push(...read.matches);
+        complete &&= read.complete;
+        if (tree.rootNode.hasError) failed.push(chunk);
+        // The chunk replaces its share of the region's error.
+        errors -= chunk.end - chunk.start - (tree.rootNode.hasError ? errorChars(tree.rootNode) : 0);
+      }
     }
+    // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
+    // first parse read cleanly there: definitions without errors that start in it.
+    if (failed.length > 0) {
+      const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
+      matches.push(...kept);
+    }
+    // Source order, as one tree's matches come (a query cut short names the line it reached).
+    if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
+    return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
+  } catch (err) {
+    for (const tree of trees) tree.delete();
+    throw err;
   }
-  // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
-  // first parse read cleanly there: definitions without errors that start in it.
-  if (failed.length > 0) {
-    const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
-    matches.push(...kept);
-  }
-  // Source order, as one tree's matches come (a query cut short names the line it reached).
-  if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
-  return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
 }

@@ -22,11 +22,12 @@ function routeOf(c: Context<AppEnv>): string {
 /**
  * Writes one JSON line per request after the response is settled (errors
  * included): request id, method, path, status, latency and the error code.
- * Never a header, a key, a body or a query string.
+ * Never a header, a key, a body or a query string. `PINCHER_ACCESS_LOG=off` turns it off.
  */
 export function accessLog(write: (line: string) => void = (l) => console.log(l)): MiddlewareHandler<AppEnv> {
   return async function accessLogMiddleware(c, next) {
     await next();
+    if (c.env?.PINCHER_ACCESS_LOG === 'off') return;
     const line: RequestLogLine = {
       event: 'request',
       request_id: c.get('requestId'),

@@ -141,7 +141,7 @@ describe('supervision', () => {
     const wrangler: number[] = [];
     for (const m of members) {
       const cmd = await readFile(`/proc/${m.pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmd.includes('wrangler') && cmd.includes('\0dev\0')) wrangler.push(m.pid);
+      if (cmd.includes('wrangler-dev.mjs') || (cmd.includes('wrangler') && cmd.includes('\0dev\0'))) wrangler.push(m.pid);
     }
     expect(wrangler.length).toBeGreaterThan(0);
     // What happened in issue 13: wrangler's process aborted (out of heap) and never came back.

@@ -54,6 +54,13 @@ describe('request log', () => {
     expect(all).not.toContain('abc123');
   });
 
+  it('writes no request line when PINCHER_ACCESS_LOG is off (the local server sets it)', async () => {
+    const { requests } = await captured(() =>
+      restCall('list', {}, { env: { ...KEYED, PINCHER_ACCESS_LOG: 'off' }, headers: { authorization: `Bearer ${KEY}` } }),
+    );
+    expect(requests).toHaveLength(0);
+  });
+
   it('logs not-found routes with their code', async () => {
     const { requests } = await captured(() => send('/v1/nowhere', { headers: { authorization: `Bearer ${KEY}` } }, KEYED));
     expect(requests[0]).toMatchObject({ method: 'GET', route: '/v1/nowhere', status: 404, error: 'not_found' });
