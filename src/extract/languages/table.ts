@@ -1,7 +1,9 @@
 /**
  * The language table: one row per language. A tree-sitter language is a row here,
- * a tags query in this folder and a fixture under test/fixtures/extract/ — the
- * engine has no per-language code. Structured formats point at their scanner.
+ * a tags query in this folder, a fixture under test/fixtures/extract/ and its
+ * graph row in src/graph/languages.ts (keyed by `LanguageId`: the compiler asks
+ * for it) — the engine has no per-language code. Structured formats point at
+ * their scanner. README "Adding a language" has the whole list.
  */
 import bashWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
 import csharpWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm';
