@@ -4,8 +4,8 @@ import { TABLE } from './languages/table';
 /**
  * Reference kinds each language's extractor emits, read from its tags query
  * (`@reference.call|import|inherit`). Structured formats (Markdown, JSON,
- * YAML, TOML) and unknown languages emit none. Which of them resolve across
- * files is src/graph/languages.ts.
+ * YAML, TOML) and unknown languages emit none. How far their references
+ * resolve is the language's row in src/graph/languages.ts.
  */
 const EDGE_KINDS: ReadonlyMap<string, ReadonlySet<ReferenceKind>> = new Map(
   TABLE.map((row) => {

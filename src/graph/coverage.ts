@@ -1,16 +1,15 @@
-import { edgeKinds } from '../extract/reference-kinds';
-import { CROSS_FILE_LANGUAGES } from './languages';
+import { graphReach, type GraphReach } from './languages';
 
 /**
  * How far a language's edges reach: `cross_file` (imports and packages
  * resolved), `same_file` (references resolved only inside their file),
- * `none` (the extractor emits no references: no graph at all).
+ * `none` (the extractor emits no references: no graph at all). The
+ * language's row in src/graph/languages.ts declares it.
  */
-export type GraphCoverage = 'cross_file' | 'same_file' | 'none';
+export type GraphCoverage = GraphReach;
 
 export function graphCoverage(language: string): GraphCoverage {
-  if (edgeKinds(language).size === 0) return 'none';
-  return CROSS_FILE_LANGUAGES.has(language) ? 'cross_file' : 'same_file';
+  return graphReach(language);
 }
 
 /**

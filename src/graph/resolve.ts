@@ -24,16 +24,12 @@
  * INHERITS becomes IMPLEMENTS when the base is an Interface or Trait and the
  * inheriting symbol is not (Go embedding is always INHERITS).
  */
-import { FileResolution, type GuessCache, type LanguageRules } from './resolve/engine';
+import { LANGUAGE_RULES, MODULE_RESOLVERS, type ModuleResolverFactory } from './languages';
+import { FileResolution, type GuessCache } from './resolve/engine';
 import { parseCallee, isIdentifier } from './resolve/callee';
-import { GoModules } from './resolve/go';
-import { JavaModules } from './resolve/java';
 import { LayoutIndex } from './resolve/layout';
-import { PythonModules } from './resolve/python';
-import { RustModules } from './resolve/rust';
 import { emptyScope, type ModuleEntity, type ModuleResolver } from './resolve/scope';
 import { SymbolIndex } from './resolve/symbols';
-import { JsModules } from './resolve/typescript';
 import type { GraphEdge, ProjectLayout, RefInput, SymbolInput } from './types';
 
 export interface Resolver {
@@ -50,63 +46,6 @@ export interface Resolver {
    */
   resolve(refs: readonly RefInput[], symbols: readonly SymbolInput[]): GraphEdge[];
 }
-
-export type ModuleResolverFactory = (layout: LayoutIndex) => ModuleResolver;
-
-const jsModules: ModuleResolverFactory = (layout) => new JsModules(layout);
-
-/** Languages with a module resolver: CROSS_FILE_LANGUAGES (a test holds them equal). */
-export const MODULE_RESOLVERS: ReadonlyMap<string, ModuleResolverFactory> = new Map<string, ModuleResolverFactory>([
-  ['typescript', jsModules],
-  ['tsx', jsModules],
-  ['javascript', jsModules],
-  ['python', (layout) => new PythonModules(layout)],
-  ['go', (layout) => new GoModules(layout)],
-  ['java', (layout) => new JavaModules(layout)],
-  ['rust', (layout) => new RustModules(layout)],
-]);
-
-const set = (...items: string[]): ReadonlySet<string> => new Set(items);
-const NONE = set();
-const JS_GLOBALS = set(
-  'console', 'window', 'document', 'globalThis', 'process', 'navigator', 'location', 'history',
-  'localStorage', 'sessionStorage', 'module', 'exports', 'require', 'crypto', 'performance',
-);
-
-function rules(family: string, crossFile: boolean, over: Partial<LanguageRules>): LanguageRules {
-  return {
-    family,
-    selfWords: NONE,
-    superWords: NONE,
-    implicitReceiver: false,
-    globals: NONE,
-    typeHeads: true,
-    receiverByType: false,
-    constructors: NONE,
-    crossFile,
-    embedding: false,
-    ...over,
-  };
-}
-
-const JS = rules('js', true, { selfWords: set('this'), superWords: set('super'), globals: JS_GLOBALS });
-
-/** Per-language resolution rules: every language whose extractor emits references. */
-export const LANGUAGE_RULES: ReadonlyMap<string, LanguageRules> = new Map<string, LanguageRules>([
-  ['typescript', JS],
-  ['tsx', JS],
-  ['javascript', JS],
-  ['python', rules('python', true, { selfWords: set('self', 'cls'), superWords: set('super()') })],
-  ['go', rules('go', true, { receiverByType: true, embedding: true })],
-  ['java', rules('java', true, { selfWords: set('this'), superWords: set('super'), implicitReceiver: true })],
-  ['rust', rules('rust', true, { selfWords: set('self', 'Self') })],
-  ['c', rules('c', false, { typeHeads: false })],
-  ['cpp', rules('c', false, { selfWords: set('this'), implicitReceiver: true })],
-  ['csharp', rules('csharp', false, { selfWords: set('this'), superWords: set('base'), implicitReceiver: true })],
-  ['ruby', rules('ruby', false, { selfWords: set('self'), implicitReceiver: true, constructors: set('new') })],
-  ['php', rules('php', false, { selfWords: set('$this', 'self', 'static'), superWords: set('parent') })],
-  ['bash', rules('bash', false, {})],
-]);
 
 function familyOf(language: string): string {
   return LANGUAGE_RULES.get(language)?.family ?? language;

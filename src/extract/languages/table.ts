@@ -1,7 +1,9 @@
 /**
  * The language table: one row per language. A tree-sitter language is a row here,
- * a tags query in this folder and a fixture under test/fixtures/extract/ — the
- * engine has no per-language code. Structured formats point at their scanner.
+ * a tags query in this folder, a fixture under test/fixtures/extract/ and its
+ * graph row in src/graph/languages.ts (keyed by `LanguageId`: the compiler asks
+ * for it) — the engine has no per-language code. Structured formats point at
+ * their scanner. README "Adding a language" has the whole list.
  */
 import bashWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
 import csharpWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm';
@@ -54,7 +56,12 @@ export type LanguageRow = GrammarRow | ScannerRow;
 const JS_TESTS = [/\.(?:test|spec)\.[cm]?[jt]sx?$/, /(?:^|\/)__tests__\//, /(?:^|\/)tests?\//];
 const TEST_DIRS = /(?:^|\/)tests?\//;
 
-export const TABLE: readonly LanguageRow[] = [
+/** Keeps each row's `id` literal, so `LanguageId` is the union of the table's ids. */
+function rows<const T extends readonly LanguageRow[]>(table: T): T {
+  return table;
+}
+
+const ROWS = rows([
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
     grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
@@ -138,7 +145,15 @@ export const TABLE: readonly LanguageRow[] = [
   { id: 'json', corpus: 'config', tier: 'structured', confidence: 1, extensions: ['.json', '.jsonc'], scan: scanJson },
   { id: 'yaml', corpus: 'config', tier: 'structured', confidence: 0.95, extensions: ['.yml', '.yaml'], scan: scanYaml },
   { id: 'toml', corpus: 'config', tier: 'structured', confidence: 0.95, extensions: ['.toml'], filenames: ['pipfile'], scan: scanToml },
-];
+]);
+
+export const TABLE: readonly LanguageRow[] = ROWS;
+
+/**
+ * A language of the table. Tables keyed by it (src/graph/languages.ts) must
+ * have a row for every language: the compiler refuses one that is missing.
+ */
+export type LanguageId = (typeof ROWS)[number]['id'];
 
 const byExtension = new Map<string, LanguageRow>();
 const byFilename = new Map<string, LanguageRow>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFile } from '../../../src/extract/index';
+import { extractFile, LANGUAGES } from '../../../src/extract/index';
 
 interface Expected {
   path: string;
@@ -35,9 +35,12 @@ const cases = Object.entries(expectations).map(([file, expected]) => {
 });
 
 describe('language fixtures', () => {
-  it('has one fixture per language directory', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(17);
-    for (const c of cases) expect(c.source, c.lang).toBeTypeOf('string');
+  it('has one fixture per language of the table, in a directory named by its id', () => {
+    expect(cases.map((c) => c.lang).sort()).toEqual(LANGUAGES.map((l) => l.id).sort());
+    for (const c of cases) {
+      expect(c.source, c.lang).toBeTypeOf('string');
+      expect(c.expected.language, c.lang).toBe(c.lang);
+    }
   });
 
   for (const { lang, expected, source } of cases) {

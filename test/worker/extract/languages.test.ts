@@ -15,6 +15,10 @@ describe('language table', () => {
     for (const [path, id] of cases) expect(detectLanguage(path)?.id, path).toBe(id);
   });
 
+  it('detects every extension of the table as its own language', () => {
+    for (const l of LANGUAGES) for (const ext of l.extensions) expect(detectLanguage(`dir/file${ext}`)?.id, ext).toBe(l.id);
+  });
+
   it('detects well-known file names', () => {
     expect(detectLanguage('Gemfile')?.id).toBe('ruby');
     expect(detectLanguage('tools/Rakefile')?.id).toBe('ruby');
@@ -25,12 +29,10 @@ describe('language table', () => {
     for (const path of ['a.svg', 'Makefile', 'a', 'dir.ts/file', '.gitignore']) expect(detectLanguage(path), path).toBeNull();
   });
 
-  it('describes every language with its corpus and tier', () => {
+  it('describes every language once, with its corpus and tier', () => {
     const ids = LANGUAGES.map((l) => l.id);
-    expect(ids).toEqual([
-      'typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash',
-      'markdown', 'json', 'yaml', 'toml',
-    ]);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length);
     for (const l of LANGUAGES) {
       expect(l.tier).toBe(l.corpus === 'code' ? 'ast' : 'structured');
       expect(l.confidence).toBeGreaterThan(0.9);

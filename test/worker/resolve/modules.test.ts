@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { edgeKinds } from '../../../src/extract/reference-kinds';
 import { TABLE } from '../../../src/extract/languages/table';
-import { CROSS_FILE_LANGUAGES } from '../../../src/graph/languages';
-import { LANGUAGE_RULES, MODULE_RESOLVERS } from '../../../src/graph/resolve';
+import { CROSS_FILE_LANGUAGES, GRAPH_LANGUAGES, graphReach, LANGUAGE_RULES, MODULE_RESOLVERS } from '../../../src/graph/languages';
 import { parseCallee } from '../../../src/graph/resolve/callee';
 import { GoModules, packageName } from '../../../src/graph/resolve/go';
 import { JavaModules } from '../../../src/graph/resolve/java';
@@ -25,16 +24,24 @@ function imp(file: string, language: string, name: string, importedNames: string
 /** Import targets of a scope, in ref order. */
 const targets = (scope: FileScope) => scope.imports.map((i) => i.dst);
 
-describe('resolver registry', () => {
-  it('has a module resolver for exactly the cross-file languages', () => {
-    expect([...MODULE_RESOLVERS.keys()].sort()).toEqual([...CROSS_FILE_LANGUAGES].sort());
+describe('graph language table', () => {
+  it('has a graph row for exactly the languages of the extraction table', () => {
+    expect(Object.keys(GRAPH_LANGUAGES)).toEqual(TABLE.map((row) => row.id));
   });
 
   it('has resolution rules for every language whose extractor emits references, and for no other', () => {
     const withRefs = TABLE.filter((row) => edgeKinds(row.id).size > 0).map((row) => row.id);
-    expect([...LANGUAGE_RULES.keys()].sort()).toEqual(withRefs.sort());
-    for (const lang of CROSS_FILE_LANGUAGES) expect(LANGUAGE_RULES.get(lang)?.crossFile, lang).toBe(true);
-    for (const [lang, rules] of LANGUAGE_RULES) if (!CROSS_FILE_LANGUAGES.has(lang)) expect(rules.crossFile, lang).toBe(false);
+    expect([...LANGUAGE_RULES.keys()]).toEqual(withRefs);
+    for (const row of TABLE) expect(graphReach(row.id) === 'none', row.id).toBe(edgeKinds(row.id).size === 0);
+  });
+
+  it('derives module resolvers, cross-file rules and reach from the rows', () => {
+    expect([...MODULE_RESOLVERS.keys()]).toEqual([...CROSS_FILE_LANGUAGES]);
+    for (const [lang, rules] of LANGUAGE_RULES) expect(rules.crossFile, lang).toBe(CROSS_FILE_LANGUAGES.has(lang));
+    for (const [lang, row] of Object.entries(GRAPH_LANGUAGES)) {
+      expect(graphReach(lang), lang).toBe(row.modules ? 'cross_file' : row.rules ? 'same_file' : 'none');
+    }
+    expect(graphReach('')).toBe('none');
   });
 });
 
