@@ -142,6 +142,17 @@ describe('savings recomputed from the raw files', () => {
     expect(body._meta.tokens_saved).toBe(saved(tokens(baseline), body._meta.tokens_used));
   });
 
+  it('context_for_task: the distinct files of the seeds it shows, read whole', async () => {
+    const { body } = await restCall('context_for_task', { project: P, task: 'change how didYouMean ranks the nearest names' });
+    expect(body._meta.empty_reason).toBeUndefined();
+    const seeds = body.result.seeds as Json[];
+    expect(seeds.length).toBeGreaterThan(0);
+    const files = new Set(seeds.map((s) => fileOf(s.id as string)));
+    const baseline = [...files].reduce((n, f) => n + size(f), 0);
+    expect(body._meta.baseline_method).toBe('full_file_read');
+    expect(body._meta.tokens_saved).toBe(saved(tokens(baseline), body._meta.tokens_used));
+  });
+
   it('trace: grep -rn for the name plus the span of every listed caller', async () => {
     const { body } = await restCall('trace', { project: P, name: 'editDistance' });
     const hops = body.result.hops as Json[];
