@@ -15,8 +15,11 @@ import type { Deadline, Grammar, Query, QueryMatch, SyntaxNode, TextRange, Tree 
 
 export interface RecoveryLanguage {
   grammar: Grammar;
-  /** Lines blanked for a second parse when the first has errors (e.g. C# preprocessor lines). */
-  blankOnError?: RegExp;
+  /**
+   * Lines blanked for a second parse when the first has errors (e.g. C# preprocessor lines),
+   * or a rewrite of the text that keeps every offset (e.g. one branch of each C `#if`).
+   */
+  blankOnError?: RegExp | ((text: string) => string);
 }
 
 export interface ReadFile {
@@ -29,6 +32,9 @@ export interface ReadFile {
   /** Characters of the text under ERROR nodes in what was kept. */
   errorChars: number;
 }
+
+/** Share of the budget left after the first parse that a second parse of a damaged file may use. */
+const RETRY_SHARE = 0.6;
 
 /** A chunk starts after a blank line, at a line that starts at column 0 and does not close a block. */
 const CHUNK_START = /\n[ \t]*\r?\n(?=[^\s)\]}])/g;
@@ -93,13 +99,19 @@ const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some
  * deadline cancelled the first parse.
  */
 export function readFile(language: RecoveryLanguage, query: Query, content: string, deadline: Deadline): ReadFile | null {
+  const started = performance.now();
   const first = parse(language.grammar, content, deadline);
   if (!first) return null;
+  const firstMs = performance.now() - started;
   const trees = [first];
   let main = first;
   let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
-  if (errors > 0 && language.blankOnError) {
-    const second = parse(language.grammar, blank(content, language.blankOnError), deadline);
+  // The second parse may spend only a share of what is left, and is not tried when it could not
+  // finish in it (it costs about what the first did): the query must still run on the first tree.
+  const retry = errors > 0 && language.blankOnError ? deadline.slice(RETRY_SHARE) : null;
+  if (retry && language.blankOnError && firstMs <= retry.remainingMs()) {
+    const rewrite = language.blankOnError;
+    const second = parse(language.grammar, typeof rewrite === 'function' ? rewrite(content) : blank(content, rewrite), retry);
     if (second) {
       const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
       if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
@@ -115,11 +127,15 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
   const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
   let complete = whole.complete;
   const failed: TextRange[] = [];
+  // Chunks left unparsed when the budget ran out keep what the whole tree read there.
+  const unread: TextRange[] = [];
   for (const region of regions) {
     for (const chunk of chunks(content, region)) {
-      if (deadline.expired) break;
-      const tree = parse(language.grammar, content, deadline, chunk);
-      if (!tree) break;
+      const tree = deadline.expired ? null : parse(language.grammar, content, deadline, chunk);
+      if (!tree) {
+        unread.push(chunk);
+        continue;
+      }
       trees.push(tree);
       const read = runQuery(query, tree.rootNode, deadline);
       matches.push(...read.matches);
@@ -135,6 +151,7 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
     const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
     matches.push(...kept);
   }
+  if (unread.length > 0) matches.push(...whole.matches.filter((m) => inside(m.captures[0].node, unread)));
   // Source order, as one tree's matches come (a query cut short names the line it reached).
   if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
   return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
