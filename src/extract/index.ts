@@ -12,9 +12,8 @@
  *   one branch of each `#if` and statement macros blanked (macros.ts, preprocessor.ts).
  *   Out of budget: a cancelled parse yields nothing (failure `timeout`); a cancelled tags
  *   query keeps the symbols matched before it stopped (failure `timeout` naming the line).
- *   The second parse may use only part of what the first left, and is skipped when it could
- *   not finish in it, so the query still runs on the first tree; chunks left unparsed keep
- *   what the first tree read there.
+ *   The second parse may use only part of what the first left, so when it is cancelled the
+ *   query still runs on the first tree; chunks left unparsed keep what that tree read there.
  * - docs (Markdown headings) and config (JSON/YAML/TOML top-level keys), tier
  *   'structured': the row's confidence (0.95–1.0), × 0.8 when the scanner met
  *   syntax it could not read. Their symbols cover whole lines.

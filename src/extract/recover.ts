@@ -99,18 +99,16 @@ const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some
  * deadline cancelled the first parse.
  */
 export function readFile(language: RecoveryLanguage, query: Query, content: string, deadline: Deadline): ReadFile | null {
-  const started = performance.now();
   const first = parse(language.grammar, content, deadline);
   if (!first) return null;
-  const firstMs = performance.now() - started;
   const trees = [first];
   let main = first;
   let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
-  // The second parse may spend only a share of what is left, and is not tried when it could not
-  // finish in it (it costs about what the first did): the query must still run on the first tree.
-  const retry = errors > 0 && language.blankOnError ? deadline.slice(RETRY_SHARE) : null;
-  if (retry && language.blankOnError && firstMs <= retry.remainingMs()) {
+  if (errors > 0 && language.blankOnError) {
+    // The second parse may spend only a share of what is left (cancelled there, it costs that
+    // share): the query must still run on the first tree when it does not finish.
     const rewrite = language.blankOnError;
+    const retry = deadline.slice(RETRY_SHARE);
     const second = parse(language.grammar, typeof rewrite === 'function' ? rewrite(content) : blank(content, rewrite), retry);
     if (second) {
       const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
