@@ -190,7 +190,7 @@ export function maskMacros(original: string): string {
  * `FOO_FOREACH(x, list) {`, `JSON_HEDLEY_DEPRECATED_FOR(3.0, f()) // note`): nothing follows it
  * but a block, a comment or the end of the line (no `;`, no `\` continuation).
  */
-const STATEMENT = new RegExp(String.raw`^([ \t]*)(${MACRO}${ARGS})(?=[ \t]*(?:\{|\/\/|\/\*|\r?$))`, 'gm');
+const STATEMENT = new RegExp(String.raw`^([ \t]+)(${MACRO}${ARGS})(?=[ \t]*(?:\{|\/\/|\/\*|\r?$))`, 'gm');
 
 /**
  * The text for a second parse of a C or C++ file whose first parse has errors (same length and

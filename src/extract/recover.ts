@@ -92,6 +92,27 @@ function chunks(content: string, region: TextRange): TextRange[] {
   return out;
 }
 
+/** The end of the range of `regions` that holds `node`'s start. */
+const endOf = (node: SyntaxNode, regions: readonly TextRange[]) => regions.find((r) => node.startIndex >= r.start && node.startIndex < r.end)?.end ?? -1;
+
+/** Runs of lines blank in `after` that hold text in `before` (same length and lines). */
+function blankedLines(before: string, after: string): TextRange[] {
+  const out: TextRange[] = [];
+  let start = 0;
+  while (start < before.length) {
+    let end = before.indexOf('\n', start);
+    if (end === -1) end = before.length;
+    if (!/\S/.test(after.slice(start, end))) {
+      // Runs of lines blank after the rewrite, empty lines included.
+      const last = out.at(-1);
+      if (last && last.end >= start - 1) last.end = end;
+      else out.push({ start, end });
+    }
+    start = end + 1;
+  }
+  return out.filter((r) => /\S/.test(before.slice(r.start, r.end)));
+}
+
 const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some((r) => node.startIndex >= r.start && node.startIndex < r.end);
 
 /**
@@ -103,18 +124,22 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
   if (!first) return null;
   const trees = [first];
   let main = first;
+  /** Lines the winning rewrite blanked (other `#if` branches): the first tree still reads them. */
+  let blanked: TextRange[] = [];
   let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
   if (errors > 0 && language.blankOnError) {
     // The second parse may spend only a share of what is left (cancelled there, it costs that
     // share): the query must still run on the first tree when it does not finish.
     const rewrite = language.blankOnError;
     const retry = deadline.slice(RETRY_SHARE);
-    const second = parse(language.grammar, typeof rewrite === 'function' ? rewrite(content) : blank(content, rewrite), retry);
+    const rewritten = typeof rewrite === 'function' ? rewrite(content) : blank(content, rewrite);
+    const second = parse(language.grammar, rewritten, retry);
     if (second) {
       const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
       if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
         main = second;
         errors = secondErrors;
+        blanked = blankedLines(content, rewritten);
       }
       trees.push(second);
     }
@@ -150,6 +175,13 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
     matches.push(...kept);
   }
   if (unread.length > 0) matches.push(...whole.matches.filter((m) => inside(m.captures[0].node, unread)));
+  // Definitions in what the rewrite blanked (the `#else` branch of a C header) as the first tree
+  // read them: only matches lying wholly in blanked lines (a directive's own line break
+  // included), so nothing is read twice.
+  if (blanked.length > 0 && !deadline.expired) {
+    const before = runQuery(query, first.rootNode, deadline);
+    matches.push(...before.matches.filter((m) => m.captures.every((c) => inside(c.node, blanked) && c.node.endIndex <= endOf(c.node, blanked) + 1)));
+  }
   // Source order, as one tree's matches come (a query cut short names the line it reached).
   if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
   return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
