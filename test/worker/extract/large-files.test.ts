@@ -98,6 +98,32 @@ describe('a large C++ header', () => {
 });
 
 describe('the second reading of a C or C++ file with parse errors', () => {
+  it('reads two alternative heads of one function as one, and keeps what the other branches define', async () => {
+    const text = [
+      '#ifdef _WIN32',
+      'int open_file(const wchar_t *path) {',
+      '#else',
+      'int open_file(const char *path) {',
+      '#endif',
+      '  return path != 0;',
+      '}',
+      '',
+      '#if defined(_WIN32)',
+      "#define PATH_SEP '\\\\'",
+      '#else',
+      "#define PATH_SEP '/'",
+      'static int posix_only(void) { return 1; }',
+      '#endif',
+      '',
+    ].join('\n');
+    const r = await extractFile('src/files.c', text, BUDGET);
+    expect(r.failure).toBeNull();
+    expect(r.symbols.map((s) => `${s.kind} ${s.name}@${s.start_line}`)).toEqual(
+      expect.arrayContaining(['Function open_file@2', 'Constant PATH_SEP@10', 'Function posix_only@13']),
+    );
+    expect(r.symbols.find((s) => s.name === 'open_file')?.end_line).toBe(7);
+  }, SLOW);
+
   it('keeps the first branch of each conditional and blanks the others and the directives', () => {
     const text = [
       '#ifndef GUARD_H',
