@@ -34,8 +34,8 @@ export interface GrammarLanguage {
   nestedDefinitions?: boolean;
   /** Kinds that stay symbols inside a function body, qualified by it (see OutlineRules). */
   nestedInFunctions?: readonly SymbolKind[];
-  /** Lines blanked for a second parse when the first has errors (see recover.ts). */
-  blankOnError?: RegExp;
+  /** Lines blanked (or an offset-keeping rewrite) for a second parse when the first has errors (see recover.ts). */
+  blankOnError?: RegExp | ((text: string) => string);
   /** Body-less overload signatures and the implementation after them are one symbol (see OutlineRules). */
   overloadSignatures?: boolean;
   /** Functions and methods without a body are declarations (C/C++ prototypes and member declarations). */

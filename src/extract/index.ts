@@ -8,9 +8,12 @@
  *   again with failure `parse_error` when more than half of the file is ERROR. A parse
  *   with errors is read again (recover.ts): the row's `blankOnError` lines blanked, and
  *   top-level ERROR regions re-parsed in chunks, so one unreadable construct costs its
- *   chunk; the share of ERROR counts what stays unread after that.
+ *   chunk; the share of ERROR counts what stays unread after that. C and C++ read again with
+ *   one branch of each `#if` and statement macros blanked (macros.ts, preprocessor.ts).
  *   Out of budget: a cancelled parse yields nothing (failure `timeout`); a cancelled tags
  *   query keeps the symbols matched before it stopped (failure `timeout` naming the line).
+ *   The second parse may use only part of what the first left, so when it is cancelled the
+ *   query still runs on the first tree; chunks left unparsed keep what that tree read there.
  * - docs (Markdown headings) and config (JSON/YAML/TOML top-level keys), tier
  *   'structured': the row's confidence (0.95–1.0), × 0.8 when the scanner met
  *   syntax it could not read. Their symbols cover whole lines.
@@ -37,7 +40,7 @@ export type {
 } from './types';
 
 /** Bump whenever the output for the same input changes (queries, engine or scanners). */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 

@@ -17,12 +17,16 @@
  *   declaration or a directive after it (`FMT_BEGIN_NAMESPACE`, `JSON_HEDLEY_NON_NULL(1)`);
  * - a whole `MACRO(…);` line at column 0 (not a statement of an indented body): a macro that
  *   expands to declarations, whose arguments (`unsigned char, '\0'`) derail the parse;
- * - after a parameter list (`void f() const FMT_NOEXCEPT {`).
+ * - after a parameter list (`void f() const FMT_NOEXCEPT {`);
+ * - an access specifier written as a macro, alone on its line (`JSON_PRIVATE_UNLESS_TESTED:`,
+ *   blanked with its colon) or after the keyword (`public Q_SLOTS:`): the grammar reads neither,
+ *   and one of them in a class body turns the rest of the class into an ERROR.
  * `__attribute__((…))` and `__declspec(…)` are blanked wherever they stand, and a type written
  * as a macro call at the start of a declaration (`STACK_OF(X509) *certs;`) becomes one identifier
  * of the same length (`STACK_OF_X509_`).
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
+import { firstBranch } from './preprocessor';
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*\b`;
 const ARGS = String.raw`(?:\s*\((?:[^()\n]|\([^()\n]*\))*\))?`;
@@ -44,6 +48,9 @@ const WORD = new RegExp(String.raw`^(?:(${MACRO})${ARGS}|([A-Za-z_]\w*))\s*`);
 const LONE = new RegExp(String.raw`^${MACRO}${ARGS}\s*$`);
 /** `GMOCK_DEFINE_…_(unsigned char, '\0');` at column 0: a macro that expands to declarations. */
 const DECLARING_CALL = new RegExp(String.raw`^${MACRO}${ARGS}\s*;`);
+
+/** `JSON_PRIVATE_UNLESS_TESTED:`, `public Q_SLOTS:` (not `NS::name`). */
+const ACCESS = new RegExp(String.raw`^((?:(?:public|protected|private)\s+)?)(${MACRO})(\s*:)(?!:)\s*(?:\/\/.*)?$`);
 
 /** `__attribute__ ((aligned (2)))`, `__declspec(dllexport)`: compiler annotations, never a type or a value. */
 const ATTRIBUTE = /\b(?:__attribute__|__declspec)\s*\(/g;
@@ -136,6 +143,13 @@ export function maskMacros(original: string): string {
       changed = true;
       continue;
     }
+    const access = ACCESS.exec(body);
+    if (access) {
+      const at = lineStart + access[1].length;
+      blank(chars, at, at + access[2].length + (access[1] === '' ? access[3].length : 0));
+      changed = true;
+      continue;
+    }
     if (LONE.test(body)) {
       const before = previousLineEnd(text, m.index);
       const after = nextLineStart(text, m.index + m[0].length);
@@ -169,4 +183,21 @@ export function maskMacros(original: string): string {
     }
   }
   return changed ? chars.join('') : original;
+}
+
+/**
+ * A macro used as a statement or a block head, alone on its line (`JSON_TRY`, `JSON_CATCH (…) {}`,
+ * `FOO_FOREACH(x, list) {`, `JSON_HEDLEY_DEPRECATED_FOR(3.0, f()) // note`): nothing follows it
+ * but a block, a comment or the end of the line (no `;`, no `\` continuation).
+ */
+const STATEMENT = new RegExp(String.raw`^([ \t]+)(${MACRO}${ARGS})(?=[ \t]*(?:\{|\/\/|\/\*|\r?$))`, 'gm');
+
+/**
+ * The text for a second parse of a C or C++ file whose first parse has errors (same length and
+ * lines): statement macros blanked and one branch of each conditional kept (preprocessor.ts).
+ * Not applied to a file that parses cleanly, so the definitions of its other branches stay.
+ */
+export function maskOnError(text: string): string {
+  const masked = text.replace(STATEMENT, (_m, indent: string, call: string) => indent + call.replace(/[^\r\n]/g, ' '));
+  return firstBranch(masked);
 }

@@ -28,16 +28,34 @@ export class Deadline {
   private readonly endsAt: number;
   private readonly maxTicks: number;
   private ticks = 0;
+  private readonly parent: Deadline | null;
   expired = false;
 
-  constructor(budgetMs: number) {
+  constructor(budgetMs: number, parent: Deadline | null = null, maxTicks?: number) {
     this.endsAt = performance.now() + budgetMs;
-    this.maxTicks = Math.max(1, budgetMs * Deadline.CALLBACKS_PER_MS);
+    this.maxTicks = Math.max(1, maxTicks ?? budgetMs * Deadline.CALLBACKS_PER_MS);
+    this.parent = parent;
+  }
+
+  /**
+   * A share of what is left, for work the caller can do without (a second parse): when the
+   * share is spent only this part is cancelled, and the rest stays for what must still run.
+   * Its callbacks count against this budget too.
+   */
+  slice(share: number): Deadline {
+    const ms = Math.max(0, (this.endsAt - performance.now()) * share);
+    return new Deadline(ms, this, Math.floor((this.maxTicks - this.ticks) * share));
+  }
+
+  /** Wall-clock time left (the budget's callbacks may run out first). */
+  remainingMs(): number {
+    return Math.max(0, this.endsAt - performance.now());
   }
 
   /** Progress callback: returns true (cancel) once the budget is spent. */
   readonly tick = (): boolean => {
     this.ticks++;
+    if (this.parent?.tick()) this.expired = true;
     if (this.ticks > this.maxTicks || performance.now() > this.endsAt) this.expired = true;
     return this.expired;
   };

@@ -15,8 +15,11 @@ import type { Deadline, Grammar, Query, QueryMatch, SyntaxNode, TextRange, Tree 
 
 export interface RecoveryLanguage {
   grammar: Grammar;
-  /** Lines blanked for a second parse when the first has errors (e.g. C# preprocessor lines). */
-  blankOnError?: RegExp;
+  /**
+   * Lines blanked for a second parse when the first has errors (e.g. C# preprocessor lines),
+   * or a rewrite of the text that keeps every offset (e.g. one branch of each C `#if`).
+   */
+  blankOnError?: RegExp | ((text: string) => string);
 }
 
 export interface ReadFile {
@@ -29,6 +32,9 @@ export interface ReadFile {
   /** Characters of the text under ERROR nodes in what was kept. */
   errorChars: number;
 }
+
+/** Share of the budget left after the first parse that a second parse of a damaged file may use. */
+const RETRY_SHARE = 0.6;
 
 /** A chunk starts after a blank line, at a line that starts at column 0 and does not close a block. */
 const CHUNK_START = /\n[ \t]*\r?\n(?=[^\s)\]}])/g;
@@ -86,6 +92,27 @@ function chunks(content: string, region: TextRange): TextRange[] {
   return out;
 }
 
+/** The end of the range of `regions` that holds `node`'s start. */
+const endOf = (node: SyntaxNode, regions: readonly TextRange[]) => regions.find((r) => node.startIndex >= r.start && node.startIndex < r.end)?.end ?? -1;
+
+/** Runs of lines blank in `after` that hold text in `before` (same length and lines). */
+function blankedLines(before: string, after: string): TextRange[] {
+  const out: TextRange[] = [];
+  let start = 0;
+  while (start < before.length) {
+    let end = before.indexOf('\n', start);
+    if (end === -1) end = before.length;
+    if (!/\S/.test(after.slice(start, end))) {
+      // Runs of lines blank after the rewrite, empty lines included.
+      const last = out.at(-1);
+      if (last && last.end >= start - 1) last.end = end;
+      else out.push({ start, end });
+    }
+    start = end + 1;
+  }
+  return out.filter((r) => /\S/.test(before.slice(r.start, r.end)));
+}
+
 const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some((r) => node.startIndex >= r.start && node.startIndex < r.end);
 
 /**
@@ -98,50 +125,77 @@ export function readFile(language: RecoveryLanguage, query: Query, content: stri
   const trees = [first];
   // The trees live in the WASM heap: a throw below must not strand them there.
   try {
-    let main = first;
-    let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
-    if (errors > 0 && language.blankOnError) {
-      const second = parse(language.grammar, blank(content, language.blankOnError), deadline);
-      if (second) {
-        const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
-        if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
-          main = second;
-          errors = secondErrors;
-        }
-        trees.push(second);
-      }
-    }
-    const hadErrors = main.rootNode.hasError;
-    const regions = errors > 0 ? damagedRegions(main.rootNode) : [];
-    const whole = runQuery(query, main.rootNode, deadline);
-    const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
-    let complete = whole.complete;
-    const failed: TextRange[] = [];
-    for (const region of regions) {
-      for (const chunk of chunks(content, region)) {
-        if (deadline.expired) break;
-        const tree = parse(language.grammar, content, deadline, chunk);
-        if (!tree) break;
-        trees.push(tree);
-        const read = runQuery(query, tree.rootNode, deadline);
-        matches.push(...read.matches);
-        complete &&= read.complete;
-        if (tree.rootNode.hasError) failed.push(chunk);
-        // The chunk replaces its share of the region's error.
-        errors -= chunk.end - chunk.start - (tree.rootNode.hasError ? errorChars(tree.rootNode) : 0);
-      }
-    }
-    // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
-    // first parse read cleanly there: definitions without errors that start in it.
-    if (failed.length > 0) {
-      const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
-      matches.push(...kept);
-    }
-    // Source order, as one tree's matches come (a query cut short names the line it reached).
-    if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
-    return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
+    return readTrees(language, query, content, deadline, first, trees);
   } catch (err) {
     for (const tree of trees) tree.delete();
     throw err;
   }
+}
+
+type ParsedTree = NonNullable<ReturnType<typeof parse>>;
+
+/** The body of `readFile` once the first parse exists; every tree it parses joins `trees`. */
+function readTrees(language: RecoveryLanguage, query: Query, content: string, deadline: Deadline, first: ParsedTree, trees: ParsedTree[]): ReadFile {
+  let main = first;
+  /** Lines the winning rewrite blanked (other `#if` branches): the first tree still reads them. */
+  let blanked: TextRange[] = [];
+  let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
+  if (errors > 0 && language.blankOnError) {
+    // The second parse may spend only a share of what is left (cancelled there, it costs that
+    // share): the query must still run on the first tree when it does not finish.
+    const rewrite = language.blankOnError;
+    const retry = deadline.slice(RETRY_SHARE);
+    const rewritten = typeof rewrite === 'function' ? rewrite(content) : blank(content, rewrite);
+    const second = parse(language.grammar, rewritten, retry);
+    if (second) {
+      const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
+      if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
+        main = second;
+        errors = secondErrors;
+        blanked = blankedLines(content, rewritten);
+      }
+      trees.push(second);
+    }
+  }
+  const hadErrors = main.rootNode.hasError;
+  const regions = errors > 0 ? damagedRegions(main.rootNode) : [];
+  const whole = runQuery(query, main.rootNode, deadline);
+  const matches = regions.length === 0 ? whole.matches : whole.matches.filter((m) => !m.captures.some((c) => inside(c.node, regions)));
+  let complete = whole.complete;
+  const failed: TextRange[] = [];
+  // Chunks left unparsed when the budget ran out keep what the whole tree read there.
+  const unread: TextRange[] = [];
+  for (const region of regions) {
+    for (const chunk of chunks(content, region)) {
+      const tree = deadline.expired ? null : parse(language.grammar, content, deadline, chunk);
+      if (!tree) {
+        unread.push(chunk);
+        continue;
+      }
+      trees.push(tree);
+      const read = runQuery(query, tree.rootNode, deadline);
+      matches.push(...read.matches);
+      complete &&= read.complete;
+      if (tree.rootNode.hasError) failed.push(chunk);
+      // The chunk replaces its share of the region's error.
+      errors -= chunk.end - chunk.start - (tree.rootNode.hasError ? errorChars(tree.rootNode) : 0);
+    }
+  }
+  // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
+  // first parse read cleanly there: definitions without errors that start in it.
+  if (failed.length > 0) {
+    const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
+    matches.push(...kept);
+  }
+  if (unread.length > 0) matches.push(...whole.matches.filter((m) => inside(m.captures[0].node, unread)));
+  // Definitions in what the rewrite blanked (the `#else` branch of a C header) as the first tree
+  // read them: only matches lying wholly in blanked lines (a directive's own line break
+  // included), so nothing is read twice.
+  if (blanked.length > 0 && !deadline.expired) {
+    const before = runQuery(query, first.rootNode, deadline);
+    matches.push(...before.matches.filter((m) => m.captures.every((c) => inside(c.node, blanked) && c.node.endIndex <= endOf(c.node, blanked) + 1)));
+  }
+  // Source order, as one tree's matches come (a query cut short names the line it reached).
+  if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
+  return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
 }

@@ -19,7 +19,7 @@ import tsxWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm';
 import typescriptWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm';
 import type { GrammarLanguage } from '../engine';
 import { scanJson } from '../json';
-import { maskMacros } from '../macros';
+import { maskMacros, maskOnError } from '../macros';
 import { scanMarkdown } from '../markdown';
 import type { Scanner } from '../scanned';
 import { scanToml } from '../toml';
@@ -108,11 +108,13 @@ const ROWS = rows([
     id: 'c', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.c', '.h'],
     // No C grammar is bundled: the C++ grammar reads C, and C++ headers named `.h` read as C++.
     grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    blankOnError: maskOnError,
     testPaths: [/(?:^|\/)test_[^/]*\.c$/, /_test\.c$/, TEST_DIRS],
   },
   {
     id: 'cpp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hh', '.hxx'],
     grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    blankOnError: maskOnError,
     testPaths: [/_(?:unit)?test\.(?:cc|cpp|cxx)$/, TEST_DIRS],
   },
   {

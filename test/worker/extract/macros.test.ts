@@ -52,6 +52,16 @@ describe('C and C++ annotation macros are blanked before parsing', () => {
     expectSameShape(text, masked);
     expect(masked).toBe('typedef STACK_OF_X509_ X509_STACK;\n');
   });
+
+  it('blanks an access specifier written as a macro, not a case label', () => {
+    const text = ['class A {', '  JSON_PRIVATE_UNLESS_TESTED:', '    int x;', '  public Q_SLOTS: // slots', '    void f();', '    int g(int e) { switch (e) {', '    case ERR_FATAL:', '      return 1; } }', '};', ''].join('\n');
+    const masked = maskMacros(text);
+    expectSameShape(text, masked);
+    expect(masked).not.toMatch(/JSON_PRIVATE_UNLESS_TESTED|Q_SLOTS/);
+    expect(masked.split('\n')[1].trim()).toBe('');
+    expect(masked).toContain('  public        : // slots');
+    expect(masked).toContain('    case ERR_FATAL:');
+  });
 });
 
 describe('C++ in headers named .h', () => {
