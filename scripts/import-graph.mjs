@@ -2,7 +2,7 @@
 // The house drawn from src/: files are rooms, relative imports (type-only ones
 // included) are arrows. `node scripts/import-graph.mjs` prints the import
 // circles and the arrows that run back up from the lower floors into tools/,
-// and exits 1 when there is any. test/node/house/imports.test.ts runs the same check.
+// and exits 1 when there is any. test/node/architecture/imports.test.ts runs the same check.
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
