@@ -10,11 +10,11 @@ export type TokenMode = 'heuristic' | 'exact';
  */
 declare const PINCHER_EXACT_TOKENS: boolean | undefined;
 
-/** Whether this build carries the cl100k_base ranks that exact accounting needs. */
-export const EXACT_TOKENS_BUILT: boolean = typeof PINCHER_EXACT_TOKENS !== 'undefined' && PINCHER_EXACT_TOKENS === true;
-
 // A conditional the bundler folds: with the flag false the import is dead code and left out.
 const loadRanks = typeof PINCHER_EXACT_TOKENS !== 'undefined' && PINCHER_EXACT_TOKENS ? () => import('js-tiktoken/ranks/cl100k_base') : null;
+
+/** Whether this build carries the cl100k_base ranks that exact accounting needs. */
+export const EXACT_TOKENS_BUILT: boolean = loadRanks !== null;
 
 let encoder: Tiktoken | undefined;
 let loading: Promise<void> | undefined;
