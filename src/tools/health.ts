@@ -2,7 +2,7 @@ import { graphCoverage } from '../graph/coverage';
 import * as z from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
-import { failedFiles, failureStats, languageStats, listProjects, type ProjectRow } from '../db/projects';
+import { failedFiles, failureStats, languageStats, listProjects, staleness, type ProjectRow } from '../db/projects';
 import { computeCapabilities } from '../envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { defineTool } from './define';
@@ -32,20 +32,10 @@ const MAX_PROJECTS = 100;
 /** Stale projects a stale_index warning names; the rest are counted. */
 const NAMED_STALE = 10;
 
-function staleReason(p: ProjectRow): string | null {
-  if (p.indexedAt === null) return null;
-  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) {
-    return `indexed under schema ${p.schemaVersionAtIndex}, the server runs ${SCHEMA_VERSION}`;
-  }
-  if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) {
-    return `indexed by extractor ${p.extractorVersion}, the server runs ${EXTRACTOR_VERSION}`;
-  }
-  return null;
-}
 
 /** Server-wide order: projects that need a re-index first, then the most recently indexed, then by name. */
 function byUsefulness(a: ProjectRow, b: ProjectRow): number {
-  const stale = Number(staleReason(b) !== null) - Number(staleReason(a) !== null);
+  const stale = Number(staleness(b) !== null) - Number(staleness(a) !== null);
   return stale || (b.indexedAt ?? 0) - (a.indexedAt ?? 0) || a.name.localeCompare(b.name);
 }
 
@@ -101,7 +91,7 @@ export const healthTool = defineTool({
           failureStats(ctx.db, p.id),
           wanted ? failedFiles(ctx.db, p.id, 100) : Promise.resolve(undefined),
         ]);
-        const reason = staleReason(p);
+        const reason = staleness(p);
         return {
           name: p.name,
           id: p.id,
@@ -119,12 +109,12 @@ export const healthTool = defineTool({
       }),
     );
     // Stale projects are counted over every project in scope, not only the page shown.
-    const stale = indexed.filter((p) => staleReason(p) !== null);
+    const stale = indexed.filter((p) => staleness(p) !== null);
     if (stale.length) {
       const named = stale.slice(0, NAMED_STALE);
       const more = stale.length > named.length ? ` and ${stale.length - named.length} more` : '';
       ctx.meta.warn('stale_index', `${stale.length} project(s) indexed by an older schema or extractor: ${named.map((p) => p.name).join(', ')}${more}; push again or call index with force=true`, {
-        projects: named.map((p) => ({ name: p.name, reason: staleReason(p) })),
+        projects: named.map((p) => ({ name: p.name, reason: staleness(p) })),
         total: stale.length,
       });
       for (const p of stale.slice(0, 3)) ctx.meta.next('index', { project: p.name, force: true }, `re-extract ${p.name} with the current extractor`);
