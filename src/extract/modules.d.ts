@@ -5,3 +5,9 @@ declare module '*.wasm' {
   const wasmModule: WebAssembly.Module;
   export default wasmModule;
 }
+
+// Grammar parse tables, zstd-compressed (wrangler.toml's Data rule for `.zst`; see packed-grammar.ts).
+declare module '*.zst' {
+  const bytes: ArrayBuffer;
+  export default bytes;
+}
