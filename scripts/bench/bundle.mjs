@@ -10,7 +10,7 @@
 // taken for that ref's code (git archive, this tree's node_modules) and printed beside these.
 // Grammar first load: grammars ship their parse tables zstd-compressed (scripts/pack-grammars.mjs);
 // the time to decode each one, paid once per isolate on a language's first file, is measured here
-// in Node (the same V8 as workerd).
+// in Node (the same V8 as workerd), cold (a fresh process per sample).
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
@@ -43,59 +43,32 @@ export async function checkoutRef(repo, ref, dest) {
 }
 
 /**
- * Decode time of each packed grammar's parse tables (median of `runs`, ms), in a fresh Node
- * process so the decoder starts cold as it does in a new isolate.
+ * Decode time of each packed grammar's parse tables (median of `runs`, ms), each in a fresh Node
+ * process so the decoder starts cold, as it does for the first grammar a new isolate loads.
  * @param {string} root
  */
 async function grammarDecode(root, runs = 3) {
   const dir = path.join(root, 'src', 'extract', 'grammars');
   const names = (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.data.zst')).sort();
-  if (names.length === 0) return [];
-  const script = `
-    const { decompress } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'node_modules', 'fzstd', 'esm', 'index.mjs')).href)});
-    const { readFileSync } = await import('node:fs');
-    const out = [];
-    for (const name of ${JSON.stringify(names)}) {
-      const zst = new Uint8Array(readFileSync(${JSON.stringify(dir)} + '/' + name));
+  const decoder = pathToFileURL(path.join(root, 'node_modules', 'fzstd', 'esm', 'index.mjs')).href;
+  const rows = [];
+  for (const name of names) {
+    const script = `
+      const { decompress } = await import(${JSON.stringify(decoder)});
+      const { readFileSync } = await import('node:fs');
+      const zst = new Uint8Array(readFileSync(${JSON.stringify(path.join(dir, name))}));
       const t0 = performance.now();
       const data = decompress(zst);
-      out.push({ grammar: name.replace(/^tree-sitter-|\.data\.zst$/g, ''), zst_bytes: zst.length, bytes: data.length, ms: performance.now() - t0 });
+      console.log(JSON.stringify({ zst_bytes: zst.length, bytes: data.length, ms: performance.now() - t0 }));`;
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 1 << 20 });
+      samples.push(JSON.parse(stdout));
     }
-    console.log(JSON.stringify(out));`;
-  /** @type {Record<string, any[]>} */
-  const byName = {};
-  for (let i = 0; i < runs; i++) {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 16 << 20 });
-    for (const row of JSON.parse(stdout)) (byName[row.grammar] ??= []).push(row);
+    const ms = samples.map((r) => r.ms).sort((a, b) => a - b);
+    rows.push({ grammar: name.replace(/^tree-sitter-|\.data\.zst$/g, ''), zst_bytes: samples[0].zst_bytes, bytes: samples[0].bytes, decode_ms: Math.round(ms[Math.floor(ms.length / 2)]) });
   }
-  return Object.values(byName).map((rows) => {
-    const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
-    return { grammar: rows[0].grammar, zst_bytes: rows[0].zst_bytes, bytes: rows[0].bytes, decode_ms: Math.round(ms[Math.floor(ms.length / 2)]) };
-  }).sort((a, b) => b.bytes - a.bytes);
-}
-
-export const BUNDLE_TARGETS = { upload_gzip_kib: 2048, startup_ms: 200 };
-
-/**
- * @param {string} root  the code under test
- * @param {string} outDir  a scratch folder
- * @param {string[]} extra  wrangler flags for this build
- */
-async function dryRun(root, outDir, extra) {
-  await rm(outDir, { recursive: true, force: true });
-  const { stdout, stderr } = await run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outDir, ...extra], { cwd: root, maxBuffer: 64 << 20, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
-  const text = `${stdout}\n${stderr}`;
-  const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(text);
-  if (!m) throw new Error(`wrangler deploy --dry-run printed no "Total Upload" line:\n${text.slice(-2000)}`);
-  const modules = [];
-  for (const name of await readdir(outDir)) {
-    if (name === 'README.md' || name.endsWith('.map')) continue;
-    const bytes = await readFile(path.join(outDir, name));
-    // Hashed module names (`<sha1>-tree-sitter-cpp.wasm`) read better without the hash.
-    modules.push({ module: name.replace(/^[0-9a-f]{40}-/, ''), bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
-  }
-  modules.sort((a, b) => b.gzip_bytes - a.gzip_bytes);
-  return { upload_kib: Number(m[1]), upload_gzip_kib: Number(m[2]), modules };
+  return rows.sort((a, b) => b.bytes - a.bytes);
 }
 
 /** CPU milliseconds in a V8 .cpuprofile, idle samples left out. @param {any} profile */
@@ -176,7 +149,7 @@ export function formatBundle(b, renderTable) {
   if (b.grammars?.length) {
     const g = [['grammar', 'parse tables KiB', 'zstd KiB', 'decode ms']];
     for (const r of b.grammars) g.push([r.grammar, kib(r.bytes), kib(r.zst_bytes), String(r.decode_ms)]);
-    out.push('', renderTable(g, { title: "Grammar first load: decoding the parse tables, once per isolate on a language's first file (Node, this machine, median of 3)" }));
+    out.push('', renderTable(g, { title: "Grammar first load: decoding the parse tables, once per isolate on a language's first file (Node, cold, this machine, median of 3)" }));
   }
   const startup = (/** @type {any} */ s) => `median ${s.median_ms} ms of ${s.samples_ms.join(', ')} ms; load average before ${s.loadavg_before.join(' ')}`;
   out.push('', `Startup (${b.startup.method}): ${startup(b.startup)} ${mark(b.startup.median_ms <= b.targets.startup_ms)} target ≤ ${b.targets.startup_ms} ms`);
