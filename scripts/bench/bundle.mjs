@@ -71,6 +71,30 @@ async function grammarDecode(root, runs = 3) {
   return rows.sort((a, b) => b.bytes - a.bytes);
 }
 
+export const BUNDLE_TARGETS = { upload_gzip_kib: 2048, startup_ms: 200 };
+
+/**
+ * @param {string} root  the code under test
+ * @param {string} outDir  a scratch folder
+ * @param {string[]} extra  wrangler flags for this build
+ */
+async function dryRun(root, outDir, extra) {
+  await rm(outDir, { recursive: true, force: true });
+  const { stdout, stderr } = await run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outDir, ...extra], { cwd: root, maxBuffer: 64 << 20, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+  const text = `${stdout}\n${stderr}`;
+  const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(text);
+  if (!m) throw new Error(`wrangler deploy --dry-run printed no "Total Upload" line:\n${text.slice(-2000)}`);
+  const modules = [];
+  for (const name of await readdir(outDir)) {
+    if (name === 'README.md' || name.endsWith('.map')) continue;
+    const bytes = await readFile(path.join(outDir, name));
+    // Hashed module names (`<sha1>-tree-sitter-cpp.wasm`) read better without the hash.
+    modules.push({ module: name.replace(/^[0-9a-f]{40}-/, ''), bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
+  }
+  modules.sort((a, b) => b.gzip_bytes - a.gzip_bytes);
+  return { upload_kib: Number(m[1]), upload_gzip_kib: Number(m[2]), modules };
+}
+
 /** CPU milliseconds in a V8 .cpuprofile, idle samples left out. @param {any} profile */
 export function profileCpuMs(profile) {
   const idle = new Set(profile.nodes.filter((/** @type {any} */ n) => n.callFrame.functionName === '(idle)').map((/** @type {any} */ n) => n.id));
