@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The grammars src/extract/languages/table.ts imports (file stems in @vscode/tree-sitter-wasm/wasm). */
+/** The grammars src/extract/grammars/index.ts imports (file stems in @vscode/tree-sitter-wasm/wasm). */
 export const PACKED_GRAMMARS = ['bash', 'c-sharp', 'cpp', 'go', 'java', 'javascript', 'php', 'python', 'ruby', 'rust', 'tsx', 'typescript'];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

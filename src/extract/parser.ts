@@ -3,7 +3,7 @@
  * one Parser reused for every file, one Language per grammar, loaded on first use.
  *
  * workerd forbids compiling WASM from bytes, so the core runtime and every grammar's code
- * arrive as `WebAssembly.Module` imports (see `languages/table.ts`); a grammar's parse tables
+ * arrive as `WebAssembly.Module` imports (see `grammars/index.ts`); a grammar's parse tables
  * arrive compressed beside it (see `packed-grammar.ts`).
  */
 import { Language, Parser, Query } from 'web-tree-sitter';
@@ -13,9 +13,10 @@ import { type PackedGrammar, withGrammarData } from './packed-grammar';
 
 export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
 
-export interface Grammar extends PackedGrammar {
+export interface Grammar {
   /** Cache key, e.g. 'cpp' (shared by the c and cpp languages). */
   name: string;
+  wasm: PackedGrammar;
 }
 
 /**
@@ -105,7 +106,7 @@ export function ensureRuntime(): Promise<void> {
 export function loadLanguage(grammar: Grammar): Language {
   let language = languages.get(grammar.name);
   if (!language) {
-    language = withGrammarData(grammar, () => Language.loadSync(grammar.code));
+    language = withGrammarData(grammar.wasm, () => Language.loadSync(grammar.wasm.code));
     languages.set(grammar.name, language);
   }
   return language;

@@ -5,31 +5,21 @@
  * for it) — the engine has no per-language code. Structured formats point at
  * their scanner. README "Adding a language" has the whole list.
  */
-import bashCode from '../grammars/tree-sitter-bash.code.wasm';
-import bashData from '../grammars/tree-sitter-bash.data.zst';
-import csharpCode from '../grammars/tree-sitter-c-sharp.code.wasm';
-import csharpData from '../grammars/tree-sitter-c-sharp.data.zst';
-import cppCode from '../grammars/tree-sitter-cpp.code.wasm';
-import cppData from '../grammars/tree-sitter-cpp.data.zst';
-import goCode from '../grammars/tree-sitter-go.code.wasm';
-import goData from '../grammars/tree-sitter-go.data.zst';
-import javaCode from '../grammars/tree-sitter-java.code.wasm';
-import javaData from '../grammars/tree-sitter-java.data.zst';
-import javascriptCode from '../grammars/tree-sitter-javascript.code.wasm';
-import javascriptData from '../grammars/tree-sitter-javascript.data.zst';
-import phpCode from '../grammars/tree-sitter-php.code.wasm';
-import phpData from '../grammars/tree-sitter-php.data.zst';
-import pythonCode from '../grammars/tree-sitter-python.code.wasm';
-import pythonData from '../grammars/tree-sitter-python.data.zst';
-import rubyCode from '../grammars/tree-sitter-ruby.code.wasm';
-import rubyData from '../grammars/tree-sitter-ruby.data.zst';
-import rustCode from '../grammars/tree-sitter-rust.code.wasm';
-import rustData from '../grammars/tree-sitter-rust.data.zst';
-import tsxCode from '../grammars/tree-sitter-tsx.code.wasm';
-import tsxData from '../grammars/tree-sitter-tsx.data.zst';
-import typescriptCode from '../grammars/tree-sitter-typescript.code.wasm';
-import typescriptData from '../grammars/tree-sitter-typescript.data.zst';
 import type { GrammarLanguage } from '../engine';
+import {
+  bashWasm,
+  csharpWasm,
+  cppWasm,
+  goWasm,
+  javaWasm,
+  javascriptWasm,
+  phpWasm,
+  pythonWasm,
+  rubyWasm,
+  rustWasm,
+  tsxWasm,
+  typescriptWasm,
+} from '../grammars';
 import { scanJson } from '../json';
 import { maskMacros, maskOnError } from '../macros';
 import { scanMarkdown } from '../markdown';
@@ -76,22 +66,22 @@ function rows<const T extends readonly LanguageRow[]>(table: T): T {
 const ROWS = rows([
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
-    grammar: { name: 'typescript', code: typescriptCode, data: typescriptData }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
+    grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
     nestedDefinitions: true, overloadSignatures: true,
   },
   {
     id: 'tsx', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.tsx'],
-    grammar: { name: 'tsx', code: tsxCode, data: tsxData }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
     nestedDefinitions: true, overloadSignatures: true,
   },
   {
     id: 'javascript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.js', '.jsx', '.mjs', '.cjs'],
-    grammar: { name: 'javascript', code: javascriptCode, data: javascriptData }, query: javascriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    grammar: { name: 'javascript', wasm: javascriptWasm }, query: javascriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
     nestedDefinitions: true,
   },
   {
     id: 'python', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.py', '.pyi'],
-    grammar: { name: 'python', code: pythonCode, data: pythonData }, query: pythonQuery,
+    grammar: { name: 'python', wasm: pythonWasm }, query: pythonQuery,
     testPaths: [/(?:^|\/)test_[^/]*\.py$/, /_test\.py$/, /(?:^|\/)conftest\.py$/, TEST_DIRS],
     testNames: /^(?:test|Test)/,
     // Public unless `_private`; dunder names (`__init__`) are public.
@@ -101,37 +91,37 @@ const ROWS = rows([
   },
   {
     id: 'go', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.go'],
-    grammar: { name: 'go', code: goCode, data: goData }, query: goQuery,
+    grammar: { name: 'go', wasm: goWasm }, query: goQuery,
     testPaths: [/_test\.go$/], testNames: /^(?:Test|Benchmark|Fuzz|Example)/, exportedNames: /^\p{Lu}/u,
   },
   {
     id: 'rust', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.rs'],
-    grammar: { name: 'rust', code: rustCode, data: rustData }, query: rustQuery,
+    grammar: { name: 'rust', wasm: rustWasm }, query: rustQuery,
     testPaths: [/(?:^|\/)tests\//, /(?:^|\/)benches\//],
     // Items declared in a `fn` body (helper fns, visitor structs and their impls) are items too.
     nestedInFunctions: ['Function', 'Method', 'Struct', 'Enum', 'Trait', 'Type'],
   },
   {
     id: 'java', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.java'],
-    grammar: { name: 'java', code: javaCode, data: javaData }, query: javaQuery,
+    grammar: { name: 'java', wasm: javaWasm }, query: javaQuery,
     testPaths: [/(?:^|\/)src\/test\//, /Tests?\.java$/, TEST_DIRS],
   },
   {
     id: 'c', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.c', '.h'],
     // No C grammar is bundled: the C++ grammar reads C, and C++ headers named `.h` read as C++.
-    grammar: { name: 'cpp', code: cppCode, data: cppData }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
     blankOnError: maskOnError,
     testPaths: [/(?:^|\/)test_[^/]*\.c$/, /_test\.c$/, TEST_DIRS],
   },
   {
     id: 'cpp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hh', '.hxx'],
-    grammar: { name: 'cpp', code: cppCode, data: cppData }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
     blankOnError: maskOnError,
     testPaths: [/_(?:unit)?test\.(?:cc|cpp|cxx)$/, TEST_DIRS],
   },
   {
     id: 'csharp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cs'],
-    grammar: { name: 'c-sharp', code: csharpCode, data: csharpData }, query: csharpQuery,
+    grammar: { name: 'c-sharp', wasm: csharpWasm }, query: csharpQuery,
     testPaths: [/Tests?\.cs$/, /(?:^|\/)[^/]*\.Tests?\//, TEST_DIRS],
     // The grammar cannot place some `#if` lines (inside a base list, around a whole file).
     blankOnError: /^[ \t]*#[ \t]*(?:if|elif|else|endif|region|endregion)\b.*$/m,
@@ -139,20 +129,20 @@ const ROWS = rows([
   {
     id: 'ruby', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.rb', '.rake', '.gemspec'],
     filenames: ['gemfile', 'rakefile'],
-    grammar: { name: 'ruby', code: rubyCode, data: rubyData }, query: rubyQuery,
+    grammar: { name: 'ruby', wasm: rubyWasm }, query: rubyQuery,
     testPaths: [/_spec\.rb$/, /_test\.rb$/, /(?:^|\/)(?:spec|test)\//], testNames: /^test_/,
     // Ruby has no export syntax: everything is reachable (private sections are not tracked).
     exportedNames: /(?:)/,
   },
   {
     id: 'php', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.php'],
-    grammar: { name: 'php', code: phpCode, data: phpData }, query: phpQuery,
+    grammar: { name: 'php', wasm: phpWasm }, query: phpQuery,
     testPaths: [/Test\.php$/, TEST_DIRS], testNames: /^test/,
   },
   {
     id: 'bash', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.sh', '.bash'],
     filenames: ['.bashrc', '.bash_profile', '.profile'],
-    grammar: { name: 'bash', code: bashCode, data: bashData }, query: bashQuery,
+    grammar: { name: 'bash', wasm: bashWasm }, query: bashQuery,
     testPaths: [/\.bats$/, TEST_DIRS], exportedNames: /(?:)/,
   },
   { id: 'markdown', corpus: 'docs', tier: 'structured', confidence: 0.95, extensions: ['.md', '.mdx', '.markdown'], scan: scanMarkdown },
