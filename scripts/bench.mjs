@@ -89,7 +89,10 @@ Call graph vs compiler oracles (bench/graph.mjs):
 Upload size and startup (bench/bundle.mjs; also part of the full run):
   --only bundle           run only this stage: \`wrangler deploy --dry-run\` of the default build and
                           of the exact-accounting build (upload and gzip KiB, largest modules), and
-                          \`wrangler check startup\` three times (startup CPU ms, median)
+                          \`wrangler check startup\` three times (startup CPU ms, median), and the
+                          decode time of each grammar's compressed parse tables
+  --bundle-baseline <ref> the same sizes and startup for a git ref, printed as before/after
+                          (default main; \`none\` skips it)
   -h, --help              show this help
 `;
 
@@ -181,6 +184,7 @@ function options(argv) {
       'graph-languages': { type: 'string' },
       'graph-targets': { type: 'string' },
       'graph-scip': { type: 'boolean' },
+      'bundle-baseline': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -216,6 +220,7 @@ function options(argv) {
     graphLanguages: values['graph-languages']?.split(',').map((l) => l.trim()).filter(Boolean) ?? null,
     graphTargets: int(values['graph-targets'], '--graph-targets', 300),
     graphScip: Boolean(values['graph-scip']),
+    bundleBaseline: values['bundle-baseline'] === undefined ? 'main' : values['bundle-baseline'] === 'none' ? null : values['bundle-baseline'],
   };
   const stages = ['latency', 'quality', 'graph', 'bundle'];
   if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
@@ -271,7 +276,7 @@ async function main() {
   }
   if (opts.only === null || opts.only === 'bundle') {
     if (opts.only === null) results.stages.push('bundle');
-    results.bundle = await runBundle({ root: code.root, tmp, log });
+    results.bundle = await runBundle({ root: code.root, repo: ROOT, baseline: opts.bundleBaseline, tmp, log });
   }
   Object.assign(results, { loadavg_end: load(), run_ms: Math.round(performance.now() - started) });
 

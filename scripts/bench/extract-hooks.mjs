@@ -1,6 +1,7 @@
 // Module hooks for running the project's extractor (src/extract/) in plain Node: wrangler's
-// bundling rules turn `.wasm` imports into a WebAssembly.Module and `.scm` imports into text;
-// these hooks do the same so the unmodified TypeScript sources load under tsx.
+// bundling rules turn `.wasm` imports into a WebAssembly.Module, `.scm` imports into text and
+// `.zst` imports (grammar parse tables) into an ArrayBuffer; these hooks do the same so the
+// unmodified TypeScript sources load under tsx.
 import { readFile } from 'node:fs/promises';
 
 /** @type {import('node:module').LoadHook} */
@@ -10,6 +11,13 @@ export async function load(url, context, nextLoad) {
       format: 'module',
       shortCircuit: true,
       source: `import { readFileSync } from 'node:fs';\nexport default new WebAssembly.Module(readFileSync(new URL(${JSON.stringify(url)})));\n`,
+    };
+  }
+  if (url.startsWith('file:') && url.endsWith('.zst')) {
+    return {
+      format: 'module',
+      shortCircuit: true,
+      source: `import { readFileSync } from 'node:fs';\nconst b = readFileSync(new URL(${JSON.stringify(url)}));\nexport default b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);\n`,
     };
   }
   if (url.startsWith('file:') && url.endsWith('.scm')) {

@@ -1,5 +1,6 @@
-// Parse-only throughput of web-tree-sitter in Node on the corpus, with the very grammar .wasm
-// files the Worker imports (@vscode/tree-sitter-wasm), plus the time of the project's tags
+// Parse-only throughput of web-tree-sitter in Node on the corpus, with the very grammars the
+// Worker runs (@vscode/tree-sitter-wasm's .wasm files; the Worker ships them packed,
+// scripts/pack-grammars.mjs, byte-identical once loaded), plus the time of the project's tags
 // query (src/extract/languages/*.scm) over each tree.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

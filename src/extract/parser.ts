@@ -2,19 +2,21 @@
  * Parser lifecycle: the only importer of web-tree-sitter. One runtime per isolate,
  * one Parser reused for every file, one Language per grammar, loaded on first use.
  *
- * workerd forbids compiling WASM from bytes, so the core runtime and every grammar
- * arrive as `WebAssembly.Module` imports (see `languages/table.ts`).
+ * workerd forbids compiling WASM from bytes, so the core runtime and every grammar's code
+ * arrive as `WebAssembly.Module` imports (see `grammars/index.ts`); a grammar's parse tables
+ * arrive compressed beside it (see `packed-grammar.ts`).
  */
 import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
 import coreWasm from 'web-tree-sitter/web-tree-sitter.wasm';
+import { type PackedGrammar, withGrammarData } from './packed-grammar';
 
 export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
 
 export interface Grammar {
   /** Cache key, e.g. 'cpp' (shared by the c and cpp languages). */
   name: string;
-  wasm: WebAssembly.Module;
+  wasm: PackedGrammar;
 }
 
 /**
@@ -104,7 +106,7 @@ export function ensureRuntime(): Promise<void> {
 export function loadLanguage(grammar: Grammar): Language {
   let language = languages.get(grammar.name);
   if (!language) {
-    language = Language.loadSync(grammar.wasm);
+    language = withGrammarData(grammar.wasm, () => Language.loadSync(grammar.wasm.code));
     languages.set(grammar.name, language);
   }
   return language;

@@ -5,19 +5,21 @@
  * for it) — the engine has no per-language code. Structured formats point at
  * their scanner. README "Adding a language" has the whole list.
  */
-import bashWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
-import csharpWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm';
-import cppWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-cpp.wasm';
-import goWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm';
-import javaWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm';
-import javascriptWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm';
-import phpWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm';
-import pythonWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm';
-import rubyWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm';
-import rustWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm';
-import tsxWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm';
-import typescriptWasm from '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm';
 import type { GrammarLanguage } from '../engine';
+import {
+  bashWasm,
+  csharpWasm,
+  cppWasm,
+  goWasm,
+  javaWasm,
+  javascriptWasm,
+  phpWasm,
+  pythonWasm,
+  rubyWasm,
+  rustWasm,
+  tsxWasm,
+  typescriptWasm,
+} from '../grammars';
 import { scanJson } from '../json';
 import { maskMacros, maskOnError } from '../macros';
 import { scanMarkdown } from '../markdown';
