@@ -1,5 +1,6 @@
 import type { Env } from '../env';
 import { SCHEMA_VERSION } from '../version';
+import { otlpConfig } from '../telemetry/otlp';
 import { tokenMode } from './tokens';
 
 /**
@@ -25,6 +26,7 @@ export function computeCapabilities(env: Env): string[] {
   if (env.PINCHER_HTTP_KEY) tags.push('http_auth');
   if (env.PINCHER_HTTP_KEY && env.PINCHER_READ_KEY) tags.push('read_only_key');
   if (tokenMode(env.PINCHER_TOKEN_ACCOUNTING) === 'exact') tags.push('token_accounting_exact');
+  if (otlpConfig(env)) tags.push('traces_otlp');
   return tags;
 }
 

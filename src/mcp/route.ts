@@ -28,6 +28,7 @@ mcpRoutes.post('/', async (c) => {
     toolset: toolsetOf(c.req.query('toolset'), c.req.header('x-pincher-toolset')),
     // A session the transport offers (Mcp-Session-Id) scopes savings when the client names none of its own.
     sessionHeader: sessionHeader(c.req.header('x-pincher-session')) ?? sessionHeader(c.req.header('mcp-session-id')),
+    traceparent: c.req.header('traceparent'),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
   // The SDK and the MCP server are loaded on the first MCP request, not at the Worker's

@@ -5,6 +5,7 @@ import { callTotalsByTool } from '../db/calls';
 import { listProjects } from '../db/projects';
 import { computeCapabilities } from '../envelope/capabilities';
 import { tokenAccountingProblem } from '../envelope/tokens';
+import { otlpProblem } from '../telemetry/otlp';
 import { jsonWithMeta } from '../http/respond';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { prometheusText } from './metrics';
@@ -30,7 +31,7 @@ probeRoutes.get('/ready', async (c) => {
   else if (state.applied < SCHEMA_VERSION) reasons.push(`migrations_pending: ${SCHEMA_VERSION - state.applied} not applied (run wrangler d1 migrations apply DB)`);
   else if (state.applied > SCHEMA_VERSION) reasons.push(`schema_ahead: D1 has ${state.applied} migrations, this Worker knows ${SCHEMA_VERSION}`);
   // Configuration that works but not as configured: reported, never a reason to refuse traffic.
-  const warnings = [tokenAccountingProblem(c.env.PINCHER_TOKEN_ACCOUNTING)].filter((w): w is string => w !== null);
+  const warnings = [tokenAccountingProblem(c.env.PINCHER_TOKEN_ACCOUNTING), otlpProblem(c.env)].filter((w): w is string => w !== null);
   const body = { ready: reasons.length === 0, schema_version: SCHEMA_VERSION, applied_migrations: state.applied, reasons, warnings };
   return jsonWithMeta(c, body, reasons.length ? 503 : 200);
 });

@@ -43,6 +43,7 @@ toolRoutes.post('/:tool', async (c) => {
     defaultProject: c.req.query('project') || undefined,
     sessionId: sessionHeader(c.req.header('x-pincher-session')),
     registry: REGISTRY,
+    traceparent: c.req.header('traceparent'),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });
   if (outcome.ok) return c.json({ result: outcome.result, _meta: outcome.meta });

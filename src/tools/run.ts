@@ -10,6 +10,7 @@ import type { Meta, TypedEntry } from '../envelope/types';
 import { recordCall } from '../db/calls';
 import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
+import { exportSpan, otlpConfig } from '../telemetry/otlp';
 
 /** Request-level facts the surface (MCP or REST) hands to the seam. */
 export interface CallContext {
@@ -33,6 +34,8 @@ export interface CallContext {
   advertised?: ReadonlySet<string>;
   /** The tools this server serves (src/tools/registry.ts); handlers see it as ToolContext.registry. */
   registry: ToolRegistry;
+  /** The request's W3C `traceparent` header: the call's OTLP span becomes a child of it. */
+  traceparent?: string;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -71,6 +74,20 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
       projectId: collector.project?.id ?? null,
     }),
   );
+  const otlp = otlpConfig(call.env);
+  if (otlp) {
+    call.waitUntil(
+      exportSpan(otlp, {
+        tool: tool.name,
+        surface: call.surface,
+        startedAt: call.startedAt,
+        endedAt: Date.now(),
+        meta,
+        errorCode: outcome.ok ? undefined : outcome.error.code,
+        traceparent: call.traceparent,
+      }),
+    );
+  }
   return { ...outcome, meta, collector } as ToolOutcome;
 }
 

@@ -2,6 +2,8 @@
 // driven over loopback by the official MCP SDK client, by plain fetch in the 2026-07-28
 // stateless revision, and by plain fetch on the REST twin. Nothing here needs the internet.
 import { rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -33,9 +35,28 @@ let core: SdkConnection;
 /** `?toolset=full`, full key. */
 let full: SdkConnection;
 const connections: SdkConnection[] = [];
+/** A local OTLP/HTTP collector: every body POSTed to /v1/traces, with its headers. */
+let collector: Server;
+const exported: { path: string; headers: Record<string, unknown>; body: Json }[] = [];
+const OTLP_SECRET = 'otlp-collector-secret';
 
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY, PINCHER_READ_KEY: READ_KEY });
+  collector = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      exported.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const otlpPort = (collector.address() as AddressInfo).port;
+  server = await startE2EServer({
+    PINCHER_HTTP_KEY: FULL_KEY,
+    PINCHER_READ_KEY: READ_KEY,
+    PINCHER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+    PINCHER_OTLP_HEADERS: `authorization=Bearer%20${OTLP_SECRET}`,
+  });
   base = server.url;
   expect(groupExists(server.pid)).toBe(true);
   core = await connectSdk(base, FULL_KEY);
@@ -45,6 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of connections) await c.client.close().catch(() => undefined);
+  collector?.close();
   if (!server) return;
   const { pid, dir } = server;
   try {
@@ -425,6 +447,40 @@ describe('auth over the wire', () => {
     expect(lower.status).toBe(200);
     const basic = await http(base, '/v1/tools', { headers: { authorization: `Basic ${Buffer.from(`x:${FULL_KEY}`).toString('base64')}` } });
     expect(basic.status).toBe(401);
+  });
+});
+
+describe('OTLP spans to a local collector', () => {
+  it('exports one span per tool call, child of the caller\'s traceparent, attributes mirroring _meta', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const r = await rest(base, 'why_empty', { code: 'no_results_in_corpus' }, READ_KEY, { traceparent });
+    expect(r.status).toBe(200);
+    expect(r.body._meta.capabilities).toContain('traces_otlp');
+    const requestId = r.body._meta.request_id;
+    type Span = { traceId: string; parentSpanId?: string; name: string; attributes: { key: string; value: Record<string, unknown> }[] };
+    const spanOf = (e: (typeof exported)[number]): Span => e.body.resourceSpans[0].scopeSpans[0].spans[0];
+    const attr = (s: Span, key: string) => Object.values(s.attributes.find((a) => a.key === key)?.value ?? {})[0];
+    // Exported after the answer (waitUntil): poll briefly.
+    let hit: (typeof exported)[number] | undefined;
+    for (const deadline = Date.now() + 10_000; !hit && Date.now() < deadline; await new Promise((res) => setTimeout(res, 100))) {
+      hit = exported.find((e) => attr(spanOf(e), 'request_id') === requestId);
+    }
+    expect(hit, 'no span with the call\'s request_id reached the collector').toBeDefined();
+    expect(hit!.path).toBe('/v1/traces');
+    expect(hit!.headers['content-type']).toBe('application/json');
+    expect(hit!.headers.authorization).toBe(`Bearer ${OTLP_SECRET}`);
+    const span = spanOf(hit!);
+    expect(span).toMatchObject({ traceId: '0af7651916cd43dd8448eb211c80319c', parentSpanId: 'b7ad6b7169203331', name: 'tools/call why_empty' });
+    expect(attr(span, 'tokens_used')).toBe(String(r.body._meta.tokens_used));
+    expect(attr(span, 'complexity_tier')).toBe(r.body._meta.complexity_tier);
+    expect(hit!.body.resourceSpans[0].resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'pincher-edge' } });
+    // MCP calls (official SDK, earlier in this file) were exported too.
+    expect(exported.some((e) => attr(spanOf(e), 'pincher.surface') === 'mcp')).toBe(true);
+  });
+
+  it('never wrote the collector\'s header value into a response or the server log', () => {
+    for (const s of seen) expect(s.body.includes(OTLP_SECRET) || s.headers.includes(OTLP_SECRET)).toBe(false);
+    expect(server.logs.join('').includes(OTLP_SECRET)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetSchemaStateCache } from '../../../src/db/migrations';
 import { computeCapabilities } from '../../../src/envelope/capabilities';
 import { ERROR_CODES } from '../../../src/errors';
@@ -28,6 +28,8 @@ const ALL_ON: EnvOverrides = {
   PINCHER_HTTP_KEY: 'caps-full-key',
   PINCHER_READ_KEY: 'caps-read-key',
   PINCHER_TOKEN_ACCOUNTING: 'exact',
+  // The discard port: the export is refused at once, and the call must not care.
+  PINCHER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
 };
 const FULL = { authorization: 'Bearer caps-full-key' };
 const READ = { authorization: 'Bearer caps-read-key' };
@@ -248,6 +250,72 @@ const PROBES: Record<string, () => Promise<void>> = {
       expect(result?._meta.tokens_used).toBe(enc.encode(text).length);
     }
     expect((await restCall('why_empty', {})).body._meta.tokens_used).toBe(charTokens(body.result));
+  },
+
+  traces_otlp: async () => {
+    expect(computeCapabilities(env)).not.toContain('traces_otlp');
+    const otlp = { PINCHER_OTLP_ENDPOINT: 'https://collector.example:4318', PINCHER_OTLP_HEADERS: 'x-api-key=s%3Dcret' };
+    // The collector: every POST the Worker makes is received here.
+    const received: { url: string; headers: Headers; body: Json }[] = [];
+    const collector = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      received.push({ url: request.url, headers: request.headers, body: await request.json() });
+      return new Response('{}', { status: 200 });
+    });
+    try {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const rest = await restCall('why_empty', { code: 'no_results_in_corpus' }, { env: otlp, headers: { traceparent } });
+      expect(rest.body._meta.capabilities).toContain('traces_otlp');
+      const mcp = await mcpTool('2026', 'list', {}, { env: otlp });
+      const failed = await restCall('list', { limit: 0 }, { env: otlp });
+      expect(failed.status).toBe(400);
+      expect(received.map((r) => r.url)).toEqual(Array(3).fill('https://collector.example:4318/v1/traces'));
+      const spans = received.map((r) => {
+        expect(r.headers.get('content-type')).toBe('application/json');
+        expect(r.headers.get('x-api-key')).toBe('s=cret');
+        const [resourceSpans] = r.body.resourceSpans;
+        expect(resourceSpans.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'pincher-edge' } });
+        const [span] = resourceSpans.scopeSpans[0].spans;
+        return { span, attrs: Object.fromEntries((span.attributes as Json[]).map((a) => [a.key, Object.values(a.value)[0]])) };
+      });
+      const [fromRest, fromMcp, fromError] = spans;
+      // A child of the caller's span, attributes mirroring the envelope.
+      expect(fromRest.span).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentSpanId: '00f067aa0ba902b7', name: 'tools/call why_empty', kind: 2, status: { code: 1 } });
+      expect(fromRest.span.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(BigInt(fromRest.span.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(fromRest.span.startTimeUnixNano));
+      const meta = rest.body._meta;
+      expect(fromRest.attrs).toMatchObject({
+        request_id: meta.request_id,
+        tokens_used: String(meta.tokens_used),
+        tokens_saved_pct: meta.tokens_saved_pct,
+        complexity_tier: meta.complexity_tier,
+        'gen_ai.tool.name': 'why_empty',
+        'pincher.surface': 'rest',
+      });
+      // A new trace without traceparent; the MCP call's span carries its own request id.
+      expect(fromMcp.span.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(fromMcp.span.traceId).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+      expect(fromMcp.span).not.toHaveProperty('parentSpanId');
+      expect(fromMcp.attrs).toMatchObject({ request_id: mcp.result?._meta.request_id, 'pincher.surface': 'mcp', 'gen_ai.tool.name': 'list' });
+      expect(fromError.span.status).toEqual({ code: 2, message: 'invalid_params' });
+      expect(fromError.attrs['error.type']).toBe('invalid_params');
+      // A collector that fails or hangs up never fails the call.
+      collector.mockImplementation(async () => {
+        throw new TypeError('connection refused');
+      });
+      const still = await restCall('list', {}, { env: otlp });
+      expect(still.status).toBe(200);
+      collector.mockImplementation(async () => new Response('down', { status: 503 }));
+      expect((await restCall('list', {}, { env: otlp })).status).toBe(200);
+    } finally {
+      collector.mockRestore();
+    }
+    // Not a URL: nothing exported, not advertised, and readiness says why.
+    const bad = { PINCHER_OTLP_ENDPOINT: 'collector:4318/traces' };
+    expect((await restCall('list', {}, { env: bad })).body._meta.capabilities).not.toContain('traces_otlp');
+    const ready = await send('/v1/ready', {}, bad);
+    expect(ready.status).toBe(200);
+    expect(ready.body.warnings.join(' ')).toMatch(/PINCHER_OTLP_ENDPOINT/);
   },
 };
 
