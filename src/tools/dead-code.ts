@@ -86,8 +86,6 @@ export const deadCodeTool = defineTool({
     'same-file-only languages). Paginated with limit/offset (total, has_more, next_offset).',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input,
   output: z.object({ dead: z.array(deadOut), total: z.number(), has_more: z.boolean(), next_offset: z.number().optional() }),

@@ -41,8 +41,6 @@ export const findFilesTool = defineTool({
   description: 'Find files of a project by path glob, language and size; returns path, language, size, symbols and index status, sorted by path.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'walk_directory',
   input: z.object({
     pattern: z

@@ -46,8 +46,6 @@ export const grepTool = defineTool({
     `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_recursive',
   input: z.object({
     pattern: z

@@ -48,8 +48,6 @@ export const healthTool = defineTool({
     `Without project: ${DEFAULT_PROJECTS} projects by default, stale first then latest indexed; projects_total counts all (projects_truncated).`,
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     project: z.string().optional().describe('Limit the per-project section to this project and list its failed paths.'),

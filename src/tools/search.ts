@@ -106,8 +106,6 @@ export const searchTool = defineTool({
   description: 'Definitions by name (exact first; Type.method) or words; before grep; clips text.',
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_recursive',
   input,
   output,
