@@ -32,7 +32,6 @@ const MAX_PROJECTS = 100;
 /** Stale projects a stale_index warning names; the rest are counted. */
 const NAMED_STALE = 10;
 
-
 export const healthTool = defineTool({
   name: 'health',
   title: 'Server and index health',
