@@ -1,6 +1,7 @@
 import type { projects } from './schema';
 import { EXTRACTOR_VERSION } from '../extract';
 import { SCHEMA_VERSION } from '../version';
+import { allRows } from './client';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -122,11 +123,11 @@ export async function languageStats(d1: D1Database, projectId: string): Promise<
 
 /** Files the extractor failed on or skipped, by status and reason code. */
 export async function failureStats(d1: D1Database, projectId: string): Promise<FailureStat[]> {
-  const rows = await d1
-    .prepare("SELECT status, coalesce(reason, 'unknown') AS reason, count(*) AS files FROM files WHERE project_id = ?1 AND status != 'indexed' GROUP BY status, reason ORDER BY files DESC")
-    .bind(projectId)
-    .all<FailureStat>();
-  return rows.results;
+  return allRows<FailureStat>(
+    d1
+      .prepare("SELECT status, coalesce(reason, 'unknown') AS reason, count(*) AS files FROM files WHERE project_id = ?1 AND status != 'indexed' GROUP BY status, reason ORDER BY files DESC")
+      .bind(projectId),
+  );
 }
 
 /** Up to `limit` failed or skipped paths of a project with their reason. */
