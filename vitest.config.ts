@@ -7,12 +7,12 @@ import { defineConfig } from 'vitest/config';
  * or assert invariants over every row, which rows seeded by other files would break.
  */
 const FRESH_STORAGE = [
-  'test/worker/composites/context-for-task.test.ts',
   'test/worker/contract/bad-input.test.ts',
   'test/worker/contract/capabilities.test.ts',
-  'test/worker/contract/health.test.ts',
   'test/worker/contract/next-steps.test.ts',
   'test/worker/contract/parity.test.ts',
+  'test/worker/tools/context-for-task.test.ts',
+  'test/worker/tools/health.test.ts',
   'test/worker/upload/cross-language.test.ts',
   'test/worker/upload/gc.test.ts',
   'test/worker/upload/manifest-checks.test.ts',

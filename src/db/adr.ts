@@ -4,6 +4,7 @@
  * record, so two concurrent creates never get the same number. Times are
  * epoch milliseconds.
  */
+import { allRows } from './client';
 
 export const ADR_STATUSES = ['proposed', 'accepted', 'deprecated', 'superseded'] as const;
 export type AdrStatus = (typeof ADR_STATUSES)[number];
@@ -37,11 +38,11 @@ export async function listAdrs(
 
 /** Every record (optionally of one status), by id, whole. */
 export async function allAdrs(d1: D1Database, projectId: string, status?: AdrStatus): Promise<AdrRow[]> {
-  const rows = await d1
-    .prepare(`SELECT ${COLUMNS} FROM adrs WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id`)
-    .bind(projectId, status ?? null)
-    .all<AdrRow>();
-  return rows.results;
+  return allRows<AdrRow>(
+    d1
+      .prepare(`SELECT ${COLUMNS} FROM adrs WHERE project_id = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id`)
+      .bind(projectId, status ?? null),
+  );
 }
 
 export async function countAdrs(d1: D1Database, projectId: string): Promise<number> {

@@ -9,6 +9,7 @@
  * index and graph, and only the first call after a push pays for the scans.
  */
 import { languageStats, type LanguageStat, type ProjectRow } from './projects';
+import { allRows } from './client';
 
 export interface KindCount {
   kind: string;
@@ -23,20 +24,20 @@ export interface EdgeGroup {
 
 /** Symbols per kind. */
 export async function symbolKindCounts(d1: D1Database, projectId: string): Promise<KindCount[]> {
-  const rows = await d1
-    .prepare('SELECT kind, count(*) AS count FROM symbols WHERE project_id = ?1 GROUP BY kind ORDER BY count DESC, kind')
-    .bind(projectId)
-    .all<KindCount>();
-  return rows.results;
+  return allRows<KindCount>(
+    d1
+      .prepare('SELECT kind, count(*) AS count FROM symbols WHERE project_id = ?1 GROUP BY kind ORDER BY count DESC, kind')
+      .bind(projectId),
+  );
 }
 
 /** Edges per (kind, provenance). */
 export async function edgeGroups(d1: D1Database, projectId: string): Promise<EdgeGroup[]> {
-  const rows = await d1
-    .prepare('SELECT kind, provenance, count(*) AS count FROM edges WHERE project_id = ?1 GROUP BY kind, provenance ORDER BY count DESC, kind, provenance')
-    .bind(projectId)
-    .all<EdgeGroup>();
-  return rows.results;
+  return allRows<EdgeGroup>(
+    d1
+      .prepare('SELECT kind, provenance, count(*) AS count FROM edges WHERE project_id = ?1 GROUP BY kind, provenance ORDER BY count DESC, kind, provenance')
+      .bind(projectId),
+  );
 }
 
 export interface EntryPointRow {
@@ -89,20 +90,20 @@ export interface HotspotRow {
 
 /** The symbols with the most inbound CALLS edges (recursion excluded), most first. */
 export async function hotspots(d1: D1Database, projectId: string, limit: number): Promise<HotspotRow[]> {
-  const rows = await d1
-    .prepare(
-      `SELECT s.id, s.name, s.kind, s.file_path, s.start_line, h.inbound, h.caller_files
-       FROM (SELECT dst_id, count(*) AS inbound, count(DISTINCT src_file) AS caller_files
-             FROM edges
-             WHERE project_id = ?1 AND kind = 'CALLS' AND dst_id IS NOT NULL AND (src_id IS NULL OR src_id <> dst_id)
-             GROUP BY dst_id) AS h
-       JOIN symbols s ON s.project_id = ?1 AND s.id = h.dst_id
-       ORDER BY h.inbound DESC, h.caller_files DESC, s.id
-       LIMIT ?2`,
-    )
-    .bind(projectId, limit)
-    .all<HotspotRow>();
-  return rows.results;
+  return allRows<HotspotRow>(
+    d1
+      .prepare(
+        `SELECT s.id, s.name, s.kind, s.file_path, s.start_line, h.inbound, h.caller_files
+         FROM (SELECT dst_id, count(*) AS inbound, count(DISTINCT src_file) AS caller_files
+               FROM edges
+               WHERE project_id = ?1 AND kind = 'CALLS' AND dst_id IS NOT NULL AND (src_id IS NULL OR src_id <> dst_id)
+               GROUP BY dst_id) AS h
+         JOIN symbols s ON s.project_id = ?1 AND s.id = h.dst_id
+         ORDER BY h.inbound DESC, h.caller_files DESC, s.id
+         LIMIT ?2`,
+      )
+      .bind(projectId, limit),
+  );
 }
 
 /**
@@ -132,14 +133,14 @@ export interface DependencyRow {
 
 /** Files and symbols per module, most symbols first. */
 export async function moduleStats(d1: D1Database, projectId: string): Promise<ModuleRow[]> {
-  const rows = await d1
-    .prepare(
-      `SELECT ${moduleOf('path')} AS module, count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols
-       FROM files WHERE project_id = ?1 GROUP BY module ORDER BY symbols DESC, files DESC, module`,
-    )
-    .bind(projectId)
-    .all<ModuleRow>();
-  return rows.results;
+  return allRows<ModuleRow>(
+    d1
+      .prepare(
+        `SELECT ${moduleOf('path')} AS module, count(*) AS files, coalesce(sum(symbol_count), 0) AS symbols
+         FROM files WHERE project_id = ?1 GROUP BY module ORDER BY symbols DESC, files DESC, module`,
+      )
+      .bind(projectId),
+  );
 }
 
 /**

@@ -18,3 +18,8 @@ export function dbErrorMessage(err: unknown): string {
   if (cause instanceof Error) return cause.message;
   return err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : 'unknown database error';
 }
+
+/** The rows a statement returns, as the caller types them. */
+export async function allRows<T>(stmt: D1PreparedStatement): Promise<T[]> {
+  return (await stmt.all<T>()).results;
+}

@@ -3,6 +3,7 @@
  * ls. Paths are compared with SQLite's binary collation; a folder `d` holds
  * exactly the paths in ['d/', 'd0') because '0' follows '/' in ASCII.
  */
+import { allRows } from './client';
 
 export interface FileRow {
   path: string;
@@ -42,11 +43,11 @@ function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[
 /** The project's visible files matching the filter, ordered by path. */
 export async function projectFiles(d1: D1Database, projectId: string, filter: FileFilter = {}): Promise<FileRow[]> {
   const w = where(projectId, filter);
-  const rows = await d1
-    .prepare(`SELECT path, hash, size, language, status, symbol_count AS symbols FROM files WHERE ${w.sql} ORDER BY path`)
-    .bind(...w.binds)
-    .all<FileRow>();
-  return rows.results;
+  return allRows<FileRow>(
+    d1
+      .prepare(`SELECT path, hash, size, language, status, symbol_count AS symbols FROM files WHERE ${w.sql} ORDER BY path`)
+      .bind(...w.binds),
+  );
 }
 
 /** The file at exactly this path, or null. */

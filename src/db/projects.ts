@@ -1,6 +1,7 @@
 import type { projects } from './schema';
 import { EXTRACTOR_VERSION } from '../extract';
 import { SCHEMA_VERSION } from '../version';
+import { allRows } from './client';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -65,6 +66,34 @@ export async function listProjects(
   return { total: (total.results[0] as { n: number } | undefined)?.n ?? 0, rows: rows.results as ProjectRow[] };
 }
 
+/** staleness() as SQL over `projects`, with `?1` the extractor version and `?2` the schema version this server runs. */
+const STALE = '((extractor_version IS NOT NULL AND extractor_version < ?1) OR (schema_version_at_index IS NOT NULL AND schema_version_at_index < ?2))';
+
+export interface IndexedProjects extends ProjectPage {
+  /** Stale projects among all the indexed ones: how many, and the first of them in page order. */
+  stale: { total: number; first: ProjectRow[] };
+}
+
+/**
+ * A page of the indexed projects, stale first, then the latest indexed, then
+ * by name; `total` and `stale.total` count every indexed project, and
+ * `stale.first` holds up to `staleNamed` stale ones.
+ */
+export async function indexedProjects(d1: D1Database, opts: { limit: number; offset: number; staleNamed: number }): Promise<IndexedProjects> {
+  const versions = [EXTRACTOR_VERSION, SCHEMA_VERSION];
+  const [counts, page, stale] = await d1.batch([
+    d1.prepare(`SELECT count(*) AS n, coalesce(sum(${STALE}), 0) AS stale FROM projects WHERE indexed_at IS NOT NULL`).bind(...versions),
+    d1
+      .prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE indexed_at IS NOT NULL ORDER BY ${STALE} DESC, indexed_at DESC, name LIMIT ?3 OFFSET ?4`)
+      .bind(...versions, opts.limit, opts.offset),
+    d1
+      .prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE indexed_at IS NOT NULL AND ${STALE} ORDER BY indexed_at DESC, name LIMIT ?3`)
+      .bind(...versions, opts.staleNamed),
+  ]);
+  const n = (counts.results[0] as { n: number; stale: number } | undefined) ?? { n: 0, stale: 0 };
+  return { total: n.n, rows: page.results as ProjectRow[], stale: { total: n.stale, first: stale.results as ProjectRow[] } };
+}
+
 export async function countProjects(d1: D1Database): Promise<number> {
   const row = await d1.prepare('SELECT count(*) AS n FROM projects').first<{ n: number }>();
   return row?.n ?? 0;
@@ -94,11 +123,11 @@ export async function languageStats(d1: D1Database, projectId: string): Promise<
 
 /** Files the extractor failed on or skipped, by status and reason code. */
 export async function failureStats(d1: D1Database, projectId: string): Promise<FailureStat[]> {
-  const rows = await d1
-    .prepare("SELECT status, coalesce(reason, 'unknown') AS reason, count(*) AS files FROM files WHERE project_id = ?1 AND status != 'indexed' GROUP BY status, reason ORDER BY files DESC")
-    .bind(projectId)
-    .all<FailureStat>();
-  return rows.results;
+  return allRows<FailureStat>(
+    d1
+      .prepare("SELECT status, coalesce(reason, 'unknown') AS reason, count(*) AS files FROM files WHERE project_id = ?1 AND status != 'indexed' GROUP BY status, reason ORDER BY files DESC")
+      .bind(projectId),
+  );
 }
 
 /** Up to `limit` failed or skipped paths of a project with their reason. */

@@ -1,4 +1,5 @@
 /** Reads for server-side re-extraction (`index force=true`). */
+import { allRows } from './client';
 
 export interface StoredManifestEntry {
   path: string;
@@ -8,12 +9,12 @@ export interface StoredManifestEntry {
 
 /** The visible files of a project, as a manifest. */
 export async function projectFilesManifest(d1: D1Database, projectId: string): Promise<StoredManifestEntry[]> {
-  const rows = await d1
-    // The stored bytes' size wins over a size recorded from an older, unchecked manifest.
-    .prepare('SELECT f.path, f.hash, coalesce(b.size, f.size) AS size FROM files f LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 ORDER BY f.path')
-    .bind(projectId)
-    .all<StoredManifestEntry>();
-  return rows.results;
+  return allRows<StoredManifestEntry>(
+    d1
+      // The stored bytes' size wins over a size recorded from an older, unchecked manifest.
+      .prepare('SELECT f.path, f.hash, coalesce(b.size, f.size) AS size FROM files f LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 ORDER BY f.path')
+      .bind(projectId),
+  );
 }
 
 export interface PendingFile {
@@ -28,19 +29,19 @@ export interface PendingFile {
 
 /** Files of an upload still lacking an extraction by the current extractor, with their stored content. */
 export async function pendingFromStore(d1: D1Database, uploadId: string, extractorVersion: number, limit: number): Promise<PendingFile[]> {
-  const rows = await d1
-    .prepare(
-      `SELECT u.path, u.hash, u.language, b.content, f.reason AS previous_reason FROM upload_files u
-       JOIN uploads up ON up.id = u.upload_id
-       LEFT JOIN blobs b ON b.hash = u.hash
-       LEFT JOIN files f ON f.project_id = up.project_id AND f.path = u.path
-       WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
-         AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
-       ORDER BY u.path LIMIT ?3`,
-    )
-    .bind(uploadId, extractorVersion, limit)
-    .all<PendingFile>();
-  return rows.results;
+  return allRows<PendingFile>(
+    d1
+      .prepare(
+        `SELECT u.path, u.hash, u.language, b.content, f.reason AS previous_reason FROM upload_files u
+         JOIN uploads up ON up.id = u.upload_id
+         LEFT JOIN blobs b ON b.hash = u.hash
+         LEFT JOIN files f ON f.project_id = up.project_id AND f.path = u.path
+         WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
+           AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
+         ORDER BY u.path LIMIT ?3`,
+      )
+      .bind(uploadId, extractorVersion, limit),
+  );
 }
 
 /** How many files of an upload still lack an extraction by the current extractor (no content read). */

@@ -6,6 +6,7 @@
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
 import { isPunctuatedName } from '../util/qualified-ref';
+import type { Glob } from '../util/glob';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
 
 // ---------------------------------------------------------------------------
@@ -301,71 +302,11 @@ export function prefixMatch(word: string): string {
 // File patterns
 // ---------------------------------------------------------------------------
 
-/**
- * A compiled `file_pattern`. `prefix`/`suffix`/`equals` are literal
- * conditions SQL can check on a path column (index-friendly, no LIKE/GLOB
- * pattern caps); when `exact` they are the whole pattern, otherwise they
- * narrow the files that `regex` then checks in JS.
- */
-export interface FileGlob {
-  regex: RegExp;
-  equals?: string;
-  prefix: string;
-  suffix: string;
-  exact: boolean;
-}
-
-const WILD = /[*?]/;
-
-function escapeRegex(ch: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch;
-}
-
-function segmentRegex(seg: string): string {
-  return [...seg].map((ch) => (ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : escapeRegex(ch))).join('');
-}
-
-/**
- * Glob semantics: `*` any run without `/`, `**` as a whole segment any
- * number of directories, `?` one character other than `/`; case-sensitive.
- * A pattern without `/` matches the file name at any depth; a trailing `/`
- * means everything below it; leading `./` or `/` is ignored.
- */
-export function compileGlob(pattern: string): FileGlob {
-  let p = pattern.trim().replace(/^(?:\.\/|\/)+/, '').replace(/\/{2,}/g, '/');
-  if (p === '' || p.endsWith('/')) p += '**';
-  if (!p.includes('/')) {
-    const regex = new RegExp(`^(?:.*/)?${segmentRegex(p)}$`, 'u');
-    const m = /^\*([^*?]*)$/.exec(p);
-    if (m) return { regex, prefix: '', suffix: m[1], exact: true };
-    return { regex, prefix: '', suffix: literalTail(p), exact: false };
-  }
-  const segs = p.split('/');
-  let re = '';
-  segs.forEach((seg, k) => {
-    const last = k === segs.length - 1;
-    if (seg === '**') re += last ? '.*' : '(?:[^/]+/)*';
-    else re += segmentRegex(seg) + (last ? '' : '/');
-  });
-  const regex = new RegExp(`^${re}$`, 'u');
-  if (!WILD.test(p)) return { regex, equals: p, prefix: '', suffix: '', exact: true };
-  const m = /^((?:[^*?]*\/)?)\*\*(?:\/\*([^*?/]*))?$/.exec(p);
-  if (m) return { regex, prefix: m[1], suffix: m[2] ?? '', exact: true };
-  const firstWild = p.search(WILD);
-  return { regex, prefix: p.slice(0, firstWild), suffix: literalTail(p), exact: false };
-}
-
-function literalTail(p: string): string {
-  const m = /[*?]([^*?]*)$/.exec(p);
-  return m ? m[1] : p;
-}
-
-/** A filter on symbols.file_path: literal conditions, or an explicit set of paths. */
+/** A filter on symbols.file_path: one folder's range, or an explicit set of paths. */
 export interface PathFilter {
-  equals?: string;
+  /** Every path under this folder (with its trailing `/`). */
   prefix?: string;
-  suffix?: string;
-  /** The exact matching paths (when the glob needed JS to decide). */
+  /** The exact matching paths (when the glob keeps only some of the folder's files). */
   paths?: string[];
 }
 
@@ -376,37 +317,29 @@ function prefixEnd(prefix: string): string {
   return cps.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
 }
 
-function pathConditions(column: string, f: { equals?: string; prefix?: string; suffix?: string }, params: unknown[]): string[] {
-  const out: string[] = [];
-  if (f.equals !== undefined) {
-    out.push(`${column} = ?`);
-    params.push(f.equals);
-  }
-  if (f.prefix) {
-    out.push(`${column} >= ? AND ${column} < ?`);
-    params.push(f.prefix, prefixEnd(f.prefix));
-  }
-  if (f.suffix) {
-    out.push(`substr(${column}, ?) = ?`);
-    params.push(-[...f.suffix].length, f.suffix);
-  }
-  return out;
+function pathConditions(column: string, f: { prefix?: string }, params: unknown[]): string[] {
+  if (!f.prefix) return [];
+  params.push(f.prefix, prefixEnd(f.prefix));
+  return [`${column} >= ? AND ${column} < ?`];
 }
 
 /**
- * Turns a glob into a path filter for one project. Exact globs become
- * literal SQL conditions; the rest read the project's paths narrowed by the
- * glob's literal prefix and suffix (one indexed range scan) and test each in JS.
+ * Turns a `file_pattern` glob (src/util/glob.ts, the syntax of every path
+ * parameter) into a path filter for one project: reads the project's paths
+ * under the glob's literal folder (one indexed range scan) and tests each.
+ * When every one matches, the folder's range alone is the filter.
  */
-export async function resolvePathFilter(d1: D1Database, projectId: string, glob: FileGlob): Promise<PathFilter> {
-  if (glob.exact) return { equals: glob.equals, prefix: glob.prefix, suffix: glob.suffix };
+export async function resolvePathFilter(d1: D1Database, projectId: string, glob: Glob): Promise<PathFilter> {
+  const prefix = glob.folder ? `${glob.folder}/` : '';
   const params: unknown[] = [projectId];
-  const where = ['project_id = ?', ...pathConditions('path', glob, params)];
+  const where = ['project_id = ?', ...pathConditions('path', { prefix }, params)];
   const rows = await d1
     .prepare(`SELECT path FROM files WHERE ${where.join(' AND ')}`)
     .bind(...params)
     .all<{ path: string }>();
-  return { paths: rows.results.map((r) => r.path).filter((p) => glob.regex.test(p)) };
+  const paths = rows.results.map((r) => r.path).filter((p) => glob.test(p));
+  if (paths.length === rows.results.length) return prefix ? { prefix } : {};
+  return { paths };
 }
 
 // ---------------------------------------------------------------------------

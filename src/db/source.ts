@@ -14,6 +14,7 @@
  * offsets (half-open), so multibyte text slices exactly and only the slice
  * leaves the database.
  */
+import { allRows } from './client';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -56,14 +57,14 @@ function joins(withSource: boolean): string {
 /** Symbols of a project by exact id (any order; the caller restores its own). */
 export async function symbolsByIds(d1: D1Database, projectId: string, ids: readonly string[], withSource: boolean): Promise<SymbolRow[]> {
   if (ids.length === 0) return [];
-  const rows = await d1
-    .prepare(
-      `SELECT ${select(withSource)} FROM json_each(?2) j
-       CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value ${joins(withSource)}`,
-    )
-    .bind(projectId, JSON.stringify(ids))
-    .all<SymbolRow>();
-  return rows.results;
+  return allRows<SymbolRow>(
+    d1
+      .prepare(
+        `SELECT ${select(withSource)} FROM json_each(?2) j
+         CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value ${joins(withSource)}`,
+      )
+      .bind(projectId, JSON.stringify(ids)),
+  );
 }
 
 export interface MovedWant {
@@ -99,16 +100,16 @@ export async function symbolsByNames(
   opts: { path?: string; limit: number },
 ): Promise<SymbolRow[]> {
   if (names.length === 0) return [];
-  const rows = await d1
-    .prepare(
-      `SELECT ${select(false)} FROM json_each(?2) j
-       CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-       WHERE ?3 IS NULL OR s.file_path = ?3
-       ORDER BY s.file_path, s.start_byte LIMIT ?4`,
-    )
-    .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit)
-    .all<SymbolRow>();
-  return rows.results;
+  return allRows<SymbolRow>(
+    d1
+      .prepare(
+        `SELECT ${select(false)} FROM json_each(?2) j
+         CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+         WHERE ?3 IS NULL OR s.file_path = ?3
+         ORDER BY s.file_path, s.start_byte LIMIT ?4`,
+      )
+      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit),
+  );
 }
 
 /**
@@ -123,31 +124,31 @@ export async function candidatesByNames(
   perName: number,
 ): Promise<SymbolRow[]> {
   if (names.length === 0) return [];
-  const rows = await d1
-    .prepare(
-      `SELECT * FROM (
-         SELECT ${select(false)}, row_number() OVER (
-           PARTITION BY s.name
-           ORDER BY s.file_path = ?3 DESC,
-             CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
-               WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
-             s.is_test, s.file_path, s.start_byte
-         ) AS rank
-         FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-       ) WHERE rank <= ?4`,
-    )
-    .bind(projectId, JSON.stringify(names), fromPath, perName)
-    .all<SymbolRow & { rank: number }>();
-  return rows.results;
+  return allRows<SymbolRow & { rank: number }>(
+    d1
+      .prepare(
+        `SELECT * FROM (
+           SELECT ${select(false)}, row_number() OVER (
+             PARTITION BY s.name
+             ORDER BY s.file_path = ?3 DESC,
+               CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
+                 WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
+               s.is_test, s.file_path, s.start_byte
+           ) AS rank
+           FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+         ) WHERE rank <= ?4`,
+      )
+      .bind(projectId, JSON.stringify(names), fromPath, perName),
+  );
 }
 
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */
 export async function fileSymbols(d1: D1Database, projectId: string, path: string): Promise<SymbolRow[]> {
-  const rows = await d1
-    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
-    .bind(projectId, path)
-    .all<SymbolRow>();
-  return rows.results;
+  return allRows<SymbolRow>(
+    d1
+      .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
+      .bind(projectId, path),
+  );
 }
 
 export interface OutlineOwner {
@@ -176,22 +177,22 @@ export interface OutlineRow {
 export async function nestedSymbols(d1: D1Database, projectId: string, owners: readonly OutlineOwner[], perOwner: number): Promise<(OutlineRow & { total: number })[]> {
   if (owners.length === 0) return [];
   const probe = owners.map((o) => ({ id: o.id, f: o.file_path, s: o.start_byte, e: o.end_byte }));
-  const rows = await d1
-    .prepare(
-      `SELECT * FROM (
-         SELECT json_extract(o.value, '$.id') AS owner, s.id, s.qualified_name, s.kind, s.signature, s.parent,
-                s.start_line, s.end_line, s.start_byte,
-                row_number() OVER (PARTITION BY o.key ORDER BY s.start_byte, s.end_byte DESC) AS n,
-                count(*) OVER (PARTITION BY o.key) AS total
-         FROM json_each(?2) o
-         CROSS JOIN symbols s ON s.project_id = ?1 AND s.file_path = json_extract(o.value, '$.f')
-         WHERE s.start_byte >= json_extract(o.value, '$.s') AND s.end_byte <= json_extract(o.value, '$.e')
-           AND s.id != json_extract(o.value, '$.id')
-       ) WHERE n <= ?3 ORDER BY owner, n`,
-    )
-    .bind(projectId, JSON.stringify(probe), perOwner)
-    .all<OutlineRow & { total: number }>();
-  return rows.results;
+  return allRows<OutlineRow & { total: number }>(
+    d1
+      .prepare(
+        `SELECT * FROM (
+           SELECT json_extract(o.value, '$.id') AS owner, s.id, s.qualified_name, s.kind, s.signature, s.parent,
+                  s.start_line, s.end_line, s.start_byte,
+                  row_number() OVER (PARTITION BY o.key ORDER BY s.start_byte, s.end_byte DESC) AS n,
+                  count(*) OVER (PARTITION BY o.key) AS total
+           FROM json_each(?2) o
+           CROSS JOIN symbols s ON s.project_id = ?1 AND s.file_path = json_extract(o.value, '$.f')
+           WHERE s.start_byte >= json_extract(o.value, '$.s') AND s.end_byte <= json_extract(o.value, '$.e')
+             AND s.id != json_extract(o.value, '$.id')
+         ) WHERE n <= ?3 ORDER BY owner, n`,
+      )
+      .bind(projectId, JSON.stringify(probe), perOwner),
+  );
 }
 
 /** A visible file with its stored content (db/content.ts's FileRow is the listing row without it). */
@@ -243,15 +244,15 @@ export interface RefRow {
 
 /** The imports of a file (any line) and its calls and inherits between two lines. */
 export async function refsForRange(d1: D1Database, projectId: string, path: string, startLine: number, endLine: number): Promise<RefRow[]> {
-  const rows = await d1
-    .prepare(
-      `SELECT kind, name, target, imported_names, line FROM refs
-       WHERE project_id = ?1 AND file_path = ?2 AND (kind = 'import' OR line BETWEEN ?3 AND ?4)
-       ORDER BY line`,
-    )
-    .bind(projectId, path, startLine, endLine)
-    .all<RefRow>();
-  return rows.results;
+  return allRows<RefRow>(
+    d1
+      .prepare(
+        `SELECT kind, name, target, imported_names, line FROM refs
+         WHERE project_id = ?1 AND file_path = ?2 AND (kind = 'import' OR line BETWEEN ?3 AND ?4)
+         ORDER BY line`,
+      )
+      .bind(projectId, path, startLine, endLine),
+  );
 }
 
 /** One visible file of a project, without its content. */

@@ -27,6 +27,7 @@
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
 import { firstBranch } from './preprocessor';
+import { blanked } from './text';
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*\b`;
 const ARGS = String.raw`(?:\s*\((?:[^()\n]|\([^()\n]*\))*\))?`;
@@ -72,7 +73,8 @@ function closing(text: string, open: number): number {
 const MACRO_TYPE = new RegExp(String.raw`^([ \t]*(?:(?:typedef|const|static|extern)\s+)*)(${MACRO})\(([ \t]*[A-Za-z_]\w*[ \t]*)\)(?=[ \t]*[*&]*[ \t]*[A-Za-z_])`, 'gm');
 
 function blank(chars: string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+  const spaces = blanked(chars.slice(from, to).join(''));
+  for (let i = 0; i < spaces.length; i++) chars[from + i] = spaces[i];
 }
 
 function looksLikeDeclaration(rest: string): boolean {
@@ -198,6 +200,6 @@ const STATEMENT = new RegExp(String.raw`^([ \t]+)(${MACRO}${ARGS})(?=[ \t]*(?:\{
  * Not applied to a file that parses cleanly, so the definitions of its other branches stay.
  */
 export function maskOnError(text: string): string {
-  const masked = text.replace(STATEMENT, (_m, indent: string, call: string) => indent + call.replace(/[^\r\n]/g, ' '));
+  const masked = text.replace(STATEMENT, (_m, indent: string, call: string) => indent + blanked(call));
   return firstBranch(masked);
 }

@@ -10,6 +10,7 @@
  * the code was. Offsets, lines and columns are unchanged (blanked characters become spaces,
  * line breaks stay). Used only for the second parse of a file whose first parse has errors.
  */
+import { blanked } from './text';
 
 const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$/;
 
@@ -32,7 +33,7 @@ export function firstBranch(text: string): string {
   let changed = false;
   const blankLine = (i: number) => {
     if (/[^\s]/.test(lines[i])) changed = true;
-    lines[i] = lines[i].replace(/[^\r]/g, ' ');
+    lines[i] = blanked(lines[i]);
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];

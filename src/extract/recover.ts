@@ -10,6 +10,7 @@
  *   so one construct the grammar cannot read costs its chunk, not the rest of the file. Where a
  *   chunk cannot be read either, what the first parse read cleanly there is kept.
  */
+import { blanked } from './text';
 import { parse, runQuery } from './parser';
 import type { Deadline, Grammar, Query, QueryMatch, SyntaxNode, TextRange, Tree } from './parser';
 
@@ -63,7 +64,7 @@ export function errorChars(root: SyntaxNode): number {
 /** The same text with every match of `lines` replaced by spaces (offsets and rows unchanged). */
 function blank(content: string, lines: RegExp): string {
   const flags = lines.flags.includes('g') ? lines.flags : `${lines.flags}g`;
-  return content.replace(new RegExp(lines.source, flags), (m) => m.replace(/[^\r\n]/g, ' '));
+  return content.replace(new RegExp(lines.source, flags), blanked);
 }
 
 /** The top-level ERROR regions of a tree (the root itself when it is one). */

@@ -7,6 +7,11 @@ export const MAX_SIGNATURE = 300;
 export const MAX_DOCSTRING = 2000;
 export const MAX_REFERENCE_NAME = 120;
 
+/** The text with every character but line breaks turned into a space: offsets, lines and columns stay. */
+export function blanked(text: string): string {
+  return text.replace(/[^\r\n]/g, ' ');
+}
+
 /** Collapses whitespace to single spaces and caps the length. */
 export function oneLine(text: string, max = MAX_SIGNATURE): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -109,8 +109,6 @@ export const adrTool = defineTool({
     'without records no_results_in_corpus; a status filter excluding all query_too_narrow; an offset past the end cap_dropped_all.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     project: projectParam,
@@ -244,9 +242,7 @@ export const adrWriteTool = defineTool({
     'deleting a record another one is superseded by is refused.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: false,
-  idempotent: false,
-  destructive: true,
+  writes: { idempotent: false, destructive: true },
   baseline: 'none',
   input: z.object({
     project: projectParam,

@@ -72,8 +72,6 @@ export const architectureTool = defineTool({
     'warning; edges older than the index add graph_pending. Computed once per push, then reused. No files: no_project_indexed; files without symbols: extractor_emitted_nothing.',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

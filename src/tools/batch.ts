@@ -58,8 +58,6 @@ export const batchTool = defineTool({
     'a failing entry (unknown/write tool, batch, bad from) fails alone.',
   tier: 'standard',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   // Declared fallback; each call declares the entries' common baseline method with the summed baseline (see aggregate()).
   baseline: 'none',
   input: z.object({

@@ -89,8 +89,6 @@ export const changesTool = defineTool({
     'Files not in the index are listed in unknown with an unindexed_files warning.',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'read_all_changed',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

@@ -57,8 +57,6 @@ export const contextForTaskTool = defineTool({
     'Items the budget leaves out are listed in dropped with a budget_truncated warning and a symbols next step.',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

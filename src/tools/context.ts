@@ -49,8 +49,6 @@ export const contextTool = defineTool({
     'Exactly one of id or name.',
   tier: 'standard',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

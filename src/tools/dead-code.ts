@@ -4,7 +4,7 @@ import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
-import { globArg } from './params';
+import { globArg, globParamText } from './params';
 import { resolveProject } from './project-scope';
 import { explainNoSymbols } from './no-symbols';
 import type { Glob } from '../util/glob';
@@ -69,7 +69,7 @@ const input = z.object({
       'Only this language (id as health lists it, any case, at most 50 characters). Languages whose edges stay inside a file are left out ' +
         'unless named here; an id without an extractor is empty with unsupported_language.',
     ),
-  path: z.string().max(500).optional().describe("Glob as grep's path (* ? ** {a,b} [a-z]), at most 500 characters; no /: any file or folder name, else the path from the root; brackets, braces must balance."),
+  path: z.string().max(500).optional().describe(globParamText(500)),
   kind: z.enum(CALLABLE_KINDS).optional().describe('Function or Method; default both.'),
   limit: z.number().int().min(1).max(200).default(DEFAULT_LIMIT).describe(`Results per page, 1–200, default ${DEFAULT_LIMIT}.`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe(`Results to skip, 0–${MAX_OFFSET}, default 0. Past the last one: empty with cap_dropped_all.`),
@@ -86,8 +86,6 @@ export const deadCodeTool = defineTool({
     'same-file-only languages). Paginated with limit/offset (total, has_more, next_offset).',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input,
   output: z.object({ dead: z.array(deadOut), total: z.number(), has_more: z.boolean(), next_offset: z.number().optional() }),

@@ -65,7 +65,7 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
  * @example
  * export const healthTool = defineTool({
  *   name: 'health', title: 'Server and index health', description: '…',
- *   tier: 'lite', toolset: 'full', readOnly: true, idempotent: true,
+ *   tier: 'lite', toolset: 'full',
  *   input: z.object({}), output: z.object({ ok: z.boolean() }), baseline: 'none',
  *   handler: async (_args, ctx) => ({ ok: true }),
  * });
@@ -76,9 +76,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   description: string;
   tier: ComplexityTier;
   toolset: Toolset;
-  readOnly: boolean;
-  idempotent: boolean;
-  destructive?: boolean;
+  /** What a tool that changes the index declares; absent: read-only, and so idempotent. */
+  writes?: { idempotent: boolean; destructive?: boolean };
   input: I;
   output: O;
   baseline: BaselineMethod;
@@ -90,11 +89,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
     description: spec.description,
     tier: spec.tier,
     toolset: spec.toolset,
-    idempotent: spec.idempotent,
+    idempotent: spec.writes?.idempotent ?? true,
     annotations: {
-      readOnlyHint: spec.readOnly,
-      destructiveHint: spec.destructive ?? false,
-      idempotentHint: spec.idempotent,
+      readOnlyHint: spec.writes === undefined,
+      destructiveHint: spec.writes?.destructive ?? false,
+      idempotentHint: spec.writes?.idempotent ?? true,
       openWorldHint: false,
     },
     input: spec.input,

@@ -5,7 +5,7 @@ import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
-import { globArg, paramError } from './params';
+import { globArg, globParamText, paramError } from './params';
 import { parseSize } from './grep/sizes';
 import { resolveProject } from './project-scope';
 
@@ -41,15 +41,13 @@ export const findFilesTool = defineTool({
   description: 'Find files of a project by path glob, language and size; returns path, language, size, symbols and index status, sorted by path.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'walk_directory',
   input: z.object({
     pattern: z
       .string()
       .max(1000)
       .optional()
-      .describe('Glob on paths (* ? ** {a,b} [a-z]); without / it matches any file or folder name (*.py), with / the path from the root (src/**/*.ts). Brackets and braces must balance.'),
+      .describe(globParamText(1000)),
     language: z.string().max(50).optional().describe('Language id, e.g. typescript, python, markdown (none = no extractor).'),
     min_size: size.optional().describe('Smallest size: non-negative bytes, or with a unit: 10k, 2m, 1gb (K = 1024).'),
     max_size: size.optional().describe('Largest size, same forms as min_size; not below min_size.'),

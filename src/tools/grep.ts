@@ -6,7 +6,7 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
-import { globArg, paramError } from './params';
+import { globArg, globParamText, paramError } from './params';
 import { anyMatch, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
@@ -46,8 +46,6 @@ export const grepTool = defineTool({
     `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_recursive',
   input: z.object({
     pattern: z
@@ -61,7 +59,7 @@ export const grepTool = defineTool({
       .string()
       .max(1000)
       .optional()
-      .describe('Glob, ≤1000 chars; no /: any file or folder name, else the path from the root; brackets, braces must balance'),
+      .describe(globParamText(1000)),
     context: z.number().int().min(0).max(10).default(0).describe('0–10, default 0'),
     limit: z.number().int().min(1).max(1000).default(100).describe('1–1000, default 100'),
     summary: z.boolean().default(false).describe('Per-file counts only; limit caps files'),

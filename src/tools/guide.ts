@@ -24,8 +24,6 @@ export const guideTool = defineTool({
     'No project given or pinned: the one step is list.',
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     task: z.string().min(1).max(MAX_TASK_CHARS).describe('1–2000 chars with a letter or digit; a pasted stack trace or diff is routed to its tool.'),

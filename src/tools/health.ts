@@ -2,7 +2,7 @@ import { graphCoverage } from '../graph/coverage';
 import * as z from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
-import { failedFiles, failureStats, languageStats, listProjects, staleness, type ProjectRow } from '../db/projects';
+import { failedFiles, failureStats, indexedProjects, languageStats, staleness, type IndexedProjects } from '../db/projects';
 import { computeCapabilities } from '../envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { defineTool } from './define';
@@ -32,13 +32,6 @@ const MAX_PROJECTS = 100;
 /** Stale projects a stale_index warning names; the rest are counted. */
 const NAMED_STALE = 10;
 
-
-/** Server-wide order: projects that need a re-index first, then the most recently indexed, then by name. */
-function byUsefulness(a: ProjectRow, b: ProjectRow): number {
-  const stale = Number(staleness(b) !== null) - Number(staleness(a) !== null);
-  return stale || (b.indexedAt ?? 0) - (a.indexedAt ?? 0) || a.name.localeCompare(b.name);
-}
-
 export const healthTool = defineTool({
   name: 'health',
   title: 'Server and index health',
@@ -48,8 +41,6 @@ export const healthTool = defineTool({
     `Without project: ${DEFAULT_PROJECTS} projects by default, stale first then latest indexed; projects_total counts all (projects_truncated).`,
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     project: z.string().optional().describe('Limit the per-project section to this project and list its failed paths.'),
@@ -73,17 +64,19 @@ export const healthTool = defineTool({
   }),
   handler: async ({ project, limit, offset }, ctx) => {
     const state = await schemaState(ctx.db, true);
-    let rows: ProjectRow[];
-    let indexed: ProjectRow[];
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
+    let scope: IndexedProjects;
     if (wanted) {
       const row = await resolveProject(ctx, wanted);
-      rows = indexed = row ? [row] : [];
+      const rows = row ? [row] : [];
+      const stale = rows.filter((p) => staleness(p) !== null);
+      scope = { total: rows.length, rows, stale: { total: stale.length, first: stale } };
     } else {
-      indexed = (await listProjects(ctx.db, { limit: 10_000, offset: 0 })).rows.filter((p) => p.indexedAt !== null).sort(byUsefulness);
-      rows = indexed.slice(offset, offset + limit);
+      // Server-wide: projects that need a re-index first, then the most recently indexed, then by name.
+      scope = await indexedProjects(ctx.db, { limit, offset, staleNamed: NAMED_STALE });
     }
+    const { rows, total, stale } = scope;
     const projects = await Promise.all(
       rows.map(async (p) => {
         const [langs, failures, paths] = await Promise.all([
@@ -109,28 +102,27 @@ export const healthTool = defineTool({
       }),
     );
     // Stale projects are counted over every project in scope, not only the page shown.
-    const stale = indexed.filter((p) => staleness(p) !== null);
-    if (stale.length) {
-      const named = stale.slice(0, NAMED_STALE);
-      const more = stale.length > named.length ? ` and ${stale.length - named.length} more` : '';
-      ctx.meta.warn('stale_index', `${stale.length} project(s) indexed by an older schema or extractor: ${named.map((p) => p.name).join(', ')}${more}; push again or call index with force=true`, {
+    if (stale.total) {
+      const named = stale.first;
+      const more = stale.total > named.length ? ` and ${stale.total - named.length} more` : '';
+      ctx.meta.warn('stale_index', `${stale.total} project(s) indexed by an older schema or extractor: ${named.map((p) => p.name).join(', ')}${more}; push again or call index with force=true`, {
         projects: named.map((p) => ({ name: p.name, reason: staleness(p) })),
-        total: stale.length,
+        total: stale.total,
       });
-      for (const p of stale.slice(0, 3)) ctx.meta.next('index', { project: p.name, force: true }, `re-extract ${p.name} with the current extractor`);
+      for (const p of named.slice(0, 3)) ctx.meta.next('index', { project: p.name, force: true }, `re-extract ${p.name} with the current extractor`);
     }
-    const hasMore = !wanted && offset + rows.length < indexed.length;
+    const hasMore = !wanted && offset + rows.length < total;
     if (hasMore) {
       const next = offset + rows.length;
       ctx.meta.warn(
         'projects_truncated',
-        `showing ${rows.length} of ${indexed.length} indexed projects (from offset ${offset}; stale first, then latest indexed); pass project for one, or offset ${next} for the next page`,
-        { total: indexed.length, shown: rows.length, offset, next_offset: next },
+        `showing ${rows.length} of ${total} indexed projects (from offset ${offset}; stale first, then latest indexed); pass project for one, or offset ${next} for the next page`,
+        { total, shown: rows.length, offset, next_offset: next },
         'info',
       );
-      ctx.meta.next('health', { ...(limit !== DEFAULT_PROJECTS ? { limit } : {}), offset: next }, `the next ${Math.min(limit, indexed.length - next)} of ${indexed.length} projects`);
-    } else if (!wanted && rows.length === 0 && indexed.length > 0) {
-      ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last of ${indexed.length} indexed projects`, { cap: 'offset', offset, total: indexed.length });
+      ctx.meta.next('health', { ...(limit !== DEFAULT_PROJECTS ? { limit } : {}), offset: next }, `the next ${Math.min(limit, total - next)} of ${total} projects`);
+    } else if (!wanted && rows.length === 0 && total > 0) {
+      ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last of ${total} indexed projects`, { cap: 'offset', offset, total });
       ctx.meta.next('health', limit !== DEFAULT_PROJECTS ? { limit } : {}, 'rewind to the first page');
     }
     return {
@@ -144,7 +136,7 @@ export const healthTool = defineTool({
       capabilities: computeCapabilities(ctx.env),
       languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence, graph: graphCoverage(l.id) })),
       projects,
-      projects_total: indexed.length,
+      projects_total: total,
       has_more: hasMore,
       ...(hasMore ? { next_offset: offset + rows.length } : {}),
     };

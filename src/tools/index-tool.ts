@@ -51,8 +51,7 @@ export const indexTool = defineTool({
     'with the current extractor, in resumable chunks). Exactly one of files or force. CI should use `npx --yes <server>/v1/cli.tgz push`.',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: false,
-  idempotent: true,
+  writes: { idempotent: true },
   baseline: 'none',
   input: z.object({
     project: z.string().describe('Project name, 1–100 of A–Z a–z 0–9 . _ -; created on first index.'),

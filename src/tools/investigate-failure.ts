@@ -62,8 +62,6 @@ export const investigateFailureTool = defineTool({
     'no project frame: target_not_resolved listing the frames.',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

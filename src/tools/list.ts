@@ -37,8 +37,6 @@ export const listTool = defineTool({
   description: `Indexed projects. ${STATED_ONCE}`,
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'walk_directory',
   input: z.object({
     name_contains: z.string().max(100).optional().describe('Any case, ≤100 chars'),

@@ -31,8 +31,6 @@ export const lsTool = defineTool({
   description: 'List one folder of a project: sub-folders first (with file counts), then files (language, size, symbols), each sorted by name; deeper levels follow their folder.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'walk_directory',
   input: z.object({
     path: z.string().max(1024).default('').describe("One folder relative to the project root ('' or '.' is the root; a file path lists that file); no '..' segments. Default ''."),

@@ -38,8 +38,6 @@ export const neighborhoodTool = defineTool({
     'Ambiguous name: first match, alternatives in warnings. Works for every language: it needs no call graph.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe('Project name; defaults to the ?project= pin of the MCP URL.'),

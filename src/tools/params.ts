@@ -108,6 +108,11 @@ export function paramError(tool: string, param: string, message: string, suggest
   });
 }
 
+/** The description of every path-glob parameter (src/util/glob.ts): one syntax, one wording, each tool's length cap. */
+export function globParamText(maxChars: number): string {
+  return `Glob, ≤${maxChars} chars; no /: any file or folder name, else path from root; brackets, braces must balance`;
+}
+
 /** Compiles a path-glob argument (src/util/glob.ts); an unbalanced bracket or brace is invalid_params on that parameter. */
 export function globArg(tool: string, param: string, source: string): Glob {
   try {

@@ -90,8 +90,6 @@ export const planChangeTool = defineTool({
     'medium: any caller; low: none).',
   tier: 'heavy',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_then_read',
   input,
   output: z.object({

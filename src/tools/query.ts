@@ -47,8 +47,6 @@ export const queryTool = defineTool({
     'properties warn with a did-you-mean. Syntax errors are invalid_params with line, column and a caret excerpt.',
   tier: 'standard',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input,
   output,

@@ -47,8 +47,6 @@ export const readTool = defineTool({
     `Source as LINE:HASH|content lines (a definition: symbol). Over ${MAX_LINES} lines: the map, the first ${WINDOW} lines and next_offset (budget_truncated).`,
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

@@ -67,8 +67,6 @@ export const schemaTool = defineTool({
     'incomplete edges add graph_coverage or graph_pending warnings.',
   tier: 'lite',
   toolset: 'full',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

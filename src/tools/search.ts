@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { LANGUAGES, SYMBOL_KINDS } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
-  compileGlob,
   countStatement,
   pageStatement,
   prefixMatch,
@@ -24,6 +23,7 @@ import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
 import { PROJECT_PARAM } from './describe';
+import { globArg, globParamText } from './params';
 
 
 const CORPORA = ['code', 'config', 'docs'] as const;
@@ -64,7 +64,7 @@ const input = z.object({
     .string()
     .max(500)
     .optional()
-    .describe('Glob * ** ?, ≤500 chars; no /: file name at any depth'),
+    .describe(globParamText(500)),
   limit: z.number().int().min(1).max(500).optional().describe(`1–500, default ${DEFAULT_LIMIT}; unset: exact hits + ${DEFAULT_OTHERS} more`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('0–5000, default 0'),
   snippet_lines: z.number().int().min(0).max(20).default(0).describe('0–20, default 0'),
@@ -106,8 +106,6 @@ export const searchTool = defineTool({
   description: 'Definitions by name (exact first; Type.method) or words; before grep; clips text.',
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_recursive',
   input,
   output,
@@ -119,7 +117,7 @@ export const searchTool = defineTool({
         rewritten: query.canonical,
       });
     }
-    const glob = args.file_pattern === undefined ? undefined : compileGlob(args.file_pattern);
+    const glob = args.file_pattern === undefined ? undefined : globArg('search', 'file_pattern', args.file_pattern);
     const project = await resolveProjectWithFiles(ctx, args.project);
     if (!project) return EMPTY;
     const step = (over: Record<string, unknown> = {}) => stepArgs(args, query, project.name, over);

@@ -41,8 +41,6 @@ export const symbolTool = defineTool({
     `A symbol's source by id instead of its file (≤${SOURCE_LINES} lines; read on), or skeleton; unknown id: symbol null; moved file: new id (symbol_moved).`,
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

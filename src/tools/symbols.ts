@@ -17,8 +17,6 @@ export const symbolsTool = defineTool({
     'symbol for many ids at once; ids not found go to missing; moved files: symbol_moved.',
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'full_file_read',
   input: z.object({
     project: z.string().optional().describe(PROJECT_PARAM),

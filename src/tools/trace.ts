@@ -46,8 +46,6 @@ export const traceTool = defineTool({
     'Callers/callees of one symbol, instead of grep (exactly one of id, name); risk (1 high, 2 medium, 3+ low); REFERENCES need SCIP.',
   tier: 'standard',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'grep_then_read',
   input,
   output: z.object({

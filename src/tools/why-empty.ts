@@ -21,8 +21,6 @@ export const whyEmptyTool = defineTool({
   description: 'Recovery steps for an empty_reason.',
   tier: 'lite',
   toolset: 'core',
-  readOnly: true,
-  idempotent: true,
   baseline: 'none',
   input: z.object({
     code: z

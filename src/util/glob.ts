@@ -1,7 +1,8 @@
 /**
  * Path globs: the one syntax of every path-filter parameter (grep's and
- * dead_code's `path`, find's `pattern`; tools compile them through
- * `globArg` in src/tools/params.ts).
+ * dead_code's `path`, find's `pattern`, search's `file_pattern`; tools
+ * compile them through `globArg` and describe them with `globParamText`,
+ * both in src/tools/params.ts).
  *
  * Syntax: `*` (any run of characters except `/`), `**` (any number of whole
  * segments), `?` (one character except `/`), `{a,b}` (alternatives, nestable),

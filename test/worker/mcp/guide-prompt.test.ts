@@ -6,7 +6,7 @@ import { PincherError } from '../../../src/errors';
 import { REGISTRY } from '../../../src/tools/registry';
 import type { CallContext } from '../../../src/tools/run';
 import { rpc, TRANSPORTS, type Json } from '../contract/support';
-import { ID, seedProject } from '../composites/fixture';
+import { ID, seedProject } from '../tools/composite-fixture';
 
 const P = 'comp-prompt';
 

@@ -19,6 +19,8 @@ export const RULES: Rule[] = [
   { tool: 'search', param: 'min_confidence', phrase: '0–1', args: { query: 'login', min_confidence: 1.5 }, expect: err },
   { tool: 'search', param: 'min_confidence', phrase: '0–1', args: { query: 'login', min_confidence: -0.1 }, expect: err },
   { tool: 'search', param: 'file_pattern', phrase: '≤500 chars', args: { query: 'login', file_pattern: 'a'.repeat(501) }, expect: err },
+  { tool: 'search', param: 'file_pattern', phrase: 'brackets, braces must balance', args: { query: 'login', file_pattern: 'src/[ab' }, expect: err },
+  { tool: 'search', param: 'file_pattern', phrase: 'no /: any file or folder name', args: { project: project.name, query: 'loginUser', file_pattern: 'users.ts' }, expect: { ok: true }, project },
   { tool: 'search', param: 'limit', phrase: '1–500', args: { query: 'login', limit: 0 }, expect: err },
   { tool: 'search', param: 'limit', phrase: '1–500', args: { query: 'login', limit: 501 }, expect: err },
   { tool: 'search', param: 'limit', phrase: 'default 20', args: { query: 'login', limit: 20 }, expect: { ok: true } },

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PincherError } from '../../../src/errors';
 import { dotStarChain } from '../../../src/regex/chain';
-import { compileGlob, GlobError } from '../../../src/util/glob';
 import { compilePattern } from '../../../src/tools/grep/pattern';
 import { ftsMatch, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../../src/regex/literals';
 import { parseRegex } from '../../../src/regex/regex-ast';
@@ -210,43 +209,6 @@ describe('linear .* chains', () => {
     expect(mismatches.slice(0, 5)).toEqual([]);
     expect(compared).toBeGreaterThan(20_000);
   });
-});
-
-describe('path globs', () => {
-  const cases: [string, string[], string[]][] = [
-    ['*.ts', ['a.ts', 'src/b.ts', 'src/deep/c.ts'], ['a.tsx', 'src/b.js']],
-    ['src/*.ts', ['src/b.ts'], ['src/deep/c.ts', 'a.ts', 'lib/src/b.ts']],
-    ['src/**/*.ts', ['src/b.ts', 'src/deep/c.ts'], ['a.ts', 'lib/src/x.ts']],
-    ['src', ['src/b.ts', 'lib/src/x.ts'], ['srcx/a.ts']],
-    ['src/', ['src/b.ts', 'src/deep/c.ts'], ['lib/src/x.ts']],
-    ['./src/deep', ['src/deep/c.ts'], ['src/b.ts']],
-    ['*.{ts,py}', ['a.ts', 'x/y.py'], ['a.js']],
-    ['[ab].ts', ['a.ts', 'q/b.ts'], ['c.ts']],
-    ['[!ab].ts', ['c.ts'], ['a.ts']],
-    ['?.md', ['a.md'], ['ab.md']],
-    ['**', ['a', 'x/y/z'], []],
-    ['docs/**', ['docs/a.md', 'docs/x/b.md'], ['a/docs/c.md']],
-    ['\\[x\\].txt', ['[x].txt'], ['x.txt']],
-  ];
-  for (const [glob, yes, no] of cases) {
-    it(`'${glob}' matches ${yes.join(', ') || 'nothing listed'} and not ${no.join(', ') || '-'}`, () => {
-      const g = compileGlob(glob);
-      for (const p of yes) expect(g.test(p), p).toBe(true);
-      for (const p of no) expect(g.test(p), p).toBe(false);
-    });
-  }
-  it('names the folder every match lies under, so SQL can narrow the rows', () => {
-    expect(compileGlob('src/db/*.ts').folder).toBe('src/db');
-    expect(compileGlob('src/db').folder).toBe('src'); // src/db may be a file
-    expect(compileGlob('src/**').folder).toBe('src');
-    expect(compileGlob('*.ts').folder).toBe('');
-    expect(compileGlob('{src,lib}/a').folder).toBe('');
-  });
-  for (const bad of ['src/[abc', '*.{ts,js', 'a}b', 'x]y', '{a,{b,c}']) {
-    it(`refuses the unbalanced glob '${bad}'`, () => {
-      expect(() => compileGlob(bad)).toThrow(GlobError);
-    });
-  }
 });
 
 describe('sizes', () => {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileGlob, translateQuery } from '../../../src/db/search';
+import { translateQuery } from '../../../src/db/search';
 import { callTool, rest, type Json } from '../helpers';
 
 const PROJECT = 'search-main';
@@ -253,20 +253,6 @@ describe('filters', () => {
       expect(got).toEqual(files);
     });
   }
-
-  it('compiles globs to literal SQL conditions when they are exact, and to a checked regex otherwise', () => {
-    expect(compileGlob('src/**')).toMatchObject({ prefix: 'src/', suffix: '', exact: true });
-    expect(compileGlob('*.test.ts')).toMatchObject({ prefix: '', suffix: '.test.ts', exact: true });
-    expect(compileGlob('src/**/*.ts')).toMatchObject({ prefix: 'src/', suffix: '.ts', exact: true });
-    expect(compileGlob('a/b.ts')).toMatchObject({ equals: 'a/b.ts', exact: true });
-    const loose = compileGlob('src/*/x?.ts');
-    expect(loose).toMatchObject({ prefix: 'src/', suffix: '.ts', exact: false });
-    expect(loose.regex.test('src/a/x1.ts')).toBe(true);
-    expect(loose.regex.test('src/a/b/x1.ts')).toBe(false);
-    expect(loose.regex.test('src/a/x/.ts')).toBe(false);
-    expect(compileGlob('src/**/x.ts').regex.test('src/x.ts')).toBe(true);
-    expect(compileGlob('a[1].ts').regex.test('a[1].ts')).toBe(true);
-  });
 });
 
 describe('result shape', () => {

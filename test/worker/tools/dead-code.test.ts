@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deadConfidence, isEntryPoint } from '../../../src/tools/dead-code';
-import { DB, EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { DB, EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from '../graph/support';
 
 const P = 'graph-dead';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_REASONS, EMPTY_REASON_CATALOG } from '../../../src/envelope/empty-reasons';
 import { TOOL_NAMES } from '../../../src/tools/registry';
-import { TRANSPORTS, mcpPayload, mcpTool, restCall, type Json } from './support';
+import { TRANSPORTS, mcpPayload, mcpTool, restCall, type Json } from '../contract/support';
 
 /** The 13 codes of reference/empty-reason-catalog.md, written out independently of src/. */
 const CATALOG_CODES = [

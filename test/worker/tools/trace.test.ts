@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DB, EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { DB, EDGES, FILES, codes, indexProject, rest, runStep, seedEdges, type Json } from '../graph/support';
 
 const P = 'graph-trace';
 let project: { id: string; ids: Set<string> };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeCapabilities } from '../../../src/envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../../../src/version';
-import { deleteProjects, env, insertProjects, restCall, send, type Json } from './support';
+import { deleteProjects, env, insertProjects, restCall, send, type Json } from '../contract/support';
 
 const FRESH = 'health-fresh';
 const STALE = 'health-stale';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mcp, rest, type Json } from '../helpers';
-import { ID, runStep, seedProject } from './fixture';
+import { ID, runStep, seedProject } from './composite-fixture';
 
 const P = 'comp-guide';
 const call = (task: string, extra: Json = {}) => rest('guide', { project: P, task, ...extra });

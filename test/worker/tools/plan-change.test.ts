@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleOf, riskLevel } from '../../../src/tools/plan-change';
-import { EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { EDGES, FILES, ORPHAN_REFERENCE, codes, indexProject, rest, runStep, seedEdges, type Json } from '../graph/support';
 
 const P = 'graph-plan';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { deleteProjects, insertProjects } from '../contract/support';
 import { rest, type Json } from '../helpers';
-import { codes, FILES, ID, runStep, seedProject } from './fixture';
+import { codes, FILES, ID, runStep, seedProject } from './composite-fixture';
 
 const P = 'comp-ctx';
 const call = (task: string, extra: Json = {}) => rest('context_for_task', { project: P, task, ...extra });

@@ -21,7 +21,7 @@ import {
   tool,
   tsSource,
   uploadRow,
-} from './support';
+} from '../upload/support';
 
 type Step = { tool: string; args: Json; why: string };
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EDGES, FILES, indexProject, rest, runStep, seedEdges, type Json } from './support';
+import { EDGES, FILES, indexProject, rest, runStep, seedEdges, type Json } from '../graph/support';
 
 const P = 'graph-neighborhood';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, type Json } from '../helpers';
-import { codes, DB, FILES, ID, projectId, runStep, seedProject } from './fixture';
+import { codes, DB, FILES, ID, projectId, runStep, seedProject } from './composite-fixture';
 
 const P = 'comp-changes';
 const call = (args: Json) => rest('changes', { project: P, ...args });

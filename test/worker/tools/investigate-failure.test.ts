@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, type Json } from '../helpers';
-import { codes, FILES, ID, runStep, seedProject } from './fixture';
+import { codes, FILES, ID, runStep, seedProject } from './composite-fixture';
 
 const P = 'comp-investigate';
 const call = (trace: string, extra: Json = {}) => rest('investigate_failure', { project: P, trace, ...extra });

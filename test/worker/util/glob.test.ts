@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileGlob, GlobError } from '../../../src/util/glob';
+import { rest, type Json } from '../helpers';
+
+describe('path globs', () => {
+  const cases: [string, string[], string[]][] = [
+    ['*.ts', ['a.ts', 'src/b.ts', 'src/deep/c.ts'], ['a.tsx', 'src/b.js']],
+    ['src/*.ts', ['src/b.ts'], ['src/deep/c.ts', 'a.ts', 'lib/src/b.ts']],
+    ['src/**/*.ts', ['src/b.ts', 'src/deep/c.ts'], ['a.ts', 'lib/src/x.ts']],
+    ['src', ['src/b.ts', 'lib/src/x.ts'], ['srcx/a.ts']],
+    ['src/', ['src/b.ts', 'src/deep/c.ts'], ['lib/src/x.ts']],
+    ['./src/deep', ['src/deep/c.ts'], ['src/b.ts']],
+    ['*.{ts,py}', ['a.ts', 'x/y.py'], ['a.js']],
+    ['[ab].ts', ['a.ts', 'q/b.ts'], ['c.ts']],
+    ['[!ab].ts', ['c.ts'], ['a.ts']],
+    ['?.md', ['a.md'], ['ab.md']],
+    ['**', ['a', 'x/y/z'], []],
+    ['docs/**', ['docs/a.md', 'docs/x/b.md'], ['a/docs/c.md']],
+    ['\\[x\\].txt', ['[x].txt'], ['x.txt']],
+  ];
+  for (const [glob, yes, no] of cases) {
+    it(`'${glob}' matches ${yes.join(', ') || 'nothing listed'} and not ${no.join(', ') || '-'}`, () => {
+      const g = compileGlob(glob);
+      for (const p of yes) expect(g.test(p), p).toBe(true);
+      for (const p of no) expect(g.test(p), p).toBe(false);
+    });
+  }
+  it('names the folder every match lies under, so SQL can narrow the rows', () => {
+    expect(compileGlob('src/db/*.ts').folder).toBe('src/db');
+    expect(compileGlob('src/db').folder).toBe('src'); // src/db may be a file
+    expect(compileGlob('src/**').folder).toBe('src');
+    expect(compileGlob('*.ts').folder).toBe('');
+    expect(compileGlob('{src,lib}/a').folder).toBe('');
+  });
+  for (const bad of ['src/[abc', '*.{ts,js', 'a}b', 'x]y', '{a,{b,c}']) {
+    it(`refuses the unbalanced glob '${bad}'`, () => {
+      expect(() => compileGlob(bad)).toThrow(GlobError);
+    });
+  }
+});
+
+describe('one glob syntax across tools', () => {
+  const PROJECT = 'glob-tools';
+  // Each file (no test paths) defines one uncalled, unexported function, so grep, find, search and dead_code all see every file.
+  const FILES: Record<string, string> = {
+    'a.ts': 'function unused_a() { return 1; }\n',
+    'src/b.ts': 'function unused_b() { return 1; }\n',
+    'src/deep/c.ts': 'function unused_c() { return 1; }\n',
+    'src/tools/d.ts': 'function unused_d() { return 1; }\n',
+    'lib/src/e.py': 'def _unused_e():\n    return 1\n',
+    'lib/f.py': 'def _unused_f():\n    return 1\n',
+    'tools/g.ts': 'function unused_g() { return 1; }\n',
+    'srcx/h.ts': 'function unused_h() { return 1; }\n',
+  };
+  const PATHS = Object.keys(FILES).sort();
+  const GLOBS = [
+    '*.ts',
+    '*.py',
+    'src',
+    'src/',
+    './src/deep',
+    'src/*.ts',
+    'src/**/*.ts',
+    '**/*.py',
+    'tools',
+    '{lib,tools}/*',
+    '[ab].ts',
+    '[!ab].ts',
+    '?.ts',
+    'lib/f.py',
+    'SRC/**',
+  ];
+
+  /** Every glob-taking parameter: the call that filters the project's files with it, and the files its result names. */
+  const PARAMS: { tool: string; param: string; args: Json; files: (result: Json) => string[] }[] = [
+    { tool: 'grep', param: 'path', args: { pattern: 'unused_', literal: true, summary: true }, files: (r) => (r.files ?? []).map((f: Json) => f.path) },
+    { tool: 'find', param: 'pattern', args: {}, files: (r) => r.files.map((f: Json) => f.path) },
+    { tool: 'search', param: 'file_pattern', args: { query: 'unused*', limit: 100 }, files: (r) => r.results.map((h: Json) => h.file_path) },
+    { tool: 'dead_code', param: 'path', args: { limit: 200 }, files: (r) => r.dead.map((d: Json) => d.file) },
+  ];
+
+  beforeAll(async () => {
+    const files = Object.entries(FILES).map(([path, content]) => ({ path, content }));
+    const pushed = await rest('index', { project: PROJECT, files });
+    expect(pushed.status).toBe(200);
+  });
+
+  for (const glob of GLOBS) {
+    const expected = PATHS.filter((p) => compileGlob(glob).test(p));
+    for (const p of PARAMS) {
+      it(`${p.tool} ${p.param} '${glob}' keeps ${expected.join(', ') || 'nothing'}`, async () => {
+        const { status, body } = await rest(p.tool, { project: PROJECT, ...p.args, [p.param]: glob });
+        expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+        expect([...new Set(p.files(body.result))].sort()).toEqual(expected);
+      });
+    }
+  }
+
+  for (const p of PARAMS) {
+    it(`${p.tool} ${p.param} refuses an unbalanced brace with invalid_params on that parameter`, async () => {
+      const { status, body } = await rest(p.tool, { project: PROJECT, ...p.args, [p.param]: 'src/{a,b' });
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('invalid_params');
+      expect(body.error.details.issues[0].param).toBe(p.param);
+    });
+  }
+});
