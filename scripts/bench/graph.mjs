@@ -178,7 +178,11 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         const mine = new Set(p.defaultKeys);
         for (const c of p.target.callers) {
           if (missedCallers.length >= 600) break;
-          if (!(c.alts ?? [c.nearest, c.outer]).some((k) => mine.has(k))) missedCallers.push({ target: p.id, caller: c.nearest, line: c.line });
+          const alts = c.alts ?? [c.nearest, c.outer];
+          if (alts.some((k) => mine.has(k))) continue;
+          // The same caller below the default floor, if pincher-edge has it at all: what hid it.
+          const below = p.hops.filter((h) => alts.includes(h.key)).sort((a, b) => b.confidence - a.confidence)[0];
+          missedCallers.push({ target: p.id, caller: c.nearest, line: c.line, ...(below ? { below: { confidence: below.confidence, provenance: below.provenance } } : {}) });
         }
       }
       const worst = perTarget
