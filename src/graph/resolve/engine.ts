@@ -244,7 +244,7 @@ export class FileResolution {
       if (type) {
         const r = this.walk({ t: 'symbol', sym: type.sym }, segs.slice(1), CALL_KINDS);
         if (r && r !== 'guess') this.emitFound(ref, 'CALLS', { sym: r.sym, provenance: type.provenance, confidence: Math.min(type.confidence, r.confidence) });
-        else if (r === 'guess') this.guess(ref, target);
+        else if (r === 'guess') this.declaredOrGuess(ref, type.sym, segs.slice(1, -1), target);
         return;
       }
       return this.guess(ref, target);
@@ -256,6 +256,7 @@ export class FileResolution {
         if (h.entity.t === 'external') return;
         const rest = segs.slice(h.used);
         const r = this.walk(h.entity, rest, CALL_KINDS);
+        if (r === 'guess' && h.entity.t === 'symbol' && h.used === 1) return this.declaredOrGuess(ref, h.entity.sym, rest.slice(0, -1), target);
         if (r === 'guess') return this.guess(ref, target);
         if (r) this.emitFound(ref, 'CALLS', this.throughHead(h, r));
         return;
@@ -407,13 +408,31 @@ export class FileResolution {
       let written: string | null = null;
       if ((s.kind === 'Function' || s.kind === 'Method') && s.signature) written = declaredType(s.language, s.kind, s.signature, name);
       else if (TYPE_KINDS.has(s.kind)) {
-        const field = this.typeMembers({ qn: s.qualifiedName, name: s.name, file: s.file, sym: s }, name).find((f) => f.kind === 'Field' && f.signature);
+        const field = this.fieldOf({ qn: s.qualifiedName, name: s.name, file: s.file, sym: s }, name);
         if (field?.signature) written = declaredType(field.language, field.kind, field.signature, name);
       }
       if (written) return this.typeNamed(ref, written);
       if (s.parent === null) return null;
       const parents = this.lookup.inFile(this.file, s.parent);
       s = parents.find((x) => TYPE_KINDS.has(x.kind)) ?? parents[0] ?? null;
+    }
+    return null;
+  }
+
+  /** `Foo.getInstance().m()`, `new Foo().withX().m()`: through declared result types when they lead somewhere, else a name guess. */
+  private declaredOrGuess(ref: RefInput, sym: SymbolInput, middle: readonly string[], target: string): void {
+    const m = TYPE_KINDS.has(sym.kind) && isIdentifier(target) && middle.every(isMiddle) ? this.declaredMember(ref, { qn: sym.qualifiedName, name: sym.name, file: sym.file, sym }, middle, target) : null;
+    if (m) return this.emitFound(ref, 'CALLS', m);
+    this.guess(ref, target);
+  }
+
+  /** A field of a type or, for a type of this file, of its bases. */
+  private fieldOf(type: TypeRef, name: string, depth = 0): SymbolInput | null {
+    const own = this.typeMembers(type, name).find((f) => f.kind === 'Field');
+    if (own || depth >= 4) return own ?? null;
+    for (const base of this.basesOf(type)) {
+      const f = this.fieldOf(base, name, depth + 1);
+      if (f) return f;
     }
     return null;
   }
@@ -434,7 +453,7 @@ export class FileResolution {
     for (const seg of fields) {
       // `getManager()`: a method of the type, through the type it declares it returns.
       const call = /^([\p{L}_$][\p{L}\p{N}_$]*)\(.*\)$/su.exec(seg);
-      const member: SymbolInput | null | undefined = call ? this.receiverMember(type, call[1], false) : this.typeMembers(type, seg).find((x) => x.kind === 'Field');
+      const member: SymbolInput | null = call ? this.receiverMember(type, call[1], false) : this.fieldOf(type, seg);
       if (!member?.signature || !this.visible.has(member.file)) return null;
       const written: string | null = call ? returnType(member.language, member.signature, call[1]) : declaredType(member.language, member.kind, member.signature, seg);
       type = written ? this.typeNamed(ref, written) : null;
