@@ -24,7 +24,8 @@
  */
 import { isAbstractSignature } from '../graph/contract';
 import { createResolver } from '../graph/resolve';
-import { DECLARED_TYPE_LANGUAGES, DECLARING_KINDS } from '../graph/resolve/declared';
+import { DECLARED_TYPE_LANGUAGES } from '../graph/languages';
+import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';

@@ -1,15 +1,16 @@
 /**
- * Declared types of names, read from declaration heads (`signature`) in statically typed
- * languages: a parameter of the enclosing function or method, or a field of the enclosing
- * type. `x.m()` with `x` declared `Foo x` (Java) or `x *Foo` (Go) calls Foo's `m`.
+ * Declared types of names, read from declaration heads (`signature`) in languages whose graph
+ * row names a declaration syntax (src/graph/languages.ts, `rules.declarations`): a parameter of
+ * the enclosing function or method, or a field of the enclosing type. `x.m()` with `x` declared
+ * `Foo x` (Java) or `x *Foo` (Go) calls Foo's `m`.
  *
  * Only what a declaration states is read; local variables are not (their declarations are not
  * symbols). A type that is not a plain named type (a Go slice, map, channel or function type, a
  * Java array) gives null: its methods are the language's own.
  */
 
-/** Languages whose functions, methods and fields carry their `signature` into resolution. */
-export const DECLARED_TYPE_LANGUAGES: readonly string[] = ['java', 'go'];
+/** How a language writes a typed declaration: `Type name` (Java) or `name Type` (Go). */
+export type DeclarationSyntax = 'java' | 'go';
 
 /** Kinds whose signature declares names with types. */
 export const DECLARING_KINDS: ReadonlySet<string> = new Set(['Function', 'Method', 'Field']);
@@ -20,39 +21,36 @@ const IDENT = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
  * The type `name` is declared with in `signature` (a parameter of a function or method, or the
  * field itself for a Field), as a dotted path (`Foo`, `pkg.Foo`, `com.x.Foo`), or null.
  */
-export function declaredType(language: string, kind: string, signature: string, name: string): string | null {
-  if (language === 'java') return kind === 'Field' ? javaField(signature, name) : javaParam(signature, name);
-  if (language === 'go') return kind === 'Field' ? goField(signature, name) : goParam(signature, name);
-  return null;
+export function declaredType(syntax: DeclarationSyntax, kind: string, signature: string, name: string): string | null {
+  if (syntax === 'java') return kind === 'Field' ? javaField(signature, name) : javaParam(signature, name);
+  return kind === 'Field' ? goField(signature, name) : goParam(signature, name);
 }
 
 /**
  * The type a method or function declares it returns (`public PluginManager getPluginManager()`,
  * `func (s *Store) Child() *Store`, the first result of a Go result list), or null.
  */
-export function returnType(language: string, signature: string, name: string): string | null {
-  if (language === 'java') {
+export function returnType(syntax: DeclarationSyntax, signature: string, name: string): string | null {
+  if (syntax === 'java') {
     const open = signature.indexOf('(');
     return open < 0 ? null : javaTypeBefore(signature.slice(0, open), name);
   }
-  if (language === 'go') {
-    if (!signature.startsWith('func')) return null;
-    let at = 4;
-    if (signature.slice(at).trimStart().startsWith('(')) at = group(signature, at)?.end ?? -1;
-    const params = at < 0 ? null : group(signature, at);
-    if (!params) return null;
-    const rest = signature.slice(params.end).replace(/\{\s*$/, '').trim();
-    if (rest.startsWith('(')) {
-      const results = group(rest, 0);
-      const first = results ? splitTop(results.inner)[0] : undefined;
-      if (!first) return null;
-      // Named results (`(n int, err error)`): the type follows the name.
-      const named = /^[\p{L}_][\p{L}\p{N}_]*\s+(.+)$/u.exec(first);
-      return goNamedType(named ? named[1] : first);
-    }
-    return rest ? goNamedType(rest) : null;
-  }
-  return null;
+  return goResult(signature);
+}
+
+function goResult(signature: string): string | null {
+  if (!signature.startsWith('func')) return null;
+  let at = 4;
+  if (signature.slice(at).trimStart().startsWith('(')) at = group(signature, at)?.end ?? -1;
+  const params = at < 0 ? null : group(signature, at);
+  if (!params) return null;
+  const rest = signature.slice(params.end).replace(/\{\s*$/, '').trim();
+  if (!rest.startsWith('(')) return rest ? goNamedType(rest) : null;
+  const first = splitTop(group(rest, 0)?.inner ?? '')[0];
+  if (!first) return null;
+  // Named results (`(n int, err error)`): the type follows the name.
+  const named = /^[\p{L}_][\p{L}\p{N}_]*\s+(.+)$/u.exec(first);
+  return goNamedType(named ? named[1] : first);
 }
 
 /** The text of the first balanced `(…)` group at or after `from`, and where it ends. */

@@ -7,7 +7,7 @@
 import type { EdgeKind, GraphEdge, Provenance, RefInput, SymbolInput } from '../types';
 import { BUILTIN_NAME_CONFIDENCE, builtinReceiver, isBuiltinHead, isBuiltinMethodName } from './builtins';
 import { constructedType, isIdentifier, parseCallee } from './callee';
-import { declaredType, returnType } from './declared';
+import { declaredType, returnType, type DeclarationSyntax } from './declared';
 import { dirname, within } from './paths';
 import type { Binding, Entity, FileScope, ModuleEntity, ModuleResolver } from './scope';
 import { BASE_KINDS, CALL_KINDS, SymbolIndex, TYPE_KINDS } from './symbols';
@@ -57,6 +57,8 @@ export interface LanguageRules {
    * type's name ends with the receiver's name (`CordovaPlugin`) is the likely callee (Java, Go).
    */
   receiverNames: boolean;
+  /** Declarations state types (resolve/declared.ts): parameters, fields and results give receivers their type. */
+  declarations: DeclarationSyntax | null;
   /** Constructors are methods named after their class (Java, C#): constructing a class calls its one constructor. */
   namedConstructors: boolean;
   /** Members that construct their type when the type does not define them (`Foo.new` in Ruby). */
@@ -404,12 +406,14 @@ export class FileResolution {
    * function or method, else a field of an enclosing type (resolve/declared.ts).
    */
   private declaredTypeOf(ref: RefInput, name: string): TypeRef | null {
+    const syntax = this.rules.declarations;
+    if (!syntax) return null;
     for (let s = this.lookup.byId(ref.enclosing); s; ) {
       let written: string | null = null;
-      if ((s.kind === 'Function' || s.kind === 'Method') && s.signature) written = declaredType(s.language, s.kind, s.signature, name);
+      if ((s.kind === 'Function' || s.kind === 'Method') && s.signature) written = declaredType(syntax, s.kind, s.signature, name);
       else if (TYPE_KINDS.has(s.kind)) {
         const field = this.fieldOf({ qn: s.qualifiedName, name: s.name, file: s.file, sym: s }, name);
-        if (field?.signature) written = declaredType(field.language, field.kind, field.signature, name);
+        if (field?.signature) written = declaredType(syntax, field.kind, field.signature, name);
       }
       if (written) return this.typeNamed(ref, written);
       if (s.parent === null) return null;
@@ -449,13 +453,15 @@ export class FileResolution {
    * method of the last type.
    */
   private declaredMember(ref: RefInput, start: TypeRef, fields: readonly string[], target: string): Found | null {
+    const syntax = this.rules.declarations;
+    if (!syntax) return null;
     let type: TypeRef | null = start;
     for (const seg of fields) {
       // `getManager()`: a method of the type, through the type it declares it returns.
       const call = /^([\p{L}_$][\p{L}\p{N}_$]*)\(.*\)$/su.exec(seg);
       const member: SymbolInput | null = call ? this.receiverMember(type, call[1], false) : this.fieldOf(type, seg);
       if (!member?.signature || !this.visible.has(member.file)) return null;
-      const written: string | null = call ? returnType(member.language, member.signature, call[1]) : declaredType(member.language, member.kind, member.signature, seg);
+      const written: string | null = call ? returnType(syntax, member.signature, call[1]) : declaredType(syntax, member.kind, member.signature, seg);
       type = written ? this.typeNamed(ref, written) : null;
       if (!type) return null;
     }

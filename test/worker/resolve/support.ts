@@ -6,7 +6,8 @@
  */
 import { extractFile } from '../../../src/extract/index';
 import { isAbstractSignature } from '../../../src/graph/contract';
-import { DECLARED_TYPE_LANGUAGES, DECLARING_KINDS } from '../../../src/graph/resolve/declared';
+import { DECLARED_TYPE_LANGUAGES } from '../../../src/graph/languages';
+import { DECLARING_KINDS } from '../../../src/graph/resolve/declared';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../../../src/graph/types';
 
 export interface ExpectedEdge {
