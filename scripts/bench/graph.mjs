@@ -2,7 +2,8 @@
 // compiler-grade oracles. Per cross-file language: a real corpus (bench/graph/corpora.mjs) is
 // pushed through the CLI to `wrangler dev`; every sampled function's callers at depth 1
 // (`trace`, direction in) are compared with the oracle's — the TypeScript language service
-// (findReferences) for TypeScript/JavaScript, scip-python + Python's `ast` for Python —
+// (findReferences) for TypeScript/JavaScript, scip-python + Python's `ast` for Python, the Go
+// type checker (go/types) for Go, javac's attribution (compiler Tree API) for Java —
 // at the default view and at each confidence floor (bench/graph/score.mjs).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -10,11 +11,15 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { killGroup, run } from './proc.mjs';
 import { buildGraphCorpora } from './graph/corpora.mjs';
+import { oracleGo } from './graph/oracle-go.mjs';
+import { oracleJava } from './graph/oracle-java.mjs';
 import { oraclePy } from './graph/oracle-py.mjs';
 import { oracleTs, MODULE } from './graph/oracle-ts.mjs';
 import { FLOORS, scoreTarget, total } from './graph/score.mjs';
 
 export const GRAPH_TARGETS = { precision: 0.9, recall: 0.8 };
+/** Languages whose SCIP index the bench produces (--graph-scip). */
+const SCIP_LANGUAGES = new Set(['typescript', 'javascript', 'python']);
 const ORACLE_PACKAGES = { 'scip-python': '@sourcegraph/scip-python@0.6.6', 'scip-typescript': '@sourcegraph/scip-typescript@0.4.0' };
 
 /** Installs a SCIP indexer into the bench cache (once), by the ordinary npm client. */
@@ -99,7 +104,11 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
     const t0 = performance.now();
     const o = language === 'python'
       ? await oraclePy({ root, dir: c.dir, files: c.files, scipPython: await ensureScipPython(cache, log), maxTargets, log })
-      : oracleTs({ root, dir: c.dir, files: c.files, maxTargets });
+      : language === 'go'
+        ? await oracleGo({ dir: c.dir, files: c.files, cache, maxTargets, log })
+        : language === 'java'
+          ? await oracleJava({ dir: c.dir, files: c.files, maxTargets })
+          : oracleTs({ root, dir: c.dir, files: c.files, maxTargets });
     oracles.set(language, { ...o, ms: Math.round(performance.now() - t0) });
     log(`  ${o.targets.length} targets, ${o.targets.reduce((a, t) => a + t.callers.length, 0)} call sites (${o.tool}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -116,7 +125,7 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
     const runs = [];
     for (const [language, c] of corpora) {
       runs.push({ language, label: language, c, scipFile: null });
-      if (scip) runs.push({ language, label: `${language} + scip`, c, scipFile: await scipFor(language, c.dir, cache, log) });
+      if (scip && SCIP_LANGUAGES.has(language)) runs.push({ language, label: `${language} + scip`, c, scipFile: await scipFor(language, c.dir, cache, log) });
     }
     for (const { language, label, c, scipFile } of runs) {
       const project = `graph-${language}${scipFile ? '-scip' : ''}`;
@@ -169,7 +178,11 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         const mine = new Set(p.defaultKeys);
         for (const c of p.target.callers) {
           if (missedCallers.length >= 600) break;
-          if (!(c.alts ?? [c.nearest, c.outer]).some((k) => mine.has(k))) missedCallers.push({ target: p.id, caller: c.nearest, line: c.line });
+          const alts = c.alts ?? [c.nearest, c.outer];
+          if (alts.some((k) => mine.has(k))) continue;
+          // The same caller below the default floor, if pincher-edge has it at all: what hid it.
+          const below = p.hops.filter((h) => alts.includes(h.key)).sort((a, b) => b.confidence - a.confidence)[0];
+          missedCallers.push({ target: p.id, caller: c.nearest, line: c.line, ...(below ? { below: { confidence: below.confidence, provenance: below.provenance } } : {}) });
         }
       }
       const worst = perTarget

@@ -24,6 +24,8 @@
  */
 import { isAbstractSignature } from '../graph/contract';
 import { createResolver } from '../graph/resolve';
+import { DECLARED_TYPE_LANGUAGES } from '../graph/languages';
+import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
@@ -170,15 +172,17 @@ interface SymbolRow {
   kind: string;
   parent: string | null;
   is_exported: number;
-  /** Only when it may mark the symbol abstract. */
+  /** Only when it may mark the symbol abstract, or declares types (graph/resolve/declared.ts). */
   signature: string | null;
 }
 
-const SYMBOL_COLUMNS = "id, file_path, language, name, qualified_name, kind, parent, is_exported, CASE WHEN kind = 'Method' AND signature LIKE '%abstract%' THEN signature END AS signature";
+const DECLARING = `language IN (${DECLARED_TYPE_LANGUAGES.map((l) => `'${l}'`).join(', ')}) AND kind IN (${[...DECLARING_KINDS].map((k) => `'${k}'`).join(', ')})`;
+const SYMBOL_COLUMNS = `id, file_path, language, name, qualified_name, kind, parent, is_exported, CASE WHEN (kind = 'Method' AND signature LIKE '%abstract%') OR (${DECLARING}) THEN signature END AS signature`;
 
 function toSymbol(r: SymbolRow): SymbolInput {
   const out: SymbolInput = { id: r.id, file: r.file_path, language: r.language, name: r.name, qualifiedName: r.qualified_name, kind: r.kind, parent: r.parent, isExported: r.is_exported === 1 };
   if (isAbstractSignature(r.name, r.signature)) out.abstract = true;
+  if (r.signature !== null && DECLARED_TYPE_LANGUAGES.includes(r.language) && DECLARING_KINDS.has(r.kind)) out.signature = r.signature;
   return out;
 }
 

@@ -12,6 +12,7 @@
  * Every other list of languages in src/graph/ is derived from this table.
  */
 import type { LanguageId } from '../extract/languages/table';
+import type { DeclarationSyntax } from './resolve/declared';
 import type { LanguageRules } from './resolve/engine';
 import { GoModules } from './resolve/go';
 import { JavaModules } from './resolve/java';
@@ -56,6 +57,9 @@ function rules(family: string, over: Partial<ResolutionRules> = {}): ResolutionR
     typeHeads: true,
     receiverByType: false,
     constructors: NONE,
+    namedConstructors: false,
+    receiverNames: false,
+    declarations: null,
     embedding: false,
     ...over,
   };
@@ -70,12 +74,12 @@ export const GRAPH_LANGUAGES: Readonly<Record<LanguageId, GraphLanguage>> = {
   tsx: { rules: JS, modules: jsModules },
   javascript: { rules: JS, modules: jsModules },
   python: { rules: rules('python', { selfWords: set('self', 'cls'), superWords: set('super()') }), modules: (layout) => new PythonModules(layout) },
-  go: { rules: rules('go', { receiverByType: true, embedding: true }), modules: (layout) => new GoModules(layout) },
+  go: { rules: rules('go', { receiverByType: true, embedding: true, receiverNames: true, declarations: 'go' }), modules: (layout) => new GoModules(layout) },
   rust: { rules: rules('rust', { selfWords: set('self', 'Self') }), modules: (layout) => new RustModules(layout) },
-  java: { rules: rules('java', { selfWords: set('this'), superWords: set('super'), implicitReceiver: true }), modules: (layout) => new JavaModules(layout) },
+  java: { rules: rules('java', { selfWords: set('this'), superWords: set('super'), implicitReceiver: true, namedConstructors: true, receiverNames: true, declarations: 'java' }), modules: (layout) => new JavaModules(layout) },
   c: { rules: rules('c', { typeHeads: false }), modules: null },
   cpp: { rules: rules('c', { selfWords: set('this'), implicitReceiver: true }), modules: null },
-  csharp: { rules: rules('csharp', { selfWords: set('this'), superWords: set('base'), implicitReceiver: true }), modules: null },
+  csharp: { rules: rules('csharp', { selfWords: set('this'), superWords: set('base'), implicitReceiver: true, namedConstructors: true }), modules: null },
   ruby: { rules: rules('ruby', { selfWords: set('self'), implicitReceiver: true, constructors: set('new') }), modules: null },
   php: { rules: rules('php', { selfWords: set('$this', 'self', 'static'), superWords: set('parent') }), modules: null },
   bash: { rules: rules('bash'), modules: null },
@@ -111,3 +115,11 @@ export const MODULE_RESOLVERS: ReadonlyMap<string, ModuleResolverFactory> = new 
 
 /** Languages whose references resolve across files (imports, packages, modules). */
 export const CROSS_FILE_LANGUAGES: ReadonlySet<string> = new Set([...ROWS.keys()].filter((id) => graphReach(id) === 'cross_file'));
+
+/** Languages whose functions, methods and fields carry their `signature` into resolution (rules.declarations). */
+export const DECLARED_TYPE_LANGUAGES: readonly string[] = [...ROWS].flatMap(([id, row]) => (row.rules?.declarations ? [id] : []));
+
+/** The declaration syntax of a language, null when its declarations are not read. */
+export function declarationSyntax(language: string): DeclarationSyntax | null {
+  return LANGUAGE_RULES.get(language)?.declarations ?? null;
+}

@@ -15,6 +15,8 @@
  * | `same_file`   | 0.95       | a definition in the calling file                                    |
  * | `receiver`    | 0.95       | `this`/`self`/`super` (or an implicit receiver) → a member defined in the calling file |
  * | `receiver`    | 0.9        | …→ a member of the enclosing type or its bases defined in another file |
+ * | `receiver`    | 0.95 / 0.9 | Java, Go: a receiver whose declaration (parameter, field, method result) states a project type → its member |
+ * | `receiver`    | 0.85       | Java, Go: the one same-named method of a type whose name ends with the receiver's name |
  * | `package`     | 0.85       | same Go package / Java package (same directory), no import           |
  * | `unique_name` | 0.7        | the only method of that name among the file's visible files (itself, its imports, its package), else project-wide |
  * | `ambiguous`   | 0.5 / k    | k > 1 candidates: the 3 sharing most directories with the caller (then by id), each 0.5 / k (3 decimals) |

@@ -65,6 +65,8 @@ export interface SymbolInput {
   isExported: boolean;
   /** An abstract method (`abstract`, `@abstractmethod`): a call to it runs an override. */
   abstract?: boolean;
+  /** Declaration head of a function, method or field in a language whose declarations state types (resolve/declared.ts). */
+  signature?: string;
 }
 
 /** What resolution knows about the project as a whole. */

@@ -1,6 +1,6 @@
 // Real corpora for the graph bench, one per cross-file language, fetched with the ordinary
 // clients and cached under .tmp/graph-bench/ (npm tarballs via `npm pack <pkg>@<version>`,
-// Debian python3-* packages via `apt-get download`). When a fetch fails offline, the same
+// Debian python3-* and golang-*-dev packages via `apt-get download`). When a fetch fails offline, the same
 // exact version already on the machine (node_modules, dist-packages) is used. Test files are
 // left out of every corpus, so callers in tests never count on either side.
 import { existsSync } from 'node:fs';
@@ -9,17 +9,23 @@ import path from 'node:path';
 import { run } from '../proc.mjs';
 
 /** Paths that are tests or benchmarks (left out of the corpora). */
-export const TEST_PATH = /(^|\/)(tests?|__tests__|benchmarks?|testing)(\/|$)|\.(test|spec|bench)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
+export const TEST_PATH = /(^|\/)(tests?|__tests__|benchmarks?|testing)(\/|$)|\.(test|spec|bench)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$|_test\.go$|(^|\/)testdata(\/|$)/;
 
 /**
- * @typedef {{ language: string, name: string, source: string, under: string, ext: RegExp }} CorpusSpec
+ * `keep`: the folder the files keep in the corpus (a Go package's import path, a Python
+ * package's name) so imports between them resolve; by default none.
+ * @typedef {{ language: string, name: string, source: string, under: string, ext: RegExp, keep?: string }} CorpusSpec
  * @type {CorpusSpec[]}
  */
 export const CORPORA = [
   { language: 'typescript', name: 'zod@4.6.7', source: 'npm', under: 'src', ext: /\.ts$/ },
   { language: 'javascript', name: 'semver@7.8.6', source: 'npm', under: '', ext: /\.js$/ },
-  { language: 'python', name: 'python3-oauthlib', source: 'deb', under: 'usr/lib/python3/dist-packages/oauthlib', ext: /\.py$/ },
-  { language: 'python', name: 'python3-jwt', source: 'deb', under: 'usr/lib/python3/dist-packages/jwt', ext: /\.py$/ },
+  { language: 'python', name: 'python3-oauthlib', source: 'deb', under: 'usr/lib/python3/dist-packages/oauthlib', ext: /\.py$/, keep: 'oauthlib' },
+  { language: 'python', name: 'python3-jwt', source: 'deb', under: 'usr/lib/python3/dist-packages/jwt', ext: /\.py$/, keep: 'jwt' },
+  { language: 'go', name: 'golang-github-spf13-pflag-dev', source: 'deb', under: 'usr/share/gocode/src/github.com/spf13/pflag', ext: /\.go$/, keep: 'github.com/spf13/pflag' },
+  { language: 'go', name: 'golang-github-burntsushi-toml-dev', source: 'deb', under: 'usr/share/gocode/src/github.com/BurntSushi/toml', ext: /\.go$/, keep: 'github.com/BurntSushi/toml' },
+  { language: 'java', name: 'cordova-android@15.1.0', source: 'npm', under: 'framework/src', ext: /\.java$/ },
+  { language: 'java', name: '@capacitor/android@8.5.2', source: 'npm', under: 'capacitor/src/main/java', ext: /\.java$/ },
 ];
 
 async function listFiles(abs, rel, ext, out) {
@@ -83,8 +89,7 @@ export async function buildGraphCorpora({ root, outDir, cache, languages, log = 
     const { dir, fetched } = await fetchSpec(spec, { cache, root, log });
     if (!existsSync(dir) || !(await stat(dir)).isDirectory()) throw new Error(`${spec.name}: ${dir} is not a folder`);
     const files = await listFiles(dir, '', spec.ext, []);
-    // Python packages keep their package folder name so absolute imports resolve.
-    const prefix = spec.language === 'python' ? path.basename(spec.under) : '';
+    const prefix = spec.keep ?? '';
     const entry = out.get(spec.language) ?? { dir: path.join(outDir, spec.language), files: [], sources: [] };
     for (const f of files) {
       const rel = prefix ? `${prefix}/${f}` : f;

@@ -7,6 +7,7 @@
 import type { EdgeKind, GraphEdge, Provenance, RefInput, SymbolInput } from '../types';
 import { BUILTIN_NAME_CONFIDENCE, builtinReceiver, isBuiltinHead, isBuiltinMethodName } from './builtins';
 import { constructedType, isIdentifier, parseCallee } from './callee';
+import { declaredType, returnType, type DeclarationSyntax } from './declared';
 import { dirname, within } from './paths';
 import type { Binding, Entity, FileScope, ModuleEntity, ModuleResolver } from './scope';
 import { BASE_KINDS, CALL_KINDS, SymbolIndex, TYPE_KINDS } from './symbols';
@@ -21,6 +22,8 @@ export const CONFIDENCE: Readonly<Record<Exclude<Provenance, 'ambiguous' | 'scip
 };
 /** `this.store.put()` where the class constructs one project class named like the field (`new MemoryStore()`). */
 export const FIELD_RECEIVER_CONFIDENCE = 0.85;
+/** `plugin.onPause()` → the one onPause of a type whose name ends with `plugin` (LanguageRules.receiverNames). */
+export const RECEIVER_NAME_CONFIDENCE = 0.85;
 /** `this.m()` on an abstract method → the override in a subclass of the same file (one of them runs). */
 export const OVERRIDE_CONFIDENCE = 0.85;
 /** An imported name found by name under the imported module's directory (a re-export). */
@@ -49,6 +52,15 @@ export interface LanguageRules {
   typeHeads: boolean;
   /** `x.M()` inside a method of T is T.M when T has M (Go names its receiver variable freely). */
   receiverByType: boolean;
+  /**
+   * `plugin.onPause()` with `plugin` of unknown type: the one project method of that name whose
+   * type's name ends with the receiver's name (`CordovaPlugin`) is the likely callee (Java, Go).
+   */
+  receiverNames: boolean;
+  /** Declarations state types (resolve/declared.ts): parameters, fields and results give receivers their type. */
+  declarations: DeclarationSyntax | null;
+  /** Constructors are methods named after their class (Java, C#): constructing a class calls its one constructor. */
+  namedConstructors: boolean;
   /** Members that construct their type when the type does not define them (`Foo.new` in Ruby). */
   constructors: ReadonlySet<string>;
   /** Edges may leave the file (the language has a module resolver). */
@@ -152,6 +164,11 @@ export class FileResolution {
 
   private emitFound(ref: RefInput, kind: EdgeKind, found: Found): void {
     this.emit(ref, kind, found.sym.id, found.sym.file, found.provenance, found.confidence);
+    if (kind === 'CALLS' && this.rules.namedConstructors && found.sym.kind === 'Class') {
+      // `new Foo(…)` also calls Foo's constructor; with overloads the one called is not known here.
+      const ctors = this.lookup.inFile(found.sym.file, `${found.sym.qualifiedName}.${found.sym.name}`).filter((m) => m.kind === 'Method');
+      if (ctors.length === 1) this.emit(ref, kind, ctors[0].id, ctors[0].file, found.provenance, found.confidence);
+    }
   }
 
   /** One candidate: unique_name; several: the closest AMBIGUOUS_MAX_EDGES, each AMBIGUOUS_TOTAL / k. */
@@ -199,6 +216,10 @@ export class FileResolution {
         // Every base is known (in the project or outside it): the method is inherited from outside.
         if (this.basesKnown(type)) return;
       }
+      if (type && segs.length >= 3 && isIdentifier(target) && segs.slice(1, -1).every(isMiddle)) {
+        const m = this.declaredMember(ref, type, segs.slice(1, -1), target);
+        if (m) return this.emitFound(ref, 'CALLS', m);
+      }
       if (type && segs.length === 3 && isIdentifier(segs[1]) && isIdentifier(target)) {
         const cls = this.fieldClass(type, segs[1]);
         const m = cls ? this.receiverMember({ qn: cls.qualifiedName, name: cls.name, file: cls.file, sym: cls }, target, false) : null;
@@ -225,7 +246,7 @@ export class FileResolution {
       if (type) {
         const r = this.walk({ t: 'symbol', sym: type.sym }, segs.slice(1), CALL_KINDS);
         if (r && r !== 'guess') this.emitFound(ref, 'CALLS', { sym: r.sym, provenance: type.provenance, confidence: Math.min(type.confidence, r.confidence) });
-        else if (r === 'guess') this.guess(ref, target);
+        else if (r === 'guess') this.declaredOrGuess(ref, type.sym, segs.slice(1, -1), target);
         return;
       }
       return this.guess(ref, target);
@@ -237,9 +258,16 @@ export class FileResolution {
         if (h.entity.t === 'external') return;
         const rest = segs.slice(h.used);
         const r = this.walk(h.entity, rest, CALL_KINDS);
+        if (r === 'guess' && h.entity.t === 'symbol' && h.used === 1) return this.declaredOrGuess(ref, h.entity.sym, rest.slice(0, -1), target);
         if (r === 'guess') return this.guess(ref, target);
         if (r) this.emitFound(ref, 'CALLS', this.throughHead(h, r));
         return;
+      }
+      // A parameter or field whose declaration states its type: a member of that type.
+      if (isIdentifier(target) && segs.slice(1, -1).every(isMiddle)) {
+        const declared = this.declaredTypeOf(ref, head);
+        const m = declared ? this.declaredMember(ref, declared, segs.slice(1, -1), target) : null;
+        if (m) return this.emitFound(ref, 'CALLS', m);
       }
       // An unbound head: a path (`std::fs::read`), a global or an outside type needs no guess.
       if (callee.path || this.rules.globals.has(head) || isBuiltinHead(this.rules.family, head)) return;
@@ -331,6 +359,8 @@ export class FileResolution {
     }
     const all = pool.list;
     if (all.length === 0) return;
+    const named = this.rules.receiverNames ? this.byReceiverName(ref, all) : null;
+    if (named) return this.emit(ref, 'CALLS', named.id, named.file, 'receiver', RECEIVER_NAME_CONFIDENCE);
     let visible: SymbolInput[];
     if (!this.rules.crossFile) visible = this.lookup.namedIn(target, this.file).filter((s) => s.kind === 'Method');
     else if (all.length <= this.visible.size) visible = all.filter((s) => this.visible.has(s.file));
@@ -354,6 +384,89 @@ export class FileResolution {
     if (k === 1) return this.emitGuess(ref, 'CALLS', picked, cap);
     const confidence = Math.min(cap, ambiguousConfidence(k));
     for (const c of picked) this.emit(ref, 'CALLS', c.id, c.file, 'ambiguous', confidence);
+  }
+
+  /**
+   * The one candidate whose owning type's name ends with the receiver variable's name, ignoring
+   * case and underscores (`preferences.contains()` → CordovaPreferences.contains); null when
+   * none or several do, or the name is too short to say anything (`s`, `f`).
+   */
+  private byReceiverName(ref: RefInput, pool: readonly SymbolInput[]): SymbolInput | null {
+    const { segs } = parseCallee(ref.name);
+    if (segs.length !== 2 || !isIdentifier(segs[0])) return null;
+    const norm = (x: string) => x.replace(/_/g, '').toLowerCase();
+    const want = norm(segs[0]);
+    if (want.length < 3) return null;
+    const hits = pool.filter((s) => s.id !== ref.enclosing && s.parent !== null && norm(lastSegment(s.parent)).endsWith(want) && !s.abstract);
+    return hits.length === 1 ? hits[0] : null;
+  }
+
+  /**
+   * The type a name is declared with where the reference sits: a parameter of an enclosing
+   * function or method, else a field of an enclosing type (resolve/declared.ts).
+   */
+  private declaredTypeOf(ref: RefInput, name: string): TypeRef | null {
+    const syntax = this.rules.declarations;
+    if (!syntax) return null;
+    for (let s = this.lookup.byId(ref.enclosing); s; ) {
+      let written: string | null = null;
+      if ((s.kind === 'Function' || s.kind === 'Method') && s.signature) written = declaredType(syntax, s.kind, s.signature, name);
+      else if (TYPE_KINDS.has(s.kind)) {
+        const field = this.fieldOf({ qn: s.qualifiedName, name: s.name, file: s.file, sym: s }, name);
+        if (field?.signature) written = declaredType(syntax, field.kind, field.signature, name);
+      }
+      if (written) return this.typeNamed(ref, written);
+      if (s.parent === null) return null;
+      const parents = this.lookup.inFile(this.file, s.parent);
+      s = parents.find((x) => TYPE_KINDS.has(x.kind)) ?? parents[0] ?? null;
+    }
+    return null;
+  }
+
+  /** `Foo.getInstance().m()`, `new Foo().withX().m()`: through declared result types when they lead somewhere, else a name guess. */
+  private declaredOrGuess(ref: RefInput, sym: SymbolInput, middle: readonly string[], target: string): void {
+    const m = TYPE_KINDS.has(sym.kind) && isIdentifier(target) && middle.every(isMiddle) ? this.declaredMember(ref, { qn: sym.qualifiedName, name: sym.name, file: sym.file, sym }, middle, target) : null;
+    if (m) return this.emitFound(ref, 'CALLS', m);
+    this.guess(ref, target);
+  }
+
+  /** A field of a type or, for a type of this file, of its bases. */
+  private fieldOf(type: TypeRef, name: string, depth = 0): SymbolInput | null {
+    const own = this.typeMembers(type, name).find((f) => f.kind === 'Field');
+    if (own || depth >= 4) return own ?? null;
+    for (const base of this.basesOf(type)) {
+      const f = this.fieldOf(base, name, depth + 1);
+      if (f) return f;
+    }
+    return null;
+  }
+
+  /** A project type named by a declaration written in this file, or null. */
+  private typeNamed(ref: RefInput, written: string): TypeRef | null {
+    const t = this.typeByPath(ref, written.split('.'));
+    return t && TYPE_KINDS.has(t.sym.kind) ? { qn: t.sym.qualifiedName, name: t.sym.name, file: t.sym.file, sym: t.sym } : null;
+  }
+
+  /**
+   * `x.a.b.m()` / `x.getA().m()` from the declared type of `x`: each middle segment a field, or a
+   * method call, whose declaration (in a file this one sees) states a project type, then the
+   * method of the last type.
+   */
+  private declaredMember(ref: RefInput, start: TypeRef, fields: readonly string[], target: string): Found | null {
+    const syntax = this.rules.declarations;
+    if (!syntax) return null;
+    let type: TypeRef | null = start;
+    for (const seg of fields) {
+      // `getManager()`: a method of the type, through the type it declares it returns.
+      const call = /^([\p{L}_$][\p{L}\p{N}_$]*)\(.*\)$/su.exec(seg);
+      const member: SymbolInput | null = call ? this.receiverMember(type, call[1], false) : this.fieldOf(type, seg);
+      if (!member?.signature || !this.visible.has(member.file)) return null;
+      const written: string | null = call ? returnType(syntax, member.signature, call[1]) : declaredType(syntax, member.kind, member.signature, seg);
+      type = written ? this.typeNamed(ref, written) : null;
+      if (!type) return null;
+    }
+    const m = this.receiverMember(type, target, false);
+    return m ? this.found(m, 'receiver') : null;
   }
 
   /**
@@ -711,6 +824,11 @@ export class FileResolution {
     const scope = s.parent ?? '';
     return enclosing === scope || enclosing.startsWith(`${scope}.`);
   }
+}
+
+/** A middle segment a declared type can be followed through: a field name or a method call. */
+function isMiddle(seg: string): boolean {
+  return isIdentifier(seg) || /^[\p{L}_$][\p{L}\p{N}_$]*\(.*\)$/su.test(seg);
 }
 
 /** Bases that are always outside a project (Python built-in exceptions and ABCs by their usual names). */

@@ -6,6 +6,8 @@
  */
 import { extractFile } from '../../../src/extract/index';
 import { isAbstractSignature } from '../../../src/graph/contract';
+import { DECLARED_TYPE_LANGUAGES } from '../../../src/graph/languages';
+import { DECLARING_KINDS } from '../../../src/graph/resolve/declared';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../../../src/graph/types';
 
 export interface ExpectedEdge {
@@ -73,6 +75,7 @@ export async function extract(fixture: Fixture): Promise<Extracted> {
         parent: s.parent,
         isExported: s.is_exported,
         ...(s.kind === 'Method' && isAbstractSignature(s.name, s.signature) ? { abstract: true } : {}),
+        ...(s.signature && DECLARED_TYPE_LANGUAGES.includes(result.language) && DECLARING_KINDS.has(s.kind) ? { signature: s.signature } : {}),
       });
     }
     for (const r of result.references) {

@@ -1,0 +1,168 @@
+/**
+ * Declared types of names, read from declaration heads (`signature`) in languages whose graph
+ * row names a declaration syntax (src/graph/languages.ts, `rules.declarations`): a parameter of
+ * the enclosing function or method, or a field of the enclosing type. `x.m()` with `x` declared
+ * `Foo x` (Java) or `x *Foo` (Go) calls Foo's `m`.
+ *
+ * Only what a declaration states is read; local variables are not (their declarations are not
+ * symbols). A type that is not a plain named type (a Go slice, map, channel or function type, a
+ * Java array) gives null: its methods are the language's own.
+ */
+
+/** How a language writes a typed declaration: `Type name` (Java) or `name Type` (Go). */
+export type DeclarationSyntax = 'java' | 'go';
+
+/** Kinds whose signature declares names with types. */
+export const DECLARING_KINDS: ReadonlySet<string> = new Set(['Function', 'Method', 'Field']);
+
+const IDENT = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/**
+ * The type `name` is declared with in `signature` (a parameter of a function or method, or the
+ * field itself for a Field), as a dotted path (`Foo`, `pkg.Foo`, `com.x.Foo`), or null.
+ */
+export function declaredType(syntax: DeclarationSyntax, kind: string, signature: string, name: string): string | null {
+  if (syntax === 'java') return kind === 'Field' ? javaField(signature, name) : javaParam(signature, name);
+  return kind === 'Field' ? goField(signature, name) : goParam(signature, name);
+}
+
+/**
+ * The type a method or function declares it returns (`public PluginManager getPluginManager()`,
+ * `func (s *Store) Child() *Store`, the first result of a Go result list), or null.
+ */
+export function returnType(syntax: DeclarationSyntax, signature: string, name: string): string | null {
+  if (syntax === 'java') {
+    const open = signature.indexOf('(');
+    return open < 0 ? null : javaTypeBefore(signature.slice(0, open), name);
+  }
+  return goResult(signature);
+}
+
+function goResult(signature: string): string | null {
+  if (!signature.startsWith('func')) return null;
+  let at = 4;
+  if (signature.slice(at).trimStart().startsWith('(')) at = group(signature, at)?.end ?? -1;
+  const params = at < 0 ? null : group(signature, at);
+  if (!params) return null;
+  const rest = signature.slice(params.end).replace(/\{\s*$/, '').trim();
+  if (!rest.startsWith('(')) return rest ? goNamedType(rest) : null;
+  const first = splitTop(group(rest, 0)?.inner ?? '')[0];
+  if (!first) return null;
+  // Named results (`(n int, err error)`): the type follows the name.
+  const named = /^[\p{L}_][\p{L}\p{N}_]*\s+(.+)$/u.exec(first);
+  return goNamedType(named ? named[1] : first);
+}
+
+/** The text of the first balanced `(…)` group at or after `from`, and where it ends. */
+function group(text: string, from: number): { inner: string; end: number } | null {
+  const open = text.indexOf('(', from);
+  if (open < 0) return null;
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return { inner: text.slice(open + 1, i), end: i + 1 };
+  }
+  return null;
+}
+
+/** Splits on commas outside brackets (`Map<K, V> m, int n`). */
+function splitTop(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
+    else if (c === '>' || c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+/** `final @Nullable Map<K, V> name` → `Map`; arrays and varargs give null. */
+function javaTypeBefore(decl: string, name: string): string | null {
+  const words = decl
+    .replace(/@[\w.]+(\([^)]*\))?/g, ' ')
+    .replace(/<[^<>]*(<[^<>]*>[^<>]*)*>/g, '')
+    .trim()
+    .split(/\s+/);
+  if (words.length < 2 || words[words.length - 1] !== name) return null;
+  const type = words[words.length - 2];
+  if (/\[|\.\.\./.test(type) || !type.split('.').every((s) => IDENT.test(s))) return null;
+  return JAVA_MODIFIERS.has(type) ? null : type;
+}
+
+const JAVA_MODIFIERS: ReadonlySet<string> = new Set(['final', 'public', 'private', 'protected', 'static', 'transient', 'volatile']);
+
+function javaParam(signature: string, name: string): string | null {
+  const g = group(signature, 0);
+  if (!g) return null;
+  for (const p of splitTop(g.inner)) {
+    const t = javaTypeBefore(p, name);
+    if (t) return t;
+  }
+  return null;
+}
+
+function javaField(signature: string, name: string): string | null {
+  const head = signature.split('=')[0].replace(/;\s*$/, '');
+  return javaTypeBefore(head, name);
+}
+
+/** `*pkg.Foo[T]` → `pkg.Foo`; slices, maps, channels, functions and literals give null. */
+function goNamedType(type: string): string | null {
+  const t = type
+    .trim()
+    .replace(/^\.\.\./, '\u0000')
+    .replace(/^\*+/, '')
+    .replace(/\[.*\]$/, '');
+  if (!t.split('.').every((s) => IDENT.test(s)) || t.split('.').length > 2) return null;
+  return t;
+}
+
+/** Go parameter groups: `a, b int, c *Foo` (names share the type written after the last). */
+function goParamIn(list: string, name: string): string | null {
+  const parts = splitTop(list);
+  let pending = false;
+  for (const p of parts) {
+    const m = /^([\p{L}_][\p{L}\p{N}_]*)(?:\s+(.+))?$/u.exec(p);
+    if (!m) {
+      pending = false;
+      continue;
+    }
+    if (m[2] === undefined) {
+      // A name whose type comes later (`a, b int`), or an unnamed parameter's type.
+      if (m[1] === name) pending = true;
+      continue;
+    }
+    if (m[1] === name || pending) return goNamedType(m[2]);
+  }
+  return null;
+}
+
+function goParam(signature: string, name: string): string | null {
+  if (!signature.startsWith('func')) return null;
+  let at = 4;
+  const rest = signature.slice(at).trimStart();
+  // A method: the receiver group comes first.
+  if (rest.startsWith('(')) {
+    const recv = group(signature, at);
+    if (!recv) return null;
+    const t = goParamIn(recv.inner, name);
+    if (t) return t;
+    at = recv.end;
+  }
+  const params = group(signature, at);
+  return params ? goParamIn(params.inner, name) : null;
+}
+
+function goField(signature: string, name: string): string | null {
+  const m = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)\s+([^`]+?)(?:\s+`.*)?$/u.exec(signature.trim());
+  if (!m || !m[1].split(',').some((n) => n.trim() === name)) return null;
+  return goNamedType(m[2]);
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { declaredType, returnType } from '../../../src/graph/resolve/declared';
+
+describe('declared types of parameters and fields', () => {
+  it('reads a Java parameter type, generics, annotations and modifiers aside', () => {
+    const sig = 'public AllowListPlugin(final AllowList allowedNavigations, @Nullable Map<String, List<Integer>> extra, CordovaPreferences prefs)';
+    expect(declaredType('java', 'Method', sig, 'allowedNavigations')).toBe('AllowList');
+    expect(declaredType('java', 'Method', sig, 'extra')).toBe('Map');
+    expect(declaredType('java', 'Method', sig, 'prefs')).toBe('CordovaPreferences');
+    expect(declaredType('java', 'Method', sig, 'missing')).toBeNull();
+  });
+
+  it('gives no Java type for arrays and varargs', () => {
+    expect(declaredType('java', 'Method', 'void run(String[] args, Plugin... plugins)', 'args')).toBeNull();
+    expect(declaredType('java', 'Method', 'void run(String[] args, Plugin... plugins)', 'plugins')).toBeNull();
+  });
+
+  it('reads a Java field type, initialiser aside', () => {
+    expect(declaredType('java', 'Field', 'private final NativeToJsMessageQueue queue = new NativeToJsMessageQueue()', 'queue')).toBe('NativeToJsMessageQueue');
+    expect(declaredType('java', 'Field', 'protected com.x.Store store;', 'store')).toBe('com.x.Store');
+  });
+
+  it('reads Go parameters, grouped names, the receiver and pointers', () => {
+    expect(declaredType('go', 'Function', 'func lexTop(lx *lexer) stateFn', 'lx')).toBe('lexer');
+    expect(declaredType('go', 'Function', 'func join(a, b *node, n int) *node', 'a')).toBe('node');
+    expect(declaredType('go', 'Method', 'func (f *FlagSet) VarP(value Value, name, shorthand string)', 'f')).toBe('FlagSet');
+    expect(declaredType('go', 'Method', 'func (f *FlagSet) VarP(value Value, name, shorthand string)', 'value')).toBe('Value');
+    expect(declaredType('go', 'Function', 'func write(w *bufio.Writer) error', 'w')).toBe('bufio.Writer');
+  });
+
+  it('gives no Go type for slices, maps, variadics and functions', () => {
+    expect(declaredType('go', 'Function', 'func f(xs []item, m map[string]item, rest ...item, cb func()) error', 'xs')).toBeNull();
+    expect(declaredType('go', 'Function', 'func f(xs []item, m map[string]item, rest ...item, cb func()) error', 'm')).toBeNull();
+    expect(declaredType('go', 'Function', 'func f(xs []item, m map[string]item, rest ...item, cb func()) error', 'rest')).toBeNull();
+    expect(declaredType('go', 'Function', 'func f(xs []item, m map[string]item, rest ...item, cb func()) error', 'cb')).toBeNull();
+  });
+
+  it('reads a Go struct field type, tags aside', () => {
+    expect(declaredType('go', 'Field', 'formal map[NormalizedName]*Flag', 'formal')).toBeNull();
+    expect(declaredType('go', 'Field', 'output io.Writer `json:"-"`', 'output')).toBe('io.Writer');
+    expect(declaredType('go', 'Field', 'parent, next *node', 'next')).toBe('node');
+  });
+});
+
+describe('declared return types', () => {
+  it('reads what a Java method returns', () => {
+    expect(returnType('java', 'public PluginManager getPluginManager()', 'getPluginManager')).toBe('PluginManager');
+    expect(returnType('java', 'public <T> List<T> all(Class<T> c)', 'all')).toBe('List');
+    expect(returnType('java', 'public String[] names()', 'names')).toBeNull();
+  });
+
+  it('reads the first result of a Go function or method', () => {
+    expect(returnType('go', 'func (f *FlagSet) Lookup(name string) *Flag', 'Lookup')).toBe('Flag');
+    expect(returnType('go', 'func parse(data string) (p *parser, err error)', 'parse')).toBe('parser');
+    expect(returnType('go', 'func open(path string) (*os.File, error)', 'open')).toBe('os.File');
+    expect(returnType('go', 'func names() []string', 'names')).toBeNull();
+  });
+});
