@@ -1,14 +1,14 @@
 // A frozen copy of the code under test. `wrangler dev` watches every file of its bundle and
 // rebuilds when one changes, and the working tree may be edited while a benchmark runs: the
 // benchmark therefore serves, extracts and pushes from a snapshot taken at its start (src/,
-// cli/, scripts/dev-server.mjs, migrations/, configs; node_modules linked, not copied).
+// cli/, scripts/dev-server.mjs and the local server it starts, migrations/, configs; node_modules linked, not copied).
 // Importing the snapshot's own dev-server.mjs makes its ROOT the snapshot, so the project's
 // launcher is used unchanged.
 import { cp, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const COPIED = ['src', 'cli', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', 'scripts/dev-server.mjs', 'scripts/local-server.mjs'];
+const COPIED = ['src', 'cli', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', 'scripts/dev-server.mjs', 'scripts/local-server.mjs', 'scripts/wrangler-dev.mjs'];
 
 /**
  * @param {string} root the working tree
