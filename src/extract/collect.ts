@@ -160,9 +160,21 @@ function ownerText(content: string, node: SyntaxNode | undefined, name?: SyntaxN
  * `operator ""_json`, and a conversion `operator Matcher<const::std::tuple<T1,T2>&>` (no blank
  * next to punctuation, its parameter list left out).
  */
+/**
+ * Where an operator's parameter list starts: a conversion's declarator may hold the `&` or `*`
+ * of its type before it (`operator const std::locale&() const`).
+ */
+function parameterListStart(node: SyntaxNode): number | undefined {
+  let declarator = node.childForFieldName('declarator');
+  while (declarator && declarator.type !== 'abstract_function_declarator') {
+    declarator = declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((c) => c.type.startsWith('abstract_')) ?? null;
+  }
+  return declarator?.startIndex ?? node.childForFieldName('declarator')?.startIndex;
+}
+
 function nameText(node: SyntaxNode, content: string): string {
   if (node.type === 'operator_name' || node.type === 'operator_cast') {
-    const end = node.childForFieldName('declarator')?.startIndex ?? node.endIndex;
+    const end = parameterListStart(node) ?? node.endIndex;
     const rest = content.slice(node.startIndex, end).replace(/^operator\b/, '').trim().replace(/\s+/g, ' ');
     return `operator ${rest.replace(/\s*([^\w\s])\s*/g, '$1')}`;
   }
