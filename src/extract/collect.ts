@@ -68,6 +68,7 @@ function span(node: SyntaxNode, content: string): Span {
 
 const BODY_TYPE = /(?:^|_)(?:body|block)$|declaration_list$|^compound_statement$/;
 const HEAD_WINDOW = 600;
+const PARAMETER_LIST = /parameter_list$|^parameters$|^formal_parameters$/;
 
 /**
  * Start of a definition's body: its `body` field, or the first body-like node a
@@ -76,7 +77,7 @@ const HEAD_WINDOW = 600;
 export function headEnd(node: SyntaxNode): number {
   const body = node.childForFieldName('body');
   if (body) return body.startIndex;
-  const limit = node.startIndex + HEAD_WINDOW;
+  let limit = node.startIndex + HEAD_WINDOW;
   let level: SyntaxNode[] = [node];
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: SyntaxNode[] = [];
@@ -85,6 +86,9 @@ export function headEnd(node: SyntaxNode): number {
         const child = parent.namedChild(i);
         if (!child || child.startIndex > limit) break;
         if (BODY_TYPE.test(child.type) || parent.fieldNameForNamedChild(i) === 'body') return child.startIndex;
+        // A long parameter list (a C++ `template <…>` with constraints) is all head: the window
+        // starts after it.
+        if (PARAMETER_LIST.test(child.type)) limit = Math.max(limit, child.endIndex + HEAD_WINDOW);
         next.push(child);
       }
     }
