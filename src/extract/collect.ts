@@ -68,6 +68,7 @@ function span(node: SyntaxNode, content: string): Span {
 
 const BODY_TYPE = /(?:^|_)(?:body|block)$|declaration_list$|^compound_statement$/;
 const HEAD_WINDOW = 600;
+const PARAMETER_LIST = /parameter_list$|^parameters$|^formal_parameters$/;
 
 /**
  * Start of a definition's body: its `body` field, or the first body-like node a
@@ -76,7 +77,7 @@ const HEAD_WINDOW = 600;
 export function headEnd(node: SyntaxNode): number {
   const body = node.childForFieldName('body');
   if (body) return body.startIndex;
-  const limit = node.startIndex + HEAD_WINDOW;
+  let limit = node.startIndex + HEAD_WINDOW;
   let level: SyntaxNode[] = [node];
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: SyntaxNode[] = [];
@@ -85,6 +86,9 @@ export function headEnd(node: SyntaxNode): number {
         const child = parent.namedChild(i);
         if (!child || child.startIndex > limit) break;
         if (BODY_TYPE.test(child.type) || parent.fieldNameForNamedChild(i) === 'body') return child.startIndex;
+        // A long parameter list (a C++ `template <…>` with constraints) is all head: the window
+        // starts after it.
+        if (PARAMETER_LIST.test(child.type)) limit = Math.max(limit, child.endIndex + HEAD_WINDOW);
         next.push(child);
       }
     }
@@ -160,9 +164,21 @@ function ownerText(content: string, node: SyntaxNode | undefined, name?: SyntaxN
  * `operator ""_json`, and a conversion `operator Matcher<const::std::tuple<T1,T2>&>` (no blank
  * next to punctuation, its parameter list left out).
  */
+/**
+ * Where an operator's parameter list starts: a conversion's declarator may hold the `&` or `*`
+ * of its type before it (`operator const std::locale&() const`).
+ */
+function parameterListStart(node: SyntaxNode): number | undefined {
+  let declarator = node.childForFieldName('declarator');
+  while (declarator && declarator.type !== 'abstract_function_declarator') {
+    declarator = declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((c) => c.type.startsWith('abstract_')) ?? null;
+  }
+  return declarator?.startIndex ?? node.childForFieldName('declarator')?.startIndex;
+}
+
 function nameText(node: SyntaxNode, content: string): string {
   if (node.type === 'operator_name' || node.type === 'operator_cast') {
-    const end = node.childForFieldName('declarator')?.startIndex ?? node.endIndex;
+    const end = parameterListStart(node) ?? node.endIndex;
     const rest = content.slice(node.startIndex, end).replace(/^operator\b/, '').trim().replace(/\s+/g, ' ');
     return `operator ${rest.replace(/\s*([^\w\s])\s*/g, '$1')}`;
   }

@@ -40,7 +40,7 @@ export type {
 } from './types';
 
 /** Bump whenever the output for the same input changes (queries, engine or scanners). */
-export const EXTRACTOR_VERSION = 7;
+export const EXTRACTOR_VERSION = 8;
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 

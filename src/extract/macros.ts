@@ -27,6 +27,7 @@
  * Deterministic, linear in the text, and a no-op for text without such macros.
  */
 import { firstBranch } from './preprocessor';
+import { blankTemplateHeads } from './template-heads';
 import { blanked } from './text';
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*\b`;
@@ -81,12 +82,17 @@ function looksLikeDeclaration(rest: string): boolean {
   return KEYWORD_HEAD.test(rest) || DECLARATION_HEAD.test(rest);
 }
 
-/** The last significant character before `at` ignoring blanks: '' at the start of the text. */
-function previousLineEnd(text: string, lineStart: number): string {
+/**
+ * The last significant character before `lineStart` ignoring blanks: '' at the start of the text.
+ * Lines are read from `chars` (what is masked so far), so a macro line blanked just before (the
+ * first of `FMT_BEGIN_NAMESPACE` / `FMT_BEGIN_EXPORT`) is no statement end of its own.
+ */
+function previousLineEnd(text: string, lineStart: number, chars: readonly string[]): string {
   let end = lineStart - 1;
   while (end >= 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end).trim();
+    // A trailing comment (`}  // namespace detail`) is not the line's end.
+    const line = chars.slice(start, end).join('').replace(/\s\/\/.*$/, '').trim();
     if (line.length > 0) {
       if (line.startsWith('#') || line.startsWith('//') || line.endsWith('*/') || line.endsWith('\\')) return '#';
       return line[line.length - 1];
@@ -140,7 +146,7 @@ export function maskMacros(original: string): string {
     if (!/[A-Z][A-Z0-9]*_/.test(body) || body.startsWith('#')) continue;
     const lineStart = m.index + m[1].length;
     const call = m[1] === '' ? DECLARING_CALL.exec(body) : null;
-    if (call && ';{}>:#'.includes(previousLineEnd(text, m.index) || ';')) {
+    if (call && ';{}>:#'.includes(previousLineEnd(text, m.index, chars) || ';')) {
       blank(chars, lineStart, lineStart + call[0].length);
       changed = true;
       continue;
@@ -153,7 +159,7 @@ export function maskMacros(original: string): string {
       continue;
     }
     if (LONE.test(body)) {
-      const before = previousLineEnd(text, m.index);
+      const before = previousLineEnd(text, m.index, chars);
       const after = nextLineStart(text, m.index + m[0].length);
       if ((before === '' || ';{}>:#'.includes(before)) && (after === '' || /[A-Za-z_#~[:/]/.test(after))) {
         blank(chars, lineStart, lineStart + body.length);
@@ -196,10 +202,11 @@ const STATEMENT = new RegExp(String.raw`^([ \t]+)(${MACRO}${ARGS})(?=[ \t]*(?:\{
 
 /**
  * The text for a second parse of a C or C++ file whose first parse has errors (same length and
- * lines): statement macros blanked and one branch of each conditional kept (preprocessor.ts).
+ * lines): statement macros blanked, one branch of each conditional kept (preprocessor.ts) and
+ * template parameter lists that nest templates blanked (template-heads.ts).
  * Not applied to a file that parses cleanly, so the definitions of its other branches stay.
  */
 export function maskOnError(text: string): string {
   const masked = text.replace(STATEMENT, (_m, indent: string, call: string) => indent + blanked(call));
-  return firstBranch(masked);
+  return blankTemplateHeads(firstBranch(masked));
 }

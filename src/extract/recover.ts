@@ -61,6 +61,22 @@ export function errorChars(root: SyntaxNode): number {
   return covered;
 }
 
+/** Nodes the parser had to invent (a MISSING `;`): they cover no text, but a tree without them reads better. */
+function missingNodes(root: SyntaxNode): number {
+  let missing = 0;
+  const pending: SyntaxNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node || !node.hasError || node.isError) continue;
+    if (node.isMissing) missing++;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child) pending.push(child);
+    }
+  }
+  return missing;
+}
+
 /** The same text with every match of `lines` replaced by spaces (offsets and rows unchanged). */
 function blank(content: string, lines: RegExp): string {
   const flags = lines.flags.includes('g') ? lines.flags : `${lines.flags}g`;
@@ -141,7 +157,9 @@ function readTrees(language: RecoveryLanguage, query: Query, content: string, de
   /** Lines the winning rewrite blanked (other `#if` branches): the first tree still reads them. */
   let blanked: TextRange[] = [];
   let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
-  if (errors > 0 && language.blankOnError) {
+  // A tree may have errors that cover no text: a MISSING `;` after each of two alternative
+  // function heads (`#if … R f(…) #else R g(…) #endif {…}`) leaves the body outside both.
+  if (main.rootNode.hasError && language.blankOnError) {
     // The second parse may spend only a share of what is left (cancelled there, it costs that
     // share): the query must still run on the first tree when it does not finish.
     const rewrite = language.blankOnError;
@@ -150,7 +168,9 @@ function readTrees(language: RecoveryLanguage, query: Query, content: string, de
     const second = parse(language.grammar, rewritten, retry);
     if (second) {
       const secondErrors = second.rootNode.hasError ? errorChars(second.rootNode) : 0;
-      if (secondErrors < errors || (secondErrors === errors && !second.rootNode.hasError)) {
+      // Fewer ERROR characters wins; a first tree without any (only MISSING nodes) loses to a
+      // second with fewer of those.
+      if (secondErrors < errors || (errors === 0 && secondErrors === 0 && (second.rootNode.hasError ? missingNodes(second.rootNode) : 0) < missingNodes(main.rootNode))) {
         main = second;
         errors = secondErrors;
         blanked = blankedLines(content, rewritten);

@@ -99,6 +99,8 @@
       (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))
       (reference_declarator (field_identifier) @name)
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+      ; a pointer to function pointers: `int (**qual)(OPENSSL_STRING *);`
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))))
       ; a function pointer returning a pointer: `struct chunk *(*chunkfun) (void *, long);`
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))))

@@ -75,6 +75,24 @@
       (qualified_identifier name: (operator_cast) @name) @owner
     ]) @definition.method @export)
 
+; ---- a static data member defined out of its class: `const size_t A::kUnused;`,
+; `T* X<T>::p_ = nullptr;`, `constexpr T X<T>::table[];` (qualified by its scope through @owner)
+((comment)* @doc
+  .
+  (declaration declarator: [
+      (qualified_identifier name: (identifier) @name) @owner
+      (qualified_identifier name: (qualified_identifier name: (identifier) @name)) @owner
+      (init_declarator declarator: (qualified_identifier name: (identifier) @name) @owner)
+      (init_declarator declarator: (qualified_identifier name: (qualified_identifier name: (identifier) @name)) @owner)
+      (array_declarator declarator: (qualified_identifier name: (identifier) @name) @owner)
+      (init_declarator declarator: (array_declarator declarator: (qualified_identifier name: (identifier) @name) @owner))
+      (pointer_declarator declarator: (qualified_identifier name: (identifier) @name) @owner)
+      (init_declarator declarator: (pointer_declarator declarator: (qualified_identifier name: (identifier) @name) @owner))
+      (init_declarator declarator: (reference_declarator (qualified_identifier name: (identifier) @name) @owner))
+    ]) @definition.field @export
+  ; a real scope, not two words the parser joined with a MISSING `::` (`__THROW __attribute_pure__ __nonnull (…)`)
+  (#match? @owner "::"))
+
 ; ---- types and namespaces ------------------------------------------------------
 ((comment)* @doc
   .
@@ -87,6 +105,11 @@
     (class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
     (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
     (union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+    ; a typedef of a reference: `typedef const T& reference;`, `typedef std::ostream& (*Manip)(std::ostream&);`
+    (type_definition declarator: [
+      (reference_declarator (type_identifier) @name)
+      (reference_declarator (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type
     (alias_declaration name: (type_identifier) @name) @definition.type
     (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.module
     (template_declaration [

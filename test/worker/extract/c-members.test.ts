@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFile } from '../../../src/extract/index';
 
 describe('C struct members', () => {
-  it('names function-pointer members whatever pointer their function returns', async () => {
+  it('names function-pointer members whatever pointer their function returns, and pointers to function pointers', async () => {
     const r = await extractFile(
       'lib/obstack.h',
       [
@@ -10,6 +10,7 @@ describe('C struct members', () => {
         '  void (*freefun) (void *, struct chunk *);',
         '  struct chunk *(*chunkfun) (void *, long);',
         '  char **(*names) (void);',
+        '  int (**qual) (char **);',
         '};',
         '',
       ].join('\n'),
@@ -19,6 +20,7 @@ describe('C struct members', () => {
       'obstack.freefun#Field@2',
       'obstack.chunkfun#Field@3',
       'obstack.names#Field@4',
+      'obstack.qual#Field@5',
     ]);
   }, 60_000);
 });

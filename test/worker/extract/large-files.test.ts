@@ -3,6 +3,11 @@ import { extractFile } from '../../../src/extract/index';
 import { maskOnError } from '../../../src/extract/macros';
 import { Deadline } from '../../../src/extract/parser';
 import { firstBranch } from '../../../src/extract/preprocessor';
+import { blankTemplateHeads } from '../../../src/extract/template-heads';
+
+// An excerpt of a real single-header library (nlohmann/json 3.11.2, MIT): template heads the
+// grammar misreads, one with an `#if` between its arguments, inside a class.
+const excerpts = import.meta.glob<string>('../../fixtures/extract/cpp/second-reading/*', { query: '?raw', import: 'default', eager: true });
 
 // Coverage, not speed, is under test: a loaded machine must not turn a parse into a timeout.
 const BUDGET = { timeoutMs: 30_000 };
@@ -174,6 +179,44 @@ describe('the second reading of a C or C++ file with parse errors', () => {
     expect(out).not.toMatch(/JSON_TRY|JSON_CATCH|TAILQ_FOREACH/);
     expect(out).toContain('    JSON_ASSERT(x != nullptr);');
     expect(out).toContain('{} // never');
+  });
+});
+
+describe('template heads the grammar misreads', () => {
+  it('keep the members after them in their class, each with its body', async () => {
+    const text = excerpts['../../fixtures/extract/cpp/second-reading/basic_json.hpp'];
+    expect(text).toBeTypeOf('string');
+    const r = await extractFile('include/nlohmann/json.hpp', text, BUDGET);
+    expect(r.failure).toBeNull();
+    const members = r.symbols.map((s) => `${s.kind} ${s.qualified_name}@${s.start_line}${s.declaration ? ' (declaration)' : ''}`);
+    expect(members).toEqual(
+      expect.arrayContaining([
+        'Class basic_json@12',
+        'Method basic_json.operator ValueType@15',
+        'Method basic_json.get_binary@39',
+        'Type basic_json.is_comparable_with_object_key@51',
+        'Method basic_json.value@60',
+        'Method basic_json.value@70',
+      ]),
+    );
+    expect(members.filter((m) => m.endsWith('(declaration)'))).toEqual([]);
+  }, SLOW);
+
+  it('are blanked inside for the second reading, only where they nest a template', () => {
+    const text = [
+      'template <typename T> struct A {};',
+      'template < class V, detail::enable_if_t <',
+      '    detail::is_getable<T, V>::value, int > = 0 >',
+      'V value(const V& d) const { return d; }',
+      'auto x = y.template get<int>();',
+    ].join('\n');
+    const out = blankTemplateHeads(text);
+    expectSameShape(text, out);
+    const lines = out.split('\n');
+    expect(lines[0]).toBe('template <typename T> struct A {};');
+    expect(lines[1].trimEnd()).toBe('template <');
+    expect(lines[2].trim()).toBe('>');
+    expect(lines.slice(3)).toEqual(text.split('\n').slice(3));
   });
 });
 
