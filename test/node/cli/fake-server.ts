@@ -52,8 +52,14 @@ export interface FakeServer {
   faults: Fault[];
   /** Highest number of files requests seen in flight at once. */
   maxFilesInFlight: number;
-  /** Delay before answering a files request, to make concurrency observable. */
+  /** Delay before answering a files request. */
   filesDelayMs: number;
+  /**
+   * When set, files requests are held until this many are in flight at once (at most
+   * 10 s), then every request is answered: how many a client keeps in flight is observed
+   * whatever the machine's speed.
+   */
+  filesGate: number;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,8 @@ class HttpError extends Error {
 export async function startFakeServer(keys: { key?: string; readKey?: string } = {}): Promise<FakeServer> {
   let nextId = 1;
   let filesInFlight = 0;
+  /** Set once `filesGate` requests were in flight together. */
+  let gateOpened = false;
   const state: Omit<FakeServer, 'url' | 'close'> = {
     requests: [],
     contents: new Map(),
@@ -85,6 +93,7 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     faults: [],
     maxFilesInFlight: 0,
     filesDelayMs: 0,
+    filesGate: 0,
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -104,6 +113,9 @@ export async function startFakeServer(keys: { key?: string; readKey?: string } =
     if (route === 'files') {
       filesInFlight++;
       state.maxFilesInFlight = Math.max(state.maxFilesInFlight, filesInFlight);
+      for (const heldUntil = Date.now() + 10_000; state.filesGate > 0 && !gateOpened && Date.now() < heldUntil; await new Promise((r) => setTimeout(r, 5))) {
+        if (filesInFlight >= state.filesGate) gateOpened = true;
+      }
       await new Promise((r) => setTimeout(r, state.filesDelayMs));
       filesInFlight--;
     }

@@ -130,7 +130,8 @@ describe('batches', () => {
     const spec: Record<string, string> = {};
     for (let i = 0; i < 16; i++) spec[`f${i}.txt`] = lines(700_000, 'x', String(i)); // two per batch
     const root = await makeTree(spec);
-    server.filesDelayMs = 250; // long enough for every worker to have a batch out at once
+    server.filesGate = concurrency; // answered only once that many are out together
+    server.filesDelayMs = 50; // and slow enough that a client exceeding its bound is seen
     const result = await pushTree(root, { concurrency });
     expect(result.sent.batches).toBe(8);
     expect(server.maxFilesInFlight).toBe(concurrency);
