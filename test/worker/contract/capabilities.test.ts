@@ -198,6 +198,18 @@ const PROBES: Record<string, () => Promise<void>> = {
     expect(unknown.body.error.data._meta.request_id).toMatch(ULID);
   },
 
+  sse: async () => {
+    const indexed = await restCall('index', { project: 'caps-sse', files: [{ path: 'a.ts', content: 'export function a() { return 1; }\n' }] });
+    expect(indexed.status).toBe(200);
+    // A one-second stream replaying everything kept for the project, then closing.
+    const { status, headers, text } = await send('/v1/events?project=caps-sse&last_event_id=0', {}, { PINCHER_EVENTS_STREAM_SECONDS: '1' });
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const types = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(types).toEqual(['upload_opened', 'files_received', 'committed', 'resolution_finished']);
+    expect(text).toMatch(/^id: \d+$/m);
+  },
+
   metrics_prometheus: async () => {
     // Through app.fetch so the call log write (waitUntil) has landed before the scrape.
     await restCall('why_empty', { code: 'cap_dropped_all' }, { env: {} });
