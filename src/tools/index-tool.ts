@@ -171,7 +171,7 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
   const pending = await pendingFromStore(ctx.db, upload.id, EXTRACTOR_VERSION, FORCE_CHUNK + 1);
   const chunk = pending.slice(0, FORCE_CHUNK);
   const stored = [];
-  await ctx.progress?.(0, chunk.length, `re-extracting ${chunk.length} file(s) of '${project}'`);
+  if (chunk.length) await ctx.progress?.(0, chunk.length, `re-extracting ${chunk.length} file(s) of '${project}'`);
   for (const p of chunk) {
     const row =
       p.content === null

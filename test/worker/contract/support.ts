@@ -17,14 +17,35 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  /** Parsed JSON body, `{}` when the body is empty or not JSON. */
+  /** Parsed JSON body, `{}` when the body is empty or not JSON; for an SSE answer, its final JSON-RPC response. */
   body: Json;
+  /** For an SSE answer (MCP), every JSON-RPC message it carried, in order; notifications precede the response. */
+  messages?: Json[];
+}
+
+/** The JSON-RPC messages of an SSE body (`data:` lines of each event). */
+export function sseMessages(text: string): Json[] {
+  const out: Json[] = [];
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
+    if (data) out.push(JSON.parse(data) as Json);
+  }
+  return out;
 }
 
 export type EnvOverrides = { [K in keyof Env]?: Env[K] | undefined };
 
 async function toReply(res: Response): Promise<Reply> {
   const text = await res.text();
+  if (/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
+    const messages = sseMessages(text);
+    const body = [...messages].reverse().find((m) => 'id' in m && ('result' in m || 'error' in m)) ?? {};
+    return { status: res.status, headers: res.headers, text, body, messages };
+  }
   let body: Json = {};
   try {
     body = text ? (JSON.parse(text) as Json) : {};
