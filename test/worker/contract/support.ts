@@ -3,7 +3,7 @@ import { createExecutionContext, waitOnExecutionContext, type D1Migration } from
 import app from '../../../src/index';
 import type { Env } from '../../../src/env';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
-import { BASE, MODERN_META, SELF, type Json } from '../helpers';
+import { BASE, MODERN_META, SELF, sseMessages, sseResponse, type Json } from '../helpers';
 
 export { BASE, type Json };
 
@@ -23,27 +23,13 @@ export interface Reply {
   messages?: Json[];
 }
 
-/** The JSON-RPC messages of an SSE body (`data:` lines of each event). */
-export function sseMessages(text: string): Json[] {
-  const out: Json[] = [];
-  for (const event of text.split(/\r?\n\r?\n/)) {
-    const data = event
-      .split(/\r?\n/)
-      .filter((l) => l.startsWith('data:'))
-      .map((l) => l.slice(5).trimStart())
-      .join('\n');
-    if (data) out.push(JSON.parse(data) as Json);
-  }
-  return out;
-}
-
 export type EnvOverrides = { [K in keyof Env]?: Env[K] | undefined };
 
 async function toReply(res: Response): Promise<Reply> {
   const text = await res.text();
   if (/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
     const messages = sseMessages(text);
-    const body = [...messages].reverse().find((m) => 'id' in m && ('result' in m || 'error' in m)) ?? {};
+    const body = sseResponse(messages);
     return { status: res.status, headers: res.headers, text, body, messages };
   }
   let body: Json = {};
