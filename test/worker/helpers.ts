@@ -46,7 +46,7 @@ export function sseResponse(messages: Json[]): Json {
 }
 
 /** An MCP answer's body: the JSON, or for an SSE answer its JSON-RPC response. */
-function rpcBody(res: Response, text: string): Json {
+export function rpcBody(res: Response, text: string): Json {
   if (/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) return sseResponse(sseMessages(text));
   return text ? (JSON.parse(text) as Json) : {};
 }
