@@ -13,6 +13,7 @@ const FRESH_STORAGE = [
   'test/worker/contract/health.test.ts',
   'test/worker/contract/next-steps.test.ts',
   'test/worker/contract/parity.test.ts',
+  'test/worker/mcp/logging.test.ts',
   'test/worker/upload/cross-language.test.ts',
   'test/worker/upload/gc.test.ts',
   'test/worker/upload/manifest-checks.test.ts',
