@@ -1,6 +1,10 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSchemaStateCache } from '../../../src/db/migrations';
 import { SCHEMA_VERSION } from '../../../src/version';
+import { BASE, SELF } from '../helpers';
 import { env, rpc, TRANSPORTS, type Json, type Reply, type Transport } from '../contract/support';
 
 const LEVEL = 'io.modelcontextprotocol/logLevel';
@@ -165,5 +169,42 @@ describe('progress of index force', () => {
     const again = await call('2025', 'index', { project: PROJECT, force: true }, { progressToken: 'idle' });
     expect(notifications(again, 'notifications/progress')).toEqual([]);
     expect(again.body.result.structuredContent.done).toBe(true);
+  });
+});
+
+describe('the official SDK client', () => {
+  async function connect(): Promise<Client> {
+    const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+      fetch: (input, init) => SELF.fetch(new Request(input, init)),
+    });
+    const client = new Client({ name: 'logging-test', version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  }
+
+  it('sets a level, receives the drift warning and reports index force progress', async () => {
+    const client = await connect();
+    try {
+      expect(client.getServerCapabilities()?.logging).toEqual({});
+      await client.setLoggingLevel('warning');
+      const logs: Json[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        logs.push(n.params as Json);
+      });
+      const listed = await withDrift(() => client.callTool({ name: 'list', arguments: {} }));
+      expect((listed._meta as Json).binary_drift_warning).toBeTruthy();
+      expect(logs.map((l) => l.level)).toEqual(['warning']);
+      await staleExtractions();
+      const progress: number[] = [];
+      const forced = await client.callTool({ name: 'index', arguments: { project: PROJECT, force: true } }, undefined, {
+        onprogress: (p) => {
+          progress.push(p.progress);
+        },
+      });
+      expect((forced.structuredContent as Json).done).toBe(true);
+      expect(progress).toEqual([0, 25, FILES]);
+    } finally {
+      await client.close();
+    }
   });
 });
