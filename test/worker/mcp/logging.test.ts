@@ -175,7 +175,7 @@ describe('progress of index force', () => {
 describe('the official SDK client', () => {
   async function connect(): Promise<Client> {
     const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
-      fetch: (input, init) => SELF.fetch(new Request(input, init)),
+      fetch: (input, init) => SELF.fetch(input instanceof URL ? input.href : input, init),
     });
     const client = new Client({ name: 'logging-test', version: '1.0.0' });
     await client.connect(transport);
