@@ -254,7 +254,7 @@ function servicePaths(): Record<string, unknown> {
     '/mcp': {
       post: {
         operationId: 'mcp',
-        summary: 'MCP streamable HTTP (stateless, JSON responses): 2025-03-26 … 2025-11-25 and 2026-07-28',
+        summary: 'MCP streamable HTTP (stateless; JSON responses, SSE when a call sends notifications): 2025-03-26 … 2025-11-25 and 2026-07-28',
         description: 'Stateless: there is no SSE stream to GET and no session to DELETE; GET, DELETE, PUT and PATCH on /mcp answer 405 with Allow: POST.',
         tags: ['MCP'],
         requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a JSON-RPC 2.0 request or notification' }) },
