@@ -13,6 +13,7 @@ const FRESH_STORAGE = [
   'test/worker/contract/parity.test.ts',
   'test/worker/tools/context-for-task.test.ts',
   'test/worker/tools/health.test.ts',
+  'test/worker/mcp/logging.test.ts',
   'test/worker/upload/cross-language.test.ts',
   'test/worker/upload/gc.test.ts',
   'test/worker/upload/manifest-checks.test.ts',

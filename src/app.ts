@@ -13,6 +13,7 @@ import { cliRoutes } from './rest/cli';
 import { probeRoutes } from './rest/probes';
 import { toolRoutes } from './rest/tools';
 import { uploadRoutes } from './rest/uploads';
+import { eventRoutes } from './rest/events';
 
 /** Every route and middleware of the Worker (src/index.ts exports it with the scheduled handler). */
 export const app = new Hono<AppEnv>();
@@ -29,6 +30,7 @@ app.route('/v1/tools', toolRoutes);
 app.route('/v1/projects', uploadRoutes);
 app.route('/v1', probeRoutes);
 app.route('/v1', cliRoutes);
+app.route('/v1', eventRoutes);
 
 app.notFound((c) =>
   errorWithMeta(

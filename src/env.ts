@@ -32,6 +32,10 @@ interface DeploymentSettings {
   PINCHER_OTLP_ENDPOINT?: string;
   /** Headers sent with each span export, `key=value,key2=value2` (values percent-encoded), e.g. an API key. */
   PINCHER_OTLP_HEADERS?: string;
+  /** Seconds a `GET /v1/events` stream stays open before it closes for the client to reconnect (default 300, at most 3,600). */
+  PINCHER_EVENTS_STREAM_SECONDS?: string;
+  /** Days of push events (`GET /v1/events`) the scheduled garbage collection keeps (default 7). */
+  PINCHER_EVENTS_RETENTION_DAYS?: string;
   /** Rows per garbage-collection delete statement (default 5,000). */
   PINCHER_GC_BATCH_ROWS?: string;
 }

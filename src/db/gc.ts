@@ -79,6 +79,11 @@ export function deleteUnusedBlobs(d1: D1Database, createdBefore: number, limit: 
   return deleteChosen(d1, 'blobs', 'rowid', `SELECT b.rowid FROM blobs b WHERE ${settled('b')} AND ${unused}`, createdBefore, limit);
 }
 
+/** Deletes up to `limit` events (`GET /v1/events`) older than `before`. */
+export function deleteOldEvents(d1: D1Database, before: number, limit: number): Promise<number> {
+  return deleteChosen(d1, 'events', 'id', 'SELECT id FROM events WHERE ts < ?1 ORDER BY ts', before, limit);
+}
+
 /** Deletes up to `limit` telemetry rows older than `before`. */
 export function deleteOldCalls(d1: D1Database, before: number, limit: number): Promise<number> {
   return deleteChosen(d1, 'call_log', 'id', 'SELECT id FROM call_log WHERE ts < ?1 ORDER BY ts', before, limit);

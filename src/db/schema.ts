@@ -46,6 +46,26 @@ export const callLog = sqliteTable(
   (t) => [index('call_log_ts').on(t.ts), index('call_log_tool').on(t.tool)],
 );
 
+/**
+ * Push lifecycle and index changes, in order, for `GET /v1/events` (SSE). Every isolate
+ * writes here and every stream reads from here, so a stream sees the events of pushes
+ * handled by any isolate; `id` is the SSE event id (`Last-Event-ID` resumes after it).
+ * Counts and names only: no source text, no keys.
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ts: integer('ts').notNull(),
+    type: text('type').notNull(),
+    projectId: text('project_id'),
+    projectName: text('project_name'),
+    /** JSON object: the event's own fields. */
+    data: text('data').notNull(),
+  },
+  (t) => [index('events_ts').on(t.ts), index('events_project').on(t.projectName, t.id)],
+);
+
 export { LATENCY_BOUNDS_MS } from './latency-buckets';
 
 /**

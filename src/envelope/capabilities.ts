@@ -22,6 +22,8 @@ export function computeCapabilities(env: Env): string[] {
     'openapi',
     'metrics_prometheus',
     'mcp_prompts',
+    'sse',
+    'mcp_logging',
   ];
   if (env.PINCHER_HTTP_KEY) tags.push('http_auth');
   if (env.PINCHER_HTTP_KEY && env.PINCHER_READ_KEY) tags.push('read_only_key');

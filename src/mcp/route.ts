@@ -7,7 +7,7 @@ import { errorWithMeta } from '../http/respond';
 import type { Toolset } from '../tools/define';
 import type { McpRequestScope } from './server';
 
-/** `POST /mcp`: stateless streamable HTTP, JSON responses, 2025-era and 2026-07-28 clients. */
+/** `POST /mcp`: stateless streamable HTTP, JSON responses (SSE when a call sends notifications), 2025-era and 2026-07-28 clients. */
 export const mcpRoutes = new Hono<AppEnv>();
 
 function toolsetOf(query: string | undefined, header: string | undefined): Toolset {

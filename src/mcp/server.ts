@@ -10,6 +10,7 @@ import { VERSION } from '../version';
 import { PincherError } from '../errors';
 import { PROMPTS, getPrompt } from './guide-prompt';
 import { asProtocolError, internalFailure } from './invalid-params';
+import { McpLane, type LaneRequest } from './logging';
 
 export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId' | 'registry'> {
   toolset: Toolset;
@@ -102,10 +103,11 @@ function guarded<A extends unknown[], R>(method: string, fn: (...args: A) => Pro
  * A fresh low-level MCP server for one HTTP request. Tools come from the one
  * registry; the call path is the same seam REST uses.
  */
-export function buildMcpServer(scope: McpRequestScope): Server {
+export function buildMcpServer(scope: McpRequestScope, modern = false): Server {
   const server = new PincherServer(
     { name: 'pincher-edge', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
+    // logging: 2025-era clients may send logging/setLevel (the SDK validates and accepts it); see src/mcp/logging.ts.
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {} }, instructions: INSTRUCTIONS },
   );
   const advertised: ReadonlySet<string> = new Set(advertisedTools(scope.toolset).map((t) => t.name));
   server.setRequestHandler('tools/list', guarded('tools/list', async () => ({
@@ -119,7 +121,8 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       annotations: advertisedAnnotations(t),
     })),
   })));
-  server.setRequestHandler('tools/call', guarded('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', guarded('tools/call', async (request, ctx) => {
+    const lane = new McpLane(ctx.mcpReq as unknown as LaneRequest, modern);
     const { name, arguments: args, _meta: inboundMeta } = request.params;
     const tool = findTool(name);
     if (!tool) {
@@ -134,7 +137,13 @@ export function buildMcpServer(scope: McpRequestScope): Server {
       render: mcpModelText,
       advertised,
       registry: REGISTRY,
+      progress: async (done, total, message) => {
+        await lane.progress(done, total, message);
+        await lane.log('info', { tool: name, message, done, total });
+      },
     });
+    const drift = outcome.meta.binary_drift_warning;
+    if (drift) await lane.log('warning', { message: `schema drift: ${drift.remediation}`, binary_drift_warning: drift });
     return toCallToolResult(outcome);
   }));
   server.setRequestHandler('prompts/list', guarded('prompts/list', async () => ({ prompts: [...PROMPTS] })));

@@ -234,12 +234,27 @@ function servicePaths(): Record<string, unknown> {
     },
     '/v1/tools': keyedGet('listTools', 'Every tool with schemas, tier and toolset', jsonContent(enveloped({ type: 'object', properties: { tools: { type: 'array', items: { type: 'object' } } } }))),
     '/v1/capabilities': keyedGet('capabilitiesProbe', 'Capability tags true on this deployment', jsonContent(enveloped({ type: 'object', properties: { capabilities: { type: 'array', items: { type: 'string' } } } }))),
+    '/v1/events': {
+      get: {
+        operationId: 'events',
+        summary: 'Push lifecycle events as Server-Sent Events (upload_opened, files_received, committed, resolution_finished/pending, upload_aborted)',
+        description:
+          'Each message has an id (resume with the Last-Event-ID header or last_event_id), an event name (the type) and one data line of JSON. Without a resume point only new events are sent. The stream closes after PINCHER_EVENTS_STREAM_SECONDS (default 300) and the client reconnects; a `gap` event says events after the resume point were pruned.',
+        tags: ['events'],
+        parameters: [
+          { name: 'project', in: 'query', required: false, description: 'only this project\'s events', schema: { type: 'string' } },
+          { name: 'last_event_id', in: 'query', required: false, description: 'resume after this event id (0 replays every event kept)', schema: { type: 'integer', minimum: 0 } },
+          { name: 'Last-Event-ID', in: 'header', required: false, description: 'what EventSource sends on reconnect; wins over last_event_id', schema: { type: 'string' } },
+        ],
+        responses: { '200': { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors({ '422': 'Invalid project name (invalid_project_name)' }) },
+      },
+    },
     '/v1/projects': keyedGet('listProjects', 'Indexed projects', jsonContent(enveloped({ type: 'object', properties: { projects: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } } }))),
     '/v1/metrics': keyedGet('metricsProbe', 'Prometheus text metrics (running totals per tool and status)', { 'text/plain': { schema: { type: 'string' } } }),
     '/mcp': {
       post: {
         operationId: 'mcp',
-        summary: 'MCP streamable HTTP (stateless, JSON responses): 2025-03-26 … 2025-11-25 and 2026-07-28',
+        summary: 'MCP streamable HTTP (stateless; JSON responses, SSE when a call sends notifications): 2025-03-26 … 2025-11-25 and 2026-07-28',
         description: 'Stateless: there is no SSE stream to GET and no session to DELETE; GET, DELETE, PUT and PATCH on /mcp answer 405 with Allow: POST.',
         tags: ['MCP'],
         requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a JSON-RPC 2.0 request or notification' }) },

@@ -19,6 +19,8 @@ export interface ToolContext {
   advertised?: ReadonlySet<string>;
   /** Every tool the server serves (src/tools/registry.ts), for tools that call or name other tools. */
   registry: ToolRegistry;
+  /** Reports progress of long work (files done of total) to a caller that asked for it (MCP progress tokens). Absent: nobody listens. */
+  progress?: (done: number, total: number, message: string) => Promise<void>;
 }
 
 /** The tool list both surfaces serve, handed down through the call context so no tool imports the registry. */

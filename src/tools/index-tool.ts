@@ -17,6 +17,8 @@ export const INLINE_MAX_FILES = 200;
 export const INLINE_MAX_BYTES = 768 * 1024;
 /** Files re-extracted per `force` call, so each call fits a Worker's CPU budget. */
 const FORCE_CHUNK = 150;
+/** Files between two progress reports of a `force` chunk. */
+const PROGRESS_EVERY = 25;
 
 const summary = z.object({
   project: z.string(),
@@ -168,12 +170,16 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
   const pending = await pendingFromStore(ctx.db, upload.id, EXTRACTOR_VERSION, FORCE_CHUNK + 1);
   const chunk = pending.slice(0, FORCE_CHUNK);
   const stored = [];
+  if (chunk.length) await ctx.progress?.(0, chunk.length, `re-extracting ${chunk.length} file(s) of '${project}'`);
   for (const p of chunk) {
     const row =
       p.content === null
         ? skippedRow(p.hash, p.language, p.previous_reason ?? 'encoding')
         : await extractionRow(p.path, p.hash, p.content, { maxBytes: MAX_FILE_BYTES, timeoutMs: PARSE_BUDGET_MS });
     stored.push({ row, content: null, size: 0 });
+    if (stored.length % PROGRESS_EVERY === 0 || stored.length === chunk.length) {
+      await ctx.progress?.(stored.length, chunk.length, `re-extracted ${stored.length} of ${chunk.length} file(s) of '${project}'`);
+    }
   }
   if (stored.length) await ctx.db.batch(storeExtractionStatements(ctx.db, stored, Date.now()));
   if (pending.length > FORCE_CHUNK) {

@@ -37,6 +37,8 @@ export interface CallContext {
   /** The request's W3C `traceparent` header: the call's OTLP span becomes a child of it. */
   traceparent?: string;
   waitUntil(promise: Promise<unknown>): void;
+  /** Progress of long work, for a caller listening on this request (MCP `_meta.progressToken`). */
+  progress?: ToolContext['progress'];
 }
 
 export type ToolOutcome =
@@ -92,7 +94,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry'>;
+type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry' | 'progress'>;
 
 /**
  * Scope check, argument rules, handler and output check for one call, with
@@ -125,6 +127,7 @@ async function execute(
       waitUntil: call.waitUntil,
       advertised: call.advertised,
       registry: call.registry,
+      progress: call.progress,
     };
     const result = await tool.handler(parsed, ctx);
     const checked = tool.output.safeParse(result);

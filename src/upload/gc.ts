@@ -4,6 +4,7 @@ import {
   deleteClosedUploadFiles,
   deleteClosedUploads,
   deleteOldCalls,
+  deleteOldEvents,
   deleteUnusedBlobs,
   deleteUnusedExtractions,
   expireUploads,
@@ -18,6 +19,7 @@ export const DEFAULT_GC_BATCH_ROWS = 5_000;
 export const GC_ROUNDS = 4;
 export const DEFAULT_CALL_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_CALL_LOG_MAX_ROWS = 1_000_000;
+export const DEFAULT_EVENTS_RETENTION_DAYS = 7;
 
 export interface GcOptions {
   now: number;
@@ -25,6 +27,7 @@ export interface GcOptions {
   batchRows: number;
   callLogRetentionMs: number;
   callLogMaxRows: number;
+  eventsRetentionMs: number;
 }
 
 export interface GcReport {
@@ -34,6 +37,7 @@ export interface GcReport {
   extractions: number;
   blobs: number;
   call_log: number;
+  events: number;
   /** False when some phase hit its bound: the next run continues. */
   complete: boolean;
   duration_ms: number;
@@ -51,6 +55,7 @@ export function gcOptionsFrom(env: Env, now: number): GcOptions {
     batchRows: positiveInt(env.PINCHER_GC_BATCH_ROWS, DEFAULT_GC_BATCH_ROWS),
     callLogRetentionMs: positiveInt(env.PINCHER_CALL_LOG_RETENTION_DAYS, DEFAULT_CALL_LOG_RETENTION_DAYS) * 86_400_000,
     callLogMaxRows: positiveInt(env.PINCHER_CALL_LOG_MAX_ROWS, DEFAULT_CALL_LOG_MAX_ROWS),
+    eventsRetentionMs: positiveInt(env.PINCHER_EVENTS_RETENTION_DAYS, DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000,
   };
 }
 
@@ -82,6 +87,7 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
   const [blobs, blobsDone] = await bounded((n) => deleteUnusedBlobs(d1, createdBefore, n), blobRows);
   const [oldCalls, oldDone] = await bounded((n) => deleteOldCalls(d1, o.now - o.callLogRetentionMs, n), o.batchRows);
   const [extraCalls, capDone] = await bounded((n) => deleteCallsBeyond(d1, o.callLogMaxRows, n), o.batchRows);
+  const [events, eventsDone] = await bounded((n) => deleteOldEvents(d1, o.now - o.eventsRetentionMs, n), o.batchRows);
   return {
     expired_uploads: expired,
     upload_files: uploadFiles,
@@ -89,7 +95,8 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
     extractions,
     blobs,
     call_log: oldCalls + extraCalls,
-    complete: filesDone && uploadsDone && extractionsDone && blobsDone && oldDone && capDone,
+    events,
+    complete: filesDone && uploadsDone && extractionsDone && blobsDone && oldDone && capDone && eventsDone,
     duration_ms: Date.now() - started,
   };
 }

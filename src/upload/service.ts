@@ -1,3 +1,4 @@
+import { recordEvent } from '../events/record';
 import { ulid } from 'ulid';
 import { EXTRACTOR_VERSION } from '../extract';
 import { PincherError } from '../errors';
@@ -211,6 +212,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
       details: { path: conflict.path.slice(0, 1024), declared: conflict.declared, received: conflict.stored },
     });
   }
+  await recordEvent(d1, 'upload_opened', project.id, { upload_id: upload.id, ref, commit, mode, files: manifest.length, missing: missing.length, plan, ...(superseded ? { superseded } : {}) });
   return { upload_id: upload.id, project: name, expires_at: new Date(upload.expires_at).toISOString(), missing, plan, ...(superseded ? { superseded } : {}) };
 }
 
@@ -323,6 +325,7 @@ export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unkn
   const now = Date.now();
   await d1.batch(storeExtractionStatements(d1, stored, now));
   await touchUpload(d1, upload.id, now, UPLOAD_TTL_MS);
+  await recordEvent(d1, 'files_received', upload.project_id, { upload_id: upload.id, accepted: result.accepted, skipped: result.skipped.length, failed: result.failures.length, symbols: result.symbols });
   return result;
 }
 
@@ -400,8 +403,16 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
   }
   const totals = await commitTotals(d1, upload.project_id);
   const committed = Date.now();
-  const resolved = await resolveAfterCommit(d1, graphPlan, totals?.generation ?? 0, meta, scip);
+  const generation = totals?.generation ?? 0;
+  await recordEvent(d1, 'committed', upload.project_id, { upload_id: upload.id, ref: upload.ref, commit: upload.commit_sha, generation, files: plan, symbols: totals?.symbol_count ?? 0, duration_ms: committed - started });
+  const resolved = await resolveAfterCommit(d1, graphPlan, generation, meta, scip);
   const edges = resolved?.edges ?? null;
+  await recordEvent(
+    d1,
+    resolved ? 'resolution_finished' : 'resolution_pending',
+    upload.project_id,
+    resolved ? { upload_id: upload.id, generation, edges: resolved.edges, duration_ms: Date.now() - committed } : { upload_id: upload.id, generation, message: 'the graph was not rebuilt for this push; the next push or index force rebuilds it' },
+  );
   // Where a commit spends its time, for operators (counts and milliseconds only).
   console.log(JSON.stringify({ event: 'commit', request_id: requestId, project_id: upload.project_id, plan_ms: planned - started, commit_ms: committed - planned, resolution_ms: Date.now() - committed, files: plan.new + plan.changed + plan.deleted, resolution_full: graphPlan.full, edges }));
   meta.scope({ id: upload.project_id, name: project, schemaVersionAtIndex: totals?.schema_version_at_index ?? null });
@@ -459,4 +470,5 @@ async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generati
 /** Abandons an open upload; the visible index is untouched. */
 export async function abortUpload(d1: D1Database, upload: UploadRow): Promise<void> {
   await setUploadStatus(d1, upload.id, 'aborted', Date.now());
+  await recordEvent(d1, 'upload_aborted', upload.project_id, { upload_id: upload.id });
 }

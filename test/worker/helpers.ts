@@ -26,6 +26,31 @@ const LEGACY_HEADERS = {
 
 let rpcId = 0;
 
+/** The JSON-RPC messages of an SSE body (`data:` lines of each event). */
+export function sseMessages(text: string): Json[] {
+  const out: Json[] = [];
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
+    if (data) out.push(JSON.parse(data) as Json);
+  }
+  return out;
+}
+
+/** The JSON-RPC response among an SSE answer's messages (the notifications precede it). */
+export function sseResponse(messages: Json[]): Json {
+  return [...messages].reverse().find((m) => 'id' in m && ('result' in m || 'error' in m)) ?? {};
+}
+
+/** An MCP answer's body: the JSON, or for an SSE answer its JSON-RPC response. */
+export function rpcBody(res: Response, text: string): Json {
+  if (/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) return sseResponse(sseMessages(text));
+  return text ? (JSON.parse(text) as Json) : {};
+}
+
 /** One JSON-RPC request over the 2025-era stateless transport. */
 export async function mcp(method: string, params: Json = {}, opts: { query?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json; res: Response }> {
   const res = await SELF.fetch(`${BASE}/mcp${opts.query ?? ''}`, {
@@ -34,7 +59,7 @@ export async function mcp(method: string, params: Json = {}, opts: { query?: str
     body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Json) : {}, res };
+  return { status: res.status, body: rpcBody(res, text), res };
 }
 
 export const MODERN_META = {
@@ -58,7 +83,7 @@ export async function mcpModern(method: string, params: Json = {}, headers: Reco
     body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: { ...params, _meta: { ...MODERN_META, ...(params._meta ?? {}) } } }),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Json) : {}, res };
+  return { status: res.status, body: rpcBody(res, text), res };
 }
 
 export async function callTool(name: string, args: Json = {}, opts: { query?: string; headers?: Record<string, string> } = {}) {

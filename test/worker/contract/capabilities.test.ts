@@ -198,6 +198,38 @@ const PROBES: Record<string, () => Promise<void>> = {
     expect(unknown.body.error.data._meta.request_id).toMatch(ULID);
   },
 
+  sse: async () => {
+    const indexed = await restCall('index', { project: 'caps-sse', files: [{ path: 'a.ts', content: 'export function a() { return 1; }\n' }] });
+    expect(indexed.status).toBe(200);
+    // A one-second stream replaying everything kept for the project, then closing.
+    const { status, headers, text } = await send('/v1/events?project=caps-sse&last_event_id=0', {}, { PINCHER_EVENTS_STREAM_SECONDS: '1' });
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const types = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(types).toEqual(['upload_opened', 'files_received', 'committed', 'resolution_finished']);
+    expect(text).toMatch(/^id: \d+$/m);
+  },
+
+  mcp_logging: async () => {
+    const init = await rpc('2025', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } });
+    expect(init.body.result.capabilities.logging).toBeDefined();
+    expect((await rpc('2025', 'logging/setLevel', { level: 'warning' })).body.result).toEqual({});
+    expect((await rpc('2025', 'logging/setLevel', { level: 'loud' })).body.error.code).toBe(-32602);
+    await env.DB.prepare("INSERT INTO d1_migrations (name, applied_at) VALUES ('9999_probe_mcp_logging.sql', '2030-01-01 00:00:00')").run();
+    resetSchemaStateCache();
+    try {
+      for (const transport of TRANSPORTS) {
+        const reply = await rpc(transport, 'tools/call', { name: 'list', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'warning' } });
+        const log = reply.messages?.find((m) => m.method === 'notifications/message');
+        expect(log?.params.level, transport).toBe('warning');
+        expect(log?.params.data.binary_drift_warning.running_version).toBe(SCHEMA_VERSION);
+      }
+    } finally {
+      await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '9999_probe_mcp_logging.sql'").run();
+      resetSchemaStateCache();
+    }
+  },
+
   metrics_prometheus: async () => {
     // Through app.fetch so the call log write (waitUntil) has landed before the scrape.
     await restCall('why_empty', { code: 'cap_dropped_all' }, { env: {} });

@@ -3,7 +3,7 @@ import { createExecutionContext, waitOnExecutionContext, type D1Migration } from
 import app from '../../../src/index';
 import type { Env } from '../../../src/env';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
-import { BASE, MODERN_META, SELF, type Json } from '../helpers';
+import { BASE, MODERN_META, SELF, sseMessages, sseResponse, type Json } from '../helpers';
 
 export { BASE, type Json };
 
@@ -17,14 +17,21 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  /** Parsed JSON body, `{}` when the body is empty or not JSON. */
+  /** Parsed JSON body, `{}` when the body is empty or not JSON; for an SSE answer, its final JSON-RPC response. */
   body: Json;
+  /** For an SSE answer (MCP), every JSON-RPC message it carried, in order; notifications precede the response. */
+  messages?: Json[];
 }
 
 export type EnvOverrides = { [K in keyof Env]?: Env[K] | undefined };
 
 async function toReply(res: Response): Promise<Reply> {
   const text = await res.text();
+  if (/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
+    const messages = sseMessages(text);
+    const body = sseResponse(messages);
+    return { status: res.status, headers: res.headers, text, body, messages };
+  }
   let body: Json = {};
   try {
     body = text ? (JSON.parse(text) as Json) : {};

@@ -8,7 +8,7 @@ import { commit, env, open, push, pySource, rows, scalar, sendFiles, sha256, too
 
 /** GC as it would run once every grace period is over. */
 function later(extra: Partial<GcOptions> = {}): GcOptions {
-  return { now: Date.now() + Math.max(CONTENT_GRACE_MS, UPLOAD_RETENTION_MS) + 60_000, batchRows: 5_000, callLogRetentionMs: 30 * 86_400_000, callLogMaxRows: 1_000_000, ...extra };
+  return { now: Date.now() + Math.max(CONTENT_GRACE_MS, UPLOAD_RETENTION_MS) + 60_000, batchRows: 5_000, callLogRetentionMs: 30 * 86_400_000, callLogMaxRows: 1_000_000, eventsRetentionMs: 7 * 86_400_000, ...extra };
 }
 
 async function held(text: string): Promise<{ blobs: number; extractions: number }> {
@@ -120,6 +120,16 @@ describe('garbage collection', { timeout: 60_000 }, () => {
     const report = await collectGarbage(env.DB, { ...later(), now, callLogMaxRows: 4 });
     expect(report.call_log).toBe(5);
     expect((await rows<{ request_id: string }>('SELECT request_id FROM call_log ORDER BY id')).map((r) => r.request_id)).toEqual(['new-2', 'new-3', 'new-4', 'new-5']);
+  });
+
+  it('keeps events (GET /v1/events) within their retention', async () => {
+    await env.DB.prepare("DELETE FROM events WHERE project_name = 'gc-events'").run();
+    const now = Date.now();
+    const insert = env.DB.prepare("INSERT INTO events (ts, type, project_id, project_name, data) VALUES (?1, 'committed', NULL, 'gc-events', ?2)");
+    await env.DB.batch([insert.bind(now - 8 * 86_400_000, '{"age":"eight days"}'), insert.bind(now - 1000, '{"age":"now"}')]);
+    const report = await collectGarbage(env.DB, { ...later(), now });
+    expect(report.events).toBeGreaterThanOrEqual(1);
+    expect((await rows<{ data: string }>("SELECT data FROM events WHERE project_name = 'gc-events'")).map((r) => r.data)).toEqual(['{"age":"now"}']);
   });
 
   it('runs from the Cron Trigger through the Worker\'s scheduled handler, with limits from the variables', async () => {

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import app from '../../../src/index';
 import type { Env } from '../../../src/env';
-import { BASE, SELF, type Json } from '../helpers';
+import { BASE, rpcBody, SELF, type Json } from '../helpers';
 
 export { env, type Json };
 
@@ -119,8 +119,7 @@ export async function mcpCall(name: string, args: Json, key?: string | null): Pr
     res = await app.fetch(new Request(`${BASE}/mcp`, { method: 'POST', headers, body }), merged, ctx);
     await waitOnExecutionContext(ctx);
   }
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
+  return { status: res.status, body: rpcBody(res, await res.text()) };
 }
 
 // ---- D1 state ----
