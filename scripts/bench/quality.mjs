@@ -17,7 +17,8 @@
 // `symbol {id}` of the matching hit cost (`_meta.tokens_used` of each answer: its payload, which
 // is what an MCP client shows the model) against `grep -rnwF NAME` over the project plus reading
 // the defining file (chars/4). The JSON also has the ratio with the whole REST body (the
-// `_meta` envelope included) as `token_ratio_envelope`.
+// `_meta` envelope included) as `token_ratio_envelope`, and per sample the search and symbol
+// shares; PINCHER_QUALITY_DUMP=DIR writes each sample's two answers there, to see what costs.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -177,7 +178,8 @@ async function measureProject({ project, files, call, name, opts, tmp }) {
     }
     const fileChars = (await readFile(path.join(project.dir, def.path), 'utf8')).length;
     const baseline = Math.ceil(grep.length / 4) + Math.ceil(fileChars / 4);
-    tokens.push({ name: n, kind: def.kind, server_tokens: server, envelope_tokens: envelope, baseline_tokens: baseline, grep_tokens: Math.ceil(grep.length / 4), file_tokens: Math.ceil(fileChars / 4), symbol_ok: Boolean(sym?.ok) });
+    tokens.push({ name: n, kind: def.kind, server_tokens: server, search_tokens: s.tokens, symbol_tokens: sym?.tokens ?? 0, search_hits: hits.length, envelope_tokens: envelope, baseline_tokens: baseline, grep_tokens: Math.ceil(grep.length / 4), file_tokens: Math.ceil(fileChars / 4), symbol_ok: Boolean(sym?.ok) });
+    if (process.env.PINCHER_QUALITY_DUMP) await writeFile(path.join(process.env.PINCHER_QUALITY_DUMP, `${project.id}--${n}.json`), JSON.stringify({ search: s.result, symbol: sym?.result }, null, 1));
   }
   return {
     ctags_definitions: oracle.definitions.length,

@@ -35,8 +35,10 @@ const LANGUAGE_IDS = LANGUAGES.map((l) => l.id);
 const DEFAULT_LIMIT = 20;
 /**
  * Without `limit`, a query that names a definition (exact-name hits on the
- * page) returns its exact hits and at most this many others; has_more and
- * next_offset page on to the rest.
+ * page) returns its exact hits and at most this many other names holding the
+ * query (tier 1: prefixes, word parts), not the text matches below them
+ * (a word in some signature or docstring); has_more and next_offset page on
+ * to the rest.
  */
 const DEFAULT_OTHERS = 5;
 /** Scores from this one up are exact-name hits (tiers 2 and 3: see db/search-rank.ts). */
@@ -208,10 +210,15 @@ async function runPage(
   return [rows.results as SymbolHitRow[], (count.results[0] as CountRow).n];
 }
 
-/** A default page of a name query: when it holds exact-name hits, those and at most DEFAULT_OTHERS others (rows are best first). */
+/**
+ * A default page of a name query: when it holds exact-name hits, those and at
+ * most DEFAULT_OTHERS other names holding the query (rows are best first).
+ */
 function exactFirst(rows: SymbolHitRow[]): SymbolHitRow[] {
   const exact = rows.filter((r) => r.score >= EXACT_SCORE).length;
-  return exact > 0 ? rows.slice(0, exact + DEFAULT_OTHERS) : rows;
+  if (exact === 0) return rows;
+  const named = rows.filter((r) => r.score >= TIER_SCORE).length;
+  return rows.slice(0, exact + Math.min(DEFAULT_OTHERS, named - exact));
 }
 
 function view(r: SymbolHitRow, snippetLines: number): Hit {

@@ -293,6 +293,8 @@ describe('operator and punctuated names', () => {
     'src/priv.ts': 'export class Priv {\n  #secret = 1;\n}\nexport function secret() {}\n',
     // One exact definition among many names that start with it.
     'src/widget.ts': ['export class Widget {}', ...'ABCDEFGHIJ'.split('').map((c) => `export function Widget${c}() {}`), ''].join('\n'),
+    // One exact definition, and functions that only mention its name in their signature.
+    'src/gadget.ts': ['export class Gadget {}', ...'ABC'.split('').map((c) => `export function use${c}(g: Gadget) {}`), ''].join('\n'),
   };
 
   async function find(args: Json): Promise<Json> {
@@ -359,5 +361,13 @@ describe('operator and punctuated names', () => {
     expect(body.result).toMatchObject({ total: 11, has_more: true, next_offset: 6 });
     const all = await find({ query: 'Widget', limit: 20 });
     expect(all.result.results).toHaveLength(11);
+  });
+
+  it('leaves text-only matches off a name query without limit, paging on to them', async () => {
+    const body = await find({ query: 'Gadget' });
+    expect(hits(body)).toEqual(['src/gadget.ts::Gadget#Class']);
+    expect(body.result).toMatchObject({ total: 4, has_more: true, next_offset: 1 });
+    const all = await find({ query: 'Gadget', limit: 20 });
+    expect(hits(all)).toHaveLength(4);
   });
 });

@@ -51,8 +51,20 @@ async function runSteps(body: Json): Promise<{ step: Json; body: Json }[]> {
 // A 150-line function: longer than the source symbol returns whole.
 const LONG = ['export function long(): number {', ...Array.from({ length: 148 }, (_, i) => `  const v${i} = ${i};`), '  return 0;', '}', ''].join('\n');
 
+// A 66-line class of eight 8-line methods: long enough to answer with its members' outline.
+const BIG = [
+  '/** Many methods. */',
+  'export class Big {',
+  ...Array.from({ length: 8 }, (_, i) => [`  m${i}(a: number): number {`, ...Array.from({ length: 5 }, (_, k) => `    a = a * ${k + 2} + ${i}; // step ${k} of method ${i}`), '    return a;', '  }'].join('\n').split('\n')).flat(),
+  '}',
+  '',
+].join('\n');
+
 beforeAll(async () => {
-  const r = await rest('index', { project: PROJECT, files: [{ path: 'src/uni.ts', content: UNI }, { path: 'src/long.ts', content: LONG }] });
+  const r = await rest('index', {
+    project: PROJECT,
+    files: [{ path: 'src/uni.ts', content: UNI }, { path: 'src/long.ts', content: LONG }, { path: 'src/big.ts', content: BIG }],
+  });
   expect(r.status).toBe(200);
 });
 
@@ -69,6 +81,28 @@ describe('symbol', () => {
     const [rest51] = await runSteps(body);
     expect(rest51.step).toMatchObject({ tool: 'read', args: { path: 'src/long.ts', offset: 101, limit: 51 } });
     expect(rest51.body.result).toMatchObject({ start_line: 101, end_line: 151 });
+  });
+
+  it('answers a long class by its head and an outline of its members, reading on with its step; detail full gives the source', async () => {
+    const { body } = await call('symbol', { id: 'src/big.ts::Big#Class' });
+    const s = body.result.symbol;
+    expect(s.source).toBe('export class Big {');
+    expect(s.source_truncated).toBe(3);
+    expect(s.outline.map((o: Json) => o.id)).toEqual(Array.from({ length: 8 }, (_, i) => `src/big.ts::Big.m${i}#Method`));
+    expect(s.outline[0]).toMatchObject({ kind: 'Method', signature: 'm0(a: number): number', start_line: 3, end_line: 10 });
+    const warning = (body._meta.warnings_v2 as Json[]).find((w) => w.code === 'source_truncated');
+    expect(warning?.data).toEqual({ shown_lines: 1, total_lines: 66, next_line: 3 });
+    const [rest] = await runSteps(body);
+    expect(rest.step).toMatchObject({ tool: 'read', args: { path: 'src/big.ts', offset: 3, limit: 65 } });
+    const full = await call('symbol', { id: 'src/big.ts::Big#Class', detail: 'full' });
+    expect(full.body.result.symbol.source).toBe(BIG.split('\n').slice(1, 67).join('\n'));
+    expect(full.body.result.symbol).not.toHaveProperty('outline');
+  });
+
+  it('returns a short class whole, without an outline', async () => {
+    const { body } = await call('symbol', { id: 'src/uni.ts::Café#Class' });
+    expect(body.result.symbol.source).toContain("return '☕'.repeat(size);");
+    expect(body.result.symbol).not.toHaveProperty('outline');
   });
 
   it('returns a short source whole, without source_truncated', async () => {
