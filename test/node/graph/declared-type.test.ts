@@ -55,4 +55,25 @@ describe('declared return types', () => {
     expect(returnType('go', 'func open(path string) (*os.File, error)', 'open')).toBe('os.File');
     expect(returnType('go', 'func names() []string', 'names')).toBeNull();
   });
+
+  it('reads Rust parameters through references, lifetimes, generics and Box', () => {
+    const sig = "fn into_class_set_item<P: Borrow<Parser>, F: Fn(u8) -> bool>(self, p: &ParserI<'_, P>, mut q: &'a mut ast::Span, b: Box<Rc<Hir>>, f: F) -> Result<ClassSetItem>";
+    expect(declaredType('rust', 'Method', sig, 'p')).toBe('ParserI');
+    expect(declaredType('rust', 'Method', sig, 'q')).toBe('ast.Span');
+    expect(declaredType('rust', 'Method', sig, 'b')).toBe('Hir');
+    expect(declaredType('rust', 'Method', sig, 'self')).toBeNull();
+    expect(returnType('rust', 'pub fn parser(&self) -> &crate::ast::parse::Parser where P: Clone', 'parser')).toBe('crate.ast.parse.Parser');
+  });
+
+  it('gives no Rust type for std wrappers with their own methods, slices, traits and Self', () => {
+    const sig = 'fn f(a: Option<Foo>, b: &[Foo], c: &dyn Visitor, d: impl Fn(), e: (Foo, Bar)) -> Self';
+    for (const name of ['a', 'b', 'c', 'd', 'e']) expect(declaredType('rust', 'Function', sig, name)).toBe(name === 'a' ? 'Option' : null);
+    expect(returnType('rust', sig, 'f')).toBeNull();
+  });
+
+  it('reads a Rust struct field type, visibility aside', () => {
+    expect(declaredType('rust', 'Field', 'pub(crate) parser: Parser', 'parser')).toBe('Parser');
+    expect(declaredType('rust', 'Field', "pattern: &'s str", 'pattern')).toBe('str');
+    expect(declaredType('rust', 'Field', 'stack: RefCell<Vec<GroupState>>', 'other')).toBeNull();
+  });
 });
