@@ -191,16 +191,16 @@ export function sitesFromMir(mir, lines) {
     } else {
       const owner = parent.length ? parent[parent.length - 1] : null;
       // A trait default method: its owner is a trait (capitalised, not a function of ours).
-      const inTrait = owner !== null && /^[A-Z]/.test(owner) && !defs.has(stripGenerics(parent.join('::')));
+      const inTrait = owner !== null && /^[A-Z]/.test(owner) && !defs.has(defKey(parent.join('::')));
       def = { file: b.ret.file, name, line, kind: inTrait ? 'Method' : 'Function' };
     }
-    def.path = stripGenerics(b.path);
+    def.path = defKey(b.path);
     defs.set(def.path, def);
   }
   // A def's end: the last line its body (or its closures') spans reach in its own file.
   const ends = new Map();
   for (const b of bodies) {
-    const owner = defs.get(stripGenerics(b.path.replace(/::\{closure#\d+\}/g, '')));
+    const owner = defs.get(defKey(b.path.replace(/::\{closure#\d+\}/g, '')));
     if (!owner || !b.ret) continue;
     let end = ends.get(owner) ?? owner.line;
     for (const c of b.calls) if (c.pos.file === owner.file && c.pos.line >= owner.line) end = Math.max(end, c.pos.endLine);
@@ -241,12 +241,12 @@ export function sitesFromMir(mir, lines) {
   const calls = [];
   for (const b of bodies) {
     const segs = splitPath(b.path.replace(/::\{closure#\d+\}/g, ''));
-    const owner = defs.get(stripGenerics(segs.join('::')));
+    const owner = defs.get(defKey(segs.join('::')));
     if (!owner) continue;
     // The enclosing named functions, innermost first (functions nested in functions).
     const chain = [owner];
     for (let n = segs.length - 1; n > 0; n--) {
-      const d = defs.get(stripGenerics(segs.slice(0, n).join('::')));
+      const d = defs.get(defKey(segs.slice(0, n).join('::')));
       if (d && d.kind === 'Function' && d.file === owner.file) chain.push(d);
     }
     const end = ends.get(owner) ?? owner.line;
@@ -266,6 +266,11 @@ export function sitesFromMir(mir, lines) {
   }
   const defList = [...defs.values()].map(({ file, name, line, kind }) => ({ file, name, line, kind }));
   return { defs: defList, calls };
+}
+
+/** A definition's key: its path without generic arguments, `<impl at …>` segments kept (they tell impls apart). */
+function defKey(p) {
+  return splitPath(p).map((seg) => (seg.startsWith('<impl at ') ? seg : stripGenerics(seg))).join('::');
 }
 
 /** A MIR definition path split at `::` outside angle brackets. */
