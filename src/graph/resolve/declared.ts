@@ -214,9 +214,24 @@ function rustParam(signature: string, name: string): string | null {
   if (!g) return null;
   for (const p of splitTop(g.inner)) {
     const m = /^(?:mut\s+)?([\p{L}_][\p{L}\p{N}_]*)\s*:(?!:)\s*(.+)$/su.exec(p);
-    if (m && m[1] === name) return rustNamedType(m[2]);
+    if (m && m[1] === name) return rustTraitOf(signature, m[2]) ?? rustNamedType(m[2]);
   }
   return null;
+}
+
+/**
+ * The trait a parameter's type is bounded by: `impl Visitor`, `&mut dyn Visitor`, or a type
+ * parameter `V` bounded where it is declared (`<V: Visitor>`, `where V: Visitor + Clone`); the
+ * first bound, generics aside. A call on it is the trait's method.
+ */
+function rustTraitOf(signature: string, type: string): string | null {
+  const t = type.trim().replace(/^&\s*('[\p{L}_]+\s+)?(mut\s+)?/u, '');
+  const object = /^(?:impl|dyn)\s+(.+)$/su.exec(t);
+  if (object) return rustNamedType(object[1].split('+')[0]);
+  if (!IDENT.test(t)) return null;
+  const bound = new RegExp(`[<,]\\s*${t}\\s*:\\s*([^,>+{]+(?:<[^<>]*>)?)|\\bwhere\\b[\\s\\S]*?[\\s,]${t}\\s*:\\s*([^,+{]+)`, 'u').exec(signature);
+  const first = bound ? (bound[1] ?? bound[2]) : null;
+  return first && !first.trim().startsWith("'") ? rustNamedType(first) : null;
 }
 
 function rustResult(signature: string): string | null {

@@ -65,10 +65,21 @@ describe('declared return types', () => {
     expect(returnType('rust', 'pub fn parser(&self) -> &crate::ast::parse::Parser where P: Clone', 'parser')).toBe('crate.ast.parse.Parser');
   });
 
-  it('gives no Rust type for std wrappers with their own methods, slices, traits and Self', () => {
-    const sig = 'fn f(a: Option<Foo>, b: &[Foo], c: &dyn Visitor, d: impl Fn(), e: (Foo, Bar)) -> Self';
-    for (const name of ['a', 'b', 'c', 'd', 'e']) expect(declaredType('rust', 'Function', sig, name)).toBe(name === 'a' ? 'Option' : null);
+  it('gives no Rust project type for std wrappers, slices, tuples and Self', () => {
+    const sig = 'fn f(a: Option<Foo>, b: &[Foo], e: (Foo, Bar)) -> Self';
+    expect(declaredType('rust', 'Function', sig, 'a')).toBe('Option');
+    expect(declaredType('rust', 'Function', sig, 'b')).toBeNull();
+    expect(declaredType('rust', 'Function', sig, 'e')).toBeNull();
     expect(returnType('rust', sig, 'f')).toBeNull();
+  });
+
+  it('reads the trait bounding a Rust parameter: impl, dyn and type parameters', () => {
+    expect(declaredType('rust', 'Function', 'pub fn visit<V: Visitor>(ast: &Ast, mut visitor: V) -> Result<V::Output, V::Err>', 'visitor')).toBe('Visitor');
+    expect(declaredType('rust', 'Function', "fn walk<'a, V>(v: &mut V) where V: crate::ast::Visitor + Clone", 'v')).toBe('crate.ast.Visitor');
+    expect(declaredType('rust', 'Function', 'fn f(a: impl Visitor<Output = ()>, b: &mut dyn Printer, c: T)', 'a')).toBe('Visitor');
+    expect(declaredType('rust', 'Function', 'fn f(a: impl Visitor<Output = ()>, b: &mut dyn Printer, c: T)', 'b')).toBe('Printer');
+    // A lifetime bound is no trait: the parameter names itself, which is no project type.
+    expect(declaredType('rust', 'Function', "fn f<T: 'static>(c: T)", 'c')).toBe('T');
   });
 
   it('reads a Rust struct field type, visibility aside', () => {
