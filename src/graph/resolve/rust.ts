@@ -240,6 +240,8 @@ export class RustModules implements ModuleResolver {
 
   head(file: string, ref: RefInput, segs: readonly string[], scope: FileScope, lookup: SymbolIndex | null): Head | null {
     if (segs.length < 2 || scope.bindings.has(segs[0])) return null;
+    // `cart.total()`: a field access on a value, not a path through a module named `cart`.
+    if (ref.name === segs.join('.')) return null;
     const s = this.start(file, ref, segs, lookup, false);
     if (!s) return null;
     return { entity: s.place ? this.entity(s.place) : EXTERNAL, used: s.used, provenance: 'import' };
@@ -273,10 +275,10 @@ export class RustModules implements ModuleResolver {
         const alias = /^(.+?)\s+as\s+(\S+)$/.exec(written);
         const path = (alias ? alias[1] : written).split('::').filter((s) => s !== '');
         const last = path[path.length - 1];
-        const local = alias ? alias[2] : last === 'self' ? source[source.length - 1] : last;
+        const local = alias ? alias[2] : last !== 'self' ? last : path.length > 1 ? path[path.length - 2] : source[source.length - 1];
         if (local === '_') continue;
         let binding: Binding;
-        const module = base && last !== 'self' ? this.fileModuleAt(base, path) : null;
+        const module = base ? this.fileModuleAt(base, last === 'self' ? path.slice(0, -1) : path) : null;
         if (!base) binding = { t: 'entity', entity: EXTERNAL };
         else if (module) binding = { t: 'entity', entity: module };
         else if (last === 'self') binding = path.length === 1 ? { t: 'entity', entity: base } : { t: 'member', module: base, path: path.slice(0, -1) };
