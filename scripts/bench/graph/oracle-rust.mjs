@@ -15,8 +15,9 @@
 // - a callee path is matched to a definition by its whole path (free functions, trait default
 //   methods, functions nested in functions), else, for `Type::m` and `<Type as Trait>::m`, by
 //   the method of an impl of `Type` in the callee's module, else of the only impl of a type so
-//   named; `<T as Trait>::m` on a type parameter is the trait's default method (a required
-//   method has no body and is no target, like Go's interface methods);
+//   named; `<T as Trait>::m` on a type parameter, or on a type whose impl does not define `m`,
+//   is the trait's default method (a required method has no body and is no target, like Go's
+//   interface methods);
 // - a call counts when it is written: the callee's name appears in the source text of the
 //   call's span, in the caller's file and within its lines — operators (`==` → `eq`), `?`
 //   (`from_residual`), auto-deref and calls a crate macro expands to are left out.
@@ -219,10 +220,9 @@ export function sitesFromMir(mir, lines) {
         const found = byType(typeName, rest, selfSegs.join('::'));
         if (found) return found;
       }
-      // `<P as Trait>::m`: a type parameter (or Self) dispatches through the trait's default method.
-      if (q.trait && (selfSegs.length === 0 || !IDENT.test(typeName))) return defs.get(`${stripGenerics(q.trait)}::${rest}`) ?? null;
-      if (q.trait && selfSegs.length) return byType(typeName, rest, selfSegs.join('::')) ?? null;
-      return null;
+      // `<P as Trait>::m` on a type parameter (or Self), or a type whose impl does not define `m`:
+      // the trait's default method.
+      return q.trait ? (defs.get(`${stripGenerics(q.trait)}::${rest}`) ?? null) : null;
     }
     const p = stripGenerics(callee);
     const whole = defs.get(p);
