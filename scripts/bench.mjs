@@ -82,7 +82,7 @@ Call graph vs compiler oracles (bench/graph.mjs):
   --only graph            run only the graph stage (real corpora per language, TypeScript
                           language service, scip-python, go/types and javac as oracles,
                           callers at depth 1)
-  --graph-languages <l,…> languages of the graph stage (typescript,javascript,python,go,java)
+  --graph-languages <l,…> languages of the graph stage (typescript,javascript,python,go,java,rust)
   --graph-targets <n>     functions sampled per language (default 300)
   --graph-scip            also push each corpus with its SCIP index (scip-typescript; for Python
                           the oracle's own scip-python index) and score it as "<language> + scip"

@@ -3,7 +3,8 @@
 // pushed through the CLI to `wrangler dev`; every sampled function's callers at depth 1
 // (`trace`, direction in) are compared with the oracle's — the TypeScript language service
 // (findReferences) for TypeScript/JavaScript, scip-python + Python's `ast` for Python, the Go
-// type checker (go/types) for Go, javac's attribution (compiler Tree API) for Java —
+// type checker (go/types) for Go, javac's attribution (compiler Tree API) for Java, a nightly
+// rustc's MIR (-Zunpretty=mir) for Rust —
 // at the default view and at each confidence floor (bench/graph/score.mjs).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { buildGraphCorpora } from './graph/corpora.mjs';
 import { oracleGo } from './graph/oracle-go.mjs';
 import { oracleJava } from './graph/oracle-java.mjs';
 import { oraclePy } from './graph/oracle-py.mjs';
+import { oracleRust } from './graph/oracle-rust.mjs';
 import { oracleTs, MODULE } from './graph/oracle-ts.mjs';
 import { FLOORS, scoreTarget, total } from './graph/score.mjs';
 
@@ -108,7 +110,9 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
         ? await oracleGo({ dir: c.dir, files: c.files, cache, maxTargets, log })
         : language === 'java'
           ? await oracleJava({ dir: c.dir, files: c.files, maxTargets })
-          : oracleTs({ root, dir: c.dir, files: c.files, maxTargets });
+          : language === 'rust'
+            ? await oracleRust({ dir: c.dir, files: c.files, maxTargets })
+            : oracleTs({ root, dir: c.dir, files: c.files, maxTargets });
     oracles.set(language, { ...o, ms: Math.round(performance.now() - t0) });
     log(`  ${o.targets.length} targets, ${o.targets.reduce((a, t) => a + t.callers.length, 0)} call sites (${o.tool}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }

@@ -75,7 +75,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<LanguageId, GraphLanguage>> = {
   javascript: { rules: JS, modules: jsModules },
   python: { rules: rules('python', { selfWords: set('self', 'cls'), superWords: set('super()') }), modules: (layout) => new PythonModules(layout) },
   go: { rules: rules('go', { receiverByType: true, embedding: true, receiverNames: true, declarations: 'go' }), modules: (layout) => new GoModules(layout) },
-  rust: { rules: rules('rust', { selfWords: set('self', 'Self') }), modules: (layout) => new RustModules(layout) },
+  rust: { rules: rules('rust', { selfWords: set('self', 'Self'), declarations: 'rust' }), modules: (layout) => new RustModules(layout) },
   java: { rules: rules('java', { selfWords: set('this'), superWords: set('super'), implicitReceiver: true, namedConstructors: true, receiverNames: true, declarations: 'java' }), modules: (layout) => new JavaModules(layout) },
   c: { rules: rules('c', { typeHeads: false }), modules: null },
   cpp: { rules: rules('c', { selfWords: set('this'), implicitReceiver: true }), modules: null },

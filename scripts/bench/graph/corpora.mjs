@@ -1,6 +1,6 @@
 // Real corpora for the graph bench, one per cross-file language, fetched with the ordinary
 // clients and cached under .tmp/graph-bench/ (npm tarballs via `npm pack <pkg>@<version>`,
-// Debian python3-* and golang-*-dev packages via `apt-get download`). When a fetch fails offline, the same
+// Debian python3-*, golang-*-dev and librust-*-dev packages via `apt-get download`). When a fetch fails offline, the same
 // exact version already on the machine (node_modules, dist-packages) is used. Test files are
 // left out of every corpus, so callers in tests never count on either side.
 import { existsSync } from 'node:fs';
@@ -24,6 +24,8 @@ export const CORPORA = [
   { language: 'python', name: 'python3-jwt', source: 'deb', under: 'usr/lib/python3/dist-packages/jwt', ext: /\.py$/, keep: 'jwt' },
   { language: 'go', name: 'golang-github-spf13-pflag-dev', source: 'deb', under: 'usr/share/gocode/src/github.com/spf13/pflag', ext: /\.go$/, keep: 'github.com/spf13/pflag' },
   { language: 'go', name: 'golang-github-burntsushi-toml-dev', source: 'deb', under: 'usr/share/gocode/src/github.com/BurntSushi/toml', ext: /\.go$/, keep: 'github.com/BurntSushi/toml' },
+  // Rust: a crate without dependencies (the oracle compiles it alone), with its Cargo.toml.
+  { language: 'rust', name: 'librust-regex-syntax-dev', source: 'deb', under: 'usr/share/cargo/registry/regex-syntax-0.6.27', ext: /\.rs$|^Cargo\.toml$/, keep: 'regex-syntax' },
   { language: 'java', name: 'cordova-android@15.1.0', source: 'npm', under: 'framework/src', ext: /\.java$/ },
   { language: 'java', name: '@capacitor/android@8.5.2', source: 'npm', under: 'capacitor/src/main/java', ext: /\.java$/ },
 ];

@@ -2,15 +2,15 @@
  * Declared types of names, read from declaration heads (`signature`) in languages whose graph
  * row names a declaration syntax (src/graph/languages.ts, `rules.declarations`): a parameter of
  * the enclosing function or method, or a field of the enclosing type. `x.m()` with `x` declared
- * `Foo x` (Java) or `x *Foo` (Go) calls Foo's `m`.
+ * `Foo x` (Java), `x *Foo` (Go) or `x: &Foo` (Rust) calls Foo's `m`.
  *
  * Only what a declaration states is read; local variables are not (their declarations are not
  * symbols). A type that is not a plain named type (a Go slice, map, channel or function type, a
  * Java array) gives null: its methods are the language's own.
  */
 
-/** How a language writes a typed declaration: `Type name` (Java) or `name Type` (Go). */
-export type DeclarationSyntax = 'java' | 'go';
+/** How a language writes a typed declaration: `Type name` (Java), `name Type` (Go) or `name: Type` (Rust). */
+export type DeclarationSyntax = 'java' | 'go' | 'rust';
 
 /** Kinds whose signature declares names with types. */
 export const DECLARING_KINDS: ReadonlySet<string> = new Set(['Function', 'Method', 'Field']);
@@ -23,6 +23,7 @@ const IDENT = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
  */
 export function declaredType(syntax: DeclarationSyntax, kind: string, signature: string, name: string): string | null {
   if (syntax === 'java') return kind === 'Field' ? javaField(signature, name) : javaParam(signature, name);
+  if (syntax === 'rust') return kind === 'Field' ? rustField(signature, name) : rustParam(signature, name);
   return kind === 'Field' ? goField(signature, name) : goParam(signature, name);
 }
 
@@ -35,6 +36,7 @@ export function returnType(syntax: DeclarationSyntax, signature: string, name: s
     const open = signature.indexOf('(');
     return open < 0 ? null : javaTypeBefore(signature.slice(0, open), name);
   }
+  if (syntax === 'rust') return rustResult(signature);
   return goResult(signature);
 }
 
@@ -165,4 +167,82 @@ function goField(signature: string, name: string): string | null {
   const m = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)\s+([^`]+?)(?:\s+`.*)?$/u.exec(signature.trim());
   if (!m || !m[1].split(',').some((n) => n.trim() === name)) return null;
   return goNamedType(m[2]);
+}
+
+/**
+ * `&'a mut Foo<T>`, `Box<crate::a::Foo>` → `Foo`, `crate.a.Foo` (segments joined by dots);
+ * `Rc`/`Arc` are looked through as `Box` (a call auto-derefs to the inner type). Other generic
+ * types name themselves (`Option<Foo>` → `Option`, no project type); slices, tuples, trait
+ * objects (`dyn`, `impl`) and `Self` give null.
+ */
+function rustNamedType(type: string): string | null {
+  let t = type.trim();
+  for (;;) {
+    const next = t.replace(/^&\s*('[\p{L}_]+\s+)?(mut\s+)?/u, '').replace(/^(Box|Rc|Arc)\s*<(.*)>$/su, '$2').trim();
+    if (next === t) break;
+    t = next;
+  }
+  const open = t.indexOf('<');
+  if (open >= 0) {
+    if (!t.endsWith('>')) return null;
+    t = t.slice(0, open).trim();
+  }
+  const segs = t.split('::');
+  if (segs.length > 4 || !segs.every((s) => IDENT.test(s)) || segs[segs.length - 1] === 'Self') return null;
+  return segs.join('.');
+}
+
+/** The end of a Rust function's generic parameters (`fn f<T: Fn(u8)>(`): the index of its `(`. */
+function rustParamsOpen(signature: string): number {
+  const fn = /\bfn\s+[\p{L}_][\p{L}\p{N}_]*\s*/u.exec(signature);
+  if (!fn) return -1;
+  let i = fn.index + fn[0].length;
+  if (signature[i] === '<') {
+    let depth = 0;
+    for (; i < signature.length; i++) {
+      if (signature[i] === '<') depth++;
+      else if (signature[i] === '>' && signature[i - 1] !== '-' && --depth === 0) break;
+    }
+    i++;
+  }
+  return signature.indexOf('(', i);
+}
+
+function rustParam(signature: string, name: string): string | null {
+  const open = rustParamsOpen(signature);
+  const g = open < 0 ? null : group(signature, open);
+  if (!g) return null;
+  for (const p of splitTop(g.inner)) {
+    const m = /^(?:mut\s+)?([\p{L}_][\p{L}\p{N}_]*)\s*:(?!:)\s*(.+)$/su.exec(p);
+    if (m && m[1] === name) return rustTraitOf(signature, m[2]) ?? rustNamedType(m[2]);
+  }
+  return null;
+}
+
+/**
+ * The trait a parameter's type is bounded by: `impl Visitor`, `&mut dyn Visitor`, or a type
+ * parameter `V` bounded where it is declared (`<V: Visitor>`, `where V: Visitor + Clone`); the
+ * first bound, generics aside. A call on it is the trait's method.
+ */
+function rustTraitOf(signature: string, type: string): string | null {
+  const t = type.trim().replace(/^&\s*('[\p{L}_]+\s+)?(mut\s+)?/u, '');
+  const object = /^(?:impl|dyn)\s+(.+)$/su.exec(t);
+  if (object) return rustNamedType(object[1].split('+')[0]);
+  if (!IDENT.test(t)) return null;
+  const bound = new RegExp(`[<,]\\s*${t}\\s*:\\s*([^,>+{]+(?:<[^<>]*>)?)|\\bwhere\\b[\\s\\S]*?[\\s,]${t}\\s*:\\s*([^,+{]+)`, 'u').exec(signature);
+  const first = bound ? (bound[1] ?? bound[2]) : null;
+  return first && !first.trim().startsWith("'") ? rustNamedType(first) : null;
+}
+
+function rustResult(signature: string): string | null {
+  const open = rustParamsOpen(signature);
+  const g = open < 0 ? null : group(signature, open);
+  if (!g) return null;
+  const m = /^\s*->\s*(.+?)(?:\s+where\s[\s\S]*)?$/u.exec(signature.slice(g.end));
+  return m ? rustNamedType(m[1]) : null;
+}
+
+function rustField(signature: string, name: string): string | null {
+  const m = /^(?:pub(?:\([^)]*\))?\s+)?([\p{L}_][\p{L}\p{N}_]*)\s*:(?!:)\s*(.+?),?$/su.exec(signature.trim());
+  return m && m[1] === name ? rustNamedType(m[2]) : null;
 }

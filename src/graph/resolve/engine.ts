@@ -253,6 +253,12 @@ export class FileResolution {
     }
 
     if (isIdentifier(head)) {
+      // A parameter shadows a module or type of the same name (`fn report(cart: &Cart)` beside `mod cart`).
+      if (!callee.path && isIdentifier(target) && segs.slice(1, -1).every(isMiddle)) {
+        const param = this.declaredParamOf(ref, head);
+        const m = param ? this.declaredMember(ref, param, segs.slice(1, -1), target) : null;
+        if (m) return this.emitFound(ref, 'CALLS', m);
+      }
       const h = this.head(ref, segs);
       if (h) {
         if (h.entity.t === 'external') return;
@@ -421,6 +427,15 @@ export class FileResolution {
       s = parents.find((x) => TYPE_KINDS.has(x.kind)) ?? parents[0] ?? null;
     }
     return null;
+  }
+
+  /** The type a parameter of the innermost enclosing function or method is declared with, or null. */
+  private declaredParamOf(ref: RefInput, name: string): TypeRef | null {
+    const syntax = this.rules.declarations;
+    const fn = syntax ? this.lookup.byId(ref.enclosing) : null;
+    if (!syntax || !fn || (fn.kind !== 'Function' && fn.kind !== 'Method') || !fn.signature) return null;
+    const written = declaredType(syntax, fn.kind, fn.signature, name);
+    return written ? this.typeNamed(ref, written) : null;
   }
 
   /** `Foo.getInstance().m()`, `new Foo().withX().m()`: through declared result types when they lead somewhere, else a name guess. */

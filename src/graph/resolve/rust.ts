@@ -15,8 +15,9 @@
  * `_`), a name bound by `use`, a child module of the current module (the
  * file's module, plus the inline modules around the reference). Anything else
  * (std, dependencies) is outside the project. `use a::b::{c, d::e as f, self,
- * *}` binds each name; IMPORTS edges go to the module files the `use`
- * reaches. Methods of an `impl` may live in any file of the crate.
+ * *}` binds each name, nested groups (`use crate::{a, b::{c, d}}`) included; a
+ * name that is a child module file binds that module. IMPORTS edges go to the
+ * module files the `use` reaches. Methods of an `impl` may live in any file of the crate.
  */
 import type { RefInput } from '../types';
 import type { LayoutIndex } from './layout';
@@ -239,6 +240,8 @@ export class RustModules implements ModuleResolver {
 
   head(file: string, ref: RefInput, segs: readonly string[], scope: FileScope, lookup: SymbolIndex | null): Head | null {
     if (segs.length < 2 || scope.bindings.has(segs[0])) return null;
+    // `cart.total()`: a field access on a value, not a path through a module named `cart`.
+    if (ref.name === segs.join('.')) return null;
     const s = this.start(file, ref, segs, lookup, false);
     if (!s) return null;
     return { entity: s.place ? this.entity(s.place) : EXTERNAL, used: s.used, provenance: 'import' };
@@ -261,19 +264,23 @@ export class RustModules implements ModuleResolver {
         continue;
       }
       const base = this.base(file, ref, source);
-      for (const written of names) {
-        if (written === '*') {
-          if (base) scope.wildcards.push(base);
-          if (base && base.files[0] !== file) dst.push(base.files[0]);
+      for (const written of names.flatMap(flattenUseTree)) {
+        if (written === '*' || written.endsWith('::*')) {
+          // `*`, or `b::*` inside a group: every name of that module.
+          const all = written === '*' ? base : base && this.fileModuleAt(base, written.slice(0, -3).split('::').filter((x) => x !== ''));
+          if (all) scope.wildcards.push(all);
+          if (all && all.files[0] !== file) dst.push(all.files[0]);
           continue;
         }
         const alias = /^(.+?)\s+as\s+(\S+)$/.exec(written);
         const path = (alias ? alias[1] : written).split('::').filter((s) => s !== '');
         const last = path[path.length - 1];
-        const local = alias ? alias[2] : last === 'self' ? source[source.length - 1] : last;
+        const local = alias ? alias[2] : last !== 'self' ? last : path.length > 1 ? path[path.length - 2] : source[source.length - 1];
         if (local === '_') continue;
         let binding: Binding;
+        const module = base ? this.fileModuleAt(base, last === 'self' ? path.slice(0, -1) : path) : null;
         if (!base) binding = { t: 'entity', entity: EXTERNAL };
+        else if (module) binding = { t: 'entity', entity: module };
         else if (last === 'self') binding = path.length === 1 ? { t: 'entity', entity: base } : { t: 'member', module: base, path: path.slice(0, -1) };
         else binding = { t: 'member', module: base, path };
         scope.bindings.set(local, binding);
@@ -292,6 +299,18 @@ export class RustModules implements ModuleResolver {
       scope.imports.push({ ref, dst: [...new Set(dst)] });
     }
     return scope;
+  }
+
+  /** The module file `path` reaches from `base` when each segment is a child module file (`use crate::{util}`), else null. */
+  private fileModuleAt(base: ModuleEntity, path: readonly string[]): ModuleEntity | null {
+    let place = this.places.get(base) ?? null;
+    for (const seg of path) {
+      const child = place ? this.child(place, seg, null) : null;
+      const next = child ? this.places.get(child) : undefined;
+      if (!place || !next || next.file === place.file) return null;
+      place = next;
+    }
+    return place ? this.entity(place) : null;
   }
 
   /** The module a `use` source names, walked through child modules; null outside the project. */
@@ -337,6 +356,32 @@ export class RustModules implements ModuleResolver {
       }
     }
   }
+}
+
+/**
+ * The flat paths of one item of a `use` list: `b::{c, d::{e as f, self}}` → `b::c`,
+ * `b::d::e as f`, `b::d::self`; an item without braces is itself.
+ */
+export function flattenUseTree(written: string): string[] {
+  const text = written.replace(/\s+/g, ' ').trim();
+  const open = text.indexOf('{');
+  if (open < 0) return text ? [text] : [];
+  if (!text.endsWith('}')) return [];
+  const prefix = text.slice(0, open).replace(/\s*::\s*$/, '').trim();
+  const inner = text.slice(open + 1, -1);
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    if (inner[i] === '{') depth++;
+    else if (inner[i] === '}') depth--;
+    else if (inner[i] === ',' && depth === 0) {
+      items.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(inner.slice(start));
+  return items.flatMap((item) => flattenUseTree(item.trim())).map((p) => (prefix ? `${prefix}::${p}` : p));
 }
 
 /** `[package] name`, `[lib] path`, `[[bin]] path` of a Cargo.toml (enough TOML for that). */

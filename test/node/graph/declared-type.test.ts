@@ -55,4 +55,36 @@ describe('declared return types', () => {
     expect(returnType('go', 'func open(path string) (*os.File, error)', 'open')).toBe('os.File');
     expect(returnType('go', 'func names() []string', 'names')).toBeNull();
   });
+
+  it('reads Rust parameters through references, lifetimes, generics and Box', () => {
+    const sig = "fn into_class_set_item<P: Borrow<Parser>, F: Fn(u8) -> bool>(self, p: &ParserI<'_, P>, mut q: &'a mut ast::Span, b: Box<Rc<Hir>>, f: F) -> Result<ClassSetItem>";
+    expect(declaredType('rust', 'Method', sig, 'p')).toBe('ParserI');
+    expect(declaredType('rust', 'Method', sig, 'q')).toBe('ast.Span');
+    expect(declaredType('rust', 'Method', sig, 'b')).toBe('Hir');
+    expect(declaredType('rust', 'Method', sig, 'self')).toBeNull();
+    expect(returnType('rust', 'pub fn parser(&self) -> &crate::ast::parse::Parser where P: Clone', 'parser')).toBe('crate.ast.parse.Parser');
+  });
+
+  it('gives no Rust project type for std wrappers, slices, tuples and Self', () => {
+    const sig = 'fn f(a: Option<Foo>, b: &[Foo], e: (Foo, Bar)) -> Self';
+    expect(declaredType('rust', 'Function', sig, 'a')).toBe('Option');
+    expect(declaredType('rust', 'Function', sig, 'b')).toBeNull();
+    expect(declaredType('rust', 'Function', sig, 'e')).toBeNull();
+    expect(returnType('rust', sig, 'f')).toBeNull();
+  });
+
+  it('reads the trait bounding a Rust parameter: impl, dyn and type parameters', () => {
+    expect(declaredType('rust', 'Function', 'pub fn visit<V: Visitor>(ast: &Ast, mut visitor: V) -> Result<V::Output, V::Err>', 'visitor')).toBe('Visitor');
+    expect(declaredType('rust', 'Function', "fn walk<'a, V>(v: &mut V) where V: crate::ast::Visitor + Clone", 'v')).toBe('crate.ast.Visitor');
+    expect(declaredType('rust', 'Function', 'fn f(a: impl Visitor<Output = ()>, b: &mut dyn Printer, c: T)', 'a')).toBe('Visitor');
+    expect(declaredType('rust', 'Function', 'fn f(a: impl Visitor<Output = ()>, b: &mut dyn Printer, c: T)', 'b')).toBe('Printer');
+    // A lifetime bound is no trait: the parameter names itself, which is no project type.
+    expect(declaredType('rust', 'Function', "fn f<T: 'static>(c: T)", 'c')).toBe('T');
+  });
+
+  it('reads a Rust struct field type, visibility aside', () => {
+    expect(declaredType('rust', 'Field', 'pub(crate) parser: Parser', 'parser')).toBe('Parser');
+    expect(declaredType('rust', 'Field', "pattern: &'s str", 'pattern')).toBe('str');
+    expect(declaredType('rust', 'Field', 'stack: RefCell<Vec<GroupState>>', 'other')).toBeNull();
+  });
 });

@@ -342,12 +342,19 @@ describe('Rust modules', () => {
     expect(targets(rust.scope('core/src/bin/tool.rs', [use('core/src/bin/tool.rs', 'my_core::a', ['b'])]))).toEqual([['core/src/a/b.rs']]);
   });
 
-  it('binds `self`, renames and nested paths of a use list', () => {
+  it('binds `self`, renames and nested paths of a use list; a child module file binds the module', () => {
     const s = rust.scope('core/src/lib.rs', [use('core/src/lib.rs', 'crate::a', ['self', 'b as bee', 'b::Thing', '_'])]);
     expect(s.bindings.get('a')).toMatchObject({ t: 'entity', entity: { files: ['core/src/a.rs'] } });
-    expect(s.bindings.get('bee')).toMatchObject({ t: 'member', path: ['b'] });
+    expect(s.bindings.get('bee')).toMatchObject({ t: 'entity', entity: { files: ['core/src/a/b.rs'] } });
     expect(s.bindings.get('Thing')).toMatchObject({ t: 'member', path: ['b', 'Thing'] });
     expect(targets(s)).toEqual([['core/src/a.rs', 'core/src/a/b.rs']]);
+  });
+
+  it('binds each name of a nested use group', () => {
+    const s = rust.scope('core/src/lib.rs', [use('core/src/lib.rs', 'crate', ['a::{self, b::{Thing, Other as O}}'])]);
+    expect(s.bindings.get('a')).toMatchObject({ t: 'entity', entity: { files: ['core/src/a.rs'] } });
+    expect(s.bindings.get('Thing')).toMatchObject({ t: 'member', path: ['a', 'b', 'Thing'] });
+    expect(s.bindings.get('O')).toMatchObject({ t: 'member', path: ['a', 'b', 'Other'] });
   });
 
   it('reads `use super::*` inside an inline module as the file itself (no IMPORTS edge)', () => {

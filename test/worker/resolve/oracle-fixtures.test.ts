@@ -7,7 +7,7 @@ import { extract } from './support';
  * Small fixtures whose expected callers come from a compiler-grade oracle, not from our hands:
  * test/fixtures/graph-oracle/<lang>/expected-callers.json is written by
  * `node scripts/bench/graph/derive-fixture.mjs test/fixtures/graph-oracle/<lang>` (the TypeScript
- * language service for ts/js, scip-python for python). The resolver's default view (edges of
+ * language service for ts/js, scip-python for python, go/types, javac, a nightly rustc's MIR for rust). The resolver's default view (edges of
  * confidence ≥ DEFAULT_MIN_CONFIDENCE) must match it: a caller is right when it is one of the
  * names the oracle allows for a call site (nearest or outermost enclosing function, the
  * declaration it initialises, the module level).
@@ -19,8 +19,20 @@ interface Expected {
 const sources = import.meta.glob<string>(['../../fixtures/graph-oracle/**/*', '!**/expected-callers.json'], { query: '?raw', import: 'default', eager: true });
 const expectations = import.meta.glob<Expected>('../../fixtures/graph-oracle/*/expected-callers.json', { import: 'default', eager: true });
 const ROOT = '../../fixtures/graph-oracle/';
-/** Misses the oracle sees and the resolver does not, by design: the type of a local variable is not read. */
-const KNOWN_MISSES = new Set(['src/service.ts::boot @24 -> src/service.ts::Service.save#Method']);
+/**
+ * Misses the oracle sees and the resolver does not, by design: the type of a local variable is
+ * not read (`let cart = Cart::new(); cart.add(…)`), and the extractor sees no call inside a
+ * macro's arguments (`format!("{}", money(self.total()))`).
+ */
+const KNOWN_MISSES = new Set([
+  'src/service.ts::boot @24 -> src/service.ts::Service.save#Method',
+  'shop/src/lib.rs::checkout @11 -> shop/src/cart.rs::Cart.add#Method',
+  'shop/src/lib.rs::checkout @14 -> shop/src/store/memory.rs::Memory.save#Method',
+  'shop/src/lib.rs::checkout @15 -> shop/src/cart.rs::Cart.total#Method',
+  'shop/src/cart.rs::describe @27 -> shop/src/cart.rs::Cart.total#Method',
+  'shop/src/cart.rs::describe @27 -> shop/src/util/format.rs::money#Function',
+  'shop/src/cart.rs::describe @27 -> shop/src/util/format.rs::plural#Function',
+]);
 
 describe('resolver default view against oracle-derived fixtures', () => {
   for (const [p, expected] of Object.entries(expectations)) {
