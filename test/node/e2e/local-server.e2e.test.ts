@@ -131,6 +131,7 @@ describe('the official MCP conformance suite', () => {
     expect(code, output.slice(-3000)).toBe(0);
     expect(output).toMatch(/✓ dns-rebinding-protection: \d+ passed, 0 failed/);
     expect(output).toMatch(/✓ server-initialize: 1 passed, 0 failed/);
+    expect(output).toMatch(/✓ logging-set-level: 1 passed, 0 failed/);
     expect(output).toMatch(/✓ tools-list: 1 passed, 0 failed/);
   }, 120_000);
 });
