@@ -73,7 +73,7 @@ export const symbolTool = defineTool({
   name: 'symbol',
   title: 'Symbol by id',
   description:
-    `A symbol's source by id instead of its file (≤${SOURCE_LINES} lines; read on), or skeleton; unknown id: symbol null; moved file: new id (symbol_moved).`,
+    `A symbol's source by id instead of its file (≤${SOURCE_LINES} lines; a long class: head + member outline; read on); unknown id: symbol null; moved file: new id (symbol_moved).`,
   tier: 'lite',
   toolset: 'core',
   baseline: 'full_file_read',

@@ -12,6 +12,7 @@ const moved = {
 export const RULES: Rule[] = [
   { tool: 'symbol', param: '*', phrase: 'unknown id: symbol null', args: { project: 'rules-symbol', id: 'not-an-id' }, expect: { ok: true }, project: moved },
   { tool: 'symbol', param: '*', phrase: 'moved file: new id (symbol_moved)', args: { project: 'rules-symbol', id: 'old/place.ts::kept#Function' }, expect: { warning: 'symbol_moved' }, project: moved },
+  { tool: 'symbol', param: '*', phrase: 'a long class: head + member outline', args: { project: 'rules-symbol', id: 'src/huge.ts::Huge#Class' }, expect: { warning: 'source_truncated' }, project: moved },
   { tool: 'symbol', param: 'detail', phrase: "one call's outlines ≤2000 entries (outline_truncated)", args: { project: 'rules-symbol', id: 'src/huge.ts::Huge#Class', detail: 'skeleton' }, expect: { warning: 'outline_truncated' }, project: moved },
   { tool: 'symbol', param: 'fields', phrase: 'source needs detail full', args: { project: 'rules-symbol', id: 'new/place.ts::kept#Function', detail: 'skeleton', fields: ['source'] }, expect: { ok: true }, project: moved },
   { tool: 'symbol', param: 'id', phrase: '~N for the Nth repeat', args: { project: 'rules-symbol', id: 'new/place.ts::kept#Function~2' }, expect: { ok: true }, project: moved },
