@@ -21,14 +21,14 @@ const HEARTBEAT_MS = 15_000;
 /** EventSource's reconnection delay, sent as `retry:`. */
 const RETRY_MS = 2_000;
 const PAGE = 100;
-export const DEFAULT_STREAM_SECONDS = 300;
+const DEFAULT_STREAM_SECONDS = 300;
 const MAX_STREAM_SECONDS = 3_600;
 
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One SSE message: `id`, `event` (the type) and one `data` line of JSON. */
-export function formatEvent(row: EventRow): string {
+function formatEvent(row: EventRow): string {
   let fields: Record<string, unknown> = {};
   try {
     fields = JSON.parse(row.data) as Record<string, unknown>;

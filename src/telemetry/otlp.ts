@@ -52,7 +52,16 @@ export function otlpProblem(env: OtlpSettings): string | null {
   return 'problem' in parsed && parsed.problem ? parsed.problem : null;
 }
 
+/** The last settings read and what they gave: an isolate's settings do not change between calls. */
+let last: { key: string; parsed: OtlpConfig | { problem: string | null } } | null = null;
+
 function parseOtlp(env: OtlpSettings): OtlpConfig | { problem: string | null } {
+  const key = `${env.PINCHER_OTLP_ENDPOINT ?? ''}\0${env.PINCHER_OTLP_HEADERS ?? ''}`;
+  if (last?.key !== key) last = { key, parsed: readOtlp(env) };
+  return last.parsed;
+}
+
+function readOtlp(env: OtlpSettings): OtlpConfig | { problem: string | null } {
   const raw = env.PINCHER_OTLP_ENDPOINT?.trim();
   if (!raw) return { problem: null };
   let url: URL;
