@@ -56,11 +56,21 @@ export function applyLocalMigrations(persistTo) {
  * `PINCHER_ACCESS_LOG` is `off` too: wrangler prints warnings only, and a line per request
  * would pile up in `logs` over a long run.
  *
- * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean }} [options]
+ * `gc` sets how often the supervisor runs the Worker's Cron Trigger (garbage collection):
+ * `everyMinutes` (default 30, 0 = never) and `firstAfterMs` (default 60 s).
+ *
+ * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean, gc?: { everyMinutes?: number, firstAfterMs?: number } }} [options]
  */
-export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false } = {}) {
+export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false, gc = {} } = {}) {
   port ??= await freePort();
-  const config = { port, root: ROOT, persistTo, vars: { PINCHER_RATE_LIMIT: 'off', PINCHER_ACCESS_LOG: 'off', ...vars } };
+  const config = {
+    port,
+    root: ROOT,
+    persistTo,
+    vars: { PINCHER_RATE_LIMIT: 'off', PINCHER_ACCESS_LOG: 'off', ...vars },
+    gcEveryMinutes: gc.everyMinutes,
+    gcFirstAfterMs: gc.firstAfterMs,
+  };
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'local-server.mjs'), JSON.stringify(config)], {
     cwd: ROOT,
     env: { ...process.env, ...QUIET_ENV },

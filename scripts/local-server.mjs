@@ -14,7 +14,11 @@
 // - clients get bounded keep-alive (KEEP_ALIVE_MS, announced as `Keep-Alive: timeout=`,
 //   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
 // - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and
-//   requests meanwhile get 503 `not_ready` with `Retry-After`.
+//   requests meanwhile get 503 `not_ready` with `Retry-After`;
+// - the Worker's Cron Trigger (garbage collection of unreferenced content, closed uploads,
+//   old call_log and events rows) runs as it would when deployed: once a minute after start,
+//   then every `gcEveryMinutes` (default 30, as wrangler.toml's cron; 0 turns it off).
+//   wrangler dev fires no crons itself.
 // The Host header is forwarded unchanged, so the Worker's own host checks still apply.
 //
 // Usage (normally through startDevServer in dev-server.mjs):
@@ -35,6 +39,10 @@ const HEALTH_EVERY_MS = 10_000;
 const HEALTH_TIMEOUT_MS = 20_000;
 // A rebuild after a source edit holds requests for a while: only a long silence counts.
 const HEALTH_FAILURES_BEFORE_RESTART = 6;
+const GC_EVERY_MS = (config.gcEveryMinutes ?? 30) * 60_000;
+const GC_FIRST_AFTER_MS = config.gcFirstAfterMs ?? 60_000;
+/** Paths wrangler dev's test middleware answers; only the supervisor calls them. */
+const INTERNAL_PATHS = /^\/(?:__scheduled|cdn-cgi\/)/;
 
 const QUIET_ENV = {
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
@@ -242,6 +250,31 @@ async function watchdog() {
   }
 }
 
+/** Runs the Worker's scheduled handler (garbage collection) the way a Cron Trigger would. */
+async function runScheduled() {
+  const current = upstream;
+  if (!current || stopping) return;
+  const started = Date.now();
+  try {
+    const res = await fetch(`http://127.0.0.1:${current.port}/__scheduled?cron=${encodeURIComponent('*/30 * * * *')}`, {
+      headers: { connection: 'close' },
+      signal: AbortSignal.timeout(10 * 60_000),
+    });
+    await res.arrayBuffer();
+    log(res.ok ? `scheduled garbage collection ran (${Date.now() - started} ms)` : `scheduled garbage collection answered ${res.status}`);
+  } catch (err) {
+    log(`scheduled garbage collection failed: ${err?.cause?.code ?? err?.name ?? err}`);
+  }
+}
+
+async function gcLoop() {
+  if (!(GC_EVERY_MS > 0)) return;
+  await new Promise((r) => setTimeout(r, GC_FIRST_AFTER_MS).unref());
+  for (;;) {
+    await runScheduled();
+    await new Promise((r) => setTimeout(r, GC_EVERY_MS).unref());
+  }
+}
 
 /* --------------------------------------------------------------- front proxy */
 
@@ -316,7 +349,21 @@ function replayable(method, url, body) {
   return false;
 }
 
+function notFound(req, res) {
+  const body = JSON.stringify({
+    error: {
+      code: 'not_found',
+      message: `no route ${req.method} ${(req.url ?? '').split('?')[0].slice(0, 200)}`,
+      suggestion: 'GET /v1/openapi.json describes every route; MCP clients use POST /mcp',
+    },
+    _meta: {},
+  });
+  res.writeHead(404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 function forward(req, res, body, attempt) {
+  if (INTERNAL_PATHS.test(req.url ?? '')) return notFound(req, res);
   const current = upstream;
   if (!current) return notReady(res);
   const headers = forwardHeaders(req.headers);
@@ -409,4 +456,5 @@ if (!(await startWrangler())) {
   await shutdown(1);
 }
 void watchdog();
+void gcLoop();
 front.listen(PUBLIC_PORT, '127.0.0.1', () => log(`front proxy on 127.0.0.1:${PUBLIC_PORT} → wrangler dev on 127.0.0.1:${upstream?.port}`));

@@ -7,7 +7,7 @@
 // over. Every minute it prints throughput, p50/p99 latency, errors and the server's memory
 // (RSS of the server's process group: supervisor, wrangler, workerd). Exit 1 on any error.
 // Writes a JSON report under .tmp/soak/.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './dev-server.mjs';
@@ -49,6 +49,17 @@ for (const event of ['uncaughtException', 'unhandledRejection']) {
 const pgid = opt.pid ? Number(opt.pid) : server.pid;
 const base = server.url;
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.key}` };
+
+/** Bytes on disk of the local server's persisted state (D1's SQLite files), when it was started here. */
+async function diskMib(dir) {
+  if (!dir) return null;
+  let bytes = 0;
+  for (const e of await readdir(dir, { recursive: true }).catch(() => [])) {
+    const st = await stat(path.join(dir, e)).catch(() => null);
+    if (st?.isFile()) bytes += st.size;
+  }
+  return Math.round((bytes / 1048576) * 10) / 10;
+}
 
 const MODULES = 40;
 const corpusDir = await writeCorpus(MODULES);
@@ -152,21 +163,58 @@ async function sampler() {
       pushes: total.pushes,
       rss_mib: mem?.total_mib ?? null,
       rss_by_process: mem?.by_process ?? null,
+      anon_by_process: mem?.anon_by_process ?? null,
+      db_mib: await diskMib(server.dir),
     };
     timeline.push(point);
-    console.log(`  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)}`);
+    console.log(
+      `  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)} anon ${JSON.stringify(point.anon_by_process)} db ${point.db_mib} MiB`,
+    );
   }
 }
 
 console.log(`soak: ${MINUTES} min, concurrency ${opt.concurrency} + 1 push loop, server ${base}${pgid ? ` (process group ${pgid})` : ''}`);
 await Promise.all([...Array.from({ length: Number(opt.concurrency) }, (_, w) => client(w)), opt.pushes === 'off' ? Promise.resolve() : pushLoop(), sampler()]);
 
-/** Each process's resident memory at the first, middle and last sample. */
-function byProcessOverTime(points) {
-  const withMem = points.filter((p) => p.rss_by_process);
+/** Each process's resident memory (and `key`: anonymous only) at the first, middle and last sample. */
+function byProcessOverTime(points, key = 'rss_by_process') {
+  const withMem = points.filter((p) => p[key]);
   if (!withMem.length) return null;
-  const at = (p) => ({ t_s: p.t_s, pushes: p.pushes, ...p.rss_by_process });
+  const at = (p) => ({ t_s: p.t_s, pushes: p.pushes, db_mib: p.db_mib, ...p[key] });
   return { first: at(withMem[0]), middle: at(withMem[Math.floor(withMem.length / 2)]), last: at(withMem[withMem.length - 1]) };
+}
+
+/**
+ * Least-squares slope, in MiB per 10 minutes, of each process's memory over the second half
+ * of the run (after warm-up): "flat" means these stay near zero while requests keep coming.
+ */
+function slopesPer10Min(points, key) {
+  const half = points.filter((p) => p[key]).slice(Math.floor(points.length / 2));
+  if (half.length < 3) return null;
+  const names = new Set(half.flatMap((p) => Object.keys(p[key])));
+  const out = {};
+  for (const name of [...names, 'db_mib']) {
+    const xs = [];
+    const ys = [];
+    for (const p of half) {
+      const y = name === 'db_mib' ? p.db_mib : p[key][name];
+      if (typeof y === 'number') {
+        xs.push(p.t_s / 600);
+        ys.push(y);
+      }
+    }
+    if (xs.length < 3) continue;
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < xs.length; i++) {
+      num += (xs[i] - mx) * (ys[i] - my);
+      den += (xs[i] - mx) ** 2;
+    }
+    out[name] = den ? Math.round((num / den) * 10) / 10 : 0;
+  }
+  return out;
 }
 
 /**
@@ -201,6 +249,8 @@ const summary = {
   push_p50_ms: percentile(pushSorted, 50),
   rss_mib: rss.length ? { first: rss[0], max: Math.max(...rss), last: rss[rss.length - 1] } : null,
   rss_by_process: byProcessOverTime(timeline),
+  anon_by_process: byProcessOverTime(timeline, 'anon_by_process'),
+  second_half_mib_per_10min: { rss: slopesPer10Min(timeline, 'rss_by_process'), anon: slopesPer10Min(timeline, 'anon_by_process') },
   ...growthPerPush(timeline),
 };
 const out = path.join(ROOT, '.tmp', 'soak', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

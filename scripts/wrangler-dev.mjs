@@ -22,6 +22,9 @@ const worker = await unstable_startWorker({
     server: { hostname: '127.0.0.1', port },
     inspector: false,
     remote: false,
+    // Serves /__scheduled, through which the supervisor runs the Worker's Cron Trigger
+    // (garbage collection); the front proxy refuses it from outside.
+    testScheduled: true,
     ...(persistTo ? { persist: persistTo } : {}),
     logLevel: 'warn',
   },

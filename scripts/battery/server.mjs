@@ -24,6 +24,7 @@ export async function useServer(opts = {}) {
     readKey: READ_KEY,
     pid: server.pid,
     logs: server.logs,
+    dir,
     stop: async () => {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
@@ -49,10 +50,13 @@ function workerdRole(cmd) {
 
 /**
  * Resident memory of every process in group `pgid` (the local server: supervisor,
- * wrangler, workerd), in MiB, by command name. Linux /proc only.
+ * wrangler, workerd), in MiB, by command name; `anon_by_process` counts only anonymous
+ * pages (heaps: what a leak grows), without file-backed pages such as a memory-mapped
+ * database file, which the kernel reclaims under pressure. Linux /proc only.
  */
 export async function groupMemory(pgid) {
   const byComm = {};
+  const anonByComm = {};
   let total = 0;
   for (const e of await readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(e)) continue;
@@ -63,14 +67,16 @@ export async function groupMemory(pgid) {
       if (Number(fields[2]) !== pgid) continue;
       const status = await readFile(`/proc/${e}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const anonKb = Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0);
       const cmd = (await readFile(`/proc/${e}/cmdline`, 'utf8')).split('\0');
       const name = workerdRole(cmd) ?? (cmd.some((c) => c.includes('local-server')) ? 'supervisor' : cmd.some((c) => c.includes('wrangler')) ? 'wrangler' : stat.slice(stat.indexOf('(') + 1, close));
       const mib = kb / 1024;
       byComm[name] = Math.round(((byComm[name] ?? 0) + mib) * 10) / 10;
+      anonByComm[name] = Math.round(((anonByComm[name] ?? 0) + anonKb / 1024) * 10) / 10;
       total += mib;
     } catch {
       /* exited while we looked */
     }
   }
-  return { total_mib: Math.round(total * 10) / 10, by_process: byComm };
+  return { total_mib: Math.round(total * 10) / 10, by_process: byComm, anon_by_process: anonByComm };
 }

@@ -1,6 +1,6 @@
 // The local server as `npm start` runs it (scripts/local-server.mjs: front proxy and
 // supervisor around `wrangler dev`, open mode, loopback only), driven over real sockets:
-// DNS-rebinding refusal, bounded keep-alive, oversized chunked bodies, the official MCP
+// DNS-rebinding refusal, scheduled garbage collection, bounded keep-alive, oversized chunked bodies, the official MCP
 // conformance suite, and recovery after wrangler dies.
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ let port: number;
 
 // A loaded machine can take minutes to start wrangler; a free one takes seconds.
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' }, 280_000);
+  server = await startE2EServer({ PINCHER_ALLOW_OPEN: '1' }, 280_000, { firstAfterMs: 1_000 });
   port = Number(new URL(server.url).port);
 }, 300_000);
 
@@ -83,6 +83,26 @@ describe('DNS rebinding in open mode', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
       const reply = await raw({ method: 'POST', path: '/v1/tools/list', headers: { host, origin: `http://${host}`, 'content-type': 'application/json' }, body: '{}' });
       expect(reply.status, host).toBe(200);
+    }
+  });
+});
+
+describe('scheduled garbage collection', () => {
+  it('runs the Worker\'s Cron Trigger soon after start, as a deployed Worker would', async () => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !server.logs.join('').includes('scheduled garbage collection ran')) await new Promise((r) => setTimeout(r, 250));
+    const text = server.logs.join('');
+    // "ran" is logged only when the scheduled handler settled without error (else "answered 500").
+    expect(text).toContain('scheduled garbage collection ran');
+    expect(text).not.toMatch(/scheduled garbage collection (answered|failed)/);
+  }, 70_000);
+
+  it('refuses the test route that triggers it when it comes from outside the supervisor', async () => {
+    for (const p of ['/__scheduled', '/__scheduled?cron=*', '/cdn-cgi/mf/scheduled']) {
+      const reply = await raw({ path: p });
+      expect(reply.status, p).toBe(404);
+      expect(reply.json.error.code).toBe('not_found');
+      expect(reply.json.error.suggestion).toBeTruthy();
     }
   });
 });

@@ -29,13 +29,17 @@ export interface E2EServer {
  * `budgetMs` bounds migrations plus startup; keep it under the hook timeout (120 s) so a
  * slow start fails inside beforeAll instead of leaving a server nobody will stop.
  */
-export async function startE2EServer(vars: Record<string, string>, budgetMs = 110_000): Promise<E2EServer> {
+export async function startE2EServer(
+  vars: Record<string, string>,
+  budgetMs = 110_000,
+  gc: { everyMinutes?: number; firstAfterMs?: number } = {},
+): Promise<E2EServer> {
   const started = Date.now();
   const dir = await mkdtemp(path.join(tmpdir(), 'pincher-e2e-'));
   try {
     applyLocalMigrations(dir);
     const timeoutMs = Math.max(15_000, budgetMs - (Date.now() - started));
-    const server = (await startDevServer({ persistTo: dir, vars, timeoutMs })) as Omit<E2EServer, 'dir'>;
+    const server = (await startDevServer({ persistTo: dir, vars, timeoutMs, gc })) as Omit<E2EServer, 'dir'>;
     // Safety net: wrangler runs detached in its own group, so if this worker dies without
     // afterAll (killed, crashed), take the group down with it.
     const killGroup = () => {
