@@ -20,12 +20,27 @@ export async function handleMcp(request: Request, scope: McpRequestScope, waitUn
     const server = buildMcpServer(scope);
     server.onerror = (err) => console.error(`mcp: ${err.name}: ${err.message.slice(0, 200)}`);
     await server.connect(transport);
+    let response: Response;
     try {
-      return await transport.handleRequest(request);
-    } finally {
-      // An SSE answer is still being written: close once it has ended.
-      waitUntil(json ? server.close() : Promise.resolve());
+      response = await transport.handleRequest(request);
+    } catch (err) {
+      waitUntil(server.close());
+      throw err;
     }
+    if (json || !response.body) {
+      waitUntil(server.close());
+      return response;
+    }
+    // An SSE answer is still being written: the server closes once its stream has ended
+    // (or the client went away).
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    waitUntil(
+      response.body
+        .pipeTo(writable)
+        .catch(() => {})
+        .finally(() => server.close()),
+    );
+    return new Response(readable, response);
   }
   scopes.set(request, scope);
   // 'auto' answers JSON and switches to SSE only when a notification is sent before the result.
