@@ -130,6 +130,7 @@ export async function runGraphBench({ root, devServer, cli, tmp, cache, live, la
     for (const [language, c] of corpora) {
       runs.push({ language, label: language, c, scipFile: null });
       if (scip && SCIP_LANGUAGES.has(language)) runs.push({ language, label: `${language} + scip`, c, scipFile: await scipFor(language, c.dir, cache, log) });
+      else if (scip) log(`  no SCIP run for ${language}: its indexer does not install from npm or Debian (docs/graph.md, "Precise graph from CI")`);
     }
     for (const { language, label, c, scipFile } of runs) {
       const project = `graph-${language}${scipFile ? '-scip' : ''}`;

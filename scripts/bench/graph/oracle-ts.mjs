@@ -109,6 +109,7 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
     visit(sf);
   }
 
+  const bindings = requireBindings(ts, service, program, abs);
   const targets = [];
   for (const { sf, nameNode, kind } of sample(decls, maxTargets)) {
     const pos = nameNode.getStart(sf);
@@ -117,8 +118,17 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
     const seen = new Set();
     // CommonJS aliases findReferences stops at: `module.exports = { f }` and `const { f } = require(…)`
     // bind new names; their references are asked for too (the compiler resolves each step).
+    // findReferences from the export side does not list the `const { f } = require(…)` bindings
+    // of it; the compiler's go-to-definition from each binding (`bindings`) says which it is.
     const queue = [{ file: sf.fileName, pos }];
     const asked = new Set([`${sf.fileName}:${pos}`]);
+    const ask = (file, at) => {
+      const key = `${file}:${at}`;
+      if (asked.has(key)) return;
+      asked.add(key);
+      queue.push({ file, pos: at });
+    };
+    for (const b of bindings.get(`${sf.fileName}:${pos}`) ?? []) ask(b.file, b.pos);
     const refs = [];
     while (queue.length > 0) {
       const at = queue.shift();
@@ -127,14 +137,12 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
           refs.push(r);
           const rsf = program.getSourceFile(r.fileName);
           const node = rsf && inCorpus.has(r.fileName) ? findToken(ts, rsf, r.textSpan.start) : null;
-          const key = `${r.fileName}:${r.textSpan.start}`;
-          if (node && !asked.has(key) && commonJsAlias(ts, node)) {
-            asked.add(key);
-            queue.push({ file: r.fileName, pos: r.textSpan.start });
-          }
+          if (node && commonJsAlias(ts, node)) ask(r.fileName, r.textSpan.start);
+          for (const b of bindings.get(`${r.fileName}:${r.textSpan.start}`) ?? []) ask(b.file, b.pos);
         }
       }
     }
+
     {
       for (const r of refs) {
         if (r.isDefinition || !inCorpus.has(r.fileName)) continue;
@@ -158,6 +166,36 @@ export function oracleTs({ root, dir, files, maxTargets = 300 }) {
     targets.push({ file: rel(sf.fileName), name: nameNode.text, line, kind, callers });
   }
   return { tool: `typescript ${ts.version} language service (findReferences)`, targets };
+}
+
+/**
+ * Every name destructured from `require(…)` in the corpus (`const { f } = require('./x')`,
+ * `const { f: g } = …`), keyed by where the compiler's go-to-definition from it lands (the
+ * export it binds: a `module.exports = { f }` member, an `exports.f = …` assignment, a declaration).
+ * @returns {Map<string, { file: string, pos: number }[]>}
+ */
+function requireBindings(ts, service, program, files) {
+  const out = new Map();
+  for (const f of files) {
+    const sf = program.getSourceFile(f);
+    if (!sf) continue;
+    const visit = (node) => {
+      if (ts.isBindingElement(node) && ts.isIdentifier(node.name)) {
+        const decl = node.parent?.parent;
+        if (decl && ts.isVariableDeclaration(decl) && decl.initializer && ts.isCallExpression(decl.initializer) && decl.initializer.expression.getText(sf) === 'require') {
+          const pos = node.name.getStart(sf);
+          for (const d of service.getDefinitionAtPosition(f, pos) ?? []) {
+            if (d.fileName === f && d.textSpan.start === pos) continue;
+            const key = `${d.fileName}:${d.textSpan.start}`;
+            out.set(key, [...(out.get(key) ?? []), { file: f, pos }]);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
 }
 
 /** A name CommonJS re-binds: a shorthand member of `module.exports = {…}`, or a name destructured from `require(…)`. */

@@ -91,12 +91,16 @@ export function descriptors(symbol: string): Descriptor[] {
 /**
  * The name a definition of `symbol` carries in source, and the symbol it belongs to, or null
  * for what has no symbol row of ours (locals, namespaces/modules, parameters, type parameters).
- * A constructor (`Class#<constructor>().`, `Class#__init__().`) is named `constructor`.
+ * A constructor (scip-typescript's `Class#<constructor>().`, scip-java's `Class#<init>().`) is
+ * named `constructor`, with its class as owner. Python's `__init__` keeps its name (our rows name
+ * it so). Overloads (scip-java's `m(+1).`) keep their name: each definition maps by its line.
  */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(['<constructor>', '<init>']);
+
 export function definedName(symbol: string): { name: string; owner: string | null } | null {
   const list = descriptors(symbol);
   const last = list[list.length - 1];
   if (!last || !['type', 'term', 'method', 'macro'].includes(last.suffix)) return null;
   const owner = list.length > 1 && list[list.length - 2].suffix === 'type' ? list[list.length - 2].name : null;
-  return { name: last.name === '<constructor>' ? 'constructor' : last.name, owner };
+  return { name: CONSTRUCTOR_NAMES.has(last.name) ? 'constructor' : last.name, owner };
 }

@@ -91,6 +91,43 @@ describe('SCIP occurrences as edges', () => {
     expect(edges.map((e) => `${e.kind} ${e.srcId} -> ${e.dstId} @${e.line}`)).toEqual(['CALLS l.ts::error#Function -> l.ts::error.getSizing#Function @5']);
   });
 
+  it('keeps Java overloads apart by their definition lines and links `new` to the constructor scip-java names <init>', () => {
+    const J = 'semanticdb maven . . app/';
+    const jrows: ScipTargetRow[] = [
+      { id: 'app/Result.java::Result#Class', file: 'app/Result.java', name: 'Result', kind: 'Class', startLine: 1, endLine: 9 },
+      { id: 'app/Result.java::Result.Result#Method', file: 'app/Result.java', name: 'Result', kind: 'Method', startLine: 2, endLine: 2 },
+      { id: 'app/Result.java::Result.Result#Method~2', file: 'app/Result.java', name: 'Result', kind: 'Method', startLine: 3, endLine: 3 },
+      { id: 'app/Result.java::Result.send#Method', file: 'app/Result.java', name: 'send', kind: 'Method', startLine: 4, endLine: 5 },
+      { id: 'app/Result.java::Result.send#Method~2', file: 'app/Result.java', name: 'send', kind: 'Method', startLine: 6, endLine: 8 },
+    ];
+    const at = (line: number, symbol: string, roles = 0): ScipOccurrence => ({ range: [line, 4, line, 8], symbol: J + symbol, roles, enclosingRange: null });
+    const R: ScipDocument = {
+      relativePath: 'app/Result.java',
+      language: 'java',
+      occurrences: [
+        at(0, 'Result#', SCIP_ROLE.definition),
+        at(1, 'Result#`<init>`().', SCIP_ROLE.definition),
+        at(2, 'Result#`<init>`(+1).', SCIP_ROLE.definition),
+        at(3, 'Result#send().', SCIP_ROLE.definition),
+        at(5, 'Result#send(+1).', SCIP_ROLE.definition),
+        // Inside the second send: `new Result(x)` and `send()`.
+        at(6, 'Result#`<init>`(+1).'),
+        at(7, 'Result#send().'),
+      ],
+      symbols: [],
+    };
+    const calls = [
+      { file: 'app/Result.java', kind: 'call' as const, target: 'Result', enclosing: 'app/Result.java::Result.send#Method~2', line: 7 },
+      { file: 'app/Result.java', kind: 'call' as const, target: 'send', enclosing: 'app/Result.java::Result.send#Method~2', line: 8 },
+    ];
+    const { edges, stats } = scipEdges([R], jrows, calls);
+    expect(stats).toMatchObject({ definitions: 5, unmapped: 0 });
+    expect(edges.map((e) => `${e.kind} ${e.srcId} -> ${e.dstId} @${e.line}`)).toEqual([
+      'CALLS app/Result.java::Result.send#Method~2 -> app/Result.java::Result.Result#Method~2 @7',
+      'CALLS app/Result.java::Result.send#Method~2 -> app/Result.java::Result.send#Method @8',
+    ]);
+  });
+
   it('counts definitions that match no symbol row and makes no edge into them', () => {
     const { edges, stats } = scipEdges([doc('c.ts', [occ(0, 'c.ts/ghost().', SCIP_ROLE.definition), occ(1, 'c.ts/ghost().')])], [], []);
     expect(stats).toMatchObject({ definitions: 1, unmapped: 1 });
