@@ -211,7 +211,7 @@ export const DASHBOARD_JS = String.raw`
     if (!r.uploads.length) { box.innerHTML = '<p class="muted">No push recorded.</p>'; return; }
     box.innerHTML = table('Pushes of ' + p.name, ['started', 'outcome', { t: 'duration', num: 1 }, 'ref', 'commit', { t: 'files', num: 1 }, 'changes'], r.uploads.map(function (u) {
       var c = u.changes;
-      var changes = c ? '+' + c.new + ' new, ' + c.changed + ' changed, ' + c.deleted + ' deleted, ' + c.unchanged + ' unchanged' : '<span class="muted">collected</span>';
+      var changes = c ? c.new + ' new, ' + c.changed + ' changed, ' + c.deleted + ' deleted, ' + c.unchanged + ' unchanged' : '<span class="muted">collected</span>';
       var cls = u.status === 'committed' ? 'ok' : u.status === 'open' ? 'warn' : 'bad';
       return '<tr>' + td(when(u.started_at)) + td('<span class="' + cls + '">' + esc(u.status === 'open' ? 'running' : u.status) + '</span>') + td(ms(u.duration_ms), 'num') +
         td(esc(u.ref || '–')) + td('<code>' + esc((u.commit || '–').slice(0, 12)) + '</code>') + td(num(u.files), 'num') + td(changes, 'wrap') + '</tr>';
@@ -277,7 +277,8 @@ export const DASHBOARD_JS = String.raw`
       out.push('<text x="' + (L - 6) + '" y="' + (y(v) + 4) + '" text-anchor="end" font-size="11" fill="#555">' + esc(num(v)) + '</text>');
     });
     [0, Math.floor(buckets.length / 2), buckets.length - 1].forEach(function (i) {
-      out.push('<text x="' + x(i) + '" y="' + (H - 8) + '" text-anchor="middle" font-size="11" fill="#555">' + label(buckets[i], hours) + '</text>');
+      var anchor = i === 0 ? 'start' : i === buckets.length - 1 ? 'end' : 'middle';
+      out.push('<text x="' + x(i) + '" y="' + (H - 8) + '" text-anchor="' + anchor + '" font-size="11" fill="#555">' + label(buckets[i], hours) + '</text>');
     });
     series.forEach(function (s, k) {
       var d = '';
@@ -412,7 +413,7 @@ export const DASHBOARD_JS = String.raw`
     if (type === 'gap') return scheduleReload();
     if (!d.upload_id) return;
     var p = pushes.get(d.upload_id) || { project: d.project, state: 'running', files: null, missing: null, received: 0, symbols: 0 };
-    if (type === 'upload_opened') { p.files = d.files; p.missing = d.missing; p.ref = d.ref; p.commit = d.commit; }
+    if (type === 'upload_opened') { p.files = d.files; p.missing = d.missing; p.ref = d.ref; p.commit = d.commit; scheduleReload(); }
     else if (type === 'files_received') { p.received += (d.accepted || 0); p.symbols += d.symbols || 0; }
     else if (type === 'committed') { p.state = 'committed'; p.plan = d.files; p.total = d.symbols; p.duration = d.duration_ms; scheduleReload(); }
     else if (type === 'resolution_finished') { p.state = 'resolved'; p.edges = d.edges; scheduleReload(); }
