@@ -6,6 +6,7 @@
 export const DASHBOARD_CSS = `
 :root{--fg:#1a1a1a;--muted:#555;--bg:#fff;--panel:#f5f6f8;--line:#c9ced6;--accent:#0b57d0;--ok:#146c2e;--warn:#8a4b00;--bad:#b3261e}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}

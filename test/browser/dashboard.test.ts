@@ -19,6 +19,8 @@ const READ = 'browser-read-key';
 const PROJECT = 'browser-cli';
 
 let server: E2EServer;
+/** The same Worker in local open mode (no key configured), empty. */
+let openServer: E2EServer;
 let browser: Browser;
 let fixture: string;
 
@@ -31,7 +33,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // Launch first: a missing browser fails the suite before a server is started.
   browser = await launchChromium();
-  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL, PINCHER_READ_KEY: READ }, 200_000);
+  [server, openServer] = await Promise.all([
+    startE2EServer({ PINCHER_HTTP_KEY: FULL, PINCHER_READ_KEY: READ }, 200_000),
+    startE2EServer({ PINCHER_ALLOW_OPEN: '1' }, 200_000),
+  ]);
   fixture = mkdtempSync(path.join(tmpdir(), 'pincher-browser-fixture-'));
   cpSync(path.join(ROOT, 'cli'), fixture, { recursive: true, filter: (src) => !src.includes(`${path.sep}dist`) });
   const pushed = await pushFixture(fixture);
@@ -44,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
+  await Promise.all([server?.stop(), openServer?.stop()]);
   if (fixture) rmSync(fixture, { recursive: true, force: true });
 });
 
@@ -56,7 +61,7 @@ interface Watched {
 }
 
 /** A fresh tab (fresh sessionStorage) recording console errors, uncaught exceptions and every request. */
-async function openTab(width = 1280): Promise<Watched> {
+async function openTab(width = 1280, base = server.url): Promise<Watched> {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const watched: Watched = { page, errors: [], urls: [], authHeaders: [] };
@@ -69,7 +74,7 @@ async function openTab(width = 1280): Promise<Watched> {
     const auth = req.headers().authorization;
     if (auth) watched.authHeaders.push(auth);
   });
-  await page.goto(server.url + '/');
+  await page.goto(base + '/');
   return watched;
 }
 
@@ -172,6 +177,20 @@ describe('the dashboard in headless Chromium', () => {
     // The history reloads on its own and lists the new push.
     await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length > (n as number), [`#h-${PROJECT} tbody tr`, before] as const, { timeout: 15_000 });
     await page.screenshot({ path: path.join(SHOTS, 'live-push-done.png'), fullPage: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works without a key in open mode: no key form, health and an empty server explained', async () => {
+    const { page, errors, authHeaders } = await openTab(1280, openServer.url);
+    await expectText(page, '#health-pill', /^ready$/);
+    await expectText(page, '#projects-body', /No project is indexed yet/);
+    await expectText(page, '#auth-state', /Open mode/);
+    expect(await page.locator('#key-form').isHidden()).toBe(true);
+    await page.locator('#activity-body p, #activity-body table').first().waitFor();
+    await expectText(page, '#live-state', /Connected/);
+    expect(authHeaders).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'open-mode.png'), fullPage: false });
     expect(errors).toEqual([]);
     await page.close();
   });
