@@ -27,7 +27,8 @@ const FRESH_STORAGE = [
 // that start-up was most of the suite's time. Files share storage, so they use
 // project names of their own; `workers-fresh` runs FRESH_STORAGE one runtime
 // and one database per file. `node` runs the CLI and the end-to-end suite,
-// which starts a real `wrangler dev` and talks to it over loopback.
+// which starts a real `wrangler dev` and talks to it over loopback; `browser`
+// drives the dashboard in headless Chromium against one.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
   const workers = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
@@ -63,6 +64,16 @@ export default defineConfig(async () => {
       projects: [
         workers('workers', ['test/worker/**/*.test.ts'], FRESH_STORAGE, false),
         workers('workers-fresh', FRESH_STORAGE, [], true),
+        {
+          // The dashboard in headless Chromium against a real local server (test/browser/chromium.ts).
+          test: {
+            name: 'browser',
+            environment: 'node',
+            include: ['test/browser/**/*.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 300_000,
+          },
+        },
         {
           test: {
             name: 'node',

@@ -37,6 +37,11 @@ Options:
   --scip <file>           send this SCIP index with the commit: exact edges and references
                           for the files it covers (default: dir/index.scip when it exists)
   --no-scip               do not send a SCIP index, even if dir/index.scip exists
+  --follow                after the upload opens, print the push's lifecycle events from the
+                          server's event stream (GET /v1/events: opened, each batch received,
+                          committed, graph resolved) until its graph is resolved
+  --follow-timeout <s>    seconds --follow waits for the resolution after the commit, 1-3600
+                          (default 120)
   --dry-run               walk and hash only: list what would be uploaded and why the rest
                           is skipped; nothing is sent
   --json                  print one JSON summary on stdout, nothing else there
@@ -63,6 +68,8 @@ const PUSH_OPTIONS = /** @type {const} */ ({
   'max-file-size': { type: 'string' },
   scip: { type: 'string' },
   'no-scip': { type: 'boolean' },
+  follow: { type: 'boolean' },
+  'follow-timeout': { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -111,6 +118,10 @@ async function main(args) {
   if (values.scip !== undefined && values['no-scip']) throw new UsageError('--scip and --no-scip exclude each other');
   if (values.scip === '') throw new UsageError('--scip needs the path of an index.scip file');
 
+  if (values['follow-timeout'] !== undefined && !values.follow) throw new UsageError('--follow-timeout needs --follow');
+  const followTimeoutMs = values['follow-timeout'] === undefined ? undefined : integerIn(values['follow-timeout'], '--follow-timeout', 1, 3600) * 1000;
+  if (values.follow && dryRun) throw new UsageError('--follow and --dry-run exclude each other');
+
   const controller = new AbortController();
   const cancel = () => controller.abort();
   process.once('SIGINT', cancel);
@@ -125,6 +136,8 @@ async function main(args) {
       commit: values.commit,
       json: Boolean(values.json),
       dryRun,
+      follow: Boolean(values.follow),
+      ...(followTimeoutMs !== undefined && { followTimeoutMs }),
       takeOver,
       scip: values['no-scip'] ? false : values.scip,
       concurrency: values.concurrency === undefined ? 4 : integerIn(values.concurrency, '--concurrency', 1, 16),

@@ -7,6 +7,7 @@ import { PushError, displayUrl } from './http.mjs';
 import {
   createProgress, dryRunSummary, failureSummary, formatDryRun, formatFailure, formatPushSummary, formatWalked, pushSummary,
 } from './output.mjs';
+import { FINAL_EVENTS, followEvents, formatEvent } from './follow.mjs';
 import { MAX_SCIP_BYTES, push } from './push.mjs';
 import { walk } from './walk.mjs';
 
@@ -26,6 +27,8 @@ export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
  * @property {boolean} [takeOver] supersede an open upload of the project instead of failing
  * @property {string | false} [scip] a SCIP index to send; false: none; omitted: dir/index.scip when it exists
  * @property {number} maxFileSize
+ * @property {boolean} [follow] print the push's lifecycle events from GET /v1/events until its graph is resolved
+ * @property {number} [followTimeoutMs] how long --follow waits for that after the commit (default 120 s)
  */
 
 /**
@@ -73,6 +76,8 @@ export async function runPush(options, io) {
     return 2;
   }
 
+  /** @type {Awaited<ReturnType<typeof startFollowing>>} */
+  let follow = null;
   try {
     const found = scipPath ? await readScip(scipPath, scipGiven) : null;
     const walked = await walk(root, { maxFileSize: options.maxFileSize }).catch((error) => {
@@ -89,6 +94,7 @@ export async function runPush(options, io) {
       return 0;
     }
     progress.say(formatWalked(walked));
+    if (options.follow) follow = await startFollowing(options, project, progress.say);
     if (found) progress.say(`scip     ${found.shown} (${found.auto ? 'found at the push root; --no-scip to skip it' : '--scip'}), ${found.bytes.length} bytes, sent with the commit`);
     const pushed = await push({
       url: /** @type {string} */ (options.url),
@@ -102,13 +108,18 @@ export async function runPush(options, io) {
       takeOver: options.takeOver,
       ...(found && { scip: found.bytes }),
       signal: io.signal,
-      onProgress: progress.onProgress,
+      onProgress: (event) => {
+        if (event.type === 'opened') follow?.track(event.uploadId);
+        progress.onProgress(event);
+      },
     });
+    if (follow) await follow.finish(options.followTimeoutMs ?? DEFAULT_FOLLOW_TIMEOUT_MS);
     const summary = pushSummary(target, walked, pushed, Date.now() - started, found && { path: found.shown, auto: found.auto });
     print(options.json ? summary : formatPushSummary(summary));
     return 0;
   } catch (caught) {
     progress.stop();
+    follow?.stop();
     const error = caught instanceof PushError
       ? caught
       : new PushError({ step: 'walk', code: 'internal', message: String(/** @type {Error} */ (caught)?.message ?? caught) });
@@ -116,6 +127,77 @@ export async function runPush(options, io) {
     if (options.json) print(failureSummary(target, error, Date.now() - started));
     return error.code === 'cancelled' ? 130 : 1;
   }
+}
+
+const DEFAULT_FOLLOW_TIMEOUT_MS = 120_000;
+/** How long the events stream may take to answer before --follow gives up on it (the push goes on). */
+const FOLLOW_CONNECT_MS = 15_000;
+
+/**
+ * Opens the project's events stream before the push starts (so none of its events is
+ * missed) and prints, through `say`, the events of the upload `track` names; events seen
+ * before the upload id is known are held until then. Null when the stream cannot be
+ * followed: the push goes on and says why.
+ * @param {PushCommandOptions} options
+ * @param {string} project
+ * @param {(line: string) => void} say
+ */
+async function startFollowing(options, project, say) {
+  /** @type {string | null} */
+  let ours = null;
+  /** @type {import('./follow.mjs').PushEvent[]} */
+  const held = [];
+  let finished = () => {};
+  let final = false;
+  const show = (/** @type {import('./follow.mjs').PushEvent} */ e) => {
+    say(formatEvent(e));
+    if (FINAL_EVENTS.has(e.type)) {
+      final = true;
+      finished();
+    }
+  };
+  const follower = followEvents({
+    url: /** @type {string} */ (options.url),
+    key: options.key,
+    project,
+    onEvent: (e) => {
+      if (ours === null) held.push(e);
+      else if (e.data.upload_id === ours || e.type === 'gap') show(e);
+    },
+  });
+  let timer;
+  const refused = await Promise.race([
+    follower.connected.then(() => null, (/** @type {Error} */ error) => error.message),
+    new Promise((resolve) => (timer = setTimeout(() => resolve(`no answer within ${FOLLOW_CONNECT_MS / 1000} s`), FOLLOW_CONNECT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (refused !== null) {
+    follower.stop();
+    say(`--follow: cannot follow GET /v1/events (${refused}); pushing without following`);
+    return null;
+  }
+  say(`following events of ${project}`);
+  return {
+    /** @param {string} uploadId */
+    track(uploadId) {
+      ours = uploadId;
+      for (const e of held.splice(0)) if (e.data.upload_id === ours) show(e);
+    },
+    /** Waits for the push's final event (its graph resolved or left pending), at most `timeoutMs`. */
+    async finish(/** @type {number} */ timeoutMs) {
+      let timeout;
+      const outcome = final
+        ? 'done'
+        : await new Promise((resolve) => {
+            finished = () => resolve('done');
+            timeout = setTimeout(() => resolve('timeout'), timeoutMs);
+          });
+      clearTimeout(timeout);
+      follower.stop();
+      if (outcome === 'timeout') say(`--follow: no resolution event within ${Math.round(timeoutMs / 1000)} s; the push itself is committed`);
+    },
+    stop: () => follower.stop(),
+  };
 }
 
 /** The index a SCIP indexer writes by default, looked for at the push root. */

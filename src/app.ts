@@ -4,7 +4,6 @@ import { PincherError, toPincherError } from './errors';
 import { accessLog, logUnhandled } from './http/access-log';
 import { auth } from './http/auth';
 import { cors } from './http/cors';
-import { landingPage } from './http/landing';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { errorWithMeta } from './http/respond';
@@ -14,6 +13,9 @@ import { probeRoutes } from './rest/probes';
 import { toolRoutes } from './rest/tools';
 import { uploadRoutes } from './rest/uploads';
 import { eventRoutes } from './rest/events';
+import { pushHistoryRoutes } from './rest/push-history';
+import { activityRoutes } from './rest/activity';
+import { dashboardPage } from './dashboard/page';
 
 /** Every route and middleware of the Worker (src/index.ts exports it with the scheduled handler). */
 export const app = new Hono<AppEnv>();
@@ -24,13 +26,15 @@ app.use('*', cors());
 app.use('*', auth());
 app.use('*', rateLimit());
 
-app.get('/', landingPage);
+app.get('/', dashboardPage);
 app.route('/mcp', mcpRoutes);
 app.route('/v1/tools', toolRoutes);
 app.route('/v1/projects', uploadRoutes);
+app.route('/v1/projects', pushHistoryRoutes);
 app.route('/v1', probeRoutes);
 app.route('/v1', cliRoutes);
 app.route('/v1', eventRoutes);
+app.route('/v1', activityRoutes);
 
 app.notFound((c) =>
   errorWithMeta(

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AccessScope, AppEnv, Env } from '../env';
 import { PincherError } from '../errors';
 
-/** Routes anyone may call: liveness, readiness, the API description and the landing page. */
+/** Routes anyone may call: liveness, readiness, the API description and the dashboard page (it holds no data). */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/', '/v1/health', '/v1/ready', '/v1/openapi.json', '/v1/cli.tgz']);
 
 /** Served without a key: the probes, the OpenAPI document and the CLI tarballs (they hold no secret). */

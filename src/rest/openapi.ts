@@ -107,8 +107,83 @@ function errors(extra: Record<string, string> = {}): Record<string, unknown> {
   return Object.fromEntries(Object.entries(all).map(([status, text]) => [status, errorResponse(text)]));
 }
 
+const nullableInt = { type: ['integer', 'null'] };
+const PUSH_HISTORY_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['project', 'uploads'],
+  properties: {
+    project: { type: 'string' },
+    uploads: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['upload_id', 'status', 'mode', 'started_at', 'ended_at', 'duration_ms', 'files', 'changes'],
+        properties: {
+          upload_id: { type: 'string' },
+          ref: { type: ['string', 'null'] },
+          commit: { type: ['string', 'null'] },
+          status: { type: 'string', enum: ['open', 'committed', 'aborted', 'expired', 'superseded'] },
+          mode: { type: 'string', enum: ['replace', 'merge'] },
+          started_at: { type: 'string', format: 'date-time' },
+          ended_at: { type: ['string', 'null'], format: 'date-time', description: 'null while open' },
+          duration_ms: { ...nullableInt, description: 'open to close; null while open' },
+          files: { type: 'integer', description: 'manifest entries' },
+          changes: {
+            type: ['object', 'null'],
+            description: 'null once garbage collection dropped the manifest of an old push',
+            properties: { new: { type: 'integer' }, changed: { type: 'integer' }, unchanged: { type: 'integer' }, deleted: { type: 'integer' } },
+          },
+        },
+      },
+    },
+  },
+};
+const ACTIVITY_FIGURES: Record<string, JsonSchema> = {
+  calls: { type: 'integer' },
+  empty: { type: 'integer' },
+  errors: { type: 'integer', description: 'calls answered with an error code' },
+  p50_ms: { type: 'integer', description: 'nearest-rank median latency' },
+  p99_ms: { type: 'integer' },
+  tokens_used: { type: 'integer' },
+  tokens_saved: { type: 'integer' },
+};
+const ACTIVITY_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['window', 'tools', 'series'],
+  properties: {
+    window: {
+      type: 'object',
+      properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' }, hours: { type: 'integer' }, bucket_ms: { type: 'number' } },
+    },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['tool', ...Object.keys(ACTIVITY_FIGURES), 'empty_rate', 'empty_by_reason'],
+        properties: { tool: { type: 'string' }, ...ACTIVITY_FIGURES, empty_rate: { type: 'number' }, empty_by_reason: { type: 'object', additionalProperties: { type: 'integer' } } },
+      },
+    },
+    series: {
+      type: 'array',
+      description: 'one entry per tool and bucket that saw calls',
+      items: { type: 'object', required: ['tool', 'bucket', ...Object.keys(ACTIVITY_FIGURES)], properties: { tool: { type: 'string' }, bucket: { type: 'string', format: 'date-time' }, ...ACTIVITY_FIGURES } },
+    },
+  },
+};
+
 const PROJECT_PARAM = { name: 'project', in: 'path', required: true, description: 'project name: 1–100 of A–Z a–z 0–9 . _ -', schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' } };
 const UPLOAD_PARAM = { name: 'id', in: 'path', required: true, description: 'upload id (ULID) from opening the upload', schema: { type: 'string' } };
+
+/** `GET /v1/projects/{project}/uploads`: the push history (src/rest/push-history.ts), beside the POST that opens a push. */
+function pushHistoryOperation(): Record<string, unknown> {
+  return {
+    operationId: 'listPushes',
+    summary: "A project's pushes, newest first: when, outcome, duration, what changed (read key enough)",
+    tags: ['probes'],
+    parameters: [{ name: 'limit', in: 'query', required: false, description: 'pushes, 1–100, default 20', schema: { type: 'integer', minimum: 1, maximum: 100 } }],
+    responses: { '200': { description: 'The pushes', content: jsonContent(enveloped(PUSH_HISTORY_SCHEMA)) }, ...errors({ '404': 'No such project (project_not_found)', '422': 'Invalid project name (invalid_project_name)' }) },
+  };
+}
 
 /** The push protocol (docs/indexing.md), from the schemas its routes validate with (src/rest/upload-schemas.ts). */
 function uploadPaths(): Record<string, unknown> {
@@ -116,6 +191,7 @@ function uploadPaths(): Record<string, unknown> {
   return {
     '/v1/projects/{project}/uploads': {
       parameters: [PROJECT_PARAM],
+      get: pushHistoryOperation(),
       post: {
         operationId: 'openUpload',
         summary: 'Open an upload: send the manifest, get the hashes the server lacks',
@@ -175,7 +251,7 @@ function uploadPaths(): Record<string, unknown> {
   };
 }
 
-/** Probes, listings, metrics, MCP and the landing page. */
+/** Probes, listings, metrics, MCP and the dashboard. */
 function servicePaths(): Record<string, unknown> {
   const publicGet = (operationId: string, summary: string, schema: JsonSchema, extra: Record<string, unknown> = {}) => ({
     get: { operationId, summary, tags: ['probes'], security: [], responses: { '200': { description: 'OK', content: jsonContent(schema) }, '403': errorResponse('Host not allowed in open mode (host_not_allowed)'), ...extra } },
@@ -186,8 +262,8 @@ function servicePaths(): Record<string, unknown> {
   return {
     '/': {
       get: {
-        operationId: 'landing',
-        summary: 'A short HTML page: what this server is and how to connect',
+        operationId: 'dashboard',
+        summary: 'The dashboard (HTML): projects, pushes (live), tool-call activity, search, health; its script reads the API with the key entered in the page',
         tags: ['probes'],
         security: [],
         responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '403': errorResponse('Host not allowed in open mode (host_not_allowed)') },
@@ -247,6 +323,15 @@ function servicePaths(): Record<string, unknown> {
           { name: 'Last-Event-ID', in: 'header', required: false, description: 'what EventSource sends on reconnect; wins over last_event_id', schema: { type: 'string' } },
         ],
         responses: { '200': { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors({ '422': 'Invalid project name (invalid_project_name)' }) },
+      },
+    },
+    '/v1/activity': {
+      get: {
+        operationId: 'toolActivity',
+        summary: 'Tool-call activity from the call log: per tool and in 24 buckets, calls, empty results by reason, errors, p50/p99 latency, tokens saved',
+        tags: ['probes'],
+        parameters: [{ name: 'hours', in: 'query', required: false, description: 'the window, ending now: 1–720 hours, default 24', schema: { type: 'integer', minimum: 1, maximum: 720 } }],
+        responses: { '200': { description: 'The activity', content: jsonContent(enveloped(ACTIVITY_SCHEMA)) }, ...errors() },
       },
     },
     '/v1/projects': keyedGet('listProjects', 'Indexed projects', jsonContent(enveloped({ type: 'object', properties: { projects: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } } }))),

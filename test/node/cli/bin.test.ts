@@ -220,6 +220,16 @@ describe('SCIP index with the push', () => {
   });
 });
 
+describe('--follow', () => {
+  it('pushes anyway, saying why, when the server does not serve the event stream', async () => {
+    const root = await makeTree({ 'a.ts': 'export const a = 1;\n' });
+    const run = await cli(['push', root, '--url', server.url, '--project', 'web', '--follow', '--json'], { PINCHER_HTTP_KEY: KEY });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/--follow: cannot follow GET \/v1\/events \(no such route\); pushing without following/);
+    expect(JSON.parse(run.stdout).project).toBe('web');
+  });
+});
+
 describe('usage', () => {
   it.each([
     [['push', '--bogus'], /Unknown option '--bogus'/],
@@ -235,6 +245,9 @@ describe('usage', () => {
     [['push', '--dry-run', '/no/such/folder'], /is not a directory/],
     [['deploy'], /unknown command "deploy"/],
     [['push', '--url'], /argument missing/],
+    [['push', '--dry-run', '--follow'], /--follow and --dry-run exclude each other/],
+    [['push', '--dry-run', '--follow-timeout', '5'], /--follow-timeout needs --follow/],
+    [['push', '--url', 'http://127.0.0.1:9', '--follow', '--follow-timeout', '0'], /--follow-timeout must be a whole number from 1 to 3600/],
   ])('exits 2 on %j', async (args, message) => {
     const run = await cli(args);
     expect(run.code).toBe(2);

@@ -64,6 +64,21 @@ describe('the CLI against a real server', { timeout: 480_000 }, () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ files: { unchanged: Object.keys(PACKAGE).length, new: 0, changed: 0 }, sent: { files: 0 } });
   });
 
+  it('push --follow prints the push\'s lifecycle from GET /v1/events, in order, until its graph is resolved', async () => {
+    const root = await makeTree({ 'src/a.ts': 'export function a() {\n  return b();\n}\nexport function b() {\n  return 1;\n}\n', 'src/c.py': 'def c():\n    return 2\n' });
+    const run = await push(root, 'e2e-follow', {}, ['--follow', '--follow-timeout', '60']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith('pincher-edge: event '));
+    expect(lines.map((l) => l.replace(/^pincher-edge: event \d+ (\w[\w ]*?):.*$/, '$1'))).toEqual(['opened', 'received', 'committed', 'graph resolved']);
+    expect(lines[0]).toContain('2 files, 2 to send');
+    expect(lines[2]).toMatch(/committed: generation \d+, \d+ symbols \(2 new/);
+    const ids = lines.map((l) => Number(/event (\d+)/.exec(l)?.[1]));
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(run.stderr).toContain('following events of e2e-follow');
+    // --json keeps stdout to the one summary.
+    expect(JSON.parse(run.stdout).project).toBe('e2e-follow');
+  });
+
   it('the CLI installed by npx from the server\'s own /v1/cli.tgz, in an empty folder, pushes', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'pincher-npx-'));
     const cache = await mkdtemp(path.join(tmpdir(), 'pincher-npm-cache-'));

@@ -1,0 +1,46 @@
+/** One push of a project as the dashboard lists it: an `uploads` row with its manifest's change counts. */
+export interface PushHistoryRow {
+  id: string;
+  ref: string | null;
+  commit_sha: string | null;
+  /** 'open' | 'committed' | 'aborted' | 'expired' | 'superseded'. */
+  status: string;
+  mode: string;
+  created_at: number;
+  /** For a closed upload, when it closed (commit, abort, expiry); for an open one, its last heartbeat. */
+  updated_at: number;
+  manifest_count: number;
+  /** Change counts of the manifest; null once garbage collection dropped its rows. */
+  new_files: number | null;
+  changed_files: number | null;
+  unchanged_files: number | null;
+  deleted_files: number | null;
+}
+
+/**
+ * The newest `limit` pushes of a project, newest first, or null when no project
+ * has that name. Manifest rows of uploads closed long ago are collected
+ * (docs/indexing.md), so their change counts come back null.
+ */
+export async function pushHistory(d1: D1Database, projectName: string, limit: number): Promise<PushHistoryRow[] | null> {
+  const [project, rows] = await d1.batch([
+    d1.prepare('SELECT id FROM projects WHERE name = ?1').bind(projectName),
+    d1
+      .prepare(
+        `SELECT up.id, up.ref, up.commit_sha, up.status, up.mode, up.created_at, up.updated_at, up.manifest_count,
+           CASE WHEN count(f.path) = 0 THEN NULL ELSE sum(f.change = 'new') END AS new_files,
+           CASE WHEN count(f.path) = 0 THEN NULL ELSE sum(f.change = 'changed') END AS changed_files,
+           CASE WHEN count(f.path) = 0 THEN NULL ELSE sum(f.change = 'unchanged') END AS unchanged_files,
+           CASE WHEN count(f.path) = 0 THEN NULL ELSE sum(f.change = 'deleted') END AS deleted_files
+         FROM uploads up
+         LEFT JOIN upload_files f ON f.upload_id = up.id
+         WHERE up.project_id = (SELECT id FROM projects WHERE name = ?1)
+         GROUP BY up.id
+         ORDER BY up.created_at DESC, up.id DESC
+         LIMIT ?2`,
+      )
+      .bind(projectName, limit),
+  ]);
+  if (!project.results.length) return null;
+  return rows.results as unknown as PushHistoryRow[];
+}
