@@ -1,9 +1,11 @@
 /**
  * Writes of the index itself: extraction output per content, and the commit
- * that swaps a project's visible files, symbols and references in one
- * atomic D1 batch.
+ * that swaps a project's visible files and symbols in one atomic D1 batch.
+ * References are stored once, in the extraction of each file's content; the
+ * `refs` view reads them through the project's files.
  */
 import { auxiliarySql } from './search-rank';
+import { symbolField } from './extraction-json';
 
 export interface ExtractionRow {
   hash: string;
@@ -95,32 +97,21 @@ const INCOMING = `FROM upload_files u
 export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedStatement[] {
   // ?1 project, ?2 upload, ?3 extractor version, ?4 now: bind only what each statement names.
   const b = (sql: string, n: 2 | 3 | 4) => d1.prepare(sql).bind(...[p.projectId, p.uploadId, p.extractorVersion, p.now].slice(0, n));
+  const f = (field: Parameters<typeof symbolField>[1]) => symbolField('s.value', field);
   return [
     b(`DELETE FROM symbols WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
-    b(`DELETE FROM refs WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
     b(`DELETE FROM files WHERE project_id = ?1 AND path IN (${CHANGED})`, 2),
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
     b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
-       SELECT ?1, u.path || '::' || json_extract(s.value, '$.key'), u.path,
-              json_extract(s.value, '$.name'), json_extract(s.value, '$.qualified_name'), json_extract(s.value, '$.kind'),
-              json_extract(s.value, '$.signature'), json_extract(s.value, '$.docstring'), json_extract(s.value, '$.parent'),
-              u.language, e.corpus,
-              json_extract(s.value, '$.is_exported'), json_extract(s.value, '$.is_test'),
-              json_extract(s.value, '$.start_line'), json_extract(s.value, '$.end_line'),
-              json_extract(s.value, '$.start_byte'), json_extract(s.value, '$.end_byte'),
-              json_extract(s.value, '$.extraction_confidence'), coalesce(json_extract(s.value, '$.words'), ''),
-              ${auxiliarySql({ path: 'u.path', isTest: "json_extract(s.value, '$.is_test')", language: 'u.language', projectId: '?1' })},
-              coalesce(json_extract(s.value, '$.declaration'), 0)
+       SELECT ?1, u.path || '::' || ${f('key')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
+              ${f('signature')}, ${f('docstring')}, ${f('parent')}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
+              ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
+              ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
+              coalesce(${f('declaration')}, 0)
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
-    b(`INSERT INTO refs (project_id, file_path, kind, name, target, imported_names, enclosing, line)
-       SELECT ?1, u.path, json_extract(r.value, '$.kind'), json_extract(r.value, '$.name'), json_extract(r.value, '$.target'),
-              json_extract(r.value, '$.imported_names'),
-              CASE WHEN json_extract(r.value, '$.enclosing') IS NULL THEN NULL ELSE u.path || '::' || json_extract(r.value, '$.enclosing') END,
-              json_extract(r.value, '$.line')
-       ${INCOMING.replace('WHERE', ', json_each(e.refs_json) r WHERE')}`, 3),
     d1
       .prepare(
         `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,
