@@ -8,6 +8,7 @@ import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from
 
 /** One indexed (or being indexed) repository. `name` is what clients pass as `project`. */
 export const projects = sqliteTable('projects', {
+  /** 10 random Crockford base32 characters (upload/project-id.ts), not a ULID: every index row repeats it. */
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
   createdAt: integer('created_at').notNull(),
