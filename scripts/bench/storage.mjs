@@ -132,7 +132,7 @@ export async function runStorage({ code, tmp, cache, projects, concurrency, live
     for (const { id, dir } of dirs) {
       const r = await cliPush({ root: code.root, dir, url: proxy.url, key, project: `s-${id}`, ref: 'bench', commit: 'storage', serverPgid: server.pid, proxy, concurrency });
       const s = r.summary;
-      pushes.push({ id, wall_ms: r.wallMs, server_cpu_s: r.serverCpuS, files: s.files, symbols: s.symbols?.total ?? null, commit_ms: r.phases.commit_ms, batches_ms: r.phases.batches_ms });
+      pushes.push({ id, wall_ms: r.wallMs, server_cpu_s: r.serverCpuS, server_cpu_by_command: r.serverCpuByCommand, files: s.files, symbols: s.symbols?.total ?? null, commit_ms: r.phases.commit_ms, batches_ms: r.phases.batches_ms });
       log(`  pushed ${id}: ${(r.wallMs / 1000).toFixed(1)} s, ${s.files.new} files, ${s.symbols?.total} symbols`);
     }
   } finally {
