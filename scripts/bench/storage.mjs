@@ -62,6 +62,8 @@ export function measureDatabase(file) {
   const kinds = new Map(master.map((r) => [r.name, r.type]));
   const [{ page_size: pageSize }] = sqlite(file, 'PRAGMA page_size');
   const [{ page_count: pageCount }] = sqlite(file, 'PRAGMA page_count');
+  // Pages freed by deletes and updates: SQLite reuses them before it grows the file.
+  const [{ freelist_count: freePages }] = sqlite(file, 'PRAGMA freelist_count');
   /** @type {Record<string, { table: number, indexes: Record<string, number>, rows: number | null }>} */
   const tables = {};
   for (const r of sqlite(file, 'SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name')) {
@@ -76,7 +78,7 @@ export function measureDatabase(file) {
   }
   const [source] = sqlite(file, 'SELECT count(*) AS blobs, coalesce(sum(size), 0) AS bytes FROM blobs');
   const [indexed] = sqlite(file, 'SELECT count(*) AS files, coalesce(sum(size), 0) AS bytes FROM files');
-  return { page_size: pageSize, database_bytes: pageSize * pageCount, source_bytes: source.bytes, blobs: source.blobs, files: indexed.files, file_bytes: indexed.bytes, tables };
+  return { page_size: pageSize, database_bytes: pageSize * pageCount, free_bytes: pageSize * freePages, source_bytes: source.bytes, blobs: source.blobs, files: indexed.files, file_bytes: indexed.bytes, tables };
 }
 
 /**
@@ -178,6 +180,7 @@ export function formatStorage(s, renderTable) {
     if (t.table + idx < db.page_size * 4) continue;
     rows.push([name, t.rows, mbs(t.table), mbs(idx), perMb(t.table + idx), Object.entries(t.indexes).map(([n, b]) => `${n} ${perMb(b)}`).join(', ') || null]);
   }
+  if (db.free_bytes > 0) rows.push(['(free pages, reused before the file grows)', null, mbs(db.free_bytes), null, perMb(db.free_bytes), null]);
   rows.push(['all', null, null, null, perMb(db.database_bytes), null]);
   const out = [renderTable(rows, { title: `Storage: ${s.projects.join(', ')} — ${db.files} files, ${mbs(db.source_bytes)} MB stored source in ${db.blobs} blobs; database ${mbs(db.database_bytes)} MB = ${s.amplification}× (target ≤ ${s.amplification_target}×); ${s.totals.symbols} symbols, ${s.totals.edges} edges` })];
   const gb = db.database_bytes / 1e9;
