@@ -9,10 +9,11 @@
 // and Python files, so "cold push / parse-only" compares the same bytes in one run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { walk } from '../../cli/walk.mjs';
 import { languageOf } from './corpus.mjs';
+import { runExtractNode } from './extract-node.mjs';
 import { mbps, parseWasm, round } from './parse-wasm.mjs';
 import { killGroup } from './proc.mjs';
 import { cliPush, startProxy } from './push.mjs';
@@ -118,8 +119,13 @@ export async function runStorage({ code, tmp, cache, projects, concurrency, live
     }
   }
   const parse = await parseWasm({ root: code.root, files: texts, withQuery: false });
+  // The extractor itself (parse + tags query + outline) over the same files: the ceiling a push can reach.
+  const listFile = path.join(tmp, 'storage-files.json');
+  await writeFile(listFile, JSON.stringify(texts.map(({ path: p, language, bytes }) => ({ path: p, language, bytes }))));
   texts.length = 0;
   log(`  ${parse.overall.files} files, ${(parse.overall.bytes / 1e6).toFixed(2)} MB: ${parse.overall.parse_mbps} MB/s`);
+  const extract = await runExtractNode({ root: code.root, dir: path.join(tmp, 'storage'), listFile });
+  log(extract.ok ? `  extract-only (Node): ${extract.overall.mbps} MB/s` : `  extract-only unavailable: ${extract.reason}`);
 
   const persistTo = path.join(tmp, 'd1-storage');
   await mkdir(persistTo, { recursive: true });
@@ -152,6 +158,7 @@ export async function runStorage({ code, tmp, cache, projects, concurrency, live
     projects: ids,
     walked: { files: walkedFiles, bytes: walkedBytes },
     parse_only: parse.overall,
+    extract_only: extract.ok ? extract.overall : { error: extract.reason },
     pushes,
     push: {
       wall_ms: wallMs,
@@ -186,6 +193,8 @@ export function formatStorage(s, renderTable) {
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
   out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes) / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);
+  const ex = s.extract_only;
+  if (ex && !ex.error) out.push(`extract-only (the project's extractor in Node) over the same files: ${ex.mbps} MB/s, per CPU-second ${ex.cpu_mbps} MB/s = ${Math.round((ex.cpu_mbps / s.parse_only.parse_cpu_mbps) * 100)} % of parse-only: the most a push that extracts every file can reach`);
   return out.join('\n');
 }
 
