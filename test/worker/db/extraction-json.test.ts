@@ -51,6 +51,24 @@ describe('extraction output stored once', () => {
     }
   });
 
+  it("looks references up by target within the project's files only, without the dropped refs_target index", async () => {
+    await seed();
+    const byTarget = await plan(
+      "SELECT DISTINCT file_path FROM refs WHERE project_id = ?1 AND kind IN ('call', 'inherit') AND target IN (SELECT value FROM json_each(?2))",
+      PROJECT,
+      '["run"]',
+    );
+    expect(byTarget).toMatch(/SEARCH f USING INDEX sqlite_autoindex_files_1 \(project_id=\?\)/);
+    expect(byTarget).toMatch(/SEARCH e USING INDEX sqlite_autoindex_extractions_1/);
+    expect(byTarget).not.toMatch(/SCAN (f|e)\b/);
+    const files = await env.DB.prepare(
+      "SELECT DISTINCT file_path FROM refs WHERE project_id = ?1 AND kind IN ('call', 'inherit') AND target IN (SELECT value FROM json_each(?2))",
+    )
+      .bind(PROJECT, '["run", "Base", "absent"]')
+      .all<{ file_path: string }>();
+    expect(files.results).toEqual([{ file_path: 'src/main.ts' }]);
+  });
+
   it('stores a symbol key only when it is not its qualified name and kind, and booleans as 0/1', () => {
     const base: StoredSymbol = {
       key: 'A.b#Method', name: 'b', qualified_name: 'A.b', kind: 'Method', signature: 'b()', docstring: null, parent: 'A',
