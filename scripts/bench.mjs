@@ -36,6 +36,7 @@ import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
 import { formatGraph, runGraphBench } from './bench/graph.mjs';
 import { formatBundle, runBundle } from './bench/bundle.mjs';
+import { formatStorage, runStorage, STORAGE_PROJECTS } from './bench/storage.mjs';
 import * as liveDevServer from './dev-server.mjs';
 
 const { ROOT } = liveDevServer;
@@ -94,6 +95,13 @@ Upload size and startup (bench/bundle.mjs; also part of the full run):
                           decode time of each grammar's compressed parse tables
   --bundle-baseline <ref> the same sizes and startup for a git ref, printed as before/after
                           (default main; \`none\` skips it)
+Index size and cold push on real repositories (bench/storage.mjs):
+  --only storage          run only this stage: push real projects from the quality corpora cache
+                          (--quality-cache) cold to a fresh local D1, then measure each table and
+                          index in bytes per MB of stored source (sqlite3's dbstat) and the cold
+                          push against parse-only over the same files
+  --storage-projects <a,b>
+                          projects of the cache to push (default ${STORAGE_PROJECTS.join(',')})
   -h, --help              show this help
 `;
 
@@ -186,6 +194,7 @@ function options(argv) {
       'graph-targets': { type: 'string' },
       'graph-scip': { type: 'boolean' },
       'bundle-baseline': { type: 'string' },
+      'storage-projects': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -221,9 +230,10 @@ function options(argv) {
     graphLanguages: values['graph-languages']?.split(',').map((l) => l.trim()).filter(Boolean) ?? null,
     graphTargets: int(values['graph-targets'], '--graph-targets', 300),
     graphScip: Boolean(values['graph-scip']),
+    storageProjects: values['storage-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
     bundleBaseline: values['bundle-baseline'] === undefined ? 'main' : values['bundle-baseline'] === 'none' ? null : values['bundle-baseline'],
   };
-  const stages = ['latency', 'quality', 'graph', 'bundle'];
+  const stages = ['latency', 'quality', 'graph', 'bundle', 'storage'];
   if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
@@ -265,6 +275,10 @@ async function main() {
   if (opts.only === 'graph') {
     log('graph stage: callers at depth 1 against compiler oracles…');
     results.graph = await runGraphBench({ root: code.root, devServer: code.devServer, cli: path.join(code.root, 'cli', 'bin.mjs'), tmp, cache: path.join(ROOT, '.tmp', 'graph-bench'), live, languages: opts.graphLanguages, maxTargets: opts.graphTargets, scip: opts.graphScip, log });
+  }
+  if (opts.only === 'storage') {
+    log('storage stage: real projects pushed cold, bytes per table and index…');
+    results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, concurrency: opts.concurrency, live, log });
   }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {
@@ -536,6 +550,7 @@ function formatReport(r) {
   if (r.quality) out.push(formatQuality(r.quality, renderTable));
   if (r.graph) out.push(formatGraph(r.graph, renderTable));
   if (r.bundle) out.push(formatBundle(r.bundle, renderTable));
+  if (r.storage) out.push('', formatStorage(r.storage, renderTable));
   return out.join('\n');
 }
 

@@ -1,9 +1,12 @@
 /**
  * Writes of the index itself: extraction output per content, and the commit
- * that swaps a project's visible files, symbols and references in one
- * atomic D1 batch.
+ * that swaps a project's visible files and symbols in one atomic D1 batch.
+ * Symbols are stored once too: as rows once committed (see HELD).
+ * References are stored once, in the extraction of each file's content; the
+ * `refs` view reads them through the project's files.
  */
 import { auxiliarySql } from './search-rank';
+import { symbolField } from './extraction-json';
 
 export interface ExtractionRow {
   hash: string;
@@ -85,42 +88,71 @@ const INCOMING = `FROM upload_files u
   JOIN extractions e ON e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?3
   WHERE u.upload_id = ?2 AND u.change IN ('new', 'changed') AND ${STILL_OPEN}`;
 
+/** The extraction (same content, language, extractor version) of `f`, a files or upload_files row. */
+const EXTRACTION_OF = (f: string, version: string) => `e.hash = ${f}.hash AND e.language = ${f}.language AND e.extractor_version = ${version}`;
+
+/** Rowids of the extractions of the files this commit brings in or removes. */
+const TOUCHED_EXTRACTIONS = `SELECT e.rowid FROM upload_files u JOIN extractions e ON ${EXTRACTION_OF('u', '?3')}
+    WHERE u.upload_id = ?2 AND u.change IN ('new', 'changed')
+  UNION SELECT e.rowid FROM files f JOIN extractions e ON ${EXTRACTION_OF('f', 'f.extractor_version')}
+    WHERE f.project_id = ?1 AND f.path IN (${CHANGED})`;
+
+/** One file holding an extraction's symbols as rows: the files row matching `extractions`. */
+const HOLDER = `SELECT h.rowid FROM files h WHERE h.hash = extractions.hash AND h.language = extractions.language
+  AND h.extractor_version = extractions.extractor_version LIMIT 1`;
+
 /**
- * The commit, as one atomic batch: drop the rows of changed and deleted
- * files, materialise new and changed files from their extractions, bump the
- * project's generation and counts, close the upload. Readers see the old
+ * Symbols are stored once. After a commit materialises a file's symbols,
+ * its extraction's `symbols_json` becomes HELD (''): the rows of any file
+ * with that content, language and extractor version hold them. Before a
+ * commit reads or removes such files, their extraction gets its JSON back,
+ * rebuilt from a holder's rows (the key is the symbol id minus `path::`), so
+ * a rename, a second project with the same bytes, or the removal of the last
+ * holder never loses a symbol. With no holder at all the JSON stays HELD, and
+ * reading it fails the commit batch rather than committing a file without
+ * its symbols.
+ */
+const HELD = "''";
+
+/** SQL rebuilding the positional symbols JSON of `extractions` from a holder's rows, in rowid order. */
+const REBUILT_SYMBOLS = `(SELECT json_group_array(json(j)) FROM (
+  SELECT json_array(CASE WHEN substr(s.id, length(d.path) + 3) = s.qualified_name || '#' || s.kind THEN NULL ELSE substr(s.id, length(d.path) + 3) END,
+    s.name, s.qualified_name, s.kind, s.signature, s.docstring, s.parent, s.is_exported, s.is_test, s.start_line, s.end_line,
+    s.start_byte, s.end_byte, s.confidence, s.words, s.declaration) AS j
+  FROM files d JOIN symbols s ON s.project_id = d.project_id AND s.file_path = d.path
+  WHERE d.rowid = (${HOLDER}) ORDER BY s.rowid))`;
+
+/**
+ * The commit, as one atomic batch: give back the symbols JSON of the
+ * extractions it touches (see HELD), drop the rows of changed and deleted
+ * files, materialise new and changed files from their extractions, mark
+ * those extractions held, bump the project's generation and counts, close
+ * the upload. Readers see the old
  * index or the new one, never a mix. When the upload is no longer open as the
  * batch runs (a concurrent commit or abort won), every statement is a no-op.
  */
 export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedStatement[] {
   // ?1 project, ?2 upload, ?3 extractor version, ?4 now: bind only what each statement names.
   const b = (sql: string, n: 2 | 3 | 4) => d1.prepare(sql).bind(...[p.projectId, p.uploadId, p.extractorVersion, p.now].slice(0, n));
+  const f = (field: Parameters<typeof symbolField>[1]) => symbolField('s.value', field);
   return [
+    b(`UPDATE extractions SET symbols_json = ${REBUILT_SYMBOLS}
+       WHERE rowid IN (${TOUCHED_EXTRACTIONS}) AND symbols_json = ${HELD} AND EXISTS (${HOLDER}) AND ${STILL_OPEN}`, 3),
     b(`DELETE FROM symbols WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
-    b(`DELETE FROM refs WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
     b(`DELETE FROM files WHERE project_id = ?1 AND path IN (${CHANGED})`, 2),
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
     b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
-       SELECT ?1, u.path || '::' || json_extract(s.value, '$.key'), u.path,
-              json_extract(s.value, '$.name'), json_extract(s.value, '$.qualified_name'), json_extract(s.value, '$.kind'),
-              json_extract(s.value, '$.signature'), json_extract(s.value, '$.docstring'), json_extract(s.value, '$.parent'),
-              u.language, e.corpus,
-              json_extract(s.value, '$.is_exported'), json_extract(s.value, '$.is_test'),
-              json_extract(s.value, '$.start_line'), json_extract(s.value, '$.end_line'),
-              json_extract(s.value, '$.start_byte'), json_extract(s.value, '$.end_byte'),
-              json_extract(s.value, '$.extraction_confidence'), coalesce(json_extract(s.value, '$.words'), ''),
-              ${auxiliarySql({ path: 'u.path', isTest: "json_extract(s.value, '$.is_test')", language: 'u.language', projectId: '?1' })},
-              coalesce(json_extract(s.value, '$.declaration'), 0)
+       SELECT ?1, u.path || '::' || ${f('key')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
+              ${f('signature')}, ${f('docstring')}, ${f('parent')}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
+              ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
+              ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
+              coalesce(${f('declaration')}, 0)
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
-    b(`INSERT INTO refs (project_id, file_path, kind, name, target, imported_names, enclosing, line)
-       SELECT ?1, u.path, json_extract(r.value, '$.kind'), json_extract(r.value, '$.name'), json_extract(r.value, '$.target'),
-              json_extract(r.value, '$.imported_names'),
-              CASE WHEN json_extract(r.value, '$.enclosing') IS NULL THEN NULL ELSE u.path || '::' || json_extract(r.value, '$.enclosing') END,
-              json_extract(r.value, '$.line')
-       ${INCOMING.replace('WHERE', ', json_each(e.refs_json) r WHERE')}`, 3),
+    b(`UPDATE extractions SET symbols_json = ${HELD}
+       WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
     d1
       .prepare(
         `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,

@@ -288,9 +288,8 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
       (
         await d1
           .prepare(
-            `SELECT r.file_path, f.language, r.kind, r.name, r.target, r.imported_names, r.enclosing, r.line
-             FROM refs r JOIN files f ON f.project_id = r.project_id AND f.path = r.file_path
-             WHERE r.project_id = ?1 AND r.file_path IN (SELECT value FROM json_each(?2))`,
+            `SELECT file_path, language, kind, name, target, imported_names, enclosing, line
+             FROM refs WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`,
           )
           .bind(projectId, json)
           .all<RefRow>()

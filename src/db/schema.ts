@@ -8,6 +8,7 @@ import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from
 
 /** One indexed (or being indexed) repository. `name` is what clients pass as `project`. */
 export const projects = sqliteTable('projects', {
+  /** 10 random Crockford base32 characters (upload/project-id.ts), not a ULID: every index row repeats it. */
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
   createdAt: integer('created_at').notNull(),
@@ -201,22 +202,14 @@ export const symbols = sqliteTable(
   ],
 );
 
-/** Call sites, imports and inheritance as extracted, kept for resolution. */
-export const refs = sqliteTable(
-  'refs',
-  {
-    rowid: integer('rowid').primaryKey({ autoIncrement: true }),
-    projectId: text('project_id').notNull(),
-    filePath: text('file_path').notNull(),
-    kind: text('kind').notNull(), // 'call' | 'import' | 'inherit'
-    name: text('name').notNull(),
-    target: text('target'),
-    importedNames: text('imported_names'), // JSON array or null
-    enclosing: text('enclosing'), // symbol id of the innermost enclosing symbol
-    line: integer('line').notNull(),
-  },
-  (t) => [index('refs_file').on(t.projectId, t.filePath), index('refs_target').on(t.projectId, t.target)],
-);
+/*
+ * References (call sites, imports, inheritance) are stored once, in
+ * `extractions.refs_json` (src/db/extraction-json.ts has the layout). The
+ * `refs` view (migration 0011, hand-written: drizzle-kit does not model it)
+ * reads them as rows (project_id, file_path, language, kind, name, target,
+ * imported_names, enclosing, line) through each visible file's extraction;
+ * `enclosing` is the symbol id of the innermost enclosing symbol.
+ */
 
 /** An open or finished push. One open upload per project (partial unique index in the migration). */
 export const uploads = sqliteTable(

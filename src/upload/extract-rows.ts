@@ -1,6 +1,7 @@
 import { detectLanguage, extractFile, EXTRACTOR_VERSION, type ExtractionResult } from '../extract';
 import { checkContent } from '../extract/guards';
 import type { ExtractionRow } from '../db/index-store';
+import { encodeRefs, encodeSymbols } from '../db/extraction-json';
 import { identifierWords } from '../util/words';
 
 /** Language id a manifest path is stored under: the extractor's id, or 'none'. */
@@ -40,7 +41,7 @@ export async function extractionRow(path: string, hash: string, content: string,
     symbolCount: symbols.length,
     refCount: refs.length,
     parseMs: Math.round(result.parse_ms),
-    symbolsJson: JSON.stringify(symbols),
-    refsJson: JSON.stringify(refs),
+    symbolsJson: encodeSymbols(symbols),
+    refsJson: encodeRefs(refs),
   };
 }

@@ -33,6 +33,7 @@ import { edgeCount } from '../db/graph';
 import { commitTotals } from '../db/projects';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
+import { newProjectId } from './project-id';
 import { prepareScip, reportScip, type PushedScip } from './scip';
 
 /** Uploads expire this long after their last activity. */
@@ -156,7 +157,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
   const manifest = checkManifest(req.manifest);
   const mode = req.mode ?? 'replace';
   const now = Date.now();
-  const project = await ensureProject(d1, name, ulid(), now);
+  const project = await ensureProject(d1, name, newProjectId(), now);
   if (mode === 'merge' && manifest.length) {
     // A merge keeps the other stored files: none may differ from a listed path only in case.
     const listed = new Set(manifest.map((m) => m.path));

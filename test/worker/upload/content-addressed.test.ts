@@ -74,3 +74,42 @@ describe('content is stored once and shared', () => {
     expect(await rows('SELECT hash FROM blobs WHERE hash = ?1', hash)).toHaveLength(1);
   });
 });
+
+describe('symbols are stored once: as rows once committed', () => {
+  const symbolRows = (project: string) =>
+    rows<Record<string, unknown>>(
+      `SELECT substr(s.id, length(s.file_path) + 3) AS key, s.name, s.qualified_name, s.kind, s.signature, s.docstring, s.parent, s.is_exported,
+              s.is_test, s.start_line, s.end_line, s.start_byte, s.end_byte, s.confidence, s.words, s.declaration
+       FROM symbols s JOIN projects p ON p.id = s.project_id WHERE p.name = ?1 ORDER BY key`,
+      project,
+    );
+
+  it("keeps no second copy of a committed file's symbols in its extraction", async () => {
+    const files = { 'src/held.ts': tsSource('held once') };
+    await push('ca-held', files);
+    expect(await scalar("SELECT count(*) AS n FROM extractions WHERE hash = ?1 AND symbols_json = ''", await sha256(files['src/held.ts']))).toBe(1);
+    expect((await symbolIds('ca-held')).length).toBeGreaterThan(0);
+  });
+
+  it('a file renamed in one push keeps every symbol field, rebuilt from the rows of the path it left', async () => {
+    const content = tsSource('renamed');
+    await push('ca-rename', { 'src/old.ts': content });
+    const before = await symbolRows('ca-rename');
+    const r = await push('ca-rename', { 'src/new.ts': content });
+    expect(r.sentCount).toBe(0);
+    expect(r.commit?.status).toBe(200);
+    const ids = await symbolIds('ca-rename');
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.startsWith('src/new.ts::'))).toBe(true);
+    expect(await symbolRows('ca-rename')).toEqual(before);
+  });
+
+  it('content whose last holder a push deletes gets its symbols back when it returns', async () => {
+    const content = pySource('returns', 'comeback');
+    await push('ca-return', { 'a.py': content, 'b.py': pySource('stays', 'stay') });
+    await push('ca-return', { 'b.py': pySource('stays', 'stay') });
+    const back = await push('ca-return', { 'a.py': content, 'b.py': pySource('stays', 'stay') });
+    expect(back.sentCount).toBe(0);
+    expect(await symbolIds('ca-return')).toEqual(['a.py::comeback#Function', 'b.py::stay#Function']);
+  });
+});

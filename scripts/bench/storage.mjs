@@ -1,0 +1,204 @@
+// `npm run bench -- --only storage`: what the index costs in bytes, and how fast a cold push
+// goes against parse-only, on real repositories from the quality corpora cache
+// (bench/quality-corpora.mjs). Each project is pushed cold through the CLI to a fresh local D1;
+// then, with the server stopped, the SQLite file is measured with the `dbstat` virtual table of
+// the `sqlite3` CLI: the bytes of every table and index (FTS5 shadow tables counted under
+// their virtual table), per MB of stored source (the distinct file contents in `blobs`), and
+// the amplification (database bytes / stored source bytes). Parse-only throughput is
+// web-tree-sitter in Node (bench/parse-wasm.mjs) over the same projects' TypeScript, JavaScript
+// and Python files, so "cold push / parse-only" compares the same bytes in one run.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { walk } from '../../cli/walk.mjs';
+import { languageOf } from './corpus.mjs';
+import { runExtractNode } from './extract-node.mjs';
+import { mbps, parseWasm, round } from './parse-wasm.mjs';
+import { killGroup } from './proc.mjs';
+import { cliPush, startProxy } from './push.mjs';
+
+/** Real repositories in languages parse-only covers (TypeScript, JavaScript, Python), ≈ 11 MB. */
+export const STORAGE_PROJECTS = ['ts-rxjs', 'ts-types-node', 'ts-zod', 'js-lodash', 'js-axios', 'py-jinja2', 'py-stdlib-modules'];
+
+/** Amplification the index must stay under (database bytes / stored source bytes). */
+export const AMPLIFICATION_TARGET = 4;
+
+/** FTS5 keeps a virtual table in shadow tables named `<table>_<suffix>`. */
+const FTS_SHADOWS = ['_data', '_idx', '_docsize', '_config', '_content'];
+
+/** @param {string} file @param {string} sql @returns {any[]} */
+function sqlite(file, sql) {
+  const out = execFileSync('sqlite3', ['-json', file, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return out.trim() ? JSON.parse(out) : [];
+}
+
+/** The one `.sqlite` file of the local D1 under `persistTo`. @param {string} persistTo */
+async function d1File(persistTo) {
+  const found = [];
+  const visit = async (/** @type {string} */ dir) => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) await visit(p);
+      else if (e.name.endsWith('.sqlite') && !e.name.startsWith('metadata')) found.push(p);
+    }
+  };
+  await visit(persistTo);
+  if (found.length !== 1) throw new Error(`expected one local D1 file under ${persistTo}, found ${found.length}`);
+  return found[0];
+}
+
+/**
+ * Bytes of every table with its indexes, from `dbstat` (pages as stored, free space included).
+ * @param {string} file
+ */
+export function measureDatabase(file) {
+  const master = sqlite(file, "SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')");
+  const virtual = new Set(sqlite(file, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").map((r) => r.name));
+  const owner = new Map(master.map((r) => [r.name, r.type === 'index' ? r.tbl_name : r.name]));
+  const ownerOf = (/** @type {string} */ name) => {
+    for (const v of virtual) if (FTS_SHADOWS.some((s) => name === `${v}${s}`)) return v;
+    return owner.get(name) ?? name;
+  };
+  const kinds = new Map(master.map((r) => [r.name, r.type]));
+  const [{ page_size: pageSize }] = sqlite(file, 'PRAGMA page_size');
+  const [{ page_count: pageCount }] = sqlite(file, 'PRAGMA page_count');
+  // Pages freed by deletes and updates: SQLite reuses them before it grows the file.
+  const [{ freelist_count: freePages }] = sqlite(file, 'PRAGMA freelist_count');
+  /** @type {Record<string, { table: number, indexes: Record<string, number>, rows: number | null }>} */
+  const tables = {};
+  for (const r of sqlite(file, 'SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name')) {
+    const t = ownerOf(r.name);
+    const entry = (tables[t] ??= { table: 0, indexes: {}, rows: null });
+    if (kinds.get(r.name) === 'index') entry.indexes[r.name] = r.bytes;
+    else entry.table += r.bytes;
+  }
+  for (const name of Object.keys(tables)) {
+    if (virtual.has(name) || !kinds.has(name) || name.startsWith('sqlite_')) continue;
+    tables[name].rows = sqlite(file, `SELECT count(*) AS n FROM "${name}"`)[0].n;
+  }
+  const [source] = sqlite(file, 'SELECT count(*) AS blobs, coalesce(sum(size), 0) AS bytes FROM blobs');
+  const [indexed] = sqlite(file, 'SELECT count(*) AS files, coalesce(sum(size), 0) AS bytes FROM files');
+  return { page_size: pageSize, database_bytes: pageSize * pageCount, free_bytes: pageSize * freePages, source_bytes: source.bytes, blobs: source.blobs, files: indexed.files, file_bytes: indexed.bytes, tables };
+}
+
+/**
+ * @param {object} o
+ * @param {{ root: string, devServer: any }} o.code
+ * @param {string} o.tmp
+ * @param {string} o.cache quality corpora cache (its `projects/<id>` folders)
+ * @param {string[] | null} o.projects
+ * @param {number | null} o.concurrency
+ * @param {{ server: any, proxy: any }} o.live
+ * @param {(line: string) => void} o.log
+ */
+export async function runStorage({ code, tmp, cache, projects, concurrency, live, log }) {
+  const ids = projects ?? STORAGE_PROJECTS;
+  const dirs = [];
+  for (const id of ids) {
+    const from = path.join(cache, 'projects', id);
+    if (!(await stat(from).catch(() => null))?.isDirectory()) throw new Error(`storage stage: ${from} is missing: install the corpora first (npm run bench -- --only quality --quality-projects ${id})`);
+    // A copy outside the repository: the cache may sit in a gitignored folder the CLI's walk skips.
+    const dir = path.join(tmp, 'storage', id);
+    await cp(from, dir, { recursive: true });
+    dirs.push({ id, dir });
+  }
+
+  log('storage: parse-only (web-tree-sitter in Node) over the projects’ TypeScript, JavaScript and Python files…');
+  const texts = [];
+  let walkedBytes = 0;
+  let walkedFiles = 0;
+  for (const { id, dir } of dirs) {
+    for (const f of (await walk(dir)).files) {
+      const abs = path.join(dir, f.path);
+      const bytes = await readFile(abs);
+      walkedBytes += bytes.length;
+      walkedFiles++;
+      const language = languageOf(f.path);
+      if (language) texts.push({ path: `${id}/${f.path}`, language, bytes: bytes.length, text: bytes.toString('utf8') });
+    }
+  }
+  const parse = await parseWasm({ root: code.root, files: texts, withQuery: false });
+  // The extractor itself (parse + tags query + outline) over the same files: the ceiling a push can reach.
+  const listFile = path.join(tmp, 'storage-files.json');
+  await writeFile(listFile, JSON.stringify(texts.map(({ path: p, language, bytes }) => ({ path: p, language, bytes }))));
+  texts.length = 0;
+  log(`  ${parse.overall.files} files, ${(parse.overall.bytes / 1e6).toFixed(2)} MB: ${parse.overall.parse_mbps} MB/s`);
+  const extract = await runExtractNode({ root: code.root, dir: path.join(tmp, 'storage'), listFile });
+  log(extract.ok ? `  extract-only (Node): ${extract.overall.mbps} MB/s` : `  extract-only unavailable: ${extract.reason}`);
+
+  const persistTo = path.join(tmp, 'd1-storage');
+  await mkdir(persistTo, { recursive: true });
+  code.devServer.applyLocalMigrations(persistTo);
+  const key = `bench-${randomBytes(16).toString('hex')}`;
+  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  live.server = server;
+  const proxy = await startProxy(server.url);
+  live.proxy = proxy;
+  const pushes = [];
+  try {
+    for (const { id, dir } of dirs) {
+      const r = await cliPush({ root: code.root, dir, url: proxy.url, key, project: `s-${id}`, ref: 'bench', commit: 'storage', serverPgid: server.pid, proxy, concurrency });
+      const s = r.summary;
+      pushes.push({ id, wall_ms: r.wallMs, server_cpu_s: r.serverCpuS, server_cpu_by_command: r.serverCpuByCommand, files: s.files, symbols: s.symbols?.total ?? null, commit_ms: r.phases.commit_ms, batches_ms: r.phases.batches_ms });
+      log(`  pushed ${id}: ${(r.wallMs / 1000).toFixed(1)} s, ${s.files.new} files, ${s.symbols?.total} symbols`);
+    }
+  } finally {
+    live.server = null;
+    live.proxy = null;
+    await Promise.allSettled([server.stop(), proxy.close()]);
+    killGroup(server.pid, 'SIGKILL');
+  }
+  const db = measureDatabase(await d1File(persistTo));
+  const wallMs = pushes.reduce((a, p) => a + p.wall_ms, 0);
+  const pushMbps = mbps(walkedBytes, wallMs);
+  const serverCpuS = pushes.reduce((a, p) => a + (p.server_cpu_s ?? 0), 0);
+  const totals = { symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0 };
+  return {
+    projects: ids,
+    walked: { files: walkedFiles, bytes: walkedBytes },
+    parse_only: parse.overall,
+    extract_only: extract.ok ? extract.overall : { error: extract.reason },
+    pushes,
+    push: {
+      wall_ms: wallMs,
+      mbps: round(pushMbps, 2),
+      ratio_to_parse: round(pushMbps / parse.overall.parse_mbps, 3),
+      // Load-independent: source MB per CPU-second of the server against parse MB per CPU-second.
+      server_cpu_s: round(serverCpuS, 2),
+      server_cpu_mbps: round(mbps(walkedBytes, serverCpuS * 1000), 2),
+      ratio_to_parse_cpu: round(mbps(walkedBytes, serverCpuS * 1000) / parse.overall.parse_cpu_mbps, 3),
+    },
+    totals,
+    database: db,
+    amplification: round(db.database_bytes / db.source_bytes, 2),
+    amplification_target: AMPLIFICATION_TARGET,
+  };
+}
+
+/** @param {Awaited<ReturnType<typeof runStorage>>} s @param {typeof import('./table.mjs').renderTable} renderTable */
+export function formatStorage(s, renderTable) {
+  const db = s.database;
+  const perMb = (/** @type {number} */ bytes) => Math.round(bytes / (db.source_bytes / 1e6) / 1e3) / 1e3;
+  const rows = [['table', 'rows', 'table MB', 'indexes MB', 'MB per source MB', 'indexes (MB per source MB)']];
+  const entries = Object.entries(db.tables).sort((a, b) => b[1].table + sum(b[1].indexes) - (a[1].table + sum(a[1].indexes)));
+  for (const [name, t] of entries) {
+    const idx = sum(t.indexes);
+    if (t.table + idx < db.page_size * 4) continue;
+    rows.push([name, t.rows, mbs(t.table), mbs(idx), perMb(t.table + idx), Object.entries(t.indexes).map(([n, b]) => `${n} ${perMb(b)}`).join(', ') || null]);
+  }
+  if (db.free_bytes > 0) rows.push(['(free pages, reused before the file grows)', null, mbs(db.free_bytes), null, perMb(db.free_bytes), null]);
+  rows.push(['all', null, null, null, perMb(db.database_bytes), null]);
+  const out = [renderTable(rows, { title: `Storage: ${s.projects.join(', ')} — ${db.files} files, ${mbs(db.source_bytes)} MB stored source in ${db.blobs} blobs; database ${mbs(db.database_bytes)} MB = ${s.amplification}× (target ≤ ${s.amplification_target}×); ${s.totals.symbols} symbols, ${s.totals.edges} edges` })];
+  const gb = db.database_bytes / 1e9;
+  out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
+  out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes) / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);
+  const ex = s.extract_only;
+  if (ex && !ex.error) out.push(`extract-only (the project's extractor in Node) over the same files: ${ex.mbps} MB/s, per CPU-second ${ex.cpu_mbps} MB/s = ${Math.round((ex.cpu_mbps / s.parse_only.parse_cpu_mbps) * 100)} % of parse-only: the most a push that extracts every file can reach`);
+  return out.join('\n');
+}
+
+/** @param {Record<string, number>} o */
+const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
+/** @param {number} b */
+const mbs = (b) => (b / 1e6).toFixed(2);
