@@ -29,6 +29,8 @@ Options:
                           (default: the git origin's repository name, else the folder name)
   --ref <name>            ref the index is for (default: the current git branch)
   --commit <sha>          commit the index reflects (default: git HEAD)
+  --by <name>             who pushes, shown in the server's push history (default: env
+                          GITHUB_ACTOR, else GITLAB_USER_LOGIN, else not sent)
   --concurrency <n>       upload batches in flight at once, 1-16 (default 4)
   --take-over             supersede an open upload of the project at once (a cancelled or
                           killed push), instead of failing with push_in_progress; the
@@ -62,6 +64,7 @@ const PUSH_OPTIONS = /** @type {const} */ ({
   project: { type: 'string' },
   ref: { type: 'string' },
   commit: { type: 'string' },
+  by: { type: 'string' },
   concurrency: { type: 'string' },
   'take-over': { type: 'boolean' },
   'no-take-over': { type: 'boolean' },
@@ -106,7 +109,7 @@ async function main(args) {
   if (values.project !== undefined && !PROJECT_NAME.test(values.project)) {
     throw new UsageError('--project must be 1-100 characters of A-Z a-z 0-9 . _ -');
   }
-  for (const [name, max] of /** @type {const} */ ([['ref', 200], ['commit', 100]])) {
+  for (const [name, max] of /** @type {const} */ ([['ref', 200], ['commit', 100], ['by', 100]])) {
     const value = values[name];
     if (value !== undefined && !(value.length <= max && /^[^\0-\x1f\x7f]+$/.test(value))) {
       throw new UsageError(`--${name} must be 1-${max} printable characters`);
@@ -134,6 +137,7 @@ async function main(args) {
       project: values.project,
       ref: values.ref,
       commit: values.commit,
+      pushedBy: values.by ?? ciActor(env),
       json: Boolean(values.json),
       dryRun,
       follow: Boolean(values.follow),
@@ -172,6 +176,12 @@ function checkUrl(url, stderr) {
 }
 
 /** CI services set CI (GitHub Actions, GitLab, CircleCI, Buildkite, Azure via TF_BUILD…). @param {NodeJS.ProcessEnv} env */
+/** The CI's name for who started the job, when it has one (a printable, short string). */
+function ciActor(env) {
+  const actor = env.GITHUB_ACTOR || env.GITLAB_USER_LOGIN;
+  return actor && actor.length <= 100 && /^[^\0-\x1f\x7f]+$/.test(actor) ? actor : undefined;
+}
+
 function isCi(env) {
   return Boolean((env.CI && env.CI !== 'false' && env.CI !== '0') || env.TF_BUILD);
 }

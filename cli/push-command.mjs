@@ -21,6 +21,7 @@ export const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
  * @property {string} [project]
  * @property {string} [ref]
  * @property {string} [commit]
+ * @property {string} [pushedBy] who pushes, for the server's push history
  * @property {boolean} json
  * @property {boolean} dryRun
  * @property {number} concurrency
@@ -106,6 +107,7 @@ export async function runPush(options, io) {
       files: walked.files,
       concurrency: options.concurrency,
       takeOver: options.takeOver,
+      ...(options.pushedBy && { pushedBy: options.pushedBy }),
       ...(found && { scip: found.bytes }),
       signal: io.signal,
       onProgress: (event) => {

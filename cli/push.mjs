@@ -35,6 +35,7 @@ const BODY_CLOSE = ']}';
  * @property {WalkedFile[]} files the manifest
  * @property {number} concurrency batches in flight at once
  * @property {boolean} [takeOver] supersede the project's open upload (a killed push) at once
+ * @property {string} [pushedBy] who pushes, shown in the server's push history
  * @property {Uint8Array} [scip] a SCIP index of the tree, sent as the commit's body
  * @property {AbortSignal} [signal]
  * @property {number} [retryBaseMs]
@@ -76,7 +77,7 @@ export async function push(options) {
   const uploads = `/v1/projects/${encodeURIComponent(project)}/uploads`;
 
   const manifest = files.map(({ path, hash, size }) => ({ path, hash, size }));
-  const opened = await client.request('open', 'POST', uploads, JSON.stringify({ ref, commit, manifest, ...(options.takeOver && { take_over: true }) }), 'overload');
+  const opened = await client.request('open', 'POST', uploads, JSON.stringify({ ref, commit, manifest, ...(options.takeOver && { take_over: true }), ...(options.pushedBy && { pushed_by: options.pushedBy }) }), 'overload');
   const uploadId = typeof opened.upload_id === 'string' ? opened.upload_id : '';
   if (!uploadId) throw new PushError({ step: 'open', status: 201, code: 'bad_response', message: 'the server opened an upload without an upload_id' });
   const upload = `${uploads}/${encodeURIComponent(uploadId)}`;

@@ -36,6 +36,7 @@ interface DeploymentSettings {
   PINCHER_EVENTS_STREAM_SECONDS?: string;
   /** Days of push events (`GET /v1/events`) the scheduled garbage collection keeps (default 7). */
   PINCHER_EVENTS_RETENTION_DAYS?: string;
+  PINCHER_PUSH_HISTORY_DAYS?: string;
   /** Rows per garbage-collection delete statement (default 5,000). */
   PINCHER_GC_BATCH_ROWS?: string;
 }

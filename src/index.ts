@@ -9,7 +9,7 @@ import { scheduledGc } from './upload/gc';
  */
 export default {
   fetch: app.fetch,
-  scheduled: async (controller, env) => {
+  scheduled: async (controller, env, _ctx) => {
     await scheduledGc(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<AppEnv['Bindings']>;

@@ -209,11 +209,11 @@ export const DASHBOARD_JS = String.raw`
     var box = document.getElementById('h-' + p.name);
     if (!box) return;
     if (!r.uploads.length) { box.innerHTML = '<p class="muted">No push recorded.</p>'; return; }
-    box.innerHTML = table('Pushes of ' + p.name, ['started', 'outcome', { t: 'duration', num: 1 }, 'ref', 'commit', { t: 'files', num: 1 }, 'changes'], r.uploads.map(function (u) {
+    box.innerHTML = table('Pushes of ' + p.name, ['started', 'by', 'outcome', { t: 'duration', num: 1 }, 'ref', 'commit', { t: 'files', num: 1 }, 'changes'], r.uploads.map(function (u) {
       var c = u.changes;
       var changes = c ? c.new + ' new, ' + c.changed + ' changed, ' + c.deleted + ' deleted, ' + c.unchanged + ' unchanged' : '<span class="muted">collected</span>';
       var cls = u.status === 'committed' ? 'ok' : u.status === 'open' ? 'warn' : 'bad';
-      return '<tr>' + td(when(u.started_at)) + td('<span class="' + cls + '">' + esc(u.status === 'open' ? 'running' : u.status) + '</span>') + td(ms(u.duration_ms), 'num') +
+      return '<tr>' + td(when(u.started_at)) + td(esc(u.pushed_by || '–')) + td('<span class="' + cls + '">' + esc(u.status === 'open' ? 'running' : u.status) + '</span>') + td(ms(u.duration_ms), 'num') +
         td(esc(u.ref || '–')) + td('<code>' + esc((u.commit || '–').slice(0, 12)) + '</code>') + td(num(u.files), 'num') + td(changes, 'wrap') + '</tr>';
     }));
   }

@@ -225,6 +225,13 @@ export const uploads = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     manifestCount: integer('manifest_count').notNull(),
+    /** Who pushed, as the client declared it (a CI actor or user name); push history only. */
+    pushedBy: text('pushed_by'),
+    /** The manifest's change counts, kept after its rows are collected (push history). */
+    newFiles: integer('new_files'),
+    changedFiles: integer('changed_files'),
+    unchangedFiles: integer('unchanged_files'),
+    deletedFiles: integer('deleted_files'),
   },
   (t) => [index('uploads_project').on(t.projectId, t.status)],
 );

@@ -25,6 +25,8 @@ export interface UploadRow {
   updated_at: number;
   expires_at: number;
   manifest_count: number;
+  /** Who pushed, as the client declared it; absent on rows read for other purposes. */
+  pushed_by?: string | null;
 }
 
 export interface ProjectIdRow {
@@ -127,9 +129,11 @@ export async function insertUpload(d1: D1Database, row: UploadRow): Promise<bool
   try {
     await d1
       .prepare(
-        'INSERT INTO uploads (id, project_id, ref, commit_sha, status, mode, created_at, updated_at, expires_at, manifest_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)',
+        `INSERT INTO uploads (id, project_id, ref, commit_sha, status, mode, created_at, updated_at, expires_at, manifest_count, pushed_by,
+           new_files, changed_files, unchanged_files, deleted_files)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, 0, 0, 0)`,
       )
-      .bind(row.id, row.project_id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count)
+      .bind(row.id, row.project_id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count, row.pushed_by ?? null)
       .run();
     return true;
   } catch (err) {
@@ -249,6 +253,23 @@ export async function abortOpenUpload(d1: D1Database, uploadId: string): Promise
 }
 
 /** Renews an open upload's heartbeat and expiry (a closed upload stays as it is). */
+/**
+ * Copies the classified manifest's change counts onto the upload row, where push history
+ * reads them after garbage collection has dropped the manifest rows.
+ */
+export function recordPlanStatement(d1: D1Database, uploadId: string): D1PreparedStatement {
+  return d1
+    .prepare(
+      `UPDATE uploads SET
+         new_files = (SELECT count(*) FROM upload_files WHERE upload_id = ?1 AND change = 'new'),
+         changed_files = (SELECT count(*) FROM upload_files WHERE upload_id = ?1 AND change = 'changed'),
+         unchanged_files = (SELECT count(*) FROM upload_files WHERE upload_id = ?1 AND change = 'unchanged'),
+         deleted_files = (SELECT count(*) FROM upload_files WHERE upload_id = ?1 AND change = 'deleted')
+       WHERE id = ?1`,
+    )
+    .bind(uploadId);
+}
+
 export function touchUploadStatement(d1: D1Database, uploadId: string, now: number, ttlMs: number): D1PreparedStatement {
   return d1.prepare("UPDATE uploads SET updated_at = ?2, expires_at = ?3 WHERE id = ?1 AND status = 'open'").bind(uploadId, now, now + ttlMs);
 }

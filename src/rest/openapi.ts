@@ -117,7 +117,7 @@ const PUSH_HISTORY_SCHEMA: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['upload_id', 'status', 'mode', 'started_at', 'ended_at', 'duration_ms', 'files', 'changes'],
+        required: ['upload_id', 'status', 'mode', 'started_at', 'ended_at', 'duration_ms', 'files', 'pushed_by', 'changes'],
         properties: {
           upload_id: { type: 'string' },
           ref: { type: ['string', 'null'] },
@@ -128,9 +128,10 @@ const PUSH_HISTORY_SCHEMA: JsonSchema = {
           ended_at: { type: ['string', 'null'], format: 'date-time', description: 'null while open' },
           duration_ms: { ...nullableInt, description: 'open to close; null while open' },
           files: { type: 'integer', description: 'manifest entries' },
+          pushed_by: { type: ['string', 'null'], description: "who pushed, as the client declared it (the CLI sends --by, GITHUB_ACTOR or GITLAB_USER_LOGIN); null when it did not say" },
           changes: {
             type: ['object', 'null'],
-            description: 'null once garbage collection dropped the manifest of an old push',
+            description: 'the manifest classified against the index; null only for pushes recorded before the server kept these counts, once their manifest was collected',
             properties: { new: { type: 'integer' }, changed: { type: 'integer' }, unchanged: { type: 'integer' }, deleted: { type: 'integer' } },
           },
         },

@@ -37,6 +37,7 @@ export function pushView(r: PushHistoryRow) {
     ended_at: closed ? iso(r.updated_at) : null,
     duration_ms: closed ? Math.max(0, r.updated_at - r.created_at) : null,
     files: r.manifest_count,
+    pushed_by: r.pushed_by,
     changes: r.new_files === null ? null : { new: r.new_files, changed: r.changed_files ?? 0, unchanged: r.unchanged_files ?? 0, deleted: r.deleted_files ?? 0 },
   };
 }

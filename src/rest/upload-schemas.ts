@@ -28,6 +28,7 @@ export const ManifestEntrySchema = z.object({
 
 const REF_ERR = 'ref must be a string of at most 200 characters';
 const COMMIT_ERR = 'commit must be a string of at most 100 characters';
+const PUSHED_BY_ERR = 'pushed_by must be a string of at most 100 characters';
 
 export const OpenUploadBody = z.object({
   manifest: z
@@ -40,6 +41,12 @@ export const OpenUploadBody = z.object({
     .meta({ description: 'replace (default): files not listed are deleted; merge: files not listed are kept' }),
   ref: z.string({ error: REF_ERR }).max(200, REF_ERR).nullable().optional().meta({ description: 'branch or tag, shown in project listings' }),
   commit: z.string({ error: COMMIT_ERR }).max(100, COMMIT_ERR).nullable().optional().meta({ description: 'commit the push was taken from' }),
+  pushed_by: z
+    .string({ error: PUSHED_BY_ERR })
+    .max(100, PUSHED_BY_ERR)
+    .nullable()
+    .optional()
+    .meta({ description: 'who pushes (a CI actor or user name), shown in push history' }),
   take_over: z
     .boolean({ error: 'take_over must be true or false' })
     .optional()

@@ -44,6 +44,7 @@ uploadRoutes.post('/:project/uploads', async (c) => {
     manifest: body.manifest,
     mode,
     takeOver: fields.data.take_over === true,
+    pushedBy: body.pushed_by as string | null | undefined,
   });
   return jsonWithMeta(c, { ...result }, 201);
 });

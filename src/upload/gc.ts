@@ -20,6 +20,7 @@ export const GC_ROUNDS = 4;
 export const DEFAULT_CALL_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_CALL_LOG_MAX_ROWS = 1_000_000;
 export const DEFAULT_EVENTS_RETENTION_DAYS = 7;
+export const DEFAULT_PUSH_HISTORY_DAYS = 30;
 
 export interface GcOptions {
   now: number;
@@ -28,6 +29,8 @@ export interface GcOptions {
   callLogRetentionMs: number;
   callLogMaxRows: number;
   eventsRetentionMs: number;
+  /** Closed uploads (push history) are kept this long; their manifests only UPLOAD_RETENTION_MS. */
+  pushHistoryMs: number;
 }
 
 export interface GcReport {
@@ -56,6 +59,7 @@ export function gcOptionsFrom(env: Env, now: number): GcOptions {
     callLogRetentionMs: positiveInt(env.PINCHER_CALL_LOG_RETENTION_DAYS, DEFAULT_CALL_LOG_RETENTION_DAYS) * 86_400_000,
     callLogMaxRows: positiveInt(env.PINCHER_CALL_LOG_MAX_ROWS, DEFAULT_CALL_LOG_MAX_ROWS),
     eventsRetentionMs: positiveInt(env.PINCHER_EVENTS_RETENTION_DAYS, DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000,
+    pushHistoryMs: positiveInt(env.PINCHER_PUSH_HISTORY_DAYS, DEFAULT_PUSH_HISTORY_DAYS) * 86_400_000,
   };
 }
 
@@ -82,7 +86,8 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
   const blobRows = Math.max(1, Math.floor(o.batchRows / 10));
   const expired = await expireUploads(d1, o.now);
   const [uploadFiles, filesDone] = await bounded((n) => deleteClosedUploadFiles(d1, closedBefore, n), o.batchRows);
-  const [uploads, uploadsDone] = await bounded((n) => deleteClosedUploads(d1, closedBefore, n), o.batchRows);
+  const historyBefore = Math.min(closedBefore, o.now - o.pushHistoryMs);
+  const [uploads, uploadsDone] = await bounded((n) => deleteClosedUploads(d1, historyBefore, n), o.batchRows);
   const [extractions, extractionsDone] = await bounded((n) => deleteUnusedExtractions(d1, createdBefore, n), o.batchRows);
   const [blobs, blobsDone] = await bounded((n) => deleteUnusedBlobs(d1, createdBefore, n), blobRows);
   const [oldCalls, oldDone] = await bounded((n) => deleteOldCalls(d1, o.now - o.callLogRetentionMs, n), o.batchRows);

@@ -21,6 +21,7 @@ import {
   setUploadStatus,
   sizeConflict,
   touchUpload,
+  recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
   type ManifestRow,
@@ -65,6 +66,8 @@ export interface OpenRequest {
   forceChanged?: boolean;
   /** Supersede the project's open upload at once, however recent its heartbeat. */
   takeOver?: boolean;
+  /** Who pushes (a CI actor or user name), for push history. */
+  pushedBy?: string | null;
 }
 
 export interface OpenResult {
@@ -154,6 +157,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
   const name = checkProjectName(req.project);
   const ref = optionalText(req.ref, 'ref', 200);
   const commit = optionalText(req.commit, 'commit', 100);
+  const pushedBy = optionalText(req.pushedBy, 'pushed_by', 100);
   const manifest = checkManifest(req.manifest);
   const mode = req.mode ?? 'replace';
   const now = Date.now();
@@ -181,6 +185,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
     updated_at: now,
     expires_at: now + UPLOAD_TTL_MS,
     manifest_count: manifest.length,
+    pushed_by: pushedBy,
   };
   if (!(await insertUpload(d1, upload))) {
     const holder = await openUploadFor(d1, project.id);
@@ -197,7 +202,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
     // is renewed last: classifying a large manifest takes a while.
     if (classify.length) {
       const touched = Date.now();
-      await d1.batch([...classify, touchUploadStatement(d1, upload.id, touched, UPLOAD_TTL_MS)]);
+      await d1.batch([...classify, recordPlanStatement(d1, upload.id), touchUploadStatement(d1, upload.id, touched, UPLOAD_TTL_MS)]);
       upload.updated_at = touched;
       upload.expires_at = touched + UPLOAD_TTL_MS;
     }

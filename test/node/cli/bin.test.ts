@@ -117,6 +117,22 @@ describe('pincher-edge push', () => {
     expect(both.code).toBe(2);
   });
 
+  it('says who pushes: --by, else the CI actor, else nothing; a bad --by is a usage error', async () => {
+    const root = await makeTree(sample);
+    const lastOpen = () => server.requests.filter((r) => r.route === 'open').at(-1)!.body;
+    expect((await cli(['push', root, '--url', server.url, '--project', 'web', '--by', 'ana', '--json'], { PINCHER_HTTP_KEY: KEY, GITHUB_ACTOR: 'octocat' })).code).toBe(0);
+    expect(lastOpen()).toMatchObject({ pushed_by: 'ana' });
+    expect((await cli(['push', root, '--url', server.url, '--project', 'web', '--json'], { PINCHER_HTTP_KEY: KEY, GITHUB_ACTOR: 'octocat' })).code).toBe(0);
+    expect(lastOpen()).toMatchObject({ pushed_by: 'octocat' });
+    expect((await cli(['push', root, '--url', server.url, '--project', 'web', '--json'], { PINCHER_HTTP_KEY: KEY, GITLAB_USER_LOGIN: 'gl-user' })).code).toBe(0);
+    expect(lastOpen()).toMatchObject({ pushed_by: 'gl-user' });
+    expect((await cli(['push', root, '--url', server.url, '--project', 'web', '--json'], { PINCHER_HTTP_KEY: KEY })).code).toBe(0);
+    expect(lastOpen()).not.toHaveProperty('pushed_by');
+    const bad = await cli(['push', root, '--url', server.url, '--project', 'web', '--by', 'x'.repeat(101)], { PINCHER_HTTP_KEY: KEY });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--by must be 1-100 printable characters');
+  });
+
   it('says the key was refused without printing it', async () => {
     const root = await makeTree(sample);
     const wrong = 'wrong-key-value-123';

@@ -4,11 +4,19 @@ import worker from '../../../src/index';
 import type { Env } from '../../../src/env';
 import { collectGarbage, CONTENT_GRACE_MS, UPLOAD_RETENTION_MS, type GcOptions } from '../../../src/upload/gc';
 import { checkInvariants } from '../invariants';
-import { commit, env, open, push, pySource, rows, scalar, sendFiles, sha256, tool, uploadRow } from './support';
+import { commit, env, open, push, pySource, request, rows, scalar, sendFiles, sha256, tool, uploadRow } from './support';
 
-/** GC as it would run once every grace period is over. */
+/** GC as it would run once every grace period is over (push history kept no longer than manifests unless told). */
 function later(extra: Partial<GcOptions> = {}): GcOptions {
-  return { now: Date.now() + Math.max(CONTENT_GRACE_MS, UPLOAD_RETENTION_MS) + 60_000, batchRows: 5_000, callLogRetentionMs: 30 * 86_400_000, callLogMaxRows: 1_000_000, eventsRetentionMs: 7 * 86_400_000, ...extra };
+  return {
+    now: Date.now() + Math.max(CONTENT_GRACE_MS, UPLOAD_RETENTION_MS) + 60_000,
+    batchRows: 5_000,
+    callLogRetentionMs: 30 * 86_400_000,
+    callLogMaxRows: 1_000_000,
+    eventsRetentionMs: 7 * 86_400_000,
+    pushHistoryMs: 0,
+    ...extra,
+  };
 }
 
 async function held(text: string): Promise<{ blobs: number; extractions: number }> {
@@ -130,6 +138,31 @@ describe('garbage collection', { timeout: 60_000 }, () => {
     const report = await collectGarbage(env.DB, { ...later(), now });
     expect(report.events).toBeGreaterThanOrEqual(1);
     expect((await rows<{ data: string }>("SELECT data FROM events WHERE project_name = 'gc-events'")).map((r) => r.data)).toEqual(['{"age":"now"}']);
+  });
+
+  it('keeps a closed push in history (who, what changed) for PINCHER_PUSH_HISTORY_DAYS after its manifest is collected', async () => {
+    const o = await open('gc-history', { 'a.py': pySource('gc history a'), 'b.py': pySource('gc history b') }, { pushed_by: 'ci-bot' });
+    expect(o.status).toBe(201);
+    await sendFiles('gc-history', o.body.upload_id, { 'a.py': pySource('gc history a'), 'b.py': pySource('gc history b') });
+    expect((await commit('gc-history', o.body.upload_id)).status).toBe(200);
+    const month = 30 * 86_400_000;
+    await collectGarbage(env.DB, later({ pushHistoryMs: month }));
+    expect(await scalar('SELECT count(*) AS n FROM upload_files WHERE upload_id = ?1', o.body.upload_id)).toBe(0);
+    const history = await request('GET', '/v1/projects/gc-history/uploads');
+    expect(history.body.uploads).toEqual([expect.objectContaining({ upload_id: o.body.upload_id, status: 'committed', pushed_by: 'ci-bot', files: 2, changes: { new: 2, changed: 0, unchanged: 0, deleted: 0 } })]);
+    await collectGarbage(env.DB, later({ now: Date.now() + month + 60_000, pushHistoryMs: month }));
+    expect(await uploadRow(o.body.upload_id)).toBeNull();
+    expect(await checkInvariants()).toEqual([]);
+  });
+
+  it('refuses a pushed_by that is not a short string with invalid_params, and opens nothing', async () => {
+    for (const bad of [42, 'x'.repeat(101)]) {
+      const r = await open('gc-history-bad', { 'a.py': pySource('gc history bad') }, { pushed_by: bad });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_params', message: expect.stringContaining('pushed_by') });
+      expect(r.body.error.suggestion).toBeTruthy();
+    }
+    expect(await scalar("SELECT count(*) AS n FROM uploads up JOIN projects p ON p.id = up.project_id WHERE p.name = 'gc-history-bad'")).toBe(0);
   });
 
   it('runs from the Cron Trigger through the Worker\'s scheduled handler, with limits from the variables', async () => {
