@@ -34,7 +34,8 @@ export function setReadHeaders(headers: Headers, reads: ToolReads): void {
 export function withReadHeaders(res: Response, reads: readonly ToolReads[]): Response {
   if (!reads.length) return res;
   const out = new Response(res.body, res);
-  const bookmark = reads.map((r) => r.bookmark).filter((b): b is string => b !== null).pop() ?? null;
+  // D1 bookmarks sort oldest first: the greatest is the latest.
+  const bookmark = reads.map((r) => r.bookmark).filter((b): b is string => b !== null).sort().pop() ?? null;
   setReadHeaders(out.headers, { bookmark, roundTrips: reads.reduce((n, r) => n + r.roundTrips, 0) });
   return out;
 }

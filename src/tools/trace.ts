@@ -121,7 +121,7 @@ export const traceTool = defineTool({
     }
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
-    await grepThenReadBaseline(ctx, project.id, [root.name], hops.map((h) => h.node));
+    await grepThenReadBaseline(ctx, project, [root.name], hops.map((h) => h.node));
     return { root: rootView(root), hops: hops.map(hopView), total };
   },
 });
