@@ -206,7 +206,9 @@ async function level(
 const NODE_COLUMNS = 's.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size';
 
 /** Rows a walk's prefetch may hold; past it the walk asks D1 level by level. */
-const PREFETCH_ROW_CEILING = 20_000;
+const PREFETCH_ROW_CEILING = 5000;
+/** Nodes (per depth) the prefetch's recursion may reach; past it the walk asks D1 level by level. */
+const PREFETCH_NODE_CEILING = 500;
 
 interface PrefetchRow extends LevelRow {
   /** The edge's rowid: the last tie-breaker of a level's order. */
@@ -214,13 +216,14 @@ interface PrefetchRow extends LevelRow {
 }
 
 /**
- * Every edge a walk of `depth` levels from `startIds` may read, in one
- * statement: a recursive CTE reaches the nodes up to `depth - 1` hops away
+ * Every edge a walk of `depth` levels from `startIds` may read, in one round
+ * trip: a recursive CTE reaches the nodes up to `depth - 1` hops away
  * (through every edge the levels would read), then their edges come with the
  * far end's rows. A superset of what the levels read (test, weak and
  * already-seen nodes are expanded too); levelFromPrefetch picks each level
- * out of it exactly as `level` would. Null when it would exceed
- * PREFETCH_ROW_CEILING rows.
+ * out of it exactly as `level` would. The recursion is capped, so a walk
+ * from a hub costs a bounded statement: null when the reach or the rows pass
+ * their ceilings (the walk then reads level by level).
  */
 async function prefetchLevels(
   d1: D1Database,
@@ -233,26 +236,33 @@ async function prefetchLevels(
 ): Promise<PrefetchRow[] | null> {
   const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
   const edgeFilter = `e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
-  const rows = await d1
-    .prepare(
-      `WITH RECURSIVE reach(id, d) AS (
+  const reach = `WITH RECURSIVE reach(id, d) AS (
          SELECT value, 0 FROM json_each(?2)
          UNION
          SELECT e.${far}, r.d + 1 FROM reach r
          CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = r.id
          WHERE r.d + 1 < ?5 AND e.${far} IS NOT NULL AND ${edgeFilter}
-       )
+         LIMIT ?6
+       )`;
+  const binds = [projectId, JSON.stringify(startIds), JSON.stringify(kinds), minConfidence, depth, PREFETCH_NODE_CEILING + 1];
+  const [reached, rows] = await d1.batch([
+    d1.prepare(`${reach} SELECT count(*) AS n FROM reach`).bind(...binds),
+    d1
+      .prepare(
+        `${reach}
        SELECT e.${near} AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r, ${NODE_COLUMNS}
        FROM (SELECT DISTINCT id FROM reach) n
        CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = n.id
        LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = e.${far}
        LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${farFile}
        WHERE ${edgeFilter}
-       LIMIT ?6`,
-    )
-    .bind(projectId, JSON.stringify(startIds), JSON.stringify(kinds), minConfidence, depth, PREFETCH_ROW_CEILING + 1)
-    .all<PrefetchRow>();
-  return rows.results.length > PREFETCH_ROW_CEILING ? null : rows.results;
+       LIMIT ?7`,
+      )
+      .bind(...binds, PREFETCH_ROW_CEILING + 1),
+  ]);
+  const n = (reached.results[0] as { n: number } | undefined)?.n ?? 0;
+  if (n > PREFETCH_NODE_CEILING || rows.results.length > PREFETCH_ROW_CEILING) return null;
+  return rows.results as PrefetchRow[];
 }
 
 /** SQLite's BINARY order of two texts (UTF-8 bytes, i.e. code points), NULL first. */

@@ -4,7 +4,7 @@ import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
-import { runGrep } from './grep/run';
+import { prefilterHashes, runGrep } from './grep/run';
 
 /**
  * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
@@ -58,8 +58,10 @@ async function memoised(project: BaselineProject, question: string, compute: () 
 export async function grepOutputChars(ctx: ToolContext, project: BaselineProject, pattern: string, opts: { ignoreCase: boolean }): Promise<number> {
   return memoised(project, `grep\u0000${opts.ignoreCase ? 'i' : ''}\u0000${pattern}`, async () => {
     const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
+    // The file list and the prefilter go to D1 together.
+    const hashes = prefilterHashes(ctx.db, project.id, matcher);
     const files = await projectFiles(ctx.db, project.id);
-    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
+    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, hashes);
     return { value: run.scan.baselineChars, complete: !run.scan.budgetExhausted };
   });
 }
