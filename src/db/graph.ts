@@ -189,7 +189,8 @@ async function level(
        WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
   const rows = await d1
     .prepare(
-      `SELECT x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref, ${NODE_COLUMNS}
+      `SELECT x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref,
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
        FROM (${edgeRows}) x
        LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
        LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
@@ -202,113 +203,6 @@ async function level(
   return rows.results;
 }
 
-/** Columns of the node a level row reaches: its symbol row `s` and its file row `f`. */
-const NODE_COLUMNS = 's.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size';
-
-/** Rows a walk's prefetch may hold; past it the walk asks D1 level by level. */
-const PREFETCH_ROW_CEILING = 5000;
-/** Nodes (per depth) the prefetch's recursion may reach; past it the walk asks D1 level by level. */
-const PREFETCH_NODE_CEILING = 500;
-
-interface PrefetchRow extends LevelRow {
-  /** The edge's rowid: the last tie-breaker of a level's order. */
-  r: number;
-}
-
-/**
- * Every edge a walk of `depth` levels from `startIds` may read, in one round
- * trip: a recursive CTE reaches the nodes up to `depth - 1` hops away
- * (through every edge the levels would read), then their edges come with the
- * far end's rows. A superset of what the levels read (test, weak and
- * already-seen nodes are expanded too); levelFromPrefetch picks each level
- * out of it exactly as `level` would. The recursion is capped, so a walk
- * from a hub costs a bounded statement: null when the reach or the rows pass
- * their ceilings (the walk then reads level by level).
- */
-async function prefetchLevels(
-  d1: D1Database,
-  projectId: string,
-  startIds: readonly string[],
-  direction: 'in' | 'out',
-  kinds: readonly EdgeKind[],
-  minConfidence: number,
-  depth: number,
-): Promise<PrefetchRow[] | null> {
-  const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
-  const edgeFilter = `e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
-  const reach = `WITH RECURSIVE reach(id, d) AS (
-         SELECT value, 0 FROM json_each(?2)
-         UNION
-         SELECT e.${far}, r.d + 1 FROM reach r
-         CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = r.id
-         WHERE r.d + 1 < ?5 AND e.${far} IS NOT NULL AND ${edgeFilter}
-         LIMIT ?6
-       )`;
-  const binds = [projectId, JSON.stringify(startIds), JSON.stringify(kinds), minConfidence, depth, PREFETCH_NODE_CEILING + 1];
-  const [reached, rows] = await d1.batch([
-    d1.prepare(`${reach} SELECT count(*) AS n FROM reach`).bind(...binds),
-    d1
-      .prepare(
-        `${reach}
-       SELECT e.${near} AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r, ${NODE_COLUMNS}
-       FROM (SELECT DISTINCT id FROM reach) n
-       CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = n.id
-       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = e.${far}
-       LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${farFile}
-       WHERE ${edgeFilter}
-       LIMIT ?7`,
-      )
-      .bind(...binds, PREFETCH_ROW_CEILING + 1),
-  ]);
-  const n = (reached.results[0] as { n: number } | undefined)?.n ?? 0;
-  if (n > PREFETCH_NODE_CEILING || rows.results.length > PREFETCH_ROW_CEILING) return null;
-  return rows.results as PrefetchRow[];
-}
-
-/** SQLite's BINARY order of two texts (UTF-8 bytes, i.e. code points), NULL first. */
-function compareText(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i].codePointAt(0) ?? 0) - (y[i].codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
-/** Whether `a` is the edge `level`'s per-pair window keeps over `b`: surer, a call before another reference, earlier line, then rowid. */
-function keptOver(a: PrefetchRow, b: PrefetchRow): boolean {
-  if (a.confidence !== b.confidence) return a.confidence > b.confidence;
-  const ra = a.kind === 'REFERENCES' ? 1 : 0;
-  const rb = b.kind === 'REFERENCES' ? 1 : 0;
-  if (ra !== rb) return ra < rb;
-  if (a.line !== b.line) return a.line < b.line;
-  return a.r < b.r;
-}
-
-/** `level(…, ids, …, limit, perPair = true)` answered from prefetched rows: same rows, same order. */
-function levelFromPrefetch(rows: readonly PrefetchRow[], ids: readonly string[], limit: number): LevelRow[] {
-  const position = new Map<string, number>();
-  ids.forEach((id, k) => {
-    if (!position.has(id)) position.set(id, k);
-  });
-  const kept = new Map<string, { row: PrefetchRow; k: number }>();
-  for (const row of rows) {
-    const k = position.get(row.via);
-    if (k === undefined) continue;
-    const pair = JSON.stringify([k, row.node_id, row.node_id === null ? row.node_file : null]);
-    const held = kept.get(pair);
-    if (!held || keptOver(row, held.row)) kept.set(pair, { row, k });
-  }
-  return [...kept.values()]
-    .sort((a, b) => a.k - b.k || compareText(a.row.node_file, b.row.node_file) || a.row.line - b.row.line || a.row.r - b.row.r)
-    .slice(0, limit)
-    .map((x) => x.row);
-}
-
 async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: Required<Omit<WalkOptions, 'direction' | 'maxHops'>>) {
   const seen = new Set<string>(startIds);
   const dropped = new Set<string>();
@@ -317,14 +211,10 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
   const perDepth: number[] = [];
   let complete = true;
   let frontier = [...new Set(startIds)];
-  // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
-  const floor = opts.countHidden ? 0 : opts.minConfidence;
-  // A walk of several levels reads them all in one round trip when they fit, else level by level.
-  const prefetched = opts.depth > 1 ? await prefetchLevels(d1, projectId, frontier, direction, opts.kinds, floor, opts.depth) : null;
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
-    const rows = prefetched
-      ? levelFromPrefetch(prefetched, frontier, LEVEL_ROW_CEILING + 1)
-      : await level(d1, projectId, frontier, direction, opts.kinds, floor, LEVEL_ROW_CEILING + 1, true);
+    // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
+    const floor = opts.countHidden ? 0 : opts.minConfidence;
+    const rows = await level(d1, projectId, frontier, direction, opts.kinds, floor, LEVEL_ROW_CEILING + 1, true);
     if (rows.length > LEVEL_ROW_CEILING) {
       complete = false;
       rows.length = LEVEL_ROW_CEILING;
