@@ -83,7 +83,7 @@ export function createClient({ url, key, signal, tries = 3, retryBaseMs = 500 })
         continue;
       }
       const text = await response.text().catch(() => '');
-      if (response.ok) return parseAnswer(step, response.status, text);
+      if (response.ok) return withBookmark(parseAnswer(step, response.status, text), response);
       const failure = refusal(step, response, text);
       if (!shouldRetry(policy, response.status) || attempt >= tries) throw failure;
       await sleep(retryAfter(response) ?? backoff(retryBaseMs, attempt), signal);
@@ -185,6 +185,16 @@ function parseAnswer(step, status, text) {
     // fall through
   }
   throw new PushError({ step, status, code: 'bad_response', message: 'the server answered with something other than a JSON object' });
+}
+
+/**
+ * The answer with the server's D1 bookmark (`X-Pincher-Bookmark`, sent by a commit) as `bookmark`:
+ * a tool call that sends it back reads at least the state this answer saw.
+ * @param {Record<string, unknown>} answer @param {Response} response
+ */
+function withBookmark(answer, response) {
+  const bookmark = response.headers.get('x-pincher-bookmark');
+  return bookmark && answer.bookmark === undefined ? { ...answer, bookmark } : answer;
 }
 
 /** @param {Response} response */

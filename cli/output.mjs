@@ -114,6 +114,8 @@ export function pushSummary(target, walked, pushed, durationMs, scip = null) {
     ...(warnings.length > 0 && { warnings }),
     duration_ms: durationMs,
     server_duration_ms: typeof pushed.committed.duration_ms === 'number' ? pushed.committed.duration_ms : null,
+    // Send it back as X-Pincher-Bookmark: the call then reads this push's index on any replica (docs/consistency.md).
+    ...(typeof pushed.committed.bookmark === 'string' && { bookmark: pushed.committed.bookmark }),
   };
 }
 

@@ -53,11 +53,35 @@ const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'cha
  * reads no table (its call-log row is written after the answer); /v1/ready makes exactly one
  * D1 round trip (the migration ledger). ready − why_empty ≈ the cost of one D1 round trip.
  */
+const READY = 'GET /v1/ready (one D1 round trip)';
 const FLOOR = [
   { label: 'GET /v1/health (no D1)', call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/health') },
   { label: 'why_empty (tool seam, no D1 read)', call: (/** @type {ReturnType<typeof client>} */ c) => c.call('why_empty', { code: 'no_results_in_corpus' }) },
-  { label: 'GET /v1/ready (one D1 round trip)', call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready') },
+  { label: READY, call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready') },
 ];
+
+/**
+ * Targets for a tool's p50 as a multiple of the one-round-trip floor (/v1/ready's p50 in the
+ * same run), per tool or per tier (issue 17): a lite tool answers in one D1 round trip, trace
+ * (standard) in at most two.
+ * @type {Record<string, number>}
+ */
+const RATIO_TARGETS = { 'tier:lite': 1.3, trace: 2 };
+
+/**
+ * A tool's p50 and p99 over the floor's (server and client figures), two decimals.
+ * @param {{ server_ms: any, client_ms: any }} x @param {{ server_ms: any, client_ms: any } | undefined} ready
+ */
+function ratios(x, ready) {
+  if (!ready) return null;
+  const r = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => (a == null || !b ? null : Math.round((a / b) * 100) / 100);
+  return {
+    server_p50: r(x.server_ms?.p50, ready.server_ms?.p50),
+    server_p99: r(x.server_ms?.p99, ready.server_ms?.p99),
+    client_p50: r(x.client_ms?.p50, ready.client_ms?.p50),
+    client_p99: r(x.client_ms?.p99, ready.client_ms?.p99),
+  };
+}
 
 /**
  * Waits until the server's process group is idle (under 10 % of a CPU over two consecutive
@@ -153,6 +177,7 @@ const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  * @property {string | null} errorCode
  * @property {string | null} errorMessage
  * @property {string | null} emptyReason
+ * @property {number | null} roundTrips D1 round trips the call made (`X-Pincher-D1-Round-Trips`)
  */
 
 /** @param {string} url @param {string} key */
@@ -164,15 +189,19 @@ function client(url, key) {
       const t0 = performance.now();
       let status = 0;
       let text = '';
+      /** @type {number | null} */
+      let roundTrips = null;
       try {
         const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
         status = res.status;
         text = await res.text();
+        const trips = res.headers.get('x-pincher-d1-round-trips');
+        roundTrips = trips === null ? null : Number(trips);
       } catch (err) {
         const timedOut = /** @type {Error} */ (err)?.name === 'TimeoutError';
         const errorCode = timedOut ? 'timeout' : 'fetch_failed';
         const errorMessage = timedOut ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : String(/** @type {Error} */ (err)?.message ?? err);
-        return { ok: false, status, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode, errorMessage, emptyReason: null };
+        return { ok: false, status, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode, errorMessage, emptyReason: null, roundTrips: null };
       }
       const clientMs = performance.now() - t0;
       /** @type {any} */
@@ -184,9 +213,9 @@ function client(url, key) {
       }
       const serverMs = typeof body?._meta?.latency_ms === 'number' ? body._meta.latency_ms : null;
       if (status >= 400 || body?.error || !body) {
-        return { ok: false, status, serverMs, clientMs, bytes: text.length, result: null, errorCode: body?.error?.code ?? `http_${status}`, errorMessage: body?.error?.message ?? text.slice(0, 200), emptyReason: null };
+        return { ok: false, status, serverMs, clientMs, bytes: text.length, result: null, errorCode: body?.error?.code ?? `http_${status}`, errorMessage: body?.error?.message ?? text.slice(0, 200), emptyReason: null, roundTrips };
       }
-      return { ok: true, status, serverMs, clientMs, bytes: text.length, result: body.result, errorCode: null, errorMessage: null, emptyReason: body._meta?.empty_reason ?? null };
+      return { ok: true, status, serverMs, clientMs, bytes: text.length, result: body.result, errorCode: null, errorMessage: null, emptyReason: body._meta?.empty_reason ?? null, roundTrips };
     },
     /** GET a route and time it like a tool call (/v1/health has no `_meta`). @param {string} p @returns {Promise<Call>} */
     async ping(p) {
@@ -202,9 +231,9 @@ function client(url, key) {
         } catch {
           /* not JSON */
         }
-        return { ok: res.ok, status: res.status, serverMs, clientMs, bytes: text.length, result: null, errorCode: res.ok ? null : `http_${res.status}`, errorMessage: null, emptyReason: null };
+        return { ok: res.ok, status: res.status, serverMs, clientMs, bytes: text.length, result: null, errorCode: res.ok ? null : `http_${res.status}`, errorMessage: null, emptyReason: null, roundTrips: null };
       } catch (err) {
-        return { ok: false, status: 0, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode: 'fetch_failed', errorMessage: String(/** @type {Error} */ (err)?.message ?? err), emptyReason: null };
+        return { ok: false, status: 0, serverMs: null, clientMs: performance.now() - t0, bytes: 0, result: null, errorCode: 'fetch_failed', errorMessage: String(/** @type {Error} */ (err)?.message ?? err), emptyReason: null, roundTrips: null };
       }
     },
     /** @param {string} p */
@@ -661,6 +690,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
         server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
         client_ms: stats(xs.map((x) => x.call.clientMs)),
         response_bytes: stats(xs.map((x) => x.call.bytes)),
+        d1_round_trips: stats(xs.flatMap((x) => (x.call.roundTrips === null ? [] : [x.call.roundTrips]))),
         hits: xs.filter((x) => found(t, x.call)).length,
         empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
         errors: errors.length,
@@ -683,6 +713,16 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
       args_example: derived.mix[t][0].args,
     };
   }
+  const floorSummary = Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }]));
+  const ready = floorSummary[READY];
+  for (const [t, x] of Object.entries(tools)) {
+    const tier = registered.get(t)?.tier ?? null;
+    x.tier = tier;
+    x.ratio_to_floor = ratios(x, ready);
+    const target = RATIO_TARGETS[t] ?? (tier ? RATIO_TARGETS[`tier:${tier}`] : undefined) ?? null;
+    x.ratio_target_p50 = target;
+    x.ratio_verdict = target === null || x.ratio_to_floor?.server_p50 == null ? null : x.ratio_to_floor.server_p50 <= target ? 'met' : 'missed';
+  }
   const cpuS = cpuBefore && cpuAfter ? Math.round((cpuAfter.total - cpuBefore.total) * 100) / 100 : null;
   const cpuByCommand = cpuBefore && cpuAfter
     ? Object.fromEntries(Object.entries(cpuAfter.byCommand).map(([k, v]) => [k, Math.round((v - (cpuBefore.byCommand[k] ?? 0)) * 100) / 100]))
@@ -698,7 +738,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     skipped: derived.skipped,
     timed_out: timedOut,
     tools,
-    floor: Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }])),
+    floor: floorSummary,
     mix: Object.fromEntries(Object.entries(derived.mix).map(([t, m]) => [t, m])),
     seeds: derived.seeds,
     sampled_files: derived.sampled_files,
@@ -761,6 +801,16 @@ export function formatLatency(lat, renderTable) {
     rows.push(['(reference)', label, x.n, f(x.server_ms?.p50), f(x.server_ms?.p99), f(x.client_ms?.p50), f(x.client_ms?.p99), null, null, null, x.errors || '0']);
   }
   out.push('', renderTable(rows, { title: `Query latency, ms (REST, one call at a time; server = _meta.latency_ms, client = wall over loopback; nearest-rank percentiles; ${lat.calls_per_tool} calls per tool after ${lat.warmup_per_tool} warm-up, seed ${lat.seed}; verdict on server figures)` }));
+  const ready = lat.floor?.[READY];
+  const x2 = (/** @type {number | null | undefined} */ v) => (v == null ? '—' : `${v.toFixed(2)}×`);
+  const trips = [['tool', 'tier', 'D1 round trips p50', 'max', 'server p50', 'server p99', 'client p50', 'client p99', 'target p50', 'verdict']];
+  for (const t of order) {
+    const x = lat.tools[t];
+    if (!x) continue;
+    const r = x.ratio_to_floor ?? {};
+    trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, x.ratio_verdict ?? '—']);
+  }
+  out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
   for (const [t, x] of Object.entries(lat.tools)) {
     if (x.first_error) out.push(`${t}: ${x.errors} error(s), first: ${x.first_error}${x.unfilled_required ? ` (required arguments not derivable: ${x.unfilled_required.join(', ')})` : ''}`);
     if (x.stopped_early) out.push(`${t}: ${x.stopped_early}`);

@@ -30,8 +30,13 @@ const PROJECT_COLUMNS = Object.entries({
   .map(([key, column]) => `${column} AS ${key}`)
   .join(', ');
 
-export async function getProjectByName(d1: D1Database, name: string): Promise<ProjectRow | undefined> {
-  const row = await d1.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE name = ?1`).bind(name).first<ProjectRow>();
+/** The statement reading one project's row by name (no row: no such project). */
+export function projectByNameStatement(d1: Pick<D1Database, 'prepare'>, name: string): D1PreparedStatement {
+  return d1.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE name = ?1`).bind(name);
+}
+
+export async function getProjectByName(d1: Pick<D1Database, 'prepare'>, name: string): Promise<ProjectRow | undefined> {
+  const row = await projectByNameStatement(d1, name).first<ProjectRow>();
   return row ?? undefined;
 }
 

@@ -144,11 +144,13 @@ export async function candidatesByNames(
 
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */
 export async function fileSymbols(d1: D1Database, projectId: string, path: string): Promise<SymbolRow[]> {
-  return allRows<SymbolRow>(
-    d1
-      .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
-      .bind(projectId, path),
-  );
+  return allRows<SymbolRow>(fileSymbolsStatement(d1, projectId, path));
+}
+
+function fileSymbolsStatement(d1: D1Database, projectId: string, path: string): D1PreparedStatement {
+  return d1
+    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
+    .bind(projectId, path);
 }
 
 export interface OutlineOwner {
@@ -207,15 +209,24 @@ export interface StoredFile {
   content: string | null;
 }
 
-/** One visible file of a project with its stored content. */
-export async function fileWithContent(d1: D1Database, projectId: string, path: string): Promise<StoredFile | null> {
-  return d1
+/**
+ * A stored file with its content (null content: the blob is gone) and, when
+ * `withSymbols`, its symbols as fileSymbols lists them, in one round trip;
+ * `symbols` is null when not asked for.
+ */
+export async function fileWithSymbols(d1: D1Database, projectId: string, path: string, withSymbols: boolean): Promise<{ file: StoredFile | null; symbols: SymbolRow[] | null }> {
+  const fileStmt = d1
     .prepare(
       `SELECT f.path, f.hash, f.size, f.language, f.status, f.reason, b.content FROM files f
        LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND f.path = ?2`,
     )
-    .bind(projectId, path)
-    .first<StoredFile>();
+    .bind(projectId, path);
+  if (!withSymbols) return { file: await fileStmt.first<StoredFile>(), symbols: null };
+  const [file, symbols] = await d1.batch([
+    fileStmt,
+    fileSymbolsStatement(d1, projectId, path),
+  ]);
+  return { file: (file.results[0] as StoredFile | undefined) ?? null, symbols: symbols.results as SymbolRow[] };
 }
 
 /** Paths of a project whose last segment is `basename` (case-insensitive), closest first. */

@@ -6,6 +6,8 @@
  * bound values (names, paths, queries, source) are never logged.
  */
 
+import type { D1Reader } from './request-database';
+
 interface Timing {
   tool: string;
   log: (line: string) => void;
@@ -49,15 +51,12 @@ function wrapStatement(real: D1PreparedStatement, sql: string, t: Timing): D1Pre
   return wrapped;
 }
 
-/** `db` with every statement timed and logged under `tool`. */
-export function timedDatabase(db: D1Database, tool: string, log: (line: string) => void = (l) => console.log(l)): D1Database {
+/** `db` (a binding or a session) with every statement timed and logged under `tool`. */
+export function timedDatabase(db: D1Reader, tool: string, log: (line: string) => void = (l) => console.log(l)): D1Reader {
   const t: Timing = { tool, log };
   return {
     prepare: (sql: string) => wrapStatement(db.prepare(sql), sql, t),
     batch: <T>(statements: D1PreparedStatement[]) =>
       timed(t, `batch of ${statements.length}`, () => db.batch<T>(statements.map((s) => unwrap.get(s) ?? s))),
-    exec: (sql: string) => timed(t, sqlHead(sql), () => db.exec(sql)),
-    dump: () => db.dump(),
-    withSession: (...a: Parameters<D1Database['withSession']>) => db.withSession(...a),
-  } as unknown as D1Database;
+  };
 }

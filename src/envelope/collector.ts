@@ -98,4 +98,23 @@ export class MetaCollector {
     this.project = project;
     return this;
   }
+
+  /** This collector's facts as they stand, to restore when a call is run again (restore). */
+  snapshot(): MetaCollector {
+    const copy = new MetaCollector();
+    copy.restore(this);
+    return copy;
+  }
+
+  /** Takes over `from`'s facts, dropping everything added since (a stale run's diagnosis, steps, warnings). */
+  restore(from: MetaCollector): this {
+    for (const key of Object.keys(this)) if (!Object.hasOwn(from, key)) Reflect.deleteProperty(this, key);
+    Object.assign(this, from, {
+      diagnoses: [...from.diagnoses],
+      nextSteps: [...from.nextSteps],
+      warnings: [...from.warnings],
+      baselineFiles: new Map([...from.baselineFiles].map(([k, v]) => [k, new Map(v)])),
+    });
+    return this;
+  }
 }

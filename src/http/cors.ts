@@ -13,6 +13,7 @@ export const CORS_ALLOW_HEADERS = [
   'Mcp-Name',
   'X-Request-ID',
   'X-Pincher-Toolset',
+  'X-Pincher-Bookmark',
   'Last-Event-ID',
 ] as const;
 
@@ -24,6 +25,8 @@ export const CORS_EXPOSE_HEADERS = [
   'Mcp-Protocol-Version',
   'WWW-Authenticate',
   'Retry-After',
+  'X-Pincher-Bookmark',
+  'X-Pincher-D1-Round-Trips',
 ] as const;
 
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;

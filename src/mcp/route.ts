@@ -3,6 +3,8 @@ import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { MAX_JSON_BODY, readBodyText } from '../http/body';
 import { sessionHeader } from '../http/session';
+import { BOOKMARK_HEADER, bookmarkArg, withReadHeaders } from '../http/bookmark';
+import type { ToolReads } from '../tools/run';
 import { errorWithMeta } from '../http/respond';
 import type { Toolset } from '../tools/define';
 import type { McpRequestScope } from './server';
@@ -18,6 +20,7 @@ mcpRoutes.post('/', async (c) => {
   // Read under the cap first, then hand the SDK a fresh request with the same bytes.
   const text = await readBodyText(c, MAX_JSON_BODY);
   const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text });
+  const reads: ToolReads[] = [];
   const scope: McpRequestScope = {
     env: c.env,
     requestId: c.get('requestId'),
@@ -30,11 +33,13 @@ mcpRoutes.post('/', async (c) => {
     sessionHeader: sessionHeader(c.req.header('x-pincher-session')) ?? sessionHeader(c.req.header('mcp-session-id')),
     traceparent: c.req.header('traceparent'),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
+    bookmark: bookmarkArg(c.req.header(BOOKMARK_HEADER)),
+    onReads: (r) => reads.push(r),
   };
   // The SDK and the MCP server are loaded on the first MCP request, not at the Worker's
   // startup: REST, probes and pushes never evaluate them (the bench's bundle stage measures startup).
   const { handleMcp } = await import('./handle');
-  return handleMcp(request, scope, (p) => c.executionCtx.waitUntil(p));
+  return withReadHeaders(await handleMcp(request, scope, (p) => c.executionCtx.waitUntil(p)), reads);
 });
 
 mcpRoutes.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/', (c) =>

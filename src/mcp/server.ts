@@ -15,6 +15,8 @@ import { McpLane, type LaneRequest } from './logging';
 export interface McpRequestScope extends Omit<CallContext, 'surface' | 'sessionId' | 'registry'> {
   toolset: Toolset;
   sessionHeader?: string;
+  /** Told what each tool call of the request read (its bookmark, its D1 round trips), for the response headers. */
+  onReads?: (reads: ToolOutcome['reads']) => void;
 }
 
 const INSTRUCTIONS =
@@ -142,6 +144,7 @@ export function buildMcpServer(scope: McpRequestScope, modern = false): Server {
         await lane.log('info', { tool: name, message, done, total });
       },
     });
+    scope.onReads?.(outcome.reads);
     const drift = outcome.meta.binary_drift_warning;
     if (drift) await lane.log('warning', { message: `schema drift: ${drift.remediation}`, binary_drift_warning: drift });
     return toCallToolResult(outcome);

@@ -7,6 +7,7 @@ import { errorWithMeta, jsonWithMeta } from '../http/respond';
 import { REGISTRY, TOOLS, findTool, unknownTool } from '../tools/registry';
 import { advertisedAnnotations, advertisedInputSchema, outputJsonSchema } from '../tools/describe';
 import { runTool } from '../tools/run';
+import { BOOKMARK_HEADER, bookmarkArg, setReadHeaders } from '../http/bookmark';
 
 /** The REST twin: `POST /v1/tools/{tool}` with the arguments as the JSON body. */
 export const toolRoutes = new Hono<AppEnv>();
@@ -45,10 +46,13 @@ toolRoutes.post('/:tool', async (c) => {
     registry: REGISTRY,
     traceparent: c.req.header('traceparent'),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
+    bookmark: bookmarkArg(c.req.header(BOOKMARK_HEADER)),
   });
-  if (outcome.ok) return c.json({ result: outcome.result, _meta: outcome.meta });
-  const res = c.json({ error: outcome.error.toBody(), _meta: outcome.meta }, outcome.error.status);
-  for (const [k, v] of Object.entries(outcome.error.headers ?? {})) res.headers.set(k, v);
+  const res = outcome.ok
+    ? c.json({ result: outcome.result, _meta: outcome.meta })
+    : c.json({ error: outcome.error.toBody(), _meta: outcome.meta }, outcome.error.status);
+  if (!outcome.ok) for (const [k, v] of Object.entries(outcome.error.headers ?? {})) res.headers.set(k, v);
+  setReadHeaders(res.headers, outcome.reads);
   return res;
 });
 

@@ -6,6 +6,8 @@ import { readBodyBytes, readJsonBody } from '../http/body';
 import { jsonWithMeta } from '../http/respond';
 import { MetaCollector } from '../envelope/collector';
 import { changeCounts, getProjectUpload } from '../db/uploads';
+import { latestBookmark } from '../db/sessions';
+import { BOOKMARK_HEADER } from '../http/bookmark';
 import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
 import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
@@ -67,7 +69,11 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
   const scip = SCIP_MEDIA_TYPES.includes(media) ? await readBodyBytes(c, MAX_SCIP_BYTES) : undefined;
   const meta = new MetaCollector();
   const summary = await commitUpload(c.env.DB, project, upload, meta, c.get('requestId'), scip);
-  return jsonWithMeta(c, { ...summary }, 200, meta);
+  // Read-your-writes: a tool call sending this bookmark back reads the index this commit made, on any replica.
+  const bookmark = await latestBookmark(c.env.DB);
+  const res = await jsonWithMeta(c, { ...summary }, 200, meta);
+  if (bookmark) res.headers.set(BOOKMARK_HEADER, bookmark);
+  return res;
 });
 
 uploadRoutes.get('/:project/uploads/:id', async (c) => {

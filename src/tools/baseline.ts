@@ -4,7 +4,7 @@ import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
-import { runGrep } from './grep/run';
+import { prefilterHashes, runGrep } from './grep/run';
 
 /**
  * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
@@ -27,12 +27,43 @@ export function fullFileReadBaseline(ctx: ToolContext, projectId: string, files:
   ctx.meta.baselineParts('full_file_read', projectId, files);
 }
 
+/** The project a baseline reads: its stored files are fixed for one generation. */
+export interface BaselineProject {
+  id: string;
+  generation: number;
+}
+
+/**
+ * Baseline figures already computed in this isolate, by project generation
+ * and question: a generation's files never change (a push makes a new
+ * generation), so a figure stays true for it; the oldest go first.
+ */
+const memo = new Map<string, number>();
+const MEMO_ENTRIES = 2000;
+
+async function memoised(project: BaselineProject, question: string, compute: () => Promise<{ value: number; complete: boolean }>): Promise<number> {
+  const key = `${project.id}@${project.generation}\u0000${question}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const { value, complete } = await compute();
+  // A scan cut by its time budget is a lower bound of this run only: not kept.
+  if (complete) {
+    memo.set(key, value);
+    if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  }
+  return value;
+}
+
 /** Characters of `grep -rn` output (`path:N:text` lines) for a pattern over every file of the project. */
-export async function grepOutputChars(ctx: ToolContext, projectId: string, pattern: string, opts: { ignoreCase: boolean }): Promise<number> {
-  const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
-  const files = await projectFiles(ctx.db, projectId);
-  const run = await runGrep(ctx.db, projectId, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
-  return run.scan.baselineChars;
+export async function grepOutputChars(ctx: ToolContext, project: BaselineProject, pattern: string, opts: { ignoreCase: boolean }): Promise<number> {
+  return memoised(project, `grep\u0000${opts.ignoreCase ? 'i' : ''}\u0000${pattern}`, async () => {
+    const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
+    // The file list and the prefilter go to D1 together.
+    const hashes = prefilterHashes(ctx.db, project.id, matcher);
+    const files = await projectFiles(ctx.db, project.id);
+    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, hashes);
+    return { value: run.scan.baselineChars, complete: !run.scan.budgetExhausted };
+  });
 }
 
 /** Words of a search query, as an agent would grep them: operators (OR, AND, NOT), quotes and `*` dropped. */
@@ -45,9 +76,9 @@ export function queryWords(query: string): string[] {
  * Declares the `grep_recursive` baseline of a search: the output of
  * `grep -rniE 'w1|w2|…'` over the project for the query's words.
  */
-export async function queryGrepBaseline(ctx: ToolContext, projectId: string, query: string): Promise<void> {
+export async function queryGrepBaseline(ctx: ToolContext, project: BaselineProject, query: string): Promise<void> {
   const words = queryWords(query);
-  const chars = words.length ? await grepOutputChars(ctx, projectId, words.map(regexWord).join('|'), { ignoreCase: true }) : 0;
+  const chars = words.length ? await grepOutputChars(ctx, project, words.map(regexWord).join('|'), { ignoreCase: true }) : 0;
   ctx.meta.baselineParts('grep_recursive', null, [], chars);
 }
 
@@ -59,7 +90,7 @@ export async function queryGrepBaseline(ctx: ToolContext, projectId: string, que
  */
 export async function grepThenReadBaseline(
   ctx: ToolContext,
-  projectId: string,
+  project: BaselineProject,
   names: readonly string[],
   nodes: readonly { id: string | null; file: string; line: number; endLine: number }[],
 ): Promise<void> {
@@ -68,8 +99,8 @@ export async function grepThenReadBaseline(
   if (spans.length === 0) return;
   const distinct = [...new Set(names)].filter((n) => n.length > 0);
   const [grep, read] = await Promise.all([
-    distinct.length ? grepOutputChars(ctx, projectId, distinct.map(regexWord).join('|'), { ignoreCase: false }) : Promise.resolve(0),
-    spanChars(ctx, projectId, spans),
+    distinct.length ? grepOutputChars(ctx, project, distinct.map(regexWord).join('|'), { ignoreCase: false }) : Promise.resolve(0),
+    spanChars(ctx, project, spans),
   ]);
   ctx.meta.baselineParts('grep_then_read', null, [], grep + read);
 }
@@ -84,8 +115,13 @@ export function regexWord(word: string): string {
  * lines returns them (each line with its newline). Spans of files without
  * stored text count nothing.
  */
-export async function spanChars(ctx: ToolContext, projectId: string, spans: readonly { path: string; start: number; end: number }[]): Promise<number> {
+export async function spanChars(ctx: ToolContext, project: BaselineProject, spans: readonly { path: string; start: number; end: number }[]): Promise<number> {
   if (spans.length === 0) return 0;
+  const question = `spans\u0000${spans.map((s) => `${s.path}:${s.start}:${s.end}`).join('\u0000')}`;
+  return memoised(project, question, async () => ({ value: await readSpanChars(ctx, project.id, spans), complete: true }));
+}
+
+async function readSpanChars(ctx: ToolContext, projectId: string, spans: readonly { path: string; start: number; end: number }[]): Promise<number> {
   const wanted = new Set(spans.map((s) => s.path));
   const files = (await projectFiles(ctx.db, projectId)).filter((f) => wanted.has(f.path));
   const contents = await blobContents(ctx.db, [...new Set(files.map((f) => f.hash))]);

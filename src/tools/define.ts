@@ -1,12 +1,15 @@
 import type * as z from 'zod';
 import type { Env, AccessScope } from '../env';
 import type { MetaCollector } from '../envelope/collector';
+import type { ProjectLookup } from './project-cache';
 import type { BaselineMethod, ComplexityTier } from '../envelope/types';
 
 /** What a handler may use. It never sees the HTTP request or the MCP transport. */
 export interface ToolContext {
   env: Env;
   db: D1Database;
+  /** Project lookups through the per-isolate cache, checked in the call's own round trips (src/tools/project-cache.ts). Absent: look up in D1. */
+  projects?: ProjectLookup;
   /** Add diagnosis, warnings, next steps, baseline and scope here; never build `_meta`. */
   meta: MetaCollector;
   requestId: string;

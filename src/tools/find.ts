@@ -80,9 +80,8 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
   if (!project) return empty;
 
   const filter: FileFilter = { language: args.language, minSize, maxSize };
-  const matching = await matchingFiles(ctx.db, project.id, filter, glob);
-  // walk_directory: the full listing of the project, one `path size` line per file.
-  const listing = await listingChars(ctx.db, project.id);
+  // walk_directory: the full listing of the project, one `path size` line per file (asked for in the same round trip).
+  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), listingChars(ctx.db, project.id)]);
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
   if (matching.length === 0) {

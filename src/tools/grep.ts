@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
 import { globArg, globParamText, paramError } from './params';
-import { anyMatch, runGrep } from './grep/run';
+import { anyMatch, prefilterHashes, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
@@ -82,6 +82,8 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
 
   const byPath = (a: FileRow, b: FileRow) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const files = (under?: string) => projectFiles(ctx.db, project.id, { under: under || undefined }).then((rows) => rows.sort(byPath));
+  // The scope's file list and the prefilter go to D1 together.
+  const hashes = prefilterHashes(ctx.db, project.id, matcher);
   const scope = glob ? (await files(glob.folder)).filter((f) => glob.test(f.path)) : await files();
   // Every file of the project, read only when an empty result needs explaining.
   const all = async () => (glob ? files() : scope);
@@ -98,12 +100,19 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   }
 
   const started = Date.now();
-  const run = await runGrep(ctx.db, project.id, scope, matcher, {
-    limit: args.limit,
-    context: args.context,
-    summary: args.summary,
-    deadline: started + SCAN_BUDGET_MS,
-  });
+  const run = await runGrep(
+    ctx.db,
+    project.id,
+    scope,
+    matcher,
+    {
+      limit: args.limit,
+      context: args.context,
+      summary: args.summary,
+      deadline: started + SCAN_BUDGET_MS,
+    },
+    hashes,
+  );
   const s = run.scan;
   ctx.meta.diagnose('grep_scan', 'info', `scanned ${s.filesScanned} of ${scope.length} file(s) in scope (${s.bytesScanned} bytes) in ${Date.now() - started} ms`, {
     candidates_prefiltered: run.candidates,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseSymbolId } from '../symbols/symbol-id';
 import { fileSizes } from '../db/graph';
 import { fileSymbols, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
@@ -64,10 +65,16 @@ export const neighborhoodTool = defineTool({
     const empty = { symbol: null, siblings: [], total: 0, has_more: false };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
+    // An id names its file: the file's symbols and size are asked for in the target's own round trip.
+    const named = args.id === undefined ? null : parseSymbolId(args.id)?.path;
+    const fileFacts = (path: string) => Promise.all([fileSymbols(ctx.db, project.id, path), fileSizes(ctx.db, project.id, [path])]);
+    const early = named ? fileFacts(named) : null;
+    early?.catch(() => undefined);
     const target = await resolveTarget(ctx, 'neighborhood', project, { id: args.id, name: args.name }, { limit: args.limit });
     if (!target) return empty;
 
-    const all = (await fileSymbols(ctx.db, project.id, target.file_path)).filter((s) => s.id !== target.id);
+    const [symbols, sizes] = await (early && named === target.file_path ? early : fileFacts(target.file_path));
+    const all = symbols.filter((s) => s.id !== target.id);
     const page = all.slice(args.offset, args.offset + args.limit);
     const hasMore = args.offset + page.length < all.length;
     const step = (offset: number) => ({ project: project.name, id: target.id, limit: args.limit, offset });
@@ -82,7 +89,7 @@ export const neighborhoodTool = defineTool({
     } else if (hasMore) {
       ctx.meta.next('neighborhood', step(args.offset + page.length), `fetch the next page (${all.length - args.offset - page.length} more)`);
     }
-    fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, [target.file_path]));
+    fullFileReadBaseline(ctx, project.id, sizes);
     return {
       symbol: rootView(target),
       siblings: page.map((s) => ({

@@ -196,7 +196,7 @@ async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args:
     warnCoverage(ctx, root.language);
     if (target.kind === 'symbol') ctx.meta.next('trace', { project: project.name, id: root.id, direction: 'inbound', depth: args.depth, include_tests: true }, 'walk the callers hop by hop');
   }
-  await grepThenReadBaseline(ctx, project.id, target.rows.map((r) => r.name), [...shown, ...testHops].map((h) => h.node));
+  await grepThenReadBaseline(ctx, project, target.rows.map((r) => r.name), [...shown, ...testHops].map((h) => h.node));
   return {
     target: {
       kind: target.kind,

@@ -18,7 +18,7 @@ export async function resolveProject(ctx: ToolContext, name: string | undefined)
     ctx.meta.next('list', {}, 'see which projects are indexed');
     return null;
   }
-  const row = await getProjectByName(ctx.db, wanted);
+  const row = await (ctx.projects ? ctx.projects.byName(wanted) : getProjectByName(ctx.db, wanted));
   if (!row || row.indexedAt === null) {
     ctx.meta.empty(
       'no_project_indexed',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { fileSymbols, fileWithContent, type StoredFile, type SymbolRow } from '../db/source';
+import { fileSymbols, fileWithSymbols, type StoredFile, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
 import { fullFileReadBaseline, linesChars } from './baseline';
@@ -93,7 +93,8 @@ export const readTool = defineTool({
     const path = normaliseRepoPath(args.path);
     const project = await resolveProject(ctx, args.project);
     if (!project) return { path };
-    const file = await fileWithContent(ctx.db, project.id, path);
+    // The file's symbols ride in the same round trip whenever the call may need them (a symbol, the map, a long file).
+    const { file, symbols } = await fileWithSymbols(ctx.db, project.id, path, mayNeedSymbols(args));
     if (!file) {
       await explainMissingFile(ctx, project, path);
       return { path };
@@ -103,7 +104,7 @@ export const readTool = defineTool({
       return { path, language: file.language };
     }
     fullFileReadBaseline(ctx, project.id, [{ path, size: file.size }]);
-    return readContent(ctx, project.name, project.id, { ...file, content: file.content }, args);
+    return readContent(ctx, project.name, project.id, { ...file, content: file.content }, args, symbols);
   },
 });
 
@@ -115,7 +116,14 @@ interface Args {
   anchors?: string[];
 }
 
-async function readContent(ctx: ToolContext, projectName: string, projectId: string, file: StoredFile & { content: string }, args: Args): Promise<Output> {
+async function readContent(
+  ctx: ToolContext,
+  projectName: string,
+  projectId: string,
+  file: StoredFile & { content: string },
+  args: Args,
+  prefetched: SymbolRow[] | null,
+): Promise<Output> {
   const lines = splitLines(file.content);
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
   const step = (extra: Record<string, unknown>) => ({ project: projectName, path: file.path, ...extra });
@@ -127,7 +135,7 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
   }
 
   const wantsLines = args.offset !== undefined || args.limit !== undefined || args.symbol !== undefined || (!args.map && !args.anchors);
-  const symbols = await fileSymbolsIfNeeded(ctx, projectId, file, lines.length, args);
+  const symbols = await fileSymbolsIfNeeded(ctx, projectId, file, lines.length, args, prefetched);
 
   let chosen: SymbolRow | null = null;
   if (args.symbol !== undefined) {
@@ -194,11 +202,16 @@ async function readContent(ctx: ToolContext, projectName: string, projectId: str
 }
 
 /** The file's symbols, fetched only when a symbol, a map, or an over-budget read may need them. */
-async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: StoredFile, total: number, args: Args): Promise<SymbolRow[]> {
+async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: StoredFile, total: number, args: Args, prefetched: SymbolRow[] | null): Promise<SymbolRow[]> {
   const mayOverflow = (args.limit ?? (args.offset === undefined ? total : 0)) > MAX_LINES;
   if (args.symbol === undefined && !args.map && !mayOverflow) return [];
   if (file.language === 'none') return [];
-  return fileSymbols(ctx.db, projectId, file.path);
+  return prefetched ?? fileSymbols(ctx.db, projectId, file.path);
+}
+
+/** Whether fileSymbolsIfNeeded may want the symbols, before the file's length is known. */
+function mayNeedSymbols(args: Args): boolean {
+  return args.symbol !== undefined || args.map || (args.limit ?? (args.offset === undefined ? Infinity : 0)) > MAX_LINES;
 }
 
 function pickSymbol(

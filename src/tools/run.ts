@@ -1,4 +1,7 @@
 import { timedDatabase } from '../db/timed';
+import { asRequestDatabase, requestDatabase } from '../db/request-database';
+import { openReadSession } from '../db/sessions';
+import { ProjectLookup } from './project-cache';
 import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
@@ -39,11 +42,24 @@ export interface CallContext {
   waitUntil(promise: Promise<unknown>): void;
   /** Progress of long work, for a caller listening on this request (MCP `_meta.progressToken`). */
   progress?: ToolContext['progress'];
+  /**
+   * A D1 Sessions API bookmark the client holds (the `X-Pincher-Bookmark` header, e.g. from a
+   * push's commit): the call reads a state at least that recent. Absent: any replica may answer.
+   */
+  bookmark?: string;
+}
+
+/** What the call cost in D1 and where its reads stand, for the surface's response headers. */
+export interface ToolReads {
+  /** D1 round trips made before the answer (handler, baseline settlement; not the call-log write after it). */
+  roundTrips: number;
+  /** The session's latest bookmark: pass it back to read at least this state. Null when no query ran. */
+  bookmark: string | null;
 }
 
 export type ToolOutcome =
-  | { ok: true; result: Record<string, unknown>; meta: Meta; collector: MetaCollector }
-  | { ok: false; error: PincherError; meta: Meta; collector: MetaCollector };
+  | { ok: true; result: Record<string, unknown>; meta: Meta; collector: MetaCollector; reads: ToolReads }
+  | { ok: false; error: PincherError; meta: Meta; collector: MetaCollector; reads: ToolReads };
 
 /**
  * The one seam every tool call goes through, whatever the surface: scope
@@ -54,8 +70,11 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const collector = new MetaCollector();
   collector.sessionId = call.sessionId;
   collector.baseline(tool.baseline);
-  const outcome = await execute(tool, rawArgs, call, collector);
-  await settleBaseline(call.env.DB, collector);
+  const session = openReadSession(call.env.DB, call.bookmark);
+  const db = requestDatabase(call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(session, tool.name) : session);
+  const outcome = await execute(tool, rawArgs, { ...call, db }, collector);
+  await settleBaseline(db, collector);
+  const reads: ToolReads = { roundTrips: db.roundTrips, bookmark: session.getBookmark() };
   const steps = reachableSteps(collector.nextSteps, call);
   collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
@@ -90,11 +109,14 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
       }),
     );
   }
-  return { ...outcome, meta, collector } as ToolOutcome;
+  return { ...outcome, meta, collector, reads } as ToolOutcome;
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry' | 'progress'>;
+type ExecContext = Pick<ToolContext, 'env' | 'db' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry' | 'progress'>;
+
+/** Runs of a handler at most: a run that used a cached project row found changed is run again once with fresh lookups. */
+const MAX_RUNS = 2;
 
 /**
  * Scope check, argument rules, handler and output check for one call, with
@@ -116,20 +138,41 @@ async function execute(
     }
     const { parsed, sessionId } = normaliseArgs(tool.name, tool.input, rawArgs, collector);
     if (sessionId) collector.sessionId = sessionId;
-    const ctx: ToolContext = {
-      env: call.env,
-      db: call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(call.env.DB, tool.name) : call.env.DB,
-      meta: collector,
-      requestId: call.requestId,
-      defaultProject: call.defaultProject,
-      scope: call.scope,
-      surface: call.surface,
-      waitUntil: call.waitUntil,
-      advertised: call.advertised,
-      registry: call.registry,
-      progress: call.progress,
-    };
-    const result = await tool.handler(parsed, ctx);
+    const db = asRequestDatabase(call.db);
+    const before = collector.snapshot();
+    let result: unknown;
+    for (let run = 1; ; run++) {
+      // Write tools always look projects up afresh: a stale run could not be undone.
+      const projects = tool.annotations.readOnlyHint ? new ProjectLookup(db, { bypass: run > 1 }) : undefined;
+      const ctx: ToolContext = {
+        env: call.env,
+        db,
+        projects,
+        meta: collector,
+        requestId: call.requestId,
+        defaultProject: call.defaultProject,
+        scope: call.scope,
+        surface: call.surface,
+        waitUntil: call.waitUntil,
+        advertised: call.advertised,
+        registry: call.registry,
+        progress: call.progress,
+      };
+      let failure: { err: unknown } | undefined;
+      try {
+        result = await tool.handler(parsed, ctx);
+      } catch (err) {
+        failure = { err };
+      }
+      // A cached project row is checked by the latest in the call's round trips; one still waiting runs now.
+      await db.flush();
+      if (projects?.stale && run < MAX_RUNS) {
+        collector.restore(before);
+        continue;
+      }
+      if (failure) throw failure.err;
+      break;
+    }
     const checked = tool.output.safeParse(result);
     if (!checked.success) {
       console.error(`tool '${tool.name}' produced output outside its schema: ${checked.error.issues.length} issue(s)`);

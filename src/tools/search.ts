@@ -152,7 +152,7 @@ export const searchTool = defineTool({
     }
     // grep_recursive: `grep -rniE 'word|word…'` over the project, what an agent runs instead (nothing when nothing was found).
     ctx.meta.baseline('grep_recursive', 0);
-    if (rows.length) await queryGrepBaseline(ctx, project.id, args.query);
+    if (rows.length) await queryGrepBaseline(ctx, project, args.query);
 
     if (args.limit === undefined && query.rank) rows = exactFirst(rows);
     const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));

@@ -72,12 +72,16 @@ export const traceTool = defineTool({
     const empty = { root: null, hops: [], total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
+    const walkDir = WALK[direction];
+    const walkFrom = (id: string) => walk(ctx.db, project.id, [id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined });
+    // Walked from the id as given, in the target's own round trip; again only if the id resolves elsewhere (a moved file).
+    const early = args.id === undefined ? null : walkFrom(args.id);
+    early?.catch(() => undefined);
     const root = await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) });
     if (!root) return empty;
     const lag = graphLag(project);
 
-    const walkDir = WALK[direction];
-    const result = await walk(ctx.db, project.id, [root.id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined });
+    const result = await (early && root.id === args.id ? early : walkFrom(root.id));
     let { hops, total } = result;
     let walked = depth;
     const base = { project: project.name, id: root.id, direction, kinds, include_tests: includeTests, min_confidence: minConfidence };
@@ -121,7 +125,7 @@ export const traceTool = defineTool({
     }
     // A stale_index answer already says the graph lags.
     if (reason !== 'stale_index') warnGraphPending(ctx, lag);
-    await grepThenReadBaseline(ctx, project.id, [root.name], hops.map((h) => h.node));
+    await grepThenReadBaseline(ctx, project, [root.name], hops.map((h) => h.node));
     return { root: rootView(root), hops: hops.map(hopView), total };
   },
 });

@@ -14,14 +14,33 @@ export interface GrepRun {
  * holds its trigrams and (checked in SQLite) the literal itself are fetched;
  * without one, every file in scope is.
  */
-export async function runGrep(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, opts: ScanOptions): Promise<GrepRun> {
+export async function runGrep(
+  d1: D1Database,
+  projectId: string,
+  scope: readonly FileRow[],
+  m: Matcher,
+  opts: ScanOptions,
+  /** The prefilter's answer when the caller already asked for it (prefilterHashes), to share a round trip. */
+  hashes: Promise<Set<string> | null> = prefilterHashes(d1, projectId, m),
+): Promise<GrepRun> {
   let candidates = scope;
-  if (m.prefilter) {
-    const hashes = await trigramCandidates(d1, projectId, m.prefilter.match, m.check);
-    candidates = scope.filter((f) => hashes.has(f.hash));
-  }
+  const kept = await hashes;
+  if (kept) candidates = scope.filter((f) => kept.has(f.hash));
   const scan = await scanFiles(d1, candidates, m, opts);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
+}
+
+/**
+ * Hashes of the contents the trigram prefilter keeps for `m` (null: no
+ * required literal, every file is a candidate). Asking for it alongside the
+ * scope's file list puts both in one D1 round trip.
+ */
+export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher): Promise<Set<string> | null> {
+  if (!m.prefilter) return Promise.resolve(null);
+  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check);
+  // A caller that returns before scanning never awaits it: its failure is the scan's to report.
+  asked.catch(() => undefined);
+  return asked;
 }
 
 /** Whether any line of the scope matches, within its own small budget (for verified next steps). */

@@ -1,0 +1,67 @@
+import { getProjectByName, projectByNameStatement, type ProjectRow } from '../db/projects';
+import type { RequestDatabase } from '../db/request-database';
+
+/**
+ * Project rows cached per isolate, by name. A cached row is never trusted on
+ * its own: the call that uses it re-reads the row in its own first D1 round
+ * trip (a ride-along check, src/db/request-database.ts) and, when the row
+ * changed (a push committed a new generation, the project was dropped or
+ * recreated), the call is marked stale and the seam runs it again with the
+ * fresh row. So the cache saves the lookup's round trip and never serves an
+ * old generation.
+ */
+const cache = new Map<string, ProjectRow>();
+/** Rows kept at most; the oldest inserted go first. */
+const MAX_ROWS = 256;
+
+function remember(row: ProjectRow): void {
+  cache.delete(row.name);
+  cache.set(row.name, row);
+  if (cache.size > MAX_ROWS) cache.delete(cache.keys().next().value as string);
+}
+
+/** Same row, column by column (the row is flat: numbers, strings, nulls). */
+function sameRow(a: ProjectRow, b: unknown): boolean {
+  if (!b || typeof b !== 'object') return false;
+  const other = b as Record<string, unknown>;
+  return (Object.keys(a) as (keyof ProjectRow)[]).every((k) => a[k] === other[k]);
+}
+
+/** Project lookups of one tool call (one handler run) through its request database. */
+export class ProjectLookup {
+  /** A cached row this call used turned out to differ from the stored one: the answer must be recomputed. */
+  stale = false;
+  /** After a stale run, the call looks every project up afresh. */
+  private readonly bypass: boolean;
+
+  constructor(
+    private readonly db: RequestDatabase,
+    opts: { bypass?: boolean } = {},
+  ) {
+    this.bypass = opts.bypass ?? false;
+  }
+
+  /** The project named `name`, from the cache (checked in the call's next round trip) or from D1. */
+  async byName(name: string): Promise<ProjectRow | undefined> {
+    const cached = this.bypass ? undefined : cache.get(name);
+    if (cached) {
+      this.db.rideAlong(projectByNameStatement(this.db, name), (rows) => {
+        const row = rows[0] as ProjectRow | undefined;
+        if (sameRow(cached, row)) return;
+        this.stale = true;
+        if (row) remember(row);
+        else cache.delete(name);
+      });
+      return cached;
+    }
+    const row = await getProjectByName(this.db, name);
+    if (row) remember(row);
+    else cache.delete(name);
+    return row;
+  }
+}
+
+/** Empties the cache (tests that rewrite projects behind the server's back). */
+export function forgetProjects(): void {
+  cache.clear();
+}

@@ -1,0 +1,78 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { requestDatabase } from '../../../src/db/request-database';
+
+const DB = (env as unknown as { DB: D1Database }).DB;
+
+describe('requestDatabase', () => {
+  it('answers as the binding does and counts one round trip per statement or batch', async () => {
+    const db = requestDatabase(DB);
+    expect(await db.prepare('SELECT ?1 AS v, 2 AS n').bind('x').first()).toEqual({ v: 'x', n: 2 });
+    expect(await db.prepare('SELECT ?1 AS v').bind('y').first('v')).toBe('y');
+    expect(await db.prepare('SELECT 1 AS v WHERE 0').first()).toBeNull();
+    const all = await db.prepare('SELECT value FROM json_each(?1)').bind('[1,2,3]').all<{ value: number }>();
+    expect(all.results.map((r) => r.value)).toEqual([1, 2, 3]);
+    const batch = await db.batch<{ n: number }>([db.prepare('SELECT 7 AS n'), db.prepare('SELECT 8 AS n')]);
+    expect(batch.map((r) => r.results[0].n)).toEqual([7, 8]);
+    expect(db.roundTrips).toBe(5);
+  });
+
+  it('sends statements issued together as one batch, each caller getting its own answer', async () => {
+    const db = requestDatabase(DB);
+    const [a, b, c, d] = await Promise.all([
+      db.prepare('SELECT ?1 AS v').bind('a').first('v'),
+      db.prepare('SELECT 1 AS n UNION ALL SELECT 2').all<{ n: number }>(),
+      (async () => {
+        await Promise.resolve();
+        return db.prepare('SELECT 3 AS n').first<{ n: number }>();
+      })(),
+      db.batch<{ n: number }>([db.prepare('SELECT 4 AS n'), db.prepare('SELECT 5 AS n')]),
+    ]);
+    expect(a).toBe('a');
+    expect(b.results).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(c).toEqual({ n: 3 });
+    expect(d.map((r) => r.results[0].n)).toEqual([4, 5]);
+    expect(db.roundTrips).toBe(1);
+  });
+
+  it('gives each statement its own answer or error when one of a combined batch fails', async () => {
+    const db = requestDatabase(DB);
+    const [ok, bad] = await Promise.allSettled([db.prepare('SELECT 1 AS n').first('n'), db.prepare('SELECT * FROM no_such_table').all()]);
+    expect(ok).toEqual({ status: 'fulfilled', value: 1 });
+    expect(bad.status).toBe('rejected');
+    expect(String((bad as PromiseRejectedResult).reason)).toMatch(/no such table/);
+  });
+
+  it('runs a ride-along check inside the next round trip, and on its own at flush', async () => {
+    const db = requestDatabase(DB);
+    const seen: unknown[][] = [];
+    db.rideAlong(db.prepare("SELECT 'check' AS c"), (rows) => seen.push(rows));
+    expect(await db.prepare('SELECT 2 AS n').first('n')).toBe(2);
+    expect(seen).toEqual([[{ c: 'check' }]]);
+    expect(db.roundTrips).toBe(1);
+
+    db.rideAlong(db.prepare("SELECT 'late' AS c"), (rows) => seen.push(rows));
+    await db.flush();
+    expect(seen[1]).toEqual([{ c: 'late' }]);
+    expect(db.roundTrips).toBe(2);
+    await db.flush();
+    expect(db.roundTrips).toBe(2);
+  });
+
+  it('keeps a check for a later trip when the statement it rode with fails', async () => {
+    const db = requestDatabase(DB);
+    const seen: unknown[][] = [];
+    db.rideAlong(db.prepare("SELECT 'check' AS c"), (rows) => seen.push(rows));
+    await expect(db.prepare('SELECT * FROM no_such_table').all()).rejects.toThrow(/no such table/);
+    expect(seen).toEqual([]);
+    await db.flush();
+    expect(seen).toEqual([[{ c: 'check' }]]);
+  });
+
+  it('reads through a D1 session and reports its bookmark', async () => {
+    const session = DB.withSession('first-unconstrained');
+    const db = requestDatabase(session);
+    expect(await db.prepare('SELECT 1 AS n').first('n')).toBe(1);
+    expect(typeof session.getBookmark()).toBe('string');
+  });
+});

@@ -1,0 +1,63 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { rest, type Json } from '../helpers';
+import { push } from '../upload/support';
+
+const PROJECT = 'project-cache';
+
+const V1 = { 'src/a.ts': 'export function alpha(): number {\n  return 1;\n}\n' };
+const V2 = { ...V1, 'src/b.ts': 'export function beta(): number {\n  return 2;\n}\n' };
+
+async function call(tool: string, args: Json): Promise<{ body: Json; trips: number }> {
+  const r = await rest(tool, { project: PROJECT, ...args });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return { body: r.body, trips: Number(r.res.headers.get('x-pincher-d1-round-trips')) };
+}
+
+describe('project row cache', () => {
+  it('answers a lite call in one D1 round trip once the project row is cached', async () => {
+    expect((await push(PROJECT, V1)).commit?.status).toBe(200);
+    await call('symbol', { id: 'src/a.ts::alpha#Function' });
+    const symbol = await call('symbol', { id: 'src/a.ts::alpha#Function' });
+    expect(symbol.body.result.symbol.name).toBe('alpha');
+    expect(symbol.trips).toBe(1);
+    expect((await call('symbols', { ids: ['src/a.ts::alpha#Function'] })).trips).toBe(1);
+    expect((await call('read', { path: 'src/a.ts', map: true })).trips).toBe(1);
+    expect((await call('read', { path: 'src/a.ts', symbol: 'alpha' })).trips).toBe(1);
+    expect((await call('read', { path: 'src/a.ts', offset: 1, limit: 2 })).trips).toBe(1);
+    expect((await call('find', { pattern: '*.ts' })).trips).toBe(1);
+  });
+
+  it('never answers from an old generation: a push between two calls is seen by the second', async () => {
+    expect((await push(PROJECT, V1)).commit?.status).toBe(200);
+    const before = await call('symbol', { id: 'src/b.ts::beta#Function' });
+    expect(before.body.result.symbol ?? null).toBeNull();
+    const found = await call('find', { pattern: '*.ts' });
+    expect(found.body.result.total).toBe(1);
+
+    expect((await push(PROJECT, V2)).commit?.status).toBe(200);
+    const after = await call('symbol', { id: 'src/b.ts::beta#Function' });
+    expect(after.body.result.symbol?.name).toBe('beta');
+    expect(after.body._meta.empty_reason).toBeUndefined();
+    const refound = await call('find', { pattern: '*.ts' });
+    expect(refound.body.result.total).toBe(2);
+    const search = await call('search', { query: 'beta' });
+    expect(search.body.result.results.map((r: Json) => r.name)).toEqual(['beta']);
+  });
+
+  it('sees any change to the project row made behind its back, in the same call', async () => {
+    const other = `${PROJECT}-row`;
+    expect((await push(other, V1)).commit?.status).toBe(200);
+    expect((await rest('symbol', { project: other, id: 'src/a.ts::alpha#Function' })).body.result.symbol.name).toBe('alpha');
+    const DB = (env as unknown as { DB: D1Database }).DB;
+    const { indexed_at } = (await DB.prepare('SELECT indexed_at FROM projects WHERE name = ?1').bind(other).first<{ indexed_at: number }>())!;
+    await DB.prepare('UPDATE projects SET indexed_at = NULL WHERE name = ?1').bind(other).run();
+    try {
+      const after = await rest('symbol', { project: other, id: 'src/a.ts::alpha#Function' });
+      expect(after.body._meta.empty_reason).toBe('no_project_indexed');
+    } finally {
+      await DB.prepare('UPDATE projects SET indexed_at = ?2 WHERE name = ?1').bind(other, indexed_at).run();
+    }
+    expect((await rest('symbol', { project: other, id: 'src/a.ts::alpha#Function' })).body.result.symbol.name).toBe('alpha');
+  });
+});
