@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
-import { PincherError } from '../errors';
 import { callActivity, type ActivityRow } from '../db/call-activity';
 import { jsonWithMeta } from '../http/respond';
+import { queryInt } from '../http/query-int';
 
 /**
  * `GET /v1/activity`: tool-call activity from the call log over the last `hours`
@@ -18,14 +18,7 @@ export const ACTIVITY_BUCKETS = 24;
 const HOUR_MS = 3_600_000;
 
 function hoursOf(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_HOURS;
-  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= MAX_HOURS)) {
-    throw new PincherError('invalid_params', `hours must be an integer from 1 to ${MAX_HOURS}, got '${raw.slice(0, 20)}'`, {
-      suggestion: `omit hours for the last ${DEFAULT_HOURS} hours`,
-    });
-  }
-  return n;
+  return queryInt(raw, 'hours', MAX_HOURS, DEFAULT_HOURS, `the last ${DEFAULT_HOURS} hours`);
 }
 
 const figures = (r: ActivityRow) => ({

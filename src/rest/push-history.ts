@@ -4,6 +4,7 @@ import { PincherError } from '../errors';
 import { pushHistory, type PushHistoryRow } from '../db/push-history';
 import { jsonWithMeta } from '../http/respond';
 import { checkProjectName } from '../upload/paths';
+import { queryInt } from '../http/query-int';
 
 /** `GET /v1/projects/{project}/uploads`: a project's pushes, newest first (read key enough). */
 export const pushHistoryRoutes = new Hono<AppEnv>();
@@ -12,14 +13,7 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
 function limitOf(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_LIMIT;
-  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= MAX_LIMIT)) {
-    throw new PincherError('invalid_params', `limit must be an integer from 1 to ${MAX_LIMIT}, got '${raw.slice(0, 20)}'`, {
-      suggestion: `omit limit for the newest ${DEFAULT_LIMIT} pushes`,
-    });
-  }
-  return n;
+  return queryInt(raw, 'limit', MAX_LIMIT, DEFAULT_LIMIT, `the newest ${DEFAULT_LIMIT} pushes`);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
