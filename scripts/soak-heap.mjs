@@ -59,10 +59,11 @@ applyLocalMigrations(dir);
 const port = await freePort();
 const inspectorPort = await freePort();
 const plain = (value) => ({ type: 'plain_text', value });
+// `watch: false`: an edit in the tree while it runs must not reload the Worker mid-measure.
 const worker = await unstable_startWorker({
   config: path.join(ROOT, 'wrangler.toml'),
   bindings: { PINCHER_HTTP_KEY: plain(FULL_KEY), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
-  dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist: dir, logLevel: 'warn' },
+  dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist: dir, logLevel: 'warn', watch: false },
 });
 let corpusDir;
 async function cleanup() {
