@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './dev-server.mjs';
 import { pushCorpus, touchCorpus, writeCorpus } from './battery/corpus.mjs';
 import { exchange, percentile } from './battery/http.mjs';
+import { failed, mixCall } from './battery/mix.mjs';
 import { createRng } from './battery/rng.mjs';
 import { groupMemory, useServer } from './battery/server.mjs';
 
@@ -65,35 +66,6 @@ const MODULES = 40;
 const corpusDir = await writeCorpus(MODULES);
 await pushCorpus({ url: base, key: server.key, project: PROJECT, dir: corpusDir, commit: 'soak-0' });
 
-/** The read mix: every entry is a valid call that must answer 200 (or a JSON-RPC result). */
-function mixCall(rng) {
-  const i = rng.int(0, MODULES - 1);
-  const fn = `handleRequest${i}`;
-  const tsFile = `src/mod${i}.ts`;
-  const pyFile = `py/store_${i}.py`;
-  const id = `${tsFile}::${fn}#Function`;
-  const calls = [
-    ['search', { project: PROJECT, query: fn }],
-    ['search', { project: PROJECT, query: 'handle*', limit: 10 }],
-    ['symbol', { project: PROJECT, id }],
-    ['symbols', { project: PROJECT, ids: [id, `${pyFile}::load_config_${i}#Function`] }],
-    ['read', { project: PROJECT, path: rng.chance(0.5) ? tsFile : pyFile }],
-    ['grep', { project: PROJECT, pattern: 'return', limit: 20 }],
-    ['trace', { project: PROJECT, name: fn }],
-    ['context', { project: PROJECT, name: fn }],
-    ['ls', { project: PROJECT }],
-    ['list', {}],
-    ['why_empty', { code: 'query_too_narrow' }],
-  ];
-  const [tool, args] = rng.pick(calls);
-  const surface = rng.weighted({ rest: 6, mcp2025: 2, mcp2026: 2 });
-  if (surface === 'rest') return { label: tool, req: { method: 'POST', path: `/v1/tools/${tool}`, headers, body: JSON.stringify(args) } };
-  const modern = surface === 'mcp2026';
-  const params = { name: tool, arguments: args, ...(modern ? { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } : {}) };
-  const h = { ...headers, 'mcp-protocol-version': modern ? '2026-07-28' : '2025-06-18', ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': tool } : {}) };
-  return { label: `mcp:${tool}`, req: { method: 'POST', path: '/mcp', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }) } };
-}
-
 const started = Date.now();
 const deadline = started + MINUTES * 60_000;
 const window = { latencies: [], errors: 0, requests: 0 };
@@ -101,17 +73,10 @@ const total = { latencies: [], errors: 0, requests: 0, pushes: 0, push_errors: 0
 const errorSamples = [];
 const timeline = [];
 
-function failed(res) {
-  if (res.status !== 200) return `HTTP ${res.status}${res.error ? ` ${res.error}` : ''}`;
-  if (res.json?.error) return `JSON-RPC ${res.json.error.code}`;
-  if (res.json?.result?.isError) return 'tool error';
-  return undefined;
-}
-
 async function client(w) {
   const rng = createRng(Number(opt.seed) * 100 + w);
   while (Date.now() < deadline) {
-    const { label, req } = mixCall(rng);
+    const { label, req } = mixCall(rng, { project: PROJECT, modules: MODULES, headers });
     const res = await exchange(base, req);
     const why = failed(res);
     window.requests++;
