@@ -4,8 +4,9 @@
 // Is the Worker's memory growth a leak in our code? Runs the Worker under wrangler's
 // programmatic dev API WITH an inspector (unlike the local server), pushes the soak corpus
 // once, drives the soak's read mix (scripts/battery/mix.mjs) and, every `sample-every`
-// requests, forces a full garbage collection through the Chrome DevTools Protocol
-// (HeapProfiler.collectGarbage) and reads the Worker's JS heap (Runtime.getHeapUsage), next to
+// requests, forces a full garbage collection through the Chrome DevTools Protocol (a heap
+// snapshot: the runtime does not answer HeapProfiler.collectGarbage) and reads the Worker's
+// JS heap (Runtime.getHeapUsage), next to
 // the anonymous memory (RssAnon) of the Worker's runtime process (`workerd`). A heap that is
 // flat after GC while RssAnon creeps is V8/allocator behaviour, not a leak in the Worker.
 // `--snapshots` also takes a heap snapshot after the first and the last sample and prints the
