@@ -24,6 +24,7 @@ import { exchange, percentile } from './battery/http.mjs';
 import { failed, mixCall } from './battery/mix.mjs';
 import { createRng } from './battery/rng.mjs';
 import { FULL_KEY } from './battery/server.mjs';
+import { leastSquaresSlope } from './battery/slope.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -297,15 +298,7 @@ function slopePer10k(value) {
   if (half.length < 3) return null;
   const xs = half.map((p) => p.requests / 10_000);
   const ys = half.map(value);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < xs.length; i++) {
-    num += (xs[i] - mx) * (ys[i] - my);
-    den += (xs[i] - mx) ** 2;
-  }
-  return den ? Math.round((num / den) * 100) / 100 : 0;
+  return Math.round(leastSquaresSlope(xs, ys) * 100) / 100;
 }
 
 const sorted = latencies.sort((a, b) => a - b);

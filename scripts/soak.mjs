@@ -16,6 +16,7 @@ import { exchange, percentile } from './battery/http.mjs';
 import { failed, mixCall } from './battery/mix.mjs';
 import { createRng } from './battery/rng.mjs';
 import { groupMemory, useServer } from './battery/server.mjs';
+import { leastSquaresSlope } from './battery/slope.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -169,15 +170,7 @@ function slopesPer10Min(points, key) {
       }
     }
     if (xs.length < 3) continue;
-    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-    let num = 0;
-    let den = 0;
-    for (let i = 0; i < xs.length; i++) {
-      num += (xs[i] - mx) * (ys[i] - my);
-      den += (xs[i] - mx) ** 2;
-    }
-    out[name] = den ? Math.round((num / den) * 10) / 10 : 0;
+    out[name] = Math.round(leastSquaresSlope(xs, ys) * 10) / 10;
   }
   return out;
 }

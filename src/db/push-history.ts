@@ -1,15 +1,10 @@
-/** One push of a project as the dashboard lists it: an `uploads` row with its manifest's change counts. */
-export interface PushHistoryRow {
-  id: string;
-  ref: string | null;
-  commit_sha: string | null;
-  /** 'open' | 'committed' | 'aborted' | 'expired' | 'superseded'. */
-  status: string;
-  mode: string;
-  created_at: number;
-  /** For a closed upload, when it closed (commit, abort, expiry); for an open one, its last heartbeat. */
-  updated_at: number;
-  manifest_count: number;
+import type { UploadRow } from './uploads';
+
+/**
+ * One push of a project as the dashboard lists it: an `uploads` row (for a closed upload,
+ * `updated_at` is when it closed; for an open one, its last heartbeat) with its manifest's change counts.
+ */
+export interface PushHistoryRow extends Omit<UploadRow, 'project_id' | 'expires_at' | 'pushed_by'> {
   /** Who pushed, as the client declared it. */
   pushed_by: string | null;
   /** Change counts of the manifest, kept on the upload row; null only for uploads older than those columns once their manifest rows are gone. */
