@@ -1,3 +1,6 @@
+import { ACTIVITY_JS } from './activity';
+import { LIVE_JS } from './live';
+
 /**
  * The dashboard's browser script, inlined into the page (no build step, no
  * framework). It reads the API with the key from sessionStorage in the
@@ -7,7 +10,7 @@
  * Last-Event-ID after each reconnect. Plain ES2020 in a string: no backquote
  * and no dollar-brace inside, so the template below holds it verbatim.
  */
-export const DASHBOARD_JS = String.raw`
+const CORE_JS = String.raw`
 (function () {
   'use strict';
   var KEY = 'pincher.key';
@@ -218,87 +221,6 @@ export const DASHBOARD_JS = String.raw`
     }));
   }
 
-  /* ---------------------------------------------------------------- activity */
-  $('hours').addEventListener('change', function () { loadActivity().catch(showActivityError); });
-  function showActivityError(err) {
-    if (err instanceof AuthError) return refused(err);
-    $('activity-body').innerHTML = '<p class="bad">' + esc(err.message) + '</p>';
-  }
-
-  async function loadActivity() {
-    var a = await api('/v1/activity?hours=' + encodeURIComponent($('hours').value));
-    if (!a.tools.length) { $('activity-body').innerHTML = '<p class="muted">No tool call in this window.</p>'; return; }
-    var rows = a.tools.map(function (t) {
-      var reasons = Object.keys(t.empty_by_reason).map(function (r) { return esc(r) + ' ' + t.empty_by_reason[r]; }).join(', ');
-      return '<tr><th scope="row">' + esc(t.tool) + '</th>' + td(num(t.calls), 'num') + td((100 * t.empty_rate).toFixed(1) + '%', 'num') + td(reasons || '–', 'wrap') +
-        td(num(t.errors), 'num') + td(ms(t.p50_ms), 'num') + td(ms(t.p99_ms), 'num') + td(num(t.tokens_saved), 'num') + '</tr>';
-    });
-    var start = Date.parse(a.window.from);
-    var buckets = [];
-    for (var i = 0; i < 24; i++) buckets.push(start + i * a.window.bucket_ms);
-    var top = a.tools.slice(0, COLORS.length).map(function (t) { return t.tool; });
-    function lines(field) {
-      return top.map(function (tool) {
-        var values = buckets.map(function () { return null; });
-        a.series.forEach(function (s) {
-          if (s.tool !== tool) return;
-          var idx = Math.round((Date.parse(s.bucket) - start) / a.window.bucket_ms);
-          if (idx >= 0 && idx < values.length) values[idx] = s[field];
-        });
-        return { name: tool, values: values };
-      });
-    }
-    $('activity-body').innerHTML = table('Tool calls per tool', ['tool', { t: 'calls', num: 1 }, { t: 'empty', num: 1 }, 'empty by reason', { t: 'errors', num: 1 }, { t: 'p50', num: 1 }, { t: 'p99', num: 1 }, { t: 'tokens saved', num: 1 }], rows) +
-      '<div class="charts">' + chart('c-calls', 'Calls', buckets, lines('calls'), '') + chart('c-p50', 'p50 latency (ms)', buckets, lines('p50_ms'), ' ms') +
-      chart('c-p99', 'p99 latency (ms)', buckets, lines('p99_ms'), ' ms') + chart('c-saved', 'Tokens saved', buckets, lines('tokens_saved'), '') + '</div>';
-  }
-
-  function niceMax(v) {
-    var p = Math.pow(10, Math.floor(Math.log10(v)));
-    var m = [1, 2, 2.5, 5, 10].find(function (f) { return f * p >= v; });
-    return m * p;
-  }
-  function label(t, hours) {
-    var iso = new Date(t).toISOString();
-    return hours ? iso.slice(11, 16) : iso.slice(5, 10);
-  }
-  /** A line chart as inline SVG: one line per tool over the window's buckets; gaps where a tool had no call. */
-  function chart(id, title, buckets, series, unit) {
-    var W = 480, H = 210, L = 52, R = 10, T = 10, B = 28;
-    var max = 0;
-    series.forEach(function (s) { s.values.forEach(function (v) { if (v != null && v > max) max = v; }); });
-    var top = niceMax(max || 1);
-    var x = function (i) { return L + (W - L - R) * (i / (buckets.length - 1)); };
-    var y = function (v) { return T + (H - T - B) * (1 - v / top); };
-    var hours = buckets[buckets.length - 1] - buckets[0] < 2 * 86400000;
-    var out = [];
-    [0, top / 2, top].forEach(function (v) {
-      out.push('<line x1="' + L + '" x2="' + (W - R) + '" y1="' + y(v) + '" y2="' + y(v) + '" stroke="#c9ced6"/>');
-      out.push('<text x="' + (L - 6) + '" y="' + (y(v) + 4) + '" text-anchor="end" font-size="11" fill="#555">' + esc(num(v)) + '</text>');
-    });
-    [0, Math.floor(buckets.length / 2), buckets.length - 1].forEach(function (i) {
-      var anchor = i === 0 ? 'start' : i === buckets.length - 1 ? 'end' : 'middle';
-      out.push('<text x="' + x(i) + '" y="' + (H - 8) + '" text-anchor="' + anchor + '" font-size="11" fill="#555">' + label(buckets[i], hours) + '</text>');
-    });
-    series.forEach(function (s, k) {
-      var d = '';
-      var pen = false;
-      s.values.forEach(function (v, i) {
-        if (v == null) { pen = false; return; }
-        d += (pen ? 'L' : 'M') + x(i).toFixed(1) + ' ' + y(v).toFixed(1);
-        pen = true;
-        out.push('<circle cx="' + x(i).toFixed(1) + '" cy="' + y(v).toFixed(1) + '" r="2.5" fill="' + COLORS[k] + '"><title>' + esc(s.name + ': ' + num(v) + unit) + '</title></circle>');
-      });
-      if (d) out.push('<path d="' + d + '" fill="none" stroke="' + COLORS[k] + '" stroke-width="2"/>');
-    });
-    var summary = series.map(function (s) {
-      var vals = s.values.filter(function (v) { return v != null; });
-      return s.name + ' max ' + (vals.length ? num(Math.max.apply(null, vals)) + unit : 'none');
-    }).join('; ');
-    return '<figure><figcaption id="' + id + '">' + esc(title) + '</figcaption><svg viewBox="0 0 ' + W + ' ' + H + '" role="img" aria-labelledby="' + id + ' ' + id + '-d"><desc id="' + id + '-d">' + esc(summary) + '</desc>' + out.join('') + '</svg>' +
-      '<ul class="legend">' + series.map(function (s, k) { return '<li><span style="background:' + COLORS[k] + '"></span>' + esc(s.name) + '</li>'; }).join('') + '</ul></figure>';
-  }
-
   /* ---------------------------------------------------------------- search */
   function renderSearchProjects() {
     var sel = $('search-project');
@@ -352,97 +274,12 @@ export const DASHBOARD_JS = String.raw`
     box.focus();
   }
 
-  /* ---------------------------------------------------------------- live events */
-  function stopEvents() {
-    if (stream.ctrl) stream.ctrl.abort();
-    stream.ctrl = null;
-    $('live-state').textContent = 'Not connected.';
-  }
-  /** GET /v1/events read as a fetch stream (EventSource cannot send the Authorization header); reconnects with Last-Event-ID. */
-  async function startEvents() {
-    stopEvents();
-    var ctrl = new AbortController();
-    stream.ctrl = ctrl;
-    while (!ctrl.signal.aborted) {
-      try {
-        var h = headers({ Accept: 'text/event-stream' });
-        if (stream.last !== null) h['Last-Event-ID'] = stream.last;
-        var res = await fetch('/v1/events', { headers: h, signal: ctrl.signal });
-        if (res.status === 401) return refused(new Error('the events stream refused the key'));
-        if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
-        $('live-state').textContent = 'Connected: pushes appear here as they run.';
-        var reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        var buf = '';
-        for (;;) {
-          var chunk = await reader.read();
-          if (chunk.done) break;
-          buf += chunk.value.replace(/\r\n?/g, '\n');
-          var cut;
-          while ((cut = buf.indexOf('\n\n')) >= 0) {
-            dispatch(buf.slice(0, cut));
-            buf = buf.slice(cut + 2);
-          }
-        }
-      } catch (err) {
-        if (ctrl.signal.aborted) return;
-      }
-      if (ctrl.signal.aborted) return;
-      $('live-state').textContent = 'Reconnecting…';
-      await sleep(stream.retry);
-    }
-  }
-  function dispatch(block) {
-    var type = 'message';
-    var data = [];
-    block.split('\n').forEach(function (line) {
-      if (!line || line[0] === ':') return;
-      var c = line.indexOf(':');
-      var field = c < 0 ? line : line.slice(0, c);
-      var value = c < 0 ? '' : line.slice(c + 1).replace(/^ /, '');
-      if (field === 'id') stream.last = value;
-      else if (field === 'event') type = value;
-      else if (field === 'data') data.push(value);
-      else if (field === 'retry' && /^\d+$/.test(value)) stream.retry = Number(value);
-    });
-    if (!data.length) return;
-    var d;
-    try { d = JSON.parse(data.join('\n')); } catch (e) { return; }
-    onEvent(type, d);
-  }
-  function onEvent(type, d) {
-    if (type === 'gap') return scheduleReload();
-    if (!d.upload_id) return;
-    var p = pushes.get(d.upload_id) || { project: d.project, state: 'running', files: null, missing: null, received: 0, symbols: 0 };
-    if (type === 'upload_opened') { p.files = d.files; p.missing = d.missing; p.ref = d.ref; p.commit = d.commit; scheduleReload(); }
-    else if (type === 'files_received') { p.received += (d.accepted || 0); p.symbols += d.symbols || 0; }
-    else if (type === 'committed') { p.state = 'committed'; p.plan = d.files; p.total = d.symbols; p.duration = d.duration_ms; scheduleReload(); }
-    else if (type === 'resolution_finished') { p.state = 'resolved'; p.edges = d.edges; scheduleReload(); }
-    else if (type === 'resolution_pending') { p.state = 'graph pending'; scheduleReload(); }
-    else if (type === 'upload_aborted') { p.state = 'aborted'; scheduleReload(); }
-    else return;
-    pushes.set(d.upload_id, p);
-    renderPush(d.upload_id, p);
-  }
-  function renderPush(id, p) {
-    var li = document.getElementById('push-' + id);
-    if (!li) {
-      li = document.createElement('li');
-      li.id = 'push-' + id;
-      $('live-list').prepend(li);
-    }
-    li.setAttribute('data-state', p.state);
-    var parts = ['<strong>' + esc(p.project) + '</strong>'];
-    if (p.ref || p.commit) parts.push(esc(p.ref || '') + ' <code>' + esc((p.commit || '').slice(0, 12)) + '</code>');
-    if (p.files != null) parts.push(num(p.files) + ' files, ' + num(p.missing) + ' to send');
-    if (p.missing) parts.push('<progress max="' + p.missing + '" value="' + Math.min(p.received, p.missing) + '" aria-label="files received">' + p.received + '</progress> ' + num(p.received) + ' received');
-    if (p.symbols) parts.push(num(p.symbols) + ' symbols extracted');
-    var state = p.state;
-    if (p.plan) state += ' (' + p.plan.new + ' new, ' + p.plan.changed + ' changed, ' + p.plan.deleted + ' deleted; ' + num(p.total) + ' symbols in ' + ms(p.duration) + ')';
-    if (p.edges != null) state += ', ' + num(p.edges) + ' graph edges';
-    parts.push('<span class="' + (p.state === 'aborted' ? 'bad' : p.state === 'running' ? 'warn' : 'ok') + '">' + esc(state) + '</span>');
-    li.innerHTML = parts.join(' · ');
-  }
+`;
 
+const START_JS = String.raw`
   start().catch(function (err) { pill('error', 'bad'); $('state-body').innerHTML = '<p class="bad">' + esc(err.message) + '</p>'; });
 })();
 `;
+
+/** The whole script: one IIFE, so the sections share its scope (function declarations are hoisted). */
+export const DASHBOARD_JS = CORE_JS + ACTIVITY_JS + LIVE_JS + START_JS;
