@@ -82,10 +82,12 @@ export function headEnd(node: SyntaxNode): number {
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: SyntaxNode[] = [];
     for (const parent of level) {
-      for (let i = 0; i < parent.namedChildCount; i++) {
+      // One lookup per parent instead of a field-name query per child (the node itself has none).
+      const body = depth === 0 ? null : parent.childForFieldName('body');
+      for (let i = 0, count = parent.namedChildCount; i < count; i++) {
         const child = parent.namedChild(i);
         if (!child || child.startIndex > limit) break;
-        if (BODY_TYPE.test(child.type) || parent.fieldNameForNamedChild(i) === 'body') return child.startIndex;
+        if (BODY_TYPE.test(child.type) || (body !== null && child.id === body.id)) return child.startIndex;
         // A long parameter list (a C++ `template <…>` with constraints) is all head: the window
         // starts after it.
         if (PARAMETER_LIST.test(child.type)) limit = Math.max(limit, child.endIndex + HEAD_WINDOW);
