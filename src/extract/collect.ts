@@ -82,10 +82,12 @@ export function headEnd(node: SyntaxNode): number {
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: SyntaxNode[] = [];
     for (const parent of level) {
-      for (let i = 0; i < parent.namedChildCount; i++) {
+      // One lookup per parent instead of a field-name query per child (the node itself has none).
+      const body = depth === 0 ? null : parent.childForFieldName('body');
+      for (let i = 0, count = parent.namedChildCount; i < count; i++) {
         const child = parent.namedChild(i);
         if (!child || child.startIndex > limit) break;
-        if (BODY_TYPE.test(child.type) || parent.fieldNameForNamedChild(i) === 'body') return child.startIndex;
+        if (BODY_TYPE.test(child.type) || (body !== null && child.id === body.id)) return child.startIndex;
         // A long parameter list (a C++ `template <…>` with constraints) is all head: the window
         // starts after it.
         if (PARAMETER_LIST.test(child.type)) limit = Math.max(limit, child.endIndex + HEAD_WINDOW);
@@ -197,8 +199,14 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
   const key = `${node.startIndex}:${node.endIndex}:${name.startIndex}`;
   let record = map.get(key);
   if (!record) {
+    // Fields spelled out: spreading the span into a literal that is later written to
+    // (`record.start`) made V8 build every record the slow way.
+    const { start, end, startRow, endRow } = span(node, content);
     record = {
-      ...span(node, content),
+      start,
+      end,
+      startRow,
+      endRow,
       kind: def.kind,
       name: nameText(name, content),
       node,
@@ -216,7 +224,8 @@ function addDefinition(map: Map<string, RawDefinition>, parts: Parts, content: s
   record.variable ||= TOP_LEVEL_ONLY_KINDS.has(def.kind);
   for (const doc of parts.docs) {
     if (!record.docs.some((d) => d.start === doc.startIndex)) {
-      record.docs.push({ ...span(doc, content), text: content.slice(doc.startIndex, doc.endIndex) });
+      const { start, end, startRow, endRow } = span(doc, content);
+      record.docs.push({ start, end, startRow, endRow, text: content.slice(doc.startIndex, doc.endIndex) });
     }
   }
   const exported = parts.exported;

@@ -77,12 +77,17 @@ export function unquote(text: string): string {
 
 const IDENT = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
 const BRACKETED = /<[^<>]*>|\[[^[\]]*\]|\([^()]*\)/g;
+const HAS_BRACKET = /[<[(]/;
+const ASCII_IDENT = /^[A-Za-z_$][\w$]*$/;
+const WHITESPACE = /\s/;
 
 /** The last identifier of a callee or type expression: `bar` for `obj.bar`, `Base` for `pkg.Base<T>`. */
 export function lastIdentifier(expr: string): string | null {
+  // Most callees are one plain identifier.
+  if (ASCII_IDENT.test(expr)) return expr;
   let text = expr;
   // Peel nested brackets from the inside out (type arguments, indexes, call arguments).
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 8 && HAS_BRACKET.test(text); i++) {
     const peeled = text.replace(BRACKETED, '');
     if (peeled === text) break;
     text = peeled;
@@ -96,7 +101,8 @@ export function lastIdentifier(expr: string): string | null {
  * access (`a\n  .b` → `a.b`); the bare identifier when that is still too long.
  */
 export function referenceName(text: string): string {
-  const compact = text
+  // Without whitespace there is nothing to compact.
+  const compact = !WHITESPACE.test(text) ? text : text
     .replace(/\s+/g, ' ')
     .replace(/ ?(\?\.|->|::|[.()[\]<>]) ?/g, '$1')
     .trim();
