@@ -136,3 +136,25 @@ export async function blobContents(d1: D1Database, hashes: readonly string[]): P
   }
   return out;
 }
+
+/** Paths bound per statement (one more parameter is the project). */
+const PATHS_PER_QUERY = 90;
+
+/** Stored content of the project's files at these paths, by path; paths with no file or no stored text are absent. */
+export async function contentsAtPaths(d1: D1Database, projectId: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) chunks.push(paths.slice(i, i + PATHS_PER_QUERY));
+  // Every chunk is asked for at once: one round trip however many there are.
+  const answers = await Promise.all(
+    chunks.map((chunk) =>
+      d1
+        .prepare(
+          `SELECT f.path AS path, b.content AS content FROM files f JOIN blobs b ON b.hash = f.hash
+           WHERE f.project_id = ?1 AND f.path IN (${chunk.map((_, k) => `?${k + 2}`).join(', ')})`,
+        )
+        .bind(projectId, ...chunk)
+        .all<{ path: string; content: string }>(),
+    ),
+  );
+  return new Map(answers.flatMap((a) => a.results.map((r) => [r.path, r.content] as const)));
+}
