@@ -96,28 +96,49 @@ function checkSize(c: ContentCheck): number {
 }
 
 /**
- * Content hashes of the project's files whose stored content contains every
- * trigram of the MATCH expression (blob_grams, detail='none': a superset of
- * the files holding the literals, verified by the caller), and, with `check`,
- * that also satisfy it (then exactly the files holding the literals).
+ * The project's files whose stored content contains every trigram of the
+ * MATCH expression (blob_grams, detail='none': a superset of the files
+ * holding the literals, verified by the caller), and, with `check`, that also
+ * satisfy it (then exactly the files holding the literals): by content hash,
+ * with the content itself for the first `withContentBytes` bytes of them in
+ * path order (null past it: the caller fetches the rest with blobContents).
+ * So a grep whose candidates fit gets them in the prefilter's own round trip.
  *
  * The MATCH drives the join (CROSS JOIN pins the order): one index lookup,
  * then a rowid seek per matching blob and a `files_hash` probe for the
- * project. Driven from `files` instead, SQLite visits every file of the
- * project and its blob whatever the pattern (4–30× slower on 3,000 files).
- * A blob is one hash, so no DISTINCT is needed.
+ * project (its first path orders the content). Driven from `files` instead,
+ * SQLite visits every file of the project and its blob whatever the pattern
+ * (4–30× slower on 3,000 files). A blob is one hash, so no DISTINCT is needed.
  */
-export async function trigramCandidates(d1: D1Database, projectId: string, match: string, check?: ContentCheck | null): Promise<Set<string>> {
-  const binds: unknown[] = [projectId, match];
+export async function trigramCandidates(
+  d1: D1Database,
+  projectId: string,
+  match: string,
+  check?: ContentCheck | null,
+  opts: { withContentBytes?: number; under?: string } = {},
+): Promise<Map<string, string | null>> {
+  const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
   const exact = check && checkSize(check) <= MAX_CHECK_LITERALS ? ` AND ${renderCheck(check, binds)}` : '';
+  let inFolder = '';
+  if (opts.under) {
+    binds.push(`${opts.under}/`, `${opts.under}0`);
+    inFolder = ` AND f.path >= ?${binds.length - 1} AND f.path < ?${binds.length}`;
+  }
   const rows = await d1
     .prepare(
-      `SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
-       WHERE blob_grams MATCH ?2 AND EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.project_id = ?1)${exact}`,
+      `WITH c AS (
+         SELECT b.rowid AS rid, b.hash AS hash, b.size AS size,
+                (SELECT min(f.path) FROM files f WHERE f.hash = b.hash AND f.project_id = ?1${inFolder}) AS first
+         FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
+         WHERE blob_grams MATCH ?2${exact}
+       ), w AS (
+         SELECT rid, hash, sum(size) OVER (ORDER BY first ROWS UNBOUNDED PRECEDING) AS upto FROM c WHERE first IS NOT NULL
+       )
+       SELECT w.hash AS hash, CASE WHEN w.upto <= ?3 THEN b.content END AS content FROM w JOIN blobs b ON b.rowid = w.rid`,
     )
     .bind(...binds)
-    .all<{ hash: string }>();
-  return new Set(rows.results.map((r) => r.hash));
+    .all<{ hash: string; content: string | null }>();
+  return new Map(rows.results.map((r) => [r.hash, r.content]));
 }
 
 /** Bound parameters per statement stay under D1's 100. */

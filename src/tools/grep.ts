@@ -83,7 +83,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   const byPath = (a: FileRow, b: FileRow) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const files = (under?: string) => projectFiles(ctx.db, project.id, { under: under || undefined }).then((rows) => rows.sort(byPath));
   // The scope's file list and the prefilter go to D1 together.
-  const hashes = prefilterHashes(ctx.db, project.id, matcher);
+  const hashes = prefilterHashes(ctx.db, project.id, matcher, glob?.folder || undefined);
   const scope = glob ? (await files(glob.folder)).filter((f) => glob.test(f.path)) : await files();
   // Every file of the project, read only when an empty result needs explaining.
   const all = async () => (glob ? files() : scope);

@@ -21,23 +21,27 @@ export async function runGrep(
   m: Matcher,
   opts: ScanOptions,
   /** The prefilter's answer when the caller already asked for it (prefilterHashes), to share a round trip. */
-  hashes: Promise<Set<string> | null> = prefilterHashes(d1, projectId, m),
+  hashes: Promise<Map<string, string | null> | null> = prefilterHashes(d1, projectId, m),
 ): Promise<GrepRun> {
   let candidates = scope;
   const kept = await hashes;
   if (kept) candidates = scope.filter((f) => kept.has(f.hash));
-  const scan = await scanFiles(d1, candidates, m, opts);
+  const scan = await scanFiles(d1, candidates, m, opts, kept ?? undefined);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
 }
 
+/** Candidate content the prefilter's own round trip carries (in path order); the rest comes in scan batches. */
+const PREFILTER_CONTENT_BYTES = 8 * 1024 * 1024;
+
 /**
- * Hashes of the contents the trigram prefilter keeps for `m` (null: no
- * required literal, every file is a candidate). Asking for it alongside the
- * scope's file list puts both in one D1 round trip.
+ * The contents the trigram prefilter keeps for `m`, by hash, with the text of
+ * the first PREFILTER_CONTENT_BYTES of them (null: no required literal, every
+ * file is a candidate). Asking for it alongside the scope's file list puts
+ * both, and most often every candidate's content, in one D1 round trip.
  */
-export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher): Promise<Set<string> | null> {
+export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher, under?: string): Promise<Map<string, string | null> | null> {
   if (!m.prefilter) return Promise.resolve(null);
-  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check);
+  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check, { withContentBytes: PREFILTER_CONTENT_BYTES, under });
   // A caller that returns before scanning never awaits it: its failure is the scan's to report.
   asked.catch(() => undefined);
   return asked;
