@@ -21,6 +21,8 @@ export interface FileFilter {
   language?: string;
   minSize?: number;
   maxSize?: number;
+  /** Fixed strings the path contains (case-sensitive): a path glob's literals, narrowing the rows before the glob's own test. */
+  pathContains?: readonly string[];
 }
 
 function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[] } {
@@ -37,6 +39,7 @@ function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[
   if (f.language !== undefined) add((n) => `language = ?${n}`, f.language);
   if (f.minSize !== undefined) add((n) => `size >= ?${n}`, f.minSize);
   if (f.maxSize !== undefined) add((n) => `size <= ?${n}`, f.maxSize);
+  for (const text of f.pathContains ?? []) add((n) => `instr(path, ?${n}) > 0`, text);
   return { sql: clauses.join(' AND '), binds };
 }
 
@@ -106,9 +109,9 @@ function checkSize(c: ContentCheck): number {
  *
  * The MATCH drives the join (CROSS JOIN pins the order): one index lookup,
  * then a rowid seek per matching blob and a `files_hash` probe for the
- * project (its first path orders the content). Driven from `files` instead,
- * SQLite visits every file of the project and its blob whatever the pattern
- * (4–30× slower on 3,000 files). A blob is one hash, so no DISTINCT is needed.
+ * project's files holding it. Driven from `files` instead, SQLite visits
+ * every file of the project and its blob whatever the pattern (4–30× slower
+ * on 3,000 files). Two files with one content carry it once.
  */
 export async function trigramCandidates(
   d1: D1Database,
@@ -116,7 +119,7 @@ export async function trigramCandidates(
   match: string,
   check?: ContentCheck | null,
   opts: { withContentBytes?: number; under?: string } = {},
-): Promise<Map<string, string | null>> {
+): Promise<CandidateFiles> {
   const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
   const exact = check && checkSize(check) <= MAX_CHECK_LITERALS ? ` AND ${renderCheck(check, binds)}` : '';
   let inFolder = '';
@@ -127,18 +130,33 @@ export async function trigramCandidates(
   const rows = await d1
     .prepare(
       `WITH c AS (
-         SELECT b.rowid AS rid, b.hash AS hash, b.size AS size,
-                (SELECT min(f.path) FROM files f WHERE f.hash = b.hash AND f.project_id = ?1${inFolder}) AS first
+         SELECT b.rowid AS rid, b.hash AS hash, b.size AS bytes
          FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
          WHERE blob_grams MATCH ?2${exact}
        ), w AS (
-         SELECT rid, hash, sum(size) OVER (ORDER BY first ROWS UNBOUNDED PRECEDING) AS upto FROM c WHERE first IS NOT NULL
+         SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols, c.rid AS rid,
+                row_number() OVER (PARTITION BY f.hash ORDER BY f.path) AS nth,
+                sum(c.bytes) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto
+         FROM c CROSS JOIN files f ON f.hash = c.hash AND f.project_id = ?1${inFolder}
        )
-       SELECT w.hash AS hash, CASE WHEN w.upto <= ?3 THEN b.content END AS content FROM w JOIN blobs b ON b.rowid = w.rid`,
+       SELECT w.path, w.hash, w.size, w.language, w.status, w.symbols, CASE WHEN w.nth = 1 AND w.upto <= ?3 THEN b.content END AS content
+       FROM w JOIN blobs b ON b.rowid = w.rid ORDER BY w.path`,
     )
     .bind(...binds)
-    .all<{ hash: string; content: string | null }>();
-  return new Map(rows.results.map((r) => [r.hash, r.content]));
+    .all<FileRow & { content: string | null }>();
+  const content = new Map<string, string | null>();
+  const files: FileRow[] = [];
+  for (const { content: text, ...file } of rows.results) {
+    files.push(file);
+    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
+  }
+  return { files, content };
+}
+
+/** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
+export interface CandidateFiles {
+  files: FileRow[];
+  content: Map<string, string | null>;
 }
 
 /** Bound parameters per statement stay under D1's 100. */

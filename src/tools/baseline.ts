@@ -5,7 +5,7 @@ import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
-import { prefilterHashes, runGrep } from './grep/run';
+import { runGrep } from './grep/run';
 
 /**
  * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
@@ -73,10 +73,8 @@ export async function grepOutputChars(ctx: ToolContext, project: BaselineProject
       const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES });
       return { value: size.chars, complete: size.skipped === 0 };
     }
-    // The file list and the prefilter go to D1 together.
-    const hashes = prefilterHashes(ctx.db, project.id, matcher);
-    const files = await projectFiles(ctx.db, project.id);
-    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, hashes);
+    const files = matcher.prefilter ? null : await projectFiles(ctx.db, project.id);
+    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
     return { value: run.scan.baselineChars, complete: !run.scan.budgetExhausted };
   });
 }

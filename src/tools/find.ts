@@ -98,7 +98,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 }
 
 async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<FileRow[]> {
-  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined });
+  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined, pathContains: glob?.literals });
   const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
   return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,4 +1,4 @@
-import { trigramCandidates, type FileRow } from '../../db/content';
+import { trigramCandidates, type CandidateFiles, type FileRow } from '../../db/content';
 import type { Matcher } from './pattern';
 import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 
@@ -12,21 +12,24 @@ export interface GrepRun {
 /**
  * Prefilter then scan: with a required literal, only files whose content
  * holds its trigrams and (checked in SQLite) the literal itself are fetched;
- * without one, every file in scope is.
+ * without one, every file in scope is. `scope` null means every file of the
+ * project: then a prefiltered grep never lists the project's files.
  */
 export async function runGrep(
   d1: D1Database,
   projectId: string,
-  scope: readonly FileRow[],
+  scope: readonly FileRow[] | null,
   m: Matcher,
   opts: ScanOptions,
-  /** The prefilter's answer when the caller already asked for it (prefilterHashes), to share a round trip. */
-  hashes: Promise<Map<string, string | null> | null> = prefilterHashes(d1, projectId, m),
+  /** The prefilter's answer when the caller already asked for it (prefilterFiles), to share a round trip. */
+  prefiltered: Promise<CandidateFiles | null> = prefilterFiles(d1, projectId, m),
 ): Promise<GrepRun> {
-  let candidates = scope;
-  const kept = await hashes;
-  if (kept) candidates = scope.filter((f) => kept.has(f.hash));
-  const scan = await scanFiles(d1, candidates, m, opts, kept ?? undefined);
+  const kept = await prefiltered;
+  let candidates: readonly FileRow[];
+  if (kept) candidates = scope ? scope.filter((f) => kept.content.has(f.hash)) : kept.files;
+  else if (scope) candidates = scope;
+  else throw new Error('runGrep: a pattern without a prefilter needs the scope listed');
+  const scan = await scanFiles(d1, candidates, m, opts, kept?.content);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
 }
 
@@ -34,12 +37,13 @@ export async function runGrep(
 const PREFILTER_CONTENT_BYTES = 8 * 1024 * 1024;
 
 /**
- * The contents the trigram prefilter keeps for `m`, by hash, with the text of
- * the first PREFILTER_CONTENT_BYTES of them (null: no required literal, every
- * file is a candidate). Asking for it alongside the scope's file list puts
- * both, and most often every candidate's content, in one D1 round trip.
+ * The files the trigram prefilter keeps for `m` (under a folder when given),
+ * with the content of the first PREFILTER_CONTENT_BYTES of them; null when
+ * `m` has no required literal (every file is a candidate). Asked for
+ * alongside the scope's file list, both, and most often every candidate's
+ * content, come in one D1 round trip.
  */
-export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher, under?: string): Promise<Map<string, string | null> | null> {
+export function prefilterFiles(d1: D1Database, projectId: string, m: Matcher, under?: string): Promise<CandidateFiles | null> {
   if (!m.prefilter) return Promise.resolve(null);
   const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check, { withContentBytes: PREFILTER_CONTENT_BYTES, under });
   // A caller that returns before scanning never awaits it: its failure is the scan's to report.
@@ -47,8 +51,19 @@ export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher, u
   return asked;
 }
 
-/** Whether any line of the scope matches, within its own small budget (for verified next steps). */
-export async function anyMatch(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, budgetMs = 1_000): Promise<boolean> {
-  const run = await runGrep(d1, projectId, scope, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
+/**
+ * Whether any line of the scope (null: the whole project) matches, within its own small budget
+ * (for verified next steps). `listAll` lists the project when the pattern has no prefilter.
+ */
+export async function anyMatch(
+  d1: D1Database,
+  projectId: string,
+  scope: readonly FileRow[] | null,
+  m: Matcher,
+  listAll: () => Promise<FileRow[]>,
+  budgetMs = 1_000,
+): Promise<boolean> {
+  const files = scope ?? (m.prefilter ? null : await listAll());
+  const run = await runGrep(d1, projectId, files, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
   return run.scan.totalMatches > 0;
 }
