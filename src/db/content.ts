@@ -118,10 +118,18 @@ export async function trigramCandidates(
   projectId: string,
   match: string,
   check?: ContentCheck | null,
-  opts: { withContentBytes?: number; under?: string } = {},
+  opts: { withContentBytes?: number; under?: string; orFolded?: ContentCheck | null } = {},
 ): Promise<CandidateFiles> {
   const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
-  const exact = check && checkSize(check) <= MAX_CHECK_LITERALS ? ` AND ${renderCheck(check, binds)}` : '';
+  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
+  // The folded check rides along only when both fit in one statement's parameters (the exact one is bound twice).
+  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
+  let exactColumn = '1';
+  let where = '';
+  if (usable && folded) {
+    exactColumn = `(${renderCheck(usable, binds)})`;
+    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
+  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
   let inFolder = '';
   if (opts.under) {
     binds.push(`${opts.under}/`, `${opts.under}0`);
@@ -130,33 +138,43 @@ export async function trigramCandidates(
   const rows = await d1
     .prepare(
       `WITH c AS (
-         SELECT b.rowid AS rid, b.hash AS hash, b.size AS bytes
+         SELECT b.rowid AS rid, b.hash AS hash, b.size AS bytes, ${exactColumn} AS exact
          FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
-         WHERE blob_grams MATCH ?2${exact}
+         WHERE blob_grams MATCH ?2${where}
        ), w AS (
-         SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols, c.rid AS rid,
+         SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols, c.rid AS rid, c.exact AS exact,
                 row_number() OVER (PARTITION BY f.hash ORDER BY f.path) AS nth,
-                sum(c.bytes) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto
+                sum(CASE WHEN c.exact THEN c.bytes ELSE 0 END) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto
          FROM c CROSS JOIN files f ON f.hash = c.hash AND f.project_id = ?1${inFolder}
        )
-       SELECT w.path, w.hash, w.size, w.language, w.status, w.symbols, CASE WHEN w.nth = 1 AND w.upto <= ?3 THEN b.content END AS content
+       SELECT w.path, w.hash, w.size, w.language, w.status, w.symbols, w.exact, CASE WHEN w.exact AND w.nth = 1 AND w.upto <= ?3 THEN b.content END AS content
        FROM w JOIN blobs b ON b.rowid = w.rid ORDER BY w.path`,
     )
     .bind(...binds)
-    .all<FileRow & { content: string | null }>();
+    .all<FileRow & { content: string | null; exact: number }>();
   const content = new Map<string, string | null>();
   const files: FileRow[] = [];
-  for (const { content: text, ...file } of rows.results) {
+  const foldedOnly: FileRow[] = [];
+  for (const { content: text, exact, ...file } of rows.results) {
+    if (!exact) {
+      foldedOnly.push(file);
+      continue;
+    }
     files.push(file);
     if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
   }
-  return { files, content };
+  return { files, content, ...(folded ? { foldedOnly } : {}) };
 }
 
 /** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
 export interface CandidateFiles {
   files: FileRow[];
   content: Map<string, string | null>;
+  /**
+   * With `orFolded`: the files that satisfy only the case-folded check, in path order (no content).
+   * Absent: the folded check was not asked.
+   */
+  foldedOnly?: FileRow[];
 }
 
 /** Bound parameters per statement stay under D1's 100. */

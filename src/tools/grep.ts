@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { projectFiles, type FileRow } from '../db/content';
+import { projectFiles, type CandidateFiles, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
 import { globArg, globParamText, paramError } from './params';
-import { anyMatch, prefilterFiles, runGrep } from './grep/run';
+import { anyMatch, foldedMatch, prefilterFiles, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
@@ -87,7 +87,8 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   const all = () => (listed ??= files());
   // The prefilter and the scope's file list (a glob to test, or a full scan) go to D1 together; a prefiltered grep
   // over the whole project lists no file: the prefilter names the candidates.
-  const prefiltered = prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined);
+  const folded = args.ignore_case ? null : foldedMatcher(args);
+  const prefiltered = prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded);
   const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
   const inScope = scope ? scope.length : project.fileCount;
   if (inScope === 0) {
@@ -141,7 +142,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   }
 
   const filesMatched = s.counts.length;
-  if (s.totalMatches === 0) await explainEmpty(args, ctx, { all, scope, inScope, matcher, budgetExhausted: s.budgetExhausted, again, project });
+  if (s.totalMatches === 0) await explainEmpty(args, ctx, { all, scope, inScope, matcher, folded, prefiltered, budgetExhausted: s.budgetExhausted, again, project });
 
   if (args.summary) {
     const files = s.counts.slice(0, args.limit);
@@ -196,6 +197,9 @@ async function explainEmpty(
     /** The files in scope; null: every file of the project (not listed). */
     scope: FileRow[] | null;
     inScope: number;
+    /** The pattern ignoring case (null under ignore_case, or when folding is unsafe). */
+    folded: Matcher | null;
+    prefiltered: Promise<CandidateFiles | null>;
     matcher: Matcher;
     budgetExhausted: boolean;
     again: (changes: Partial<Args>) => Record<string, unknown>;
@@ -214,9 +218,8 @@ async function explainEmpty(
   }
   const where = args.path === undefined ? `project '${c.project.name}'` : `the ${c.inScope} file(s) under '${args.path}'`;
   ctx.meta.empty('no_results_in_corpus', `no line in ${where} matches ${args.literal ? 'the string' : 'the pattern'} ${JSON.stringify(args.pattern)}${args.ignore_case ? ' (ignoring case)' : ''}`);
-  const folded = args.ignore_case ? null : foldedMatcher(args);
-  if (folded) {
-    if (await anyMatch(ctx.db, pid, c.scope, folded, c.all)) {
+  if (c.folded) {
+    if (await foldedMatch(ctx.db, pid, c.scope, c.folded, await c.prefiltered, c.all)) {
       ctx.meta.next('grep', c.again({ ignore_case: true }), 'the pattern matches when case is ignored');
       return;
     }

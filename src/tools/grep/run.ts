@@ -34,7 +34,7 @@ export async function runGrep(
 }
 
 /** Candidate content the prefilter's own round trip carries (in path order); the rest comes in scan batches. */
-const PREFILTER_CONTENT_BYTES = 8 * 1024 * 1024;
+const PREFILTER_CONTENT_BYTES = 1024 * 1024;
 
 /**
  * The files the trigram prefilter keeps for `m` (under a folder when given),
@@ -43,9 +43,12 @@ const PREFILTER_CONTENT_BYTES = 8 * 1024 * 1024;
  * alongside the scope's file list, both, and most often every candidate's
  * content, come in one D1 round trip.
  */
-export function prefilterFiles(d1: D1Database, projectId: string, m: Matcher, under?: string): Promise<CandidateFiles | null> {
+export function prefilterFiles(d1: D1Database, projectId: string, m: Matcher, under?: string, folded?: Matcher | null): Promise<CandidateFiles | null> {
   if (!m.prefilter) return Promise.resolve(null);
-  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check, { withContentBytes: PREFILTER_CONTENT_BYTES, under });
+  // The same pattern ignoring case, asked for in the same statement when its trigrams are the same (the index ignores case):
+  // an empty answer then knows at once whether a case-insensitive grep would find something.
+  const orFolded = folded?.prefilter?.match === m.prefilter.match ? folded.check : null;
+  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check, { withContentBytes: PREFILTER_CONTENT_BYTES, under, orFolded });
   // A caller that returns before scanning never awaits it: its failure is the scan's to report.
   asked.catch(() => undefined);
   return asked;
@@ -66,4 +69,28 @@ export async function anyMatch(
   const files = scope ?? (m.prefilter ? null : await listAll());
   const run = await runGrep(d1, projectId, files, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
   return run.scan.totalMatches > 0;
+}
+
+/**
+ * Whether `folded` (the pattern ignoring case) matches a line of the scope (null: the whole project), using
+ * the prefilter's answer when it carried the folded candidates: a file satisfying the folded check is an exact
+ * candidate (its content mostly carried) or a folded-only one; none means no match without a round trip.
+ */
+export async function foldedMatch(
+  d1: D1Database,
+  projectId: string,
+  scope: readonly FileRow[] | null,
+  folded: Matcher,
+  prefiltered: CandidateFiles | null,
+  listAll: () => Promise<FileRow[]>,
+  budgetMs = 1_000,
+): Promise<boolean> {
+  if (!prefiltered?.foldedOnly) return anyMatch(d1, projectId, scope, folded, listAll, budgetMs);
+  const paths = scope ? new Set(scope.map((f) => f.path)) : null;
+  const files = [...prefiltered.files, ...prefiltered.foldedOnly]
+    .filter((f) => !paths || paths.has(f.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (files.length === 0) return false;
+  const scan = await scanFiles(d1, files, folded, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs }, prefiltered.content);
+  return scan.totalMatches > 0;
 }
