@@ -1,5 +1,5 @@
 import { claimCredits } from '../db/credits';
-import { contentsAtPaths, projectFiles } from '../db/content';
+import { contentsAtPaths, listingChars, projectFiles } from '../db/content';
 import { countableInSql, grepOutput } from '../db/grep-output';
 import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
@@ -39,13 +39,12 @@ export interface BaselineProject {
  * and question: a generation's files never change (a push makes a new
  * generation), so a figure stays true for it; the oldest go first.
  */
-const memo = new Map<string, number>();
+const memo = new Map<string, unknown>();
 const MEMO_ENTRIES = 2000;
 
-async function memoised(project: BaselineProject, question: string, compute: () => Promise<{ value: number; complete: boolean }>): Promise<number> {
+async function memoised<T>(project: BaselineProject, question: string, compute: () => Promise<{ value: T; complete: boolean }>): Promise<T> {
   const key = `${project.id}@${project.generation}\u0000${question}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
+  if (memo.has(key)) return memo.get(key) as T;
   const { value, complete } = await compute();
   // A scan cut by its time budget is a lower bound of this run only: not kept.
   if (complete) {
@@ -53,6 +52,11 @@ async function memoised(project: BaselineProject, question: string, compute: () 
     if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
   }
   return value;
+}
+
+/** Files and characters of the full listing of the project (the walk_directory baseline of the whole project); fixed for a generation. */
+export function projectListing(ctx: ToolContext, project: BaselineProject): Promise<{ files: number; chars: number }> {
+  return memoised(project, 'listing', async () => ({ value: await listingChars(ctx.db, project.id), complete: true }));
 }
 
 /** Candidate bytes a baseline grep counts inside D1 at most; past it the figure is a lower bound (not memoised). */

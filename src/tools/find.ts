@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { listingChars, projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { projectListing } from './baseline';
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
@@ -81,7 +82,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 
   const filter: FileFilter = { language: args.language, minSize, maxSize };
   // walk_directory: the full listing of the project, one `path size` line per file (asked for in the same round trip).
-  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), listingChars(ctx.db, project.id)]);
+  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), projectListing(ctx, project)]);
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
   if (matching.length === 0) {
