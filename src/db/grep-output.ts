@@ -29,7 +29,7 @@ export interface GrepOutputQuestion {
   ignoreCase: boolean;
   /** The trigram MATCH expression every file holding a word satisfies (blob_grams), or null to read every file. */
   match: string | null;
-  /** Candidate bytes (in path order) read at most; past it the figure is a lower bound. */
+  /** Bytes of the MATCH's candidate files (in path order) read at most; past it the figure is a lower bound. */
   capBytes: number;
 }
 
@@ -38,7 +38,7 @@ export interface GrepOutputSize {
   chars: number;
   /** Matching lines over the files read. */
   lines: number;
-  /** Candidate files left unread past capBytes (0: the figure is exact). */
+  /** Candidate files left unread past capBytes (0: the figure is exact). The word check runs only on the files read. */
   skipped: number;
 }
 
@@ -64,9 +64,9 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
     binds.push(q.match);
     // The MATCH drives the join, as in trigramCandidates (src/db/content.ts).
     source = `blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid JOIN files f ON f.hash = b.hash AND f.project_id = ?1
-       WHERE blob_grams MATCH ?${binds.length} AND (${fileHas})`;
+       WHERE blob_grams MATCH ?${binds.length}`;
   } else {
-    source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND (${fileHas})`;
+    source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
   }
   const lines = `json_each('[' || replace(replace(replace(json_quote(b.content), '\\\\', char(1)), '\\n', '","'), char(1), '\\\\') || ']') j`;
   return d1
@@ -76,10 +76,10 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
        ), hit AS (
          SELECT length(c.path) + length(j.key + 1) + 3 + length(j.value) - (substr(j.value, -1) = char(13)) AS chars
          FROM cand c JOIN blobs b ON b.rowid = c.rid, ${lines}
-         WHERE c.upto <= ?2 AND (${lineHas})
+         WHERE c.upto <= ?2 AND (${fileHas}) AND (${lineHas})
        )
-       SELECT (SELECT coalesce(sum(chars), 0) FROM hit) AS chars, (SELECT count(*) FROM hit) AS lines,
-              (SELECT count(*) FROM cand WHERE upto > ?2) AS skipped`,
+       SELECT h.chars, h.lines, (SELECT count(*) FROM cand WHERE upto > ?2) AS skipped
+       FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h`,
     )
     .bind(...binds);
 }

@@ -59,8 +59,11 @@ export function projectListing(ctx: ToolContext, project: BaselineProject): Prom
   return memoised(project, 'listing', async () => ({ value: await listingChars(ctx.db, project.id), complete: true }));
 }
 
-/** Candidate bytes a baseline grep counts inside D1 at most; past it the figure is a lower bound (not memoised). */
-const BASELINE_GREP_BYTES = 16 * 1024 * 1024;
+/**
+ * Candidate bytes (in path order) a baseline grep counts inside D1 at most; past it the figure is a lower
+ * bound. The cut is by bytes, not time, so the figure is the same on every run and is memoised like an exact one.
+ */
+const BASELINE_GREP_BYTES = 4 * 1024 * 1024;
 
 /**
  * Characters of `grep -rn[i] 'w1|w2|…'` output (`path:N:text` lines) over
@@ -75,7 +78,7 @@ export async function grepOutputChars(ctx: ToolContext, project: BaselineProject
     const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
     if (countableInSql(words, opts.ignoreCase)) {
       const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES });
-      return { value: size.chars, complete: size.skipped === 0 };
+      return { value: size.chars, complete: true };
     }
     const files = matcher.prefilter ? null : await projectFiles(ctx.db, project.id);
     const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
