@@ -133,7 +133,8 @@ export async function trigramCandidates(
   let inFolder = '';
   if (opts.under) {
     binds.push(`${opts.under}/`, `${opts.under}0`);
-    inFolder = ` AND f.path >= ?${binds.length - 1} AND f.path < ?${binds.length}`;
+    // Unary + keeps the folder range off the primary key: each candidate blob is looked up by hash, not by scanning the folder.
+    inFolder = ` AND +f.path >= ?${binds.length - 1} AND +f.path < ?${binds.length}`;
   }
   const rows = await d1
     .prepare(

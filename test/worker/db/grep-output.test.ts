@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectFiles } from '../../../src/db/content';
+import { projectFiles, trigramCandidates } from '../../../src/db/content';
 import { countableInSql, grepOutput } from '../../../src/db/grep-output';
 import { getProjectByName } from '../../../src/db/projects';
 import { regexWord } from '../../../src/tools/baseline';
@@ -69,5 +69,46 @@ describe('grep output size counted inside D1', () => {
     expect(countableInSql(['école'], true)).toBe(false);
     expect(countableInSql(['école'], false)).toBe(true);
     expect(countableInSql([], false)).toBe(false);
+  });
+});
+
+/** A D1 stand-in that records the statement it is handed (SQL and parameters). */
+function recorder(): { d1: D1Database; seen: { sql: string; params: unknown[] }[] } {
+  const seen: { sql: string; params: unknown[] }[] = [];
+  const d1 = {
+    prepare: (sql: string) => ({
+      bind: (...params: unknown[]) => {
+        seen.push({ sql, params });
+        return { all: async () => ({ results: [] }) };
+      },
+    }),
+  } as unknown as D1Database;
+  return { d1, seen };
+}
+
+async function planOf(sql: string, params: unknown[]): Promise<string[]> {
+  const plan = await DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  return plan.results.map((r) => r.detail);
+}
+
+describe('query plans of the grep statements', () => {
+  it('drives the baseline count from the trigram index and probes files by hash (no scan of files or blobs)', async () => {
+    const { d1, seen } = recorder();
+    await grepOutput(d1, { projectId, words: ['widget', 'gadget'], ignoreCase: true, match: compilePattern('widget|gadget', { literal: false, ignoreCase: true }).prefilter!.match, capBytes: 1 << 20 });
+    const details = await planOf(seen[0].sql, seen[0].params);
+    expect(details.some((d) => /SCAN blob_grams VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SEARCH f USING INDEX files_hash/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SCAN (f|b|files|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
+  });
+
+  it('drives the prefilter (with its content and the case-folded check) from the trigram index', async () => {
+    const { d1, seen } = recorder();
+    const m = compilePattern('Widget', { literal: true, ignoreCase: false });
+    const folded = compilePattern('Widget', { literal: true, ignoreCase: true });
+    await trigramCandidates(d1, projectId, m.prefilter!.match, m.check, { withContentBytes: 1 << 20, under: 'src', orFolded: folded.check });
+    const details = await planOf(seen[0].sql, seen[0].params);
+    expect(details.some((d) => /SCAN blob_grams VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SEARCH f USING INDEX files_hash/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SCAN (f|b|files|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
   });
 });
