@@ -21,6 +21,8 @@ export interface FileFilter {
   language?: string;
   minSize?: number;
   maxSize?: number;
+  /** Fixed strings the path contains (case-sensitive): a path glob's literals, narrowing the rows before the glob's own test. */
+  pathContains?: readonly string[];
 }
 
 function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[] } {
@@ -37,6 +39,7 @@ function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[
   if (f.language !== undefined) add((n) => `language = ?${n}`, f.language);
   if (f.minSize !== undefined) add((n) => `size >= ?${n}`, f.minSize);
   if (f.maxSize !== undefined) add((n) => `size <= ?${n}`, f.maxSize);
+  for (const text of f.pathContains ?? []) add((n) => `instr(path, ?${n}) > 0`, text);
   return { sql: clauses.join(' AND '), binds };
 }
 
@@ -96,28 +99,83 @@ function checkSize(c: ContentCheck): number {
 }
 
 /**
- * Content hashes of the project's files whose stored content contains every
- * trigram of the MATCH expression (blob_grams, detail='none': a superset of
- * the files holding the literals, verified by the caller), and, with `check`,
- * that also satisfy it (then exactly the files holding the literals).
+ * The project's files whose stored content contains every trigram of the
+ * MATCH expression (blob_grams, detail='none': a superset of the files
+ * holding the literals, verified by the caller), and, with `check`, that also
+ * satisfy it (then exactly the files holding the literals): by content hash,
+ * with the content itself for the first `withContentBytes` bytes of them in
+ * path order (null past it: the caller fetches the rest with blobContents).
+ * So a grep whose candidates fit gets them in the prefilter's own round trip.
  *
  * The MATCH drives the join (CROSS JOIN pins the order): one index lookup,
  * then a rowid seek per matching blob and a `files_hash` probe for the
- * project. Driven from `files` instead, SQLite visits every file of the
- * project and its blob whatever the pattern (4–30× slower on 3,000 files).
- * A blob is one hash, so no DISTINCT is needed.
+ * project's files holding it. Driven from `files` instead, SQLite visits
+ * every file of the project and its blob whatever the pattern (4–30× slower
+ * on 3,000 files). Two files with one content carry it once.
  */
-export async function trigramCandidates(d1: D1Database, projectId: string, match: string, check?: ContentCheck | null): Promise<Set<string>> {
-  const binds: unknown[] = [projectId, match];
-  const exact = check && checkSize(check) <= MAX_CHECK_LITERALS ? ` AND ${renderCheck(check, binds)}` : '';
+export async function trigramCandidates(
+  d1: D1Database,
+  projectId: string,
+  match: string,
+  check?: ContentCheck | null,
+  opts: { withContentBytes?: number; under?: string; orFolded?: ContentCheck | null } = {},
+): Promise<CandidateFiles> {
+  const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
+  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
+  // The folded check rides along only when both fit in one statement's parameters (the exact one is bound twice).
+  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
+  let exactColumn = '1';
+  let where = '';
+  if (usable && folded) {
+    exactColumn = `(${renderCheck(usable, binds)})`;
+    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
+  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
+  let inFolder = '';
+  if (opts.under) {
+    binds.push(`${opts.under}/`, `${opts.under}0`);
+    // Unary + keeps the folder range off the primary key: each candidate blob is looked up by hash, not by scanning the folder.
+    inFolder = ` AND +f.path >= ?${binds.length - 1} AND +f.path < ?${binds.length}`;
+  }
   const rows = await d1
     .prepare(
-      `SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
-       WHERE blob_grams MATCH ?2 AND EXISTS (SELECT 1 FROM files f WHERE f.hash = b.hash AND f.project_id = ?1)${exact}`,
+      `WITH c AS (
+         SELECT b.rowid AS rid, b.hash AS hash, b.size AS bytes, ${exactColumn} AS exact
+         FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid
+         WHERE blob_grams MATCH ?2${where}
+       ), w AS (
+         SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols, c.rid AS rid, c.exact AS exact,
+                row_number() OVER (PARTITION BY f.hash ORDER BY f.path) AS nth,
+                sum(CASE WHEN c.exact THEN c.bytes ELSE 0 END) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto
+         FROM c CROSS JOIN files f ON f.hash = c.hash AND f.project_id = ?1${inFolder}
+       )
+       SELECT w.path, w.hash, w.size, w.language, w.status, w.symbols, w.exact, CASE WHEN w.exact AND w.nth = 1 AND w.upto <= ?3 THEN b.content END AS content
+       FROM w JOIN blobs b ON b.rowid = w.rid ORDER BY w.path`,
     )
     .bind(...binds)
-    .all<{ hash: string }>();
-  return new Set(rows.results.map((r) => r.hash));
+    .all<FileRow & { content: string | null; exact: number }>();
+  const content = new Map<string, string | null>();
+  const files: FileRow[] = [];
+  const foldedOnly: FileRow[] = [];
+  for (const { content: text, exact, ...file } of rows.results) {
+    if (!exact) {
+      foldedOnly.push(file);
+      continue;
+    }
+    files.push(file);
+    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
+  }
+  return { files, content, ...(folded ? { foldedOnly } : {}) };
+}
+
+/** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
+export interface CandidateFiles {
+  files: FileRow[];
+  content: Map<string, string | null>;
+  /**
+   * With `orFolded`: the files that satisfy only the case-folded check, in path order (no content).
+   * Absent: the folded check was not asked.
+   */
+  foldedOnly?: FileRow[];
 }
 
 /** Bound parameters per statement stay under D1's 100. */
@@ -135,4 +193,26 @@ export async function blobContents(d1: D1Database, hashes: readonly string[]): P
     for (const r of rows.results) out.set(r.hash, r.content);
   }
   return out;
+}
+
+/** Paths bound per statement (one more parameter is the project). */
+const PATHS_PER_QUERY = 90;
+
+/** Stored content of the project's files at these paths, by path; paths with no file or no stored text are absent. */
+export async function contentsAtPaths(d1: D1Database, projectId: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) chunks.push(paths.slice(i, i + PATHS_PER_QUERY));
+  // Every chunk is asked for at once: one round trip however many there are.
+  const answers = await Promise.all(
+    chunks.map((chunk) =>
+      d1
+        .prepare(
+          `SELECT f.path AS path, b.content AS content FROM files f JOIN blobs b ON b.hash = f.hash
+           WHERE f.project_id = ?1 AND f.path IN (${chunk.map((_, k) => `?${k + 2}`).join(', ')})`,
+        )
+        .bind(projectId, ...chunk)
+        .all<{ path: string; content: string }>(),
+    ),
+  );
+  return new Map(answers.flatMap((a) => a.results.map((r) => [r.path, r.content] as const)));
 }

@@ -12,12 +12,18 @@ export function isPublicPath(path: string): boolean {
 
 const encoder = new TextEncoder();
 
-/** Constant-time equality: both sides are hashed first, so lengths never leak. */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const [da, db] = await Promise.all([
-    crypto.subtle.digest('SHA-256', encoder.encode(a)),
-    crypto.subtle.digest('SHA-256', encoder.encode(b)),
-  ]);
+/** Digests of the configured keys, per isolate: a key changes only with a deploy. */
+const keyDigests = new Map<string, Promise<ArrayBuffer>>();
+
+/** Constant-time equality: both sides are hashed first, so lengths never leak. `key` is a configured key (its digest is kept). */
+async function sameSecret(token: string, key: string): Promise<boolean> {
+  let known = keyDigests.get(key);
+  if (!known) {
+    known = crypto.subtle.digest('SHA-256', encoder.encode(key));
+    if (keyDigests.size >= 4) keyDigests.clear();
+    keyDigests.set(key, known);
+  }
+  const [da, db] = await Promise.all([crypto.subtle.digest('SHA-256', encoder.encode(token)), known]);
   return crypto.subtle.timingSafeEqual(da, db);
 }
 

@@ -1,10 +1,11 @@
 import { claimCredits } from '../db/credits';
-import { blobContents, projectFiles } from '../db/content';
+import { contentsAtPaths, listingChars, projectFiles } from '../db/content';
+import { countableInSql, grepOutput } from '../db/grep-output';
 import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
-import { prefilterHashes, runGrep } from './grep/run';
+import { runGrep } from './grep/run';
 
 /**
  * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
@@ -38,13 +39,12 @@ export interface BaselineProject {
  * and question: a generation's files never change (a push makes a new
  * generation), so a figure stays true for it; the oldest go first.
  */
-const memo = new Map<string, number>();
+const memo = new Map<string, unknown>();
 const MEMO_ENTRIES = 2000;
 
-async function memoised(project: BaselineProject, question: string, compute: () => Promise<{ value: number; complete: boolean }>): Promise<number> {
+async function memoised<T>(project: BaselineProject, question: string, compute: () => Promise<{ value: T; complete: boolean }>): Promise<T> {
   const key = `${project.id}@${project.generation}\u0000${question}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
+  if (memo.has(key)) return memo.get(key) as T;
   const { value, complete } = await compute();
   // A scan cut by its time budget is a lower bound of this run only: not kept.
   if (complete) {
@@ -54,14 +54,34 @@ async function memoised(project: BaselineProject, question: string, compute: () 
   return value;
 }
 
-/** Characters of `grep -rn` output (`path:N:text` lines) for a pattern over every file of the project. */
-export async function grepOutputChars(ctx: ToolContext, project: BaselineProject, pattern: string, opts: { ignoreCase: boolean }): Promise<number> {
+/** Files and characters of the full listing of the project (the walk_directory baseline of the whole project); fixed for a generation. */
+export function projectListing(ctx: ToolContext, project: BaselineProject): Promise<{ files: number; chars: number }> {
+  return memoised(project, 'listing', async () => ({ value: await listingChars(ctx.db, project.id), complete: true }));
+}
+
+/**
+ * Candidate bytes (in path order) a baseline grep counts inside D1 at most; past it the figure is a lower
+ * bound. The cut is by bytes, not time, so the figure is the same on every run and is memoised like an exact one.
+ */
+const BASELINE_GREP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Characters of `grep -rn[i] 'w1|w2|…'` output (`path:N:text` lines) over
+ * every file of the project. Counted inside D1 in one statement
+ * (src/db/grep-output.ts) when the words allow it (ASCII when case is
+ * ignored), else by scanning the files here. The statement is sent at once,
+ * so it shares the round trip of whatever the caller asks for next.
+ */
+export async function grepOutputChars(ctx: ToolContext, project: BaselineProject, words: readonly string[], opts: { ignoreCase: boolean }): Promise<number> {
+  const pattern = words.map(regexWord).join('|');
   return memoised(project, `grep\u0000${opts.ignoreCase ? 'i' : ''}\u0000${pattern}`, async () => {
     const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
-    // The file list and the prefilter go to D1 together.
-    const hashes = prefilterHashes(ctx.db, project.id, matcher);
-    const files = await projectFiles(ctx.db, project.id);
-    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, hashes);
+    if (countableInSql(words, opts.ignoreCase)) {
+      const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES });
+      return { value: size.chars, complete: true };
+    }
+    const files = matcher.prefilter ? null : await projectFiles(ctx.db, project.id);
+    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
     return { value: run.scan.baselineChars, complete: !run.scan.budgetExhausted };
   });
 }
@@ -77,9 +97,22 @@ export function queryWords(query: string): string[] {
  * `grep -rniE 'w1|w2|…'` over the project for the query's words.
  */
 export async function queryGrepBaseline(ctx: ToolContext, project: BaselineProject, query: string): Promise<void> {
+  await startQueryGrepBaseline(ctx, project, query)();
+}
+
+/**
+ * queryGrepBaseline in two steps: the figure is asked for now (its statement
+ * rides in the round trip of the caller's next statements), and declared by
+ * calling the returned function, only when the answer needs it.
+ */
+export function startQueryGrepBaseline(ctx: ToolContext, project: BaselineProject, query: string): () => Promise<void> {
   const words = queryWords(query);
-  const chars = words.length ? await grepOutputChars(ctx, project, words.map(regexWord).join('|'), { ignoreCase: true }) : 0;
-  ctx.meta.baselineParts('grep_recursive', null, [], chars);
+  const chars = words.length ? grepOutputChars(ctx, project, words, { ignoreCase: true }) : Promise.resolve(0);
+  // A caller that never declares it does not await it.
+  chars.catch(() => undefined);
+  return async () => {
+    ctx.meta.baselineParts('grep_recursive', null, [], await chars);
+  };
 }
 
 /**
@@ -99,7 +132,7 @@ export async function grepThenReadBaseline(
   if (spans.length === 0) return;
   const distinct = [...new Set(names)].filter((n) => n.length > 0);
   const [grep, read] = await Promise.all([
-    distinct.length ? grepOutputChars(ctx, project, distinct.map(regexWord).join('|'), { ignoreCase: false }) : Promise.resolve(0),
+    distinct.length ? grepOutputChars(ctx, project, distinct, { ignoreCase: false }) : Promise.resolve(0),
     spanChars(ctx, project, spans),
   ]);
   ctx.meta.baselineParts('grep_then_read', null, [], grep + read);
@@ -122,10 +155,7 @@ export async function spanChars(ctx: ToolContext, project: BaselineProject, span
 }
 
 async function readSpanChars(ctx: ToolContext, projectId: string, spans: readonly { path: string; start: number; end: number }[]): Promise<number> {
-  const wanted = new Set(spans.map((s) => s.path));
-  const files = (await projectFiles(ctx.db, projectId)).filter((f) => wanted.has(f.path));
-  const contents = await blobContents(ctx.db, [...new Set(files.map((f) => f.hash))]);
-  const byPath = new Map(files.map((f) => [f.path, contents.get(f.hash)]));
+  const byPath = await contentsAtPaths(ctx.db, projectId, [...new Set(spans.map((s) => s.path))]);
   // One span per (path, start, end): the same caller reached twice is read once.
   const seen = new Set<string>();
   let chars = 0;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { listingChars, projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { projectListing } from './baseline';
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
@@ -81,7 +82,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 
   const filter: FileFilter = { language: args.language, minSize, maxSize };
   // walk_directory: the full listing of the project, one `path size` line per file (asked for in the same round trip).
-  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), listingChars(ctx.db, project.id)]);
+  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), projectListing(ctx, project)]);
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
   if (matching.length === 0) {
@@ -98,7 +99,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 }
 
 async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<FileRow[]> {
-  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined });
+  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined, pathContains: glob?.literals });
   const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
   return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { projectFiles, type FileRow } from '../db/content';
+import { projectFiles, type CandidateFiles, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
 import { globArg, globParamText, paramError } from './params';
-import { anyMatch, prefilterHashes, runGrep } from './grep/run';
+import { anyMatch, foldedMatch, prefilterFiles, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
@@ -81,20 +81,24 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   const again = (changes: Partial<Args>): Record<string, unknown> => stepArgs({ ...args, project: project.name, ...changes });
 
   const byPath = (a: FileRow, b: FileRow) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  const files = (under?: string) => projectFiles(ctx.db, project.id, { under: under || undefined }).then((rows) => rows.sort(byPath));
-  // The scope's file list and the prefilter go to D1 together.
-  const hashes = prefilterHashes(ctx.db, project.id, matcher);
-  const scope = glob ? (await files(glob.folder)).filter((f) => glob.test(f.path)) : await files();
-  // Every file of the project, read only when an empty result needs explaining.
-  const all = async () => (glob ? files() : scope);
-  if (scope.length === 0) {
+  const files = (under?: string, pathContains?: readonly string[]) => projectFiles(ctx.db, project.id, { under: under || undefined, pathContains }).then((rows) => rows.sort(byPath));
+  // Every file of the project, listed only when needed: a full scan, or an empty result to explain.
+  let listed: Promise<FileRow[]> | undefined;
+  const all = () => (listed ??= files());
+  // The prefilter and the scope's file list (a glob to test, or a full scan) go to D1 together; a prefiltered grep
+  // over the whole project lists no file: the prefilter names the candidates.
+  const folded = args.ignore_case ? null : foldedMatcher(args);
+  const prefiltered = prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded);
+  const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
+  const inScope = scope ? scope.length : project.fileCount;
+  if (inScope === 0) {
     const everything = await all();
     if (everything.length === 0) {
       ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
       ctx.meta.next('list', {}, 'confirm the right project is scoped');
     } else {
       ctx.meta.empty('query_too_narrow', `path glob '${args.path}' matches none of the ${everything.length} files of '${project.name}'`, { filter: 'path', files: everything.length });
-      if (await anyMatch(ctx.db, project.id, everything, matcher)) ctx.meta.next('grep', again({ path: undefined }), 'search every file: the pattern matches outside the glob');
+      if (await anyMatch(ctx.db, project.id, null, matcher, all)) ctx.meta.next('grep', again({ path: undefined }), 'search every file: the pattern matches outside the glob');
     }
     return empty;
   }
@@ -111,21 +115,21 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       summary: args.summary,
       deadline: started + SCAN_BUDGET_MS,
     },
-    hashes,
+    prefiltered,
   );
   const s = run.scan;
-  ctx.meta.diagnose('grep_scan', 'info', `scanned ${s.filesScanned} of ${scope.length} file(s) in scope (${s.bytesScanned} bytes) in ${Date.now() - started} ms`, {
+  ctx.meta.diagnose('grep_scan', 'info', `scanned ${s.filesScanned} of ${inScope} file(s) in scope (${s.bytesScanned} bytes) in ${Date.now() - started} ms`, {
     candidates_prefiltered: run.candidates,
     files_scanned: s.filesScanned,
     bytes_scanned: s.bytesScanned,
     full_scan: run.fullScan,
-    files_in_scope: scope.length,
+    files_in_scope: inScope,
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });
   // grep_recursive: `grep -rn` printing what this answer delivers; truncating its own output saves nothing.
   ctx.meta.baseline('grep_recursive', 0);
   if (run.fullScan) {
-    ctx.meta.warn('grep_full_scan', 'the pattern has no literal of 3+ characters every match must contain, so every file in scope was read; a longer literal makes grep faster', { files: scope.length }, 'info');
+    ctx.meta.warn('grep_full_scan', 'the pattern has no literal of 3+ characters every match must contain, so every file in scope was read; a longer literal makes grep faster', { files: inScope }, 'info');
   }
   if (s.budgetExhausted) {
     ctx.meta.warn('scan_budget_exhausted', `stopped after ${SCAN_BUDGET_MS / 1000} s having scanned ${s.filesScanned} of ${run.candidates} candidate file(s); counts are lower bounds. Narrow path or use a longer literal`, {
@@ -138,7 +142,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   }
 
   const filesMatched = s.counts.length;
-  if (s.totalMatches === 0) await explainEmpty(args, ctx, { all, scope, matcher, budgetExhausted: s.budgetExhausted, again, project });
+  if (s.totalMatches === 0) await explainEmpty(args, ctx, { all, scope, inScope, matcher, folded, prefiltered, budgetExhausted: s.budgetExhausted, again, project });
 
   if (args.summary) {
     const files = s.counts.slice(0, args.limit);
@@ -190,7 +194,12 @@ async function explainEmpty(
   ctx: ToolContext,
   c: {
     all: () => Promise<FileRow[]>;
-    scope: FileRow[];
+    /** The files in scope; null: every file of the project (not listed). */
+    scope: FileRow[] | null;
+    inScope: number;
+    /** The pattern ignoring case (null under ignore_case, or when folding is unsafe). */
+    folded: Matcher | null;
+    prefiltered: Promise<CandidateFiles | null>;
     matcher: Matcher;
     budgetExhausted: boolean;
     again: (changes: Partial<Args>) => Record<string, unknown>;
@@ -202,17 +211,15 @@ async function explainEmpty(
     return;
   }
   const pid = c.project.id;
-  const everything = args.path === undefined ? c.scope : await c.all();
-  if (c.scope.length < everything.length && (await anyMatch(ctx.db, pid, everything, c.matcher))) {
-    ctx.meta.empty('query_too_narrow', `no line matches in the ${c.scope.length} file(s) under path glob '${args.path}', but the pattern matches elsewhere in '${c.project.name}'`, { filter: 'path' });
+  if (args.path !== undefined && c.inScope < (await c.all()).length && (await anyMatch(ctx.db, pid, null, c.matcher, c.all))) {
+    ctx.meta.empty('query_too_narrow', `no line matches in the ${c.inScope} file(s) under path glob '${args.path}', but the pattern matches elsewhere in '${c.project.name}'`, { filter: 'path' });
     ctx.meta.next('grep', c.again({ path: undefined }), 'search every file: the pattern matches outside the glob');
     return;
   }
-  const where = args.path === undefined ? `project '${c.project.name}'` : `the ${c.scope.length} file(s) under '${args.path}'`;
+  const where = args.path === undefined ? `project '${c.project.name}'` : `the ${c.inScope} file(s) under '${args.path}'`;
   ctx.meta.empty('no_results_in_corpus', `no line in ${where} matches ${args.literal ? 'the string' : 'the pattern'} ${JSON.stringify(args.pattern)}${args.ignore_case ? ' (ignoring case)' : ''}`);
-  const folded = args.ignore_case ? null : foldedMatcher(args);
-  if (folded) {
-    if (await anyMatch(ctx.db, pid, c.scope, folded)) {
+  if (c.folded) {
+    if (await foldedMatch(ctx.db, pid, c.scope, c.folded, await c.prefiltered, c.all)) {
       ctx.meta.next('grep', c.again({ ignore_case: true }), 'the pattern matches when case is ignored');
       return;
     }

@@ -17,7 +17,7 @@ import {
 import { TIER_SCORE, type NameRank } from '../db/search-rank';
 import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
-import { queryGrepBaseline } from './baseline';
+import { startQueryGrepBaseline } from './baseline';
 import { explainExtractionGaps } from './extraction-gaps';
 import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
@@ -124,6 +124,10 @@ export const searchTool = defineTool({
     if (!project) return EMPTY;
     const step = (over: Record<string, unknown> = {}) => stepArgs(args, query, project.name, over);
     const language = args.language?.toLowerCase();
+    const supported = language === undefined || LANGUAGE_IDS.includes(language);
+    // grep_recursive: `grep -rniE 'word|word…'` over the project, what an agent runs instead. Asked for now, so that it
+    // shares the page's round trip; declared only when something was found.
+    const declareBaseline = supported ? startQueryGrepBaseline(ctx, project, args.query) : null;
     const filters: SymbolFilters = {
       projectId: project.id,
       corpus: args.corpus,
@@ -132,7 +136,7 @@ export const searchTool = defineTool({
       minConfidence: args.min_confidence,
       path: glob ? await resolvePathFilter(ctx.db, project.id, glob) : undefined,
     };
-    if (language !== undefined && !LANGUAGE_IDS.includes(language)) {
+    if (language !== undefined && !supported) {
       await explainUnsupportedLanguage(ctx, language, filters, query, step);
       ctx.meta.baseline('grep_recursive', 0);
       return EMPTY;
@@ -150,9 +154,9 @@ export const searchTool = defineTool({
         ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
       }
     }
-    // grep_recursive: `grep -rniE 'word|word…'` over the project, what an agent runs instead (nothing when nothing was found).
+    // Nothing found: the baseline is 0, as grep would print nothing worth the comparison.
     ctx.meta.baseline('grep_recursive', 0);
-    if (rows.length) await queryGrepBaseline(ctx, project, args.query);
+    if (rows.length) await declareBaseline?.();
 
     if (args.limit === undefined && query.rank) rows = exactFirst(rows);
     const results = rows.map((r) => pick(view(r, args.snippet_lines), args.fields));

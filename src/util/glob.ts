@@ -21,7 +21,55 @@ export interface Glob {
   readonly source: string;
   /** A folder every matching path lies under ('' when the glob can match anywhere): lets SQL narrow the rows. */
   readonly folder: string;
+  /** Fixed strings every matching path contains (case-sensitive): lets SQL drop most other rows before `test`. */
+  readonly literals: readonly string[];
   test(path: string): boolean;
+}
+
+/** Most literals a glob hands to SQL (each is a bound parameter). */
+const MAX_LITERALS = 8;
+
+/**
+ * The runs of fixed characters every path matching `glob` contains: the
+ * text between wildcards, outside classes and braces (an alternative is not
+ * required). The `/` of a leading `**\/` is optional, so it is no literal.
+ */
+function requiredLiterals(glob: string): string[] {
+  const out: string[] = [];
+  let run = '';
+  let depth = 0;
+  const cut = () => {
+    if (run && depth === 0) out.push(run);
+    run = '';
+  };
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\' && i + 1 < glob.length) {
+      if (depth === 0) run += glob[++i];
+      else i++;
+    } else if (c === '*') {
+      cut();
+      const atStart = i === 0 || glob[i - 1] === '/';
+      while (glob[i + 1] === '*') i++;
+      if (atStart && glob[i] === '*' && glob[i - 1] === '*' && glob[i + 1] === '/') i++;
+    } else if (c === '?') cut();
+    else if (c === '[') {
+      cut();
+      // As classBody reads it: an optional ! or ^, then up to the first ] that is not the first character.
+      let j = i + 1;
+      if (glob[j] === '!' || glob[j] === '^') j++;
+      for (let first = true; j < glob.length && (glob[j] !== ']' || first); first = false) j += glob[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '{') {
+      cut();
+      depth++;
+    } else if (c === '}') {
+      run = '';
+      depth = Math.max(0, depth - 1);
+    } else if (depth === 0) run += c;
+  }
+  cut();
+  return [...new Set(out)].sort((a, b) => b.length - a.length).slice(0, MAX_LITERALS);
 }
 
 function classBody(glob: string, start: number): { regex: string; end: number } {
@@ -106,5 +154,5 @@ export function compileGlob(source: string): Glob {
   // The literal lead of a rooted glob, up to its last complete folder: `src/db/*.ts` → `src/db`.
   const lead = anchored ? glob.slice(0, glob.search(/[*?[{\\]|$/)) : '';
   const folder = lead.includes('/') ? lead.slice(0, lead.lastIndexOf('/')) : '';
-  return { source, folder, test: (path) => regex.test(path) };
+  return { source, folder, literals: requiredLiterals(glob), test: (path) => regex.test(path) };
 }

@@ -1,4 +1,4 @@
-import { trigramCandidates, type FileRow } from '../../db/content';
+import { trigramCandidates, type CandidateFiles, type FileRow } from '../../db/content';
 import type { Matcher } from './pattern';
 import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 
@@ -12,39 +12,85 @@ export interface GrepRun {
 /**
  * Prefilter then scan: with a required literal, only files whose content
  * holds its trigrams and (checked in SQLite) the literal itself are fetched;
- * without one, every file in scope is.
+ * without one, every file in scope is. `scope` null means every file of the
+ * project: then a prefiltered grep never lists the project's files.
  */
 export async function runGrep(
   d1: D1Database,
   projectId: string,
-  scope: readonly FileRow[],
+  scope: readonly FileRow[] | null,
   m: Matcher,
   opts: ScanOptions,
-  /** The prefilter's answer when the caller already asked for it (prefilterHashes), to share a round trip. */
-  hashes: Promise<Set<string> | null> = prefilterHashes(d1, projectId, m),
+  /** The prefilter's answer when the caller already asked for it (prefilterFiles), to share a round trip. */
+  prefiltered: Promise<CandidateFiles | null> = prefilterFiles(d1, projectId, m),
 ): Promise<GrepRun> {
-  let candidates = scope;
-  const kept = await hashes;
-  if (kept) candidates = scope.filter((f) => kept.has(f.hash));
-  const scan = await scanFiles(d1, candidates, m, opts);
+  const kept = await prefiltered;
+  let candidates: readonly FileRow[];
+  if (kept) candidates = scope ? scope.filter((f) => kept.content.has(f.hash)) : kept.files;
+  else if (scope) candidates = scope;
+  else throw new Error('runGrep: a pattern without a prefilter needs the scope listed');
+  const scan = await scanFiles(d1, candidates, m, opts, kept?.content);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
 }
 
+/** Candidate content the prefilter's own round trip carries (in path order); the rest comes in scan batches. */
+const PREFILTER_CONTENT_BYTES = 1024 * 1024;
+
 /**
- * Hashes of the contents the trigram prefilter keeps for `m` (null: no
- * required literal, every file is a candidate). Asking for it alongside the
- * scope's file list puts both in one D1 round trip.
+ * The files the trigram prefilter keeps for `m` (under a folder when given),
+ * with the content of the first PREFILTER_CONTENT_BYTES of them; null when
+ * `m` has no required literal (every file is a candidate). Asked for
+ * alongside the scope's file list, both, and most often every candidate's
+ * content, come in one D1 round trip.
  */
-export function prefilterHashes(d1: D1Database, projectId: string, m: Matcher): Promise<Set<string> | null> {
+export function prefilterFiles(d1: D1Database, projectId: string, m: Matcher, under?: string, folded?: Matcher | null): Promise<CandidateFiles | null> {
   if (!m.prefilter) return Promise.resolve(null);
-  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check);
+  // The same pattern ignoring case, asked for in the same statement when its trigrams are the same (the index ignores case):
+  // an empty answer then knows at once whether a case-insensitive grep would find something.
+  const orFolded = folded?.prefilter?.match === m.prefilter.match ? folded.check : null;
+  const asked = trigramCandidates(d1, projectId, m.prefilter.match, m.check, { withContentBytes: PREFILTER_CONTENT_BYTES, under, orFolded });
   // A caller that returns before scanning never awaits it: its failure is the scan's to report.
   asked.catch(() => undefined);
   return asked;
 }
 
-/** Whether any line of the scope matches, within its own small budget (for verified next steps). */
-export async function anyMatch(d1: D1Database, projectId: string, scope: readonly FileRow[], m: Matcher, budgetMs = 1_000): Promise<boolean> {
-  const run = await runGrep(d1, projectId, scope, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
+/**
+ * Whether any line of the scope (null: the whole project) matches, within its own small budget
+ * (for verified next steps). `listAll` lists the project when the pattern has no prefilter.
+ */
+export async function anyMatch(
+  d1: D1Database,
+  projectId: string,
+  scope: readonly FileRow[] | null,
+  m: Matcher,
+  listAll: () => Promise<FileRow[]>,
+  budgetMs = 1_000,
+): Promise<boolean> {
+  const files = scope ?? (m.prefilter ? null : await listAll());
+  const run = await runGrep(d1, projectId, files, m, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs });
   return run.scan.totalMatches > 0;
+}
+
+/**
+ * Whether `folded` (the pattern ignoring case) matches a line of the scope (null: the whole project), using
+ * the prefilter's answer when it carried the folded candidates: a file satisfying the folded check is an exact
+ * candidate (its content mostly carried) or a folded-only one; none means no match without a round trip.
+ */
+export async function foldedMatch(
+  d1: D1Database,
+  projectId: string,
+  scope: readonly FileRow[] | null,
+  folded: Matcher,
+  prefiltered: CandidateFiles | null,
+  listAll: () => Promise<FileRow[]>,
+  budgetMs = 1_000,
+): Promise<boolean> {
+  if (!prefiltered?.foldedOnly) return anyMatch(d1, projectId, scope, folded, listAll, budgetMs);
+  const paths = scope ? new Set(scope.map((f) => f.path)) : null;
+  const files = [...prefiltered.files, ...prefiltered.foldedOnly]
+    .filter((f) => !paths || paths.has(f.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (files.length === 0) return false;
+  const scan = await scanFiles(d1, files, folded, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs }, prefiltered.content);
+  return scan.totalMatches > 0;
 }

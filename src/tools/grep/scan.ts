@@ -92,7 +92,14 @@ function batches(files: readonly FileRow[]): FileRow[][] {
  * tests each line, keeps the first `limit` matches and keeps counting past
  * the limit until the files or the time budget run out.
  */
-export async function scanFiles(d1: D1Database, files: readonly FileRow[], m: Matcher, opts: ScanOptions): Promise<ScanResult> {
+export async function scanFiles(
+  d1: D1Database,
+  files: readonly FileRow[],
+  m: Matcher,
+  opts: ScanOptions,
+  /** Content the caller already holds, by hash (a null entry: not loaded); the rest is fetched in batches. */
+  preloaded?: ReadonlyMap<string, string | null>,
+): Promise<ScanResult> {
   const r: ScanResult = {
     matches: [],
     counts: [],
@@ -104,26 +111,36 @@ export async function scanFiles(d1: D1Database, files: readonly FileRow[], m: Ma
     clippedLines: 0,
   };
   let groups = 0;
-  const plan = batches(files);
+  const loaded = (f: FileRow) => typeof preloaded?.get(f.hash) === 'string';
+  const plan = batches(files.filter((f) => !loaded(f)));
+  const batchOf = new Map<FileRow, number>();
+  plan.forEach((batch, k) => batch.forEach((f) => batchOf.set(f, k)));
   const fetch = (k: number) => (k < plan.length ? blobContents(d1, [...new Set(plan[k].map((f) => f.hash))]) : Promise.resolve(new Map<string, string>()));
+  // The next batch loads while this one is scanned.
   let pending = fetch(0);
-  for (let k = 0; k < plan.length; k++) {
-    const contents = await pending;
-    pending = fetch(k + 1);
-    for (const file of plan[k]) {
-      if (Date.now() > opts.deadline) {
-        r.budgetExhausted = true;
-        break;
-      }
-      const content = contents.get(file.hash);
-      if (content === undefined) continue; // no stored text (binary, oversized)
-      r.filesScanned++;
-      r.bytesScanned += file.size;
-      if (!m.mayMatch(content)) continue;
-      groups += scanContent(file.path, content, m, opts, r);
-      if (opts.stopAtFirst && r.totalMatches > 0) break;
+  let at = -1;
+  let contents = new Map<string, string>();
+  for (const file of files) {
+    if (Date.now() > opts.deadline) {
+      r.budgetExhausted = true;
+      break;
     }
-    if (r.budgetExhausted || (opts.stopAtFirst && r.totalMatches > 0)) break;
+    let content = preloaded?.get(file.hash) ?? undefined;
+    if (content === undefined) {
+      const k = batchOf.get(file) ?? at;
+      while (at < k) {
+        contents = await pending;
+        at++;
+        pending = fetch(at + 1);
+      }
+      content = contents.get(file.hash);
+    }
+    if (content === undefined) continue; // no stored text (binary, oversized)
+    r.filesScanned++;
+    r.bytesScanned += file.size;
+    if (!m.mayMatch(content)) continue;
+    groups += scanContent(file.path, content, m, opts, r);
+    if (opts.stopAtFirst && r.totalMatches > 0) break;
   }
   await pending.catch(() => undefined);
   if (!opts.summary && opts.context > 0 && groups > 1) r.baselineChars += 3 * (groups - 1);

@@ -105,3 +105,30 @@ describe('one glob syntax across tools', () => {
     });
   }
 });
+
+describe('glob literals (the SQL prefilter of path globs)', () => {
+  const GLOBS = [
+    '**/*.py', '*.d.ts', '*.mjs', '**/test_*.py', 'python/*/__init__.py', 'npm/**/index.*', 'src/db', 'src/**/*.{ts,tsx}',
+    '[!a]*.ts', '[]x]y.md', 'a\\*b', '**', 'docs/', './lib/*.js', 'src/**/test/**', '{src,lib}/x.ts', '?.ts', 'a**b.ts', 'x/**/y/*.c',
+  ];
+  const PATHS = [
+    'a.py', 'src/a.py', 'src/x.py/b.ts', 'types/index.d.ts', 'x.mjs', 'pkg/test_a.py', 'python/json/__init__.py', 'npm/a/b/index.js',
+    'src/db/a.ts', 'src/db', 'src/a/b.tsx', 'b.ts', ']y.md', 'xy.md', 'a*b', 'docs/readme.md', 'lib/a.js', 'src/test/a.ts',
+    'lib/x.ts', 'q.ts', 'aXXb.ts', 'x/y/z.c', 'x/k/y/z.c', 'src/app/test/deep/file.ts',
+  ];
+  it('names only strings every matching path contains', () => {
+    for (const g of GLOBS) {
+      const glob = compileGlob(g);
+      for (const p of PATHS) {
+        if (glob.test(p)) for (const lit of glob.literals) expect(p.includes(lit), `${g} matches ${p} without '${lit}'`).toBe(true);
+      }
+    }
+  });
+
+  it('keeps the extension and folder text that narrows a listing', () => {
+    expect(compileGlob('**/*.py').literals).toEqual(['.py']);
+    expect(compileGlob('**/test_*.py').literals).toEqual(['test_', '.py']);
+    expect(compileGlob('src/**/*.{ts,tsx}').literals).toEqual(['src/', '.']);
+    expect(compileGlob('**').literals).toEqual([]);
+  });
+});

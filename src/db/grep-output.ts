@@ -1,0 +1,96 @@
+/**
+ * The size of `grep -rn[i] 'w1|w2|…'` output over a project, computed inside
+ * SQLite in one statement: no file content leaves D1. The savings baselines
+ * of search, trace and plan_change need only this number, so shipping every
+ * candidate file to the Worker to split its lines there (one round trip per
+ * megabyte) is not needed.
+ *
+ * A file's lines come from `json_each` over its content turned into a JSON
+ * array: `json_quote` escapes the text (a newline becomes `\n`, a backslash
+ * `\\`), the escaped backslashes step aside (char(1) never survives
+ * json_quote, which escapes it), each `\n` becomes `","`, and the backslashes
+ * come back. Key = 0-based line number, value = the line without its newline.
+ *
+ * The count is the scanner's (src/tools/grep/scan.ts): per matching line
+ * `path:N:text` and its newline, the text without one trailing `\r`; a line is
+ * tested on its first 2,000 characters. Lengths are counted in characters
+ * (code points): a character outside the Basic Multilingual Plane counts one,
+ * where JavaScript's `.length` counts two.
+ */
+import { MAX_CHECK_LITERALS } from './content';
+
+/** Characters of a line the scanner examines. */
+const LINE_CHARS = 2_000;
+
+export interface GrepOutputQuestion {
+  projectId: string;
+  /** The alternatives, each a fixed string (not empty). ASCII only when `ignoreCase`: lower() folds ASCII alone. */
+  words: readonly string[];
+  ignoreCase: boolean;
+  /** The trigram MATCH expression every file holding a word satisfies (blob_grams), or null to read every file. */
+  match: string | null;
+  /** Bytes of the MATCH's candidate files (in path order) read at most; past it the figure is a lower bound. */
+  capBytes: number;
+}
+
+export interface GrepOutputSize {
+  /** Characters of the output over the files read. */
+  chars: number;
+  /** Matching lines over the files read. */
+  lines: number;
+  /** Candidate files left unread past capBytes (0: the figure is exact). The word check runs only on the files read. */
+  skipped: number;
+}
+
+/** Whether the words can be counted in SQLite exactly as the scanner would (see GrepOutputQuestion.words). */
+export function countableInSql(words: readonly string[], ignoreCase: boolean): boolean {
+  return words.length > 0 && words.length <= MAX_CHECK_LITERALS / 2 && words.every((w) => w.length > 0 && !w.includes('\n') && (!ignoreCase || !/[^\x00-\x7f]/.test(w)));
+}
+
+/** The statement answering `q` (run it alone or in a batch; read it with `grepOutputSize`). */
+export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1PreparedStatement {
+  const binds: unknown[] = [q.projectId, q.capBytes];
+  const word = (w: string) => {
+    binds.push(q.ignoreCase ? w.toLowerCase() : w);
+    return `?${binds.length}`;
+  };
+  const params = q.words.map(word);
+  const fileText = q.ignoreCase ? 'lower(b.content)' : 'b.content';
+  const lineText = q.ignoreCase ? `lower(substr(j.value, 1, ${LINE_CHARS}))` : `substr(j.value, 1, ${LINE_CHARS})`;
+  const fileHas = params.map((p) => `instr(${fileText}, ${p}) > 0`).join(' OR ');
+  const lineHas = params.map((p) => `instr(${lineText}, ${p}) > 0`).join(' OR ');
+  let source: string;
+  if (q.match !== null) {
+    binds.push(q.match);
+    // The MATCH drives the join, as in trigramCandidates (src/db/content.ts).
+    source = `blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid JOIN files f ON f.hash = b.hash AND f.project_id = ?1
+       WHERE blob_grams MATCH ?${binds.length}`;
+  } else {
+    source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
+  }
+  const lines = `json_each('[' || replace(replace(replace(json_quote(b.content), '\\\\', char(1)), '\\n', '","'), char(1), '\\\\') || ']') j`;
+  return d1
+    .prepare(
+      `WITH cand AS (
+         SELECT f.path AS path, b.rowid AS rid, sum(b.size) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto FROM ${source}
+       ), hit AS (
+         SELECT length(c.path) + length(j.key + 1) + 3 + length(j.value) - (substr(j.value, -1) = char(13)) AS chars
+         FROM cand c JOIN blobs b ON b.rowid = c.rid, ${lines}
+         WHERE c.upto <= ?2 AND (${fileHas}) AND (${lineHas})
+       )
+       SELECT h.chars, h.lines, (SELECT count(*) FROM cand WHERE upto > ?2) AS skipped
+       FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h`,
+    )
+    .bind(...binds);
+}
+
+/** Reads the statement's answer. */
+export function grepOutputSize(rows: readonly unknown[]): GrepOutputSize {
+  const row = (rows[0] ?? {}) as Partial<GrepOutputSize>;
+  return { chars: row.chars ?? 0, lines: row.lines ?? 0, skipped: row.skipped ?? 0 };
+}
+
+/** Runs the statement on its own. */
+export async function grepOutput(d1: D1Database, q: GrepOutputQuestion): Promise<GrepOutputSize> {
+  return grepOutputSize((await grepOutputStatement(d1, q).all()).results);
+}

@@ -1,0 +1,114 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectFiles, trigramCandidates } from '../../../src/db/content';
+import { countableInSql, grepOutput } from '../../../src/db/grep-output';
+import { getProjectByName } from '../../../src/db/projects';
+import { regexWord } from '../../../src/tools/baseline';
+import { compilePattern } from '../../../src/tools/grep/pattern';
+import { runGrep } from '../../../src/tools/grep/run';
+import { rest } from '../helpers';
+
+const DB = (env as unknown as { DB: D1Database }).DB;
+const PROJECT = 'grep-output';
+
+/** Lines that make splitting hard: escapes, quotes, CRLF, tabs, control characters, a line past 2,000 characters. */
+const FILES: Record<string, string> = {
+  'src/escapes.ts': 'const a = "Widget\\n";\nconst b = \'\\\\widget\\\\\';\r\nconst c = `tab\there widget`;\n\u0001widget\u0002\n',
+  'src/crlf.py': 'def widget():\r\n    return "WIDGET"\r\n\r\nno match here\r\n',
+  'src/long.js': `${'x'.repeat(2_100)}widget\n${'y'.repeat(1_990)}widget\nwidget at the start\n`,
+  'src/copy-a.ts': 'export function gadget() { return widget(); }\n',
+  'src/copy-b.ts': 'export function gadget() { return widget(); }\n',
+  'src/no-newline.ts': 'widget gadget id',
+  'docs/accents.md': 'café widget über\nÉCOLE gadget\n',
+  'src/none.ts': 'nothing to see\n',
+};
+
+let projectId = '';
+
+beforeAll(async () => {
+  const pushed = await rest('index', { project: PROJECT, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
+  expect(pushed.status).toBe(200);
+  projectId = (await getProjectByName(DB, PROJECT))!.id;
+});
+
+/** The scanner's own figure (src/tools/grep/scan.ts), fetching every file. */
+async function scanned(words: string[], ignoreCase: boolean): Promise<number> {
+  const matcher = compilePattern(words.map(regexWord).join('|'), { literal: false, ignoreCase });
+  const files = await projectFiles(DB, projectId);
+  const run = await runGrep(DB, projectId, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + 10_000 });
+  return run.scan.baselineChars;
+}
+
+async function counted(words: string[], ignoreCase: boolean, capBytes = 1 << 30) {
+  const matcher = compilePattern(words.map(regexWord).join('|'), { literal: false, ignoreCase });
+  return grepOutput(DB, { projectId, words, ignoreCase, match: matcher.prefilter?.match ?? null, capBytes });
+}
+
+describe('grep output size counted inside D1', () => {
+  it.each([
+    [['widget'], true],
+    [['widget'], false],
+    [['WIDGET', 'gadget'], true],
+    [['gadget', 'école'], false],
+    [['id'], false],
+    [['d'], true],
+    [['absent_word'], true],
+  ])('equals the scanner for %j (ignore case %s)', async (words, ignoreCase) => {
+    const size = await counted(words, ignoreCase);
+    expect(size.skipped).toBe(0);
+    expect(size.chars).toBe(await scanned(words, ignoreCase));
+  });
+
+  it('stops past the byte cap and says how many candidate files it left', async () => {
+    const size = await counted(['widget'], true, 60);
+    expect(size.skipped).toBeGreaterThan(0);
+    expect(size.chars).toBeLessThan((await counted(['widget'], true)).chars);
+  });
+
+  it('leaves non-ASCII words under ignore case to the scanner', () => {
+    expect(countableInSql(['école'], true)).toBe(false);
+    expect(countableInSql(['école'], false)).toBe(true);
+    expect(countableInSql([], false)).toBe(false);
+  });
+});
+
+/** A D1 stand-in that records the statement it is handed (SQL and parameters). */
+function recorder(): { d1: D1Database; seen: { sql: string; params: unknown[] }[] } {
+  const seen: { sql: string; params: unknown[] }[] = [];
+  const d1 = {
+    prepare: (sql: string) => ({
+      bind: (...params: unknown[]) => {
+        seen.push({ sql, params });
+        return { all: async () => ({ results: [] }) };
+      },
+    }),
+  } as unknown as D1Database;
+  return { d1, seen };
+}
+
+async function planOf(sql: string, params: unknown[]): Promise<string[]> {
+  const plan = await DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  return plan.results.map((r) => r.detail);
+}
+
+describe('query plans of the grep statements', () => {
+  it('drives the baseline count from the trigram index and probes files by hash (no scan of files or blobs)', async () => {
+    const { d1, seen } = recorder();
+    await grepOutput(d1, { projectId, words: ['widget', 'gadget'], ignoreCase: true, match: compilePattern('widget|gadget', { literal: false, ignoreCase: true }).prefilter!.match, capBytes: 1 << 20 });
+    const details = await planOf(seen[0].sql, seen[0].params);
+    expect(details.some((d) => /SCAN blob_grams VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SEARCH f USING INDEX files_hash/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SCAN (f|b|files|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
+  });
+
+  it('drives the prefilter (with its content and the case-folded check) from the trigram index', async () => {
+    const { d1, seen } = recorder();
+    const m = compilePattern('Widget', { literal: true, ignoreCase: false });
+    const folded = compilePattern('Widget', { literal: true, ignoreCase: true });
+    await trigramCandidates(d1, projectId, m.prefilter!.match, m.check, { withContentBytes: 1 << 20, under: 'src', orFolded: folded.check });
+    const details = await planOf(seen[0].sql, seen[0].params);
+    expect(details.some((d) => /SCAN blob_grams VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SEARCH f USING INDEX files_hash/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SCAN (f|b|files|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rest, type Json } from '../helpers';
+import { push } from '../upload/support';
+
+/**
+ * D1 round trips per tool call (X-Pincher-D1-Round-Trips), pinned so that they cannot creep
+ * back: a lite tool answers in one, trace (standard) in at most two — once the project row is
+ * cached in the isolate (its check rides along with the call's own round trip).
+ */
+const PROJECT = 'round-trips';
+
+const FILES = {
+  'src/widget.ts': [
+    'export class WidgetStore {',
+    '  load(id: string): string {',
+    '    return fetchWidget(id);',
+    '  }',
+    '}',
+    '',
+    'export function fetchWidget(id: string): string {',
+    '  if (!id) throw new Error("no widget id");',
+    '  return normaliseWidget(id);',
+    '}',
+    '',
+    'export function normaliseWidget(id: string): string {',
+    '  return id.trim();',
+    '}',
+    '',
+  ].join('\n'),
+  'src/gadget.py': 'def make_gadget(name):\n    if not name:\n        raise ValueError("no gadget")\n    return name\n',
+  'docs/notes.md': '# Notes\n\nWidgets and gadgets.\n',
+};
+
+async function trips(tool: string, args: Json): Promise<{ trips: number; body: Json }> {
+  const r = await rest(tool, { project: PROJECT, ...args });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return { trips: Number(r.res.headers.get('x-pincher-d1-round-trips')), body: r.body };
+}
+
+beforeAll(async () => {
+  expect((await push(PROJECT, FILES)).commit?.status).toBe(200);
+  // Caches the project row in this isolate.
+  await trips('find', { pattern: '*.ts' });
+});
+
+describe('D1 round trips per tool call', () => {
+  it('search answers in one, its grep baseline included, the first time a query is asked and after', async () => {
+    const first = await trips('search', { query: 'fetchWidget' });
+    expect(first.body.result.results.map((r: Json) => r.name)).toContain('fetchWidget');
+    expect(first.body._meta.baseline_method).toBe('grep_recursive');
+    expect(first.trips).toBe(1);
+    const again = await trips('search', { query: 'fetchWidget' });
+    expect(again.trips).toBe(1);
+    expect(again.body._meta.tokens_saved).toBe(first.body._meta.tokens_saved);
+    expect((await trips('search', { query: 'norm*', kind: 'Function' })).trips).toBe(1);
+  });
+
+  it('symbol, symbols and read answer in one', async () => {
+    expect((await trips('symbol', { id: 'src/widget.ts::fetchWidget#Function' })).trips).toBe(1);
+    expect((await trips('symbols', { ids: ['src/widget.ts::fetchWidget#Function', 'src/widget.ts::normaliseWidget#Function'] })).trips).toBe(1);
+    expect((await trips('read', { path: 'src/widget.ts', map: true })).trips).toBe(1);
+    expect((await trips('read', { path: 'src/widget.ts', symbol: 'WidgetStore.load' })).trips).toBe(1);
+    expect((await trips('read', { path: 'src/widget.ts', offset: 2, limit: 5 })).trips).toBe(1);
+  });
+
+  it('grep answers a literal or a regex with a literal in one', async () => {
+    const literal = await trips('grep', { pattern: 'fetchWidget(', literal: true });
+    expect(literal.body.result.total_matches).toBe(2);
+    expect(literal.trips).toBe(1);
+    const regex = await trips('grep', { pattern: 'raise \\w+Error', path: '*.py' });
+    expect(regex.body.result.total_matches).toBe(1);
+    expect(regex.trips).toBe(1);
+  });
+
+  it('grep answers a miss in one; a miss that matches ignoring case in two (its files are read to verify the retry)', async () => {
+    const miss = await trips('grep', { pattern: 'absentTokenNowhere', literal: true });
+    expect(miss.body._meta.empty_reason).toBe('no_results_in_corpus');
+    expect(miss.trips).toBe(1);
+    const cased = await trips('grep', { pattern: 'FETCHWIDGET', literal: true });
+    expect(cased.body._meta.next_steps.map((s: Json) => s.args.ignore_case)).toContain(true);
+    expect(cased.trips).toBe(2);
+    const regexMiss = await trips('grep', { pattern: 'zq[0-9]{3}_absent_\\w+' });
+    expect(regexMiss.trips).toBe(1);
+  });
+
+  it('find answers in one', async () => {
+    expect((await trips('find', { pattern: '**/*.py' })).trips).toBe(1);
+    expect((await trips('find', { pattern: 'src/**' })).trips).toBe(1);
+  });
+
+  it('trace answers one level in two: the walk with the target, then its baseline', async () => {
+    const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 1 });
+    expect(t.body.result.hops.length).toBeGreaterThan(0);
+    expect(t.trips).toBe(2);
+  });
+
+  it('trace walks each further level in one more round trip', async () => {
+    const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
+    expect(t.body.result.hops.length).toBeGreaterThan(1);
+    expect(t.trips).toBeLessThanOrEqual(4);
+  });
+});
