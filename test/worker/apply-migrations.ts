@@ -1,6 +1,8 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { shardsOf } from '../../src/db/shards';
 
-// Every shard runs the same migrations (src/db/shards.ts): the primary and each DB_SHARD_<n>.
-for (const shard of shardsOf(env)) await applyD1Migrations(shard.db, env.TEST_MIGRATIONS);
+// Every shard runs the same migrations (src/db/shards.ts): the primary DB and each DB_SHARD_<n>.
+const bindings = env as unknown as Record<string, unknown>;
+for (const name of Object.keys(bindings).filter((k) => /^DB(_SHARD_\d+)?$/.test(k))) {
+  await applyD1Migrations(bindings[name] as D1Database, env.TEST_MIGRATIONS);
+}
