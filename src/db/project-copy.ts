@@ -15,8 +15,6 @@ interface TableCopy {
   table: string;
   /** Selects the project's rows of `table` after rowid ?2, as `__rowid, *`; ?1 is the project id, ?3 the page size. */
   select: string;
-  /** Columns not copied (an autoincrement key the target assigns). */
-  omit?: string[];
   /** Content shared by projects: a row the target has already is kept. */
   shared?: boolean;
   page: number;
@@ -45,7 +43,6 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
   {
     table: 'edges',
     select: 'SELECT rowid AS __rowid, * FROM edges WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3',
-    omit: ['rowid'],
     page: PAGE_ROWS.narrow,
   },
 ];
@@ -54,7 +51,8 @@ type Row = Record<string, unknown>;
 
 /** INSERT statements writing `rows` into `table` of `target` (as many rows per statement as the parameter limit allows). */
 function insertStatements(target: D1Database, spec: TableCopy, rows: Row[]): D1PreparedStatement[] {
-  const skip = new Set(['__rowid', ...(spec.omit ?? [])]);
+  // A column named rowid is an autoincrement key (edges, symbols): the target assigns its own.
+  const skip = new Set(['__rowid', 'rowid']);
   const columns = Object.keys(rows[0]).filter((c) => !skip.has(c));
   const perStatement = spec.page === PAGE_ROWS.wide ? 1 : Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const verb = spec.shared ? 'INSERT OR IGNORE' : 'INSERT';
@@ -105,7 +103,8 @@ const DELETE_ROWS = 2_000;
  * copy's leftover) from `d1`: its `projects` row first, so a reader that
  * remembered this shard notices at once, then its index, a bounded statement
  * at a time. Content (blobs, extractions) is left to the garbage collection,
- * which deletes what no project uses. Returns rows deleted per table.
+ * which deletes what no project uses, except extractions whose symbols only
+ * the removed files held. Returns rows deleted per table.
  */
 export async function removeProject(d1: D1Database, projectId: string, name: string): Promise<Record<string, number>> {
   const removed: Record<string, number> = {};
@@ -124,6 +123,15 @@ export async function removeProject(d1: D1Database, projectId: string, name: str
       removed[table] = (removed[table] ?? 0) + n;
     }
   }
+  // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
+  // whose last holder just went is dropped: a later push of that content extracts it again.
+  removed.extractions = (
+    await d1
+      .prepare(
+        "DELETE FROM extractions WHERE symbols_json = '' AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = extractions.hash AND f.language = extractions.language AND f.extractor_version = extractions.extractor_version)",
+      )
+      .run()
+  ).meta.changes;
   return removed;
 }
 

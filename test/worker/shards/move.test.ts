@@ -35,7 +35,7 @@ describe('moving a project between shards', () => {
         expect(await placedOn('mover')).toBe(from);
         const read = await rest('search', { project: 'mover', query: 'listen' });
         expect(JSON.stringify(read.body)).toContain('listen');
-        const listed = (await rest('list', {})).body.projects.filter((p: { name: string }) => p.name === 'mover');
+        const listed = (await rest('list', {})).body.result.projects.filter((p: { name: string }) => p.name === 'mover');
         expect(listed).toHaveLength(1);
         // A push during the move is refused with a typed error and a suggestion.
         const during = await push('mover', { ...SOURCE, 'src/new.ts': 'export const n = 1;\n' });

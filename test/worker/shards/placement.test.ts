@@ -68,7 +68,7 @@ describe('placement across two local D1 databases', () => {
     expect(symbol.status).toBe(200);
     expect(symbol.body._meta.empty_reason).toBeUndefined();
     const health = await rest('health', { project: onOne });
-    expect(health.body.projects[0].name).toBe(onOne);
+    expect(health.body.result.projects[0].name).toBe(onOne);
     const batch = await rest('batch', { calls: [{ tool: 'search', args: { project: onOne, query: 'Server' } }, { tool: 'search', args: { project: onZero, query: 'Server' } }] });
     expect(batch.status).toBe(200);
     expect(JSON.stringify(batch.body)).not.toContain('no_project_indexed');
@@ -92,18 +92,18 @@ describe('placement across two local D1 databases', () => {
   });
 
   it('lists every shard\'s projects once, merged by name (list tool, GET /v1/projects, health)', async () => {
-    const names = (await rest('list', {})).body.projects.map((p: Json) => p.name);
+    const names = (await rest('list', {})).body.result.projects.map((p: Json) => p.name);
     expect(names).toEqual([...names].sort());
     expect(names).toEqual(expect.arrayContaining(['first', 'second', 'racing']));
     expect(new Set(names).size).toBe(names.length);
     const paged = await rest('list', { limit: 1, offset: 1 });
-    expect(paged.body.projects.map((p: Json) => p.name)).toEqual([names[1]]);
-    expect(paged.body.total).toBe(names.length);
+    expect(paged.body.result.projects.map((p: Json) => p.name)).toEqual([names[1]]);
+    expect(paged.body.result.total).toBe(names.length);
     const viaRest = await request('GET', '/v1/projects');
     expect(viaRest.body.projects.map((p: Json) => p.name)).toEqual(names);
     const health = await rest('health', {});
-    expect(health.body.projects_total).toBe(names.length);
-    expect(health.body.projects.every((p: Json) => p.languages.length > 0)).toBe(true);
+    expect(health.body.result.projects_total).toBe(names.length);
+    expect(health.body.result.projects.every((p: Json) => p.languages.length > 0)).toBe(true);
   });
 
   it('hands out a bookmark naming the shard, which reads the commit on that shard', async () => {
