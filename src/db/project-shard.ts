@@ -198,11 +198,12 @@ function movingError(name: string, entry: CatalogEntry): PincherError {
 /**
  * Where a push of `name` writes. `place` (opening a push) places a project not
  * placed yet (placeProject). A project in the middle of a move refuses pushes
- * with project_moving, so a commit never races the copy.
+ * with project_moving, so a commit never races the copy; `abandon` (aborting
+ * an upload, which changes no index) is let through.
  */
-export async function pushTarget(env: Env, name: string, opts: { place: boolean }): Promise<PushTarget> {
+export async function pushTarget(env: Env, name: string, opts: { place: boolean; abandon?: boolean }): Promise<PushTarget> {
   const home = opts.place ? await placeProject(env, name) : await projectHome(env, name);
-  if (home.entry && isMoving(home.entry)) throw movingError(name, home.entry);
+  if (home.entry && isMoving(home.entry) && !opts.abandon) throw movingError(name, home.entry);
   return { project: name, shard: home.shard.index, db: home.shard.db, primary: env.DB };
 }
 

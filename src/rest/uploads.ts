@@ -107,7 +107,7 @@ uploadRoutes.get('/:project/uploads/:id', async (c) => {
 uploadRoutes.delete('/:project/uploads/:id', async (c) => {
   requireWrite(c.get('scope'), 'abandoning an upload');
   const project = checkProjectName(c.req.param('project'));
-  const target = await pushTarget(c.env, project, { place: false });
+  const target = await pushTarget(c.env, project, { place: false, abandon: true });
   const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
   await abortUpload(target, upload);
   return jsonWithMeta(c, { upload_id: upload.id, status: 'aborted' });
