@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rest } from '../helpers';
-import { push, request } from '../upload/support';
+import { commit, open, push, request, sendFiles } from '../upload/support';
 import { moveProject } from '../../../src/shards/move';
 import { admin, env, placedOn, pushed, SHARDS, storedOn } from './support';
 
@@ -112,6 +112,25 @@ describe('moving a project between shards', () => {
     const open = await request('POST', '/v1/admin/projects/stay/move', { shard: 1 - here });
     expect(open.status).toBe(403);
     expect(await placedOn('stay')).toBe(here);
+  });
+
+  it('refuses the commit of a push opened before a move began, and lets it be abandoned', async () => {
+    await pushed('late-commit', SOURCE);
+    const files = { 'src/late.ts': 'export const late = 1;\n' };
+    const opened = await open('late-commit', files, { mode: 'merge' });
+    expect(opened.status).toBe(201);
+    await sendFiles('late-commit', opened.body.upload_id, files);
+    // A move starts after the upload opened (the catalog says so on the primary).
+    await SHARDS[0].prepare('UPDATE project_shards SET moving_to = 1 - shard, move_heartbeat_at = ?2 WHERE name = ?1').bind('late-commit', Date.now()).run();
+    const refused = await commit('late-commit', opened.body.upload_id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('project_moving');
+    expect(refused.body.error.suggestion).toBeTruthy();
+    const abandoned = await request('DELETE', `/v1/projects/late-commit/uploads/${opened.body.upload_id}`);
+    expect(abandoned.status).toBe(200);
+    await SHARDS[0].prepare('UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1').bind('late-commit').run();
+    const search = await rest('search', { project: 'late-commit', query: 'late' });
+    expect(JSON.stringify(search.body)).not.toContain('src/late.ts');
   });
 
   it('refuses to move a project while a push to it is open', async () => {
