@@ -20,6 +20,9 @@ const FRESH_STORAGE = [
   'test/worker/upload/take-over.test.ts',
 ];
 
+/** Files that place projects on every shard (both local databases) and move them. */
+const SHARDED = 'test/worker/shards/**/*.test.ts';
+
 // Three projects. `workers` runs inside workerd against a real local D1 (the
 // Worker's own code) with isolation off: each of the (at most two) workerd
 // runtimes loads the Worker and compiles its grammars once and then runs file
@@ -31,13 +34,21 @@ const FRESH_STORAGE = [
 // drives the dashboard in headless Chromium against one.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
-  const workers = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
+  // Every workerd project has two databases (wrangler.toml: DB and DB_SHARD_1). New projects go to
+  // the primary, so files assert on env.DB; `workers-shards` places on every shard.
+  const workers = (name: string, include: string[], exclude: string[], isolate: boolean, placeShards = '0') => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           // The per-key limiter is off for the suite; its own test turns it on with a tiny test limiter.
-          bindings: { TEST_MIGRATIONS: migrations, PINCHER_ALLOW_OPEN: '1', PINCHER_RATE_LIMIT: 'off' },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            PINCHER_ALLOW_OPEN: '1',
+            PINCHER_RATE_LIMIT: 'off',
+            PINCHER_ADMIN_KEY: 'test-admin-key',
+            ...(placeShards ? { PINCHER_PLACE_SHARDS: placeShards } : {}),
+          },
           ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
         },
       }),
@@ -62,8 +73,10 @@ export default defineConfig(async () => {
       // Two test files at a time use both cores of a small CI runner.
       maxWorkers: 2,
       projects: [
-        workers('workers', ['test/worker/**/*.test.ts'], FRESH_STORAGE, false),
+        workers('workers', ['test/worker/**/*.test.ts'], [...FRESH_STORAGE, SHARDED], false),
         workers('workers-fresh', FRESH_STORAGE, [], true),
+        // Placement across both databases, moves, listings and GC per shard: one runtime and fresh databases per file.
+        workers('workers-shards', [SHARDED], [], true, ''),
         {
           // The dashboard in headless Chromium against a real local server (test/browser/chromium.ts).
           test: {

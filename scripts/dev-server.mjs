@@ -3,6 +3,7 @@
 // stopping it never orphans wrangler or workerd.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -29,19 +30,34 @@ export function freePort() {
   });
 }
 
-/** Applies every migration in migrations/ to the local D1 under `persistTo`. */
-export function applyLocalMigrations(persistTo) {
-  const args = [WRANGLER, 'd1', 'migrations', 'apply', 'DB', '--local'];
-  if (persistTo) args.push('--persist-to', persistTo);
-  const res = spawnSync(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...QUIET_ENV, CI: 'true' },
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) {
-    throw new Error(`applying D1 migrations failed:\n${res.stdout}\n${res.stderr}`);
+/** The D1 bindings of wrangler.toml: `DB` (the primary) and every shard `DB_SHARD_<n>` (src/db/shards.ts). */
+export function shardBindings() {
+  const toml = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
+  return [...toml.matchAll(/^binding\s*=\s*"(DB(?:_SHARD_[1-9]\d*)?)"/gm)].map((m) => m[1]);
+}
+
+/**
+ * Applies every migration in migrations/ to each D1 database of wrangler.toml
+ * (the primary and every shard), locally under `persistTo` or, with `remote`, to
+ * the deployed databases.
+ */
+export function applyLocalMigrations(persistTo, { remote = false } = {}) {
+  const out = [];
+  for (const binding of shardBindings()) {
+    const args = [WRANGLER, 'd1', 'migrations', 'apply', binding, remote ? '--remote' : '--local'];
+    if (persistTo && !remote) args.push('--persist-to', persistTo);
+    const res = spawnSync(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...QUIET_ENV, CI: 'true' },
+      encoding: 'utf8',
+      stdio: remote ? 'inherit' : 'pipe',
+    });
+    if (res.status !== 0) {
+      throw new Error(`applying D1 migrations to ${binding} failed:\n${res.stdout}\n${res.stderr}`);
+    }
+    out.push(res.stdout ?? '');
   }
-  return res.stdout;
+  return out.join('');
 }
 
 /**

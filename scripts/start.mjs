@@ -4,7 +4,7 @@
 import { applyLocalMigrations, startDevServer } from './dev-server.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
-console.log('pincher-edge: applying D1 migrations to the local database…');
+console.log('pincher-edge: applying D1 migrations to the local databases (the primary and every shard)…');
 applyLocalMigrations();
 console.log('pincher-edge: starting wrangler dev…');
 const server = await startDevServer({ port, vars: { PINCHER_ALLOW_OPEN: '1' }, inherit: true });

@@ -15,6 +15,7 @@ import { uploadRoutes } from './rest/uploads';
 import { eventRoutes } from './rest/events';
 import { pushHistoryRoutes } from './rest/push-history';
 import { activityRoutes } from './rest/activity';
+import { adminRoutes } from './rest/admin';
 import { dashboardPage } from './dashboard/page';
 
 /** Every route and middleware of the Worker (src/index.ts exports it with the scheduled handler). */
@@ -35,6 +36,7 @@ app.route('/v1', probeRoutes);
 app.route('/v1', cliRoutes);
 app.route('/v1', eventRoutes);
 app.route('/v1', activityRoutes);
+app.route('/v1/admin', adminRoutes);
 
 app.notFound((c) =>
   errorWithMeta(

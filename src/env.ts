@@ -37,6 +37,13 @@ interface DeploymentSettings {
   /** Days of push events (`GET /v1/events`) the scheduled garbage collection keeps (default 7). */
   PINCHER_EVENTS_RETENTION_DAYS?: string;
   PINCHER_PUSH_HISTORY_DAYS?: string;
+  /**
+   * Shards new projects may be placed on, as indexes, comma-separated (e.g. `1,2`: the primary
+   * takes no new project). Default: every shard (src/db/shards.ts). Placed projects stay where they are.
+   */
+  PINCHER_PLACE_SHARDS?: string;
+  /** Admin bearer key: moving projects between shards (`/v1/admin/…`). Unset: the admin routes are refused. */
+  PINCHER_ADMIN_KEY?: string;
   /** Rows per garbage-collection delete statement (default 5,000). */
   PINCHER_GC_BATCH_ROWS?: string;
 }

@@ -17,11 +17,14 @@ export const ERROR_CODES = {
   unknown_tool: 404,
   unknown_empty_reason: 400,
   project_not_found: 404,
+  unknown_shard: 404,
   upload_not_found: 404,
   method_not_allowed: 405,
   push_in_progress: 409,
   upload_incomplete: 409,
   upload_superseded: 409,
+  project_moving: 409,
+  already_on_shard: 409,
   body_too_large: 413,
   unsupported_media_type: 415,
   hash_mismatch: 422,
@@ -34,6 +37,7 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal_error: 500,
   not_ready: 503,
+  shard_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -33,7 +33,11 @@ function sqlite(file, sql) {
   return out.trim() ? JSON.parse(out) : [];
 }
 
-/** The one `.sqlite` file of the local D1 under `persistTo`. @param {string} persistTo */
+/**
+ * The primary's `.sqlite` file of the local D1s under `persistTo`: the stage places every
+ * project there (PINCHER_PLACE_SHARDS=0), so it is the largest; the other shards hold only
+ * the schema. @param {string} persistTo
+ */
 async function d1File(persistTo) {
   const found = [];
   const visit = async (/** @type {string} */ dir) => {
@@ -44,8 +48,9 @@ async function d1File(persistTo) {
     }
   };
   await visit(persistTo);
-  if (found.length !== 1) throw new Error(`expected one local D1 file under ${persistTo}, found ${found.length}`);
-  return found[0];
+  if (!found.length) throw new Error(`no local D1 file under ${persistTo}`);
+  const sizes = await Promise.all(found.map(async (f) => (await stat(f)).size));
+  return found[sizes.indexOf(Math.max(...sizes))];
 }
 
 /**
@@ -131,7 +136,8 @@ export async function runStorage({ code, tmp, cache, projects, concurrency, live
   await mkdir(persistTo, { recursive: true });
   code.devServer.applyLocalMigrations(persistTo);
   const key = `bench-${randomBytes(16).toString('hex')}`;
-  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key } });
+  // One database measured: every project on the primary (docs/capacity.md turns the figures into a shard's capacity).
+  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key, PINCHER_PLACE_SHARDS: '0' } });
   live.server = server;
   const proxy = await startProxy(server.url);
   live.proxy = proxy;

@@ -12,14 +12,15 @@ export interface EventRow {
 export interface NewEvent {
   type: string;
   projectId: string;
+  projectName: string;
   data: Record<string, unknown>;
 }
 
-/** Appends one event; the project's name is read from `projects` in the same statement. */
+/** Appends one event (on the primary: the project itself may live on another shard). */
 export async function insertEvent(d1: D1Database, e: NewEvent, ts = Date.now()): Promise<void> {
   await d1
-    .prepare('INSERT INTO events (ts, type, project_id, project_name, data) SELECT ?1, ?2, ?3, (SELECT name FROM projects WHERE id = ?3), ?4')
-    .bind(ts, e.type, e.projectId, JSON.stringify(e.data))
+    .prepare('INSERT INTO events (ts, type, project_id, project_name, data) VALUES (?1, ?2, ?3, ?4, ?5)')
+    .bind(ts, e.type, e.projectId, e.projectName, JSON.stringify(e.data))
     .run();
 }
 

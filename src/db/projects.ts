@@ -99,10 +99,6 @@ export async function indexedProjects(d1: D1Database, opts: { limit: number; off
   return { total: n.n, rows: page.results as ProjectRow[], stale: { total: n.stale, first: stale.results as ProjectRow[] } };
 }
 
-export async function countProjects(d1: D1Database): Promise<number> {
-  const row = await d1.prepare('SELECT count(*) AS n FROM projects').first<{ n: number }>();
-  return row?.n ?? 0;
-}
 
 
 export interface LanguageStat {

@@ -338,3 +338,20 @@ export const projectAggregates = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.name] })],
 );
+
+/**
+ * Where each project lives (src/db/shards.ts): read on the primary only, though
+ * every shard runs the same migrations and so has the (empty) table. A project
+ * with no row is unknown (new projects are placed on their first push).
+ * `moving_to` is set while a move copies the project to another shard; pushes
+ * are refused then, and `shard` flips to the target in one statement once the
+ * copy is complete. `move_heartbeat_at` is renewed as the copy progresses: a
+ * move whose heartbeat is older than MOVE_STALE_MS was abandoned.
+ */
+export const projectShards = sqliteTable('project_shards', {
+  name: text('name').primaryKey(),
+  shard: integer('shard').notNull(),
+  placedAt: integer('placed_at').notNull(),
+  movingTo: integer('moving_to'),
+  moveHeartbeatAt: integer('move_heartbeat_at'),
+});

@@ -7,9 +7,9 @@ export type EventType = 'upload_opened' | 'files_received' | 'upload_aborted' | 
  * Records one push event for `GET /v1/events`. Never throws: an event that cannot be
  * written costs a log line (type only), never the push it describes.
  */
-export async function recordEvent(d1: D1Database, type: EventType, projectId: string, data: Record<string, unknown>): Promise<void> {
+export async function recordEvent(primary: D1Database, type: EventType, project: { id: string; name: string }, data: Record<string, unknown>): Promise<void> {
   try {
-    await insertEvent(d1, { type, projectId, data });
+    await insertEvent(primary, { type, projectId: project.id, projectName: project.name, data });
   } catch (err) {
     console.error(`event ${type} not recorded: ${err instanceof Error ? err.name : 'error'}`);
   }

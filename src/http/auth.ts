@@ -101,6 +101,7 @@ export async function authorize(env: Env, authorization: string | undefined): Pr
   const token = match[1];
   if (fullKey && (await sameSecret(token, fullKey))) return 'write';
   if (readKey && (await sameSecret(token, readKey))) return 'read';
+  if (env.PINCHER_ADMIN_KEY && (await sameSecret(token, env.PINCHER_ADMIN_KEY))) return 'write';
   throw new PincherError('unauthorized', 'the bearer token was not accepted', {
     suggestion: 'check the key configured in your MCP host or CI secret',
     headers: { 'WWW-Authenticate': 'Bearer realm="pincher-edge", error="invalid_token"' },
@@ -136,6 +137,25 @@ export function requireWrite(scope: AccessScope, what: string): void {
   if (scope !== 'write') {
     throw new PincherError('insufficient_scope', `${what} needs the full-access key`, {
       suggestion: 'use PINCHER_HTTP_KEY; PINCHER_READ_KEY can only read',
+    });
+  }
+}
+
+/**
+ * Admin routes (`/v1/admin/…`: shards and moves) take the admin key
+ * (PINCHER_ADMIN_KEY) as the bearer token, even in local open mode; without
+ * one configured they are refused.
+ */
+export async function requireAdmin(env: Env, authorization: string | undefined): Promise<void> {
+  if (!env.PINCHER_ADMIN_KEY) {
+    throw new PincherError('auth_not_configured', 'this server has no admin key configured, so it refuses admin routes', {
+      suggestion: 'set one with `wrangler secret put PINCHER_ADMIN_KEY` (or PINCHER_ADMIN_KEY in .dev.vars) and send it as Authorization: Bearer <key>',
+    });
+  }
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token || !(await sameSecret(token, env.PINCHER_ADMIN_KEY))) {
+    throw new PincherError('insufficient_scope', 'admin routes need the admin key', {
+      suggestion: 'send Authorization: Bearer <PINCHER_ADMIN_KEY>; the access keys cannot move projects',
     });
   }
 }

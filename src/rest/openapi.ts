@@ -252,6 +252,83 @@ function uploadPaths(): Record<string, unknown> {
   };
 }
 
+const SHARDS_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['shards', 'moves'],
+  properties: {
+    shards: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['shard', 'binding', 'bytes', 'projects'],
+        properties: {
+          shard: { type: 'integer', description: '0 for the primary (binding DB), n for DB_SHARD_<n>' },
+          binding: { type: 'string' },
+          bytes: { type: 'integer', description: "the database's stored bytes as D1 reports them" },
+          projects: { type: 'integer', description: 'projects the catalog places on it' },
+        },
+      },
+    },
+    moves: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { project: { type: 'string' }, from: { type: 'integer' }, to: { type: 'integer' }, heartbeat_at: { type: 'string', format: 'date-time' } },
+      },
+    },
+  },
+};
+
+const MOVE_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['project', 'from', 'to', 'copied', 'removed', 'duration_ms'],
+  properties: {
+    project: { type: 'string' },
+    from: { type: 'integer' },
+    to: { type: 'integer' },
+    copied: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows copied to the new shard, per table' },
+    removed: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows removed from the old shard, per table' },
+    duration_ms: { type: 'integer' },
+  },
+};
+
+/** Operator routes: shards and moves (admin key, docs/capacity.md). */
+function adminPaths(): Record<string, unknown> {
+  const adminErrors = (extra: Record<string, string> = {}) =>
+    errors({ '403': 'Not the admin key (insufficient_scope), or no admin key configured (auth_not_configured)', ...extra });
+  return {
+    '/v1/admin/shards': {
+      get: {
+        operationId: 'listShards',
+        summary: 'The D1 shards with their stored bytes and projects, and the moves in progress (admin key)',
+        tags: ['admin'],
+        responses: { '200': { description: 'OK', content: jsonContent(enveloped(SHARDS_SCHEMA)) }, ...adminErrors() },
+      },
+    },
+    '/v1/admin/projects/{project}/move': {
+      post: {
+        operationId: 'moveProject',
+        summary:
+          'Moves a project to another shard: copies its index while the old copy keeps answering, flips the catalog in one statement once the copy is complete, then removes the old copy. Pushes are refused (project_moving) meanwhile (admin key)',
+        tags: ['admin'],
+        parameters: [PROJECT_PARAM],
+        requestBody: {
+          required: true,
+          content: jsonContent({ type: 'object', required: ['shard'], properties: { shard: { type: 'integer', minimum: 0, description: 'target shard index' } } }),
+        },
+        responses: {
+          '200': { description: 'Moved', content: jsonContent(enveloped(MOVE_SCHEMA)) },
+          ...adminErrors({
+            '404': 'No such project (project_not_found) or shard (unknown_shard)',
+            '409': 'Already on that shard (already_on_shard), another move running (project_moving), or a push open or committed during the copy (push_in_progress)',
+            '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
+          }),
+        },
+      },
+    },
+  };
+}
+
 /** Probes, listings, metrics, MCP and the dashboard. */
 function servicePaths(): Record<string, unknown> {
   const publicGet = (operationId: string, summary: string, schema: JsonSchema, extra: Record<string, unknown> = {}) => ({
@@ -387,7 +464,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       },
     };
   }
-  Object.assign(paths, uploadPaths(), servicePaths());
+  Object.assign(paths, uploadPaths(), servicePaths(), adminPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -400,7 +477,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     security: [{ bearer: [] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'PINCHER_HTTP_KEY (read + write) or PINCHER_READ_KEY (read only)' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'PINCHER_HTTP_KEY (read + write) or PINCHER_READ_KEY (read only); PINCHER_ADMIN_KEY for /v1/admin routes' } },
       schemas: { Meta: META_SCHEMA, Error: ERROR_SCHEMA },
     },
   };

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { schemaState } from '../db/migrations';
 import { callTotalsByTool } from '../db/calls';
-import { listProjects } from '../db/projects';
+import { listProjectsAcross } from '../db/project-listing';
+import { shardDbs, shardsOf } from '../db/shards';
 import { computeCapabilities } from '../envelope/capabilities';
 import { tokenAccountingProblem } from '../envelope/tokens';
 import { otlpProblem } from '../telemetry/otlp';
@@ -25,11 +26,18 @@ probeRoutes.get('/health', (c) =>
 );
 
 probeRoutes.get('/ready', async (c) => {
-  const state = await schemaState(c.env.DB, true);
+  // Every shard must carry this Worker's schema: a project on a shard behind it could not be read.
+  const shards = shardsOf(c.env);
+  const states = await Promise.all(shards.map((s) => schemaState(s.db, true)));
+  const state = states[0];
   const reasons: string[] = [];
-  if (state.applied === null) reasons.push('d1_unreachable');
-  else if (state.applied < SCHEMA_VERSION) reasons.push(`migrations_pending: ${SCHEMA_VERSION - state.applied} not applied (run wrangler d1 migrations apply DB)`);
-  else if (state.applied > SCHEMA_VERSION) reasons.push(`schema_ahead: D1 has ${state.applied} migrations, this Worker knows ${SCHEMA_VERSION}`);
+  states.forEach((st, i) => {
+    const { binding } = shards[i];
+    const where = shards.length > 1 ? ` on ${binding}` : '';
+    if (st.applied === null) reasons.push(`d1_unreachable${where}`);
+    else if (st.applied < SCHEMA_VERSION) reasons.push(`migrations_pending${where}: ${SCHEMA_VERSION - st.applied} not applied (run wrangler d1 migrations apply ${binding})`);
+    else if (st.applied > SCHEMA_VERSION) reasons.push(`schema_ahead${where}: D1 has ${st.applied} migrations, this Worker knows ${SCHEMA_VERSION}`);
+  });
   // Configuration that works but not as configured: reported, never a reason to refuse traffic.
   const warnings = [tokenAccountingProblem(c.env.PINCHER_TOKEN_ACCOUNTING), otlpProblem(c.env)].filter((w): w is string => w !== null);
   const body = { ready: reasons.length === 0, schema_version: SCHEMA_VERSION, applied_migrations: state.applied, reasons, warnings };
@@ -41,7 +49,7 @@ probeRoutes.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url
 probeRoutes.get('/capabilities', (c) => jsonWithMeta(c, { capabilities: computeCapabilities(c.env) }));
 
 probeRoutes.get('/projects', async (c) => {
-  const page = await listProjects(c.env.DB, { limit: 1000, offset: 0 });
+  const page = await listProjectsAcross(shardDbs(c.env), { limit: 1000, offset: 0 });
   return jsonWithMeta(c, {
     projects: page.rows.map(projectView),
     total: page.total,
@@ -49,6 +57,6 @@ probeRoutes.get('/projects', async (c) => {
 });
 
 probeRoutes.get('/metrics', async (c) => {
-  const [totals, projects] = await Promise.all([callTotalsByTool(c.env.DB), listProjects(c.env.DB, { limit: 1, offset: 0 })]);
+  const [totals, projects] = await Promise.all([callTotalsByTool(c.env.DB), listProjectsAcross(shardDbs(c.env), { limit: 1, offset: 0 })]);
   return c.text(prometheusText(totals, projects.total), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
 });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { projectHome } from '../db/project-shard';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
 import { pushHistory, type PushHistoryRow } from '../db/push-history';
@@ -39,7 +40,8 @@ export function pushView(r: PushHistoryRow) {
 pushHistoryRoutes.get('/:project/uploads', async (c) => {
   const project = checkProjectName(c.req.param('project'));
   const limit = limitOf(c.req.query('limit'));
-  const rows = await pushHistory(c.env.DB, project, limit);
+  const { shard } = await projectHome(c.env, project);
+  const rows = await pushHistory(shard.db, project, limit);
   if (rows === null) {
     throw new PincherError('project_not_found', `no project named '${project}'`, {
       suggestion: 'GET /v1/projects lists the projects this server holds',

@@ -7,6 +7,7 @@ import { jsonWithMeta } from '../http/respond';
 import { MetaCollector } from '../envelope/collector';
 import { changeCounts, getProjectUpload } from '../db/uploads';
 import { latestBookmark } from '../db/sessions';
+import { encodeBookmark, projectHome, pushTarget } from '../db/project-shard';
 import { BOOKMARK_HEADER } from '../http/bookmark';
 import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
@@ -39,7 +40,9 @@ uploadRoutes.post('/:project/uploads', async (c) => {
     });
   }
   const mode = fields.data.mode ?? 'replace';
-  const result = await openUpload(c.env.DB, {
+  // A new project is placed on the shard storing the fewest bytes (src/db/project-shard.ts).
+  const target = await pushTarget(c.env, checkProjectName(c.req.param('project')), { place: true });
+  const result = await openUpload(target, {
     project: c.req.param('project'),
     ref: body.ref as string | undefined,
     commit: body.commit as string | undefined,
@@ -54,23 +57,26 @@ uploadRoutes.post('/:project/uploads', async (c) => {
 uploadRoutes.post('/:project/uploads/:id/files', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const project = checkProjectName(c.req.param('project'));
-  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  const target = await pushTarget(c.env, project, { place: false });
+  const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
   const body = objectBody(await readJsonBody(c, MAX_FILES_BODY));
-  const result = await acceptFiles(c.env.DB, upload, body.files);
+  const result = await acceptFiles(target, upload, body.files);
   return jsonWithMeta(c, { ...result });
 });
 
 uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const project = checkProjectName(c.req.param('project'));
-  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
+  const target = await pushTarget(c.env, project, { place: false });
+  const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
   // A SCIP index travels as the commit body; no body (or JSON) commits without one.
   const media = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const scip = SCIP_MEDIA_TYPES.includes(media) ? await readBodyBytes(c, MAX_SCIP_BYTES) : undefined;
   const meta = new MetaCollector();
-  const summary = await commitUpload(c.env.DB, project, upload, meta, c.get('requestId'), scip);
-  // Read-your-writes: a tool call sending this bookmark back reads the index this commit made, on any replica.
-  const bookmark = await latestBookmark(c.env.DB);
+  const summary = await commitUpload(target, upload, meta, c.get('requestId'), scip);
+  // Read-your-writes: a tool call sending this bookmark back reads the index this commit made, on any replica
+  // of the project's shard (the bookmark names its shard).
+  const bookmark = encodeBookmark(target.shard, await latestBookmark(target.db));
   const res = await jsonWithMeta(c, { ...summary }, 200, meta);
   if (bookmark) res.headers.set(BOOKMARK_HEADER, bookmark);
   return res;
@@ -78,7 +84,8 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
 
 uploadRoutes.get('/:project/uploads/:id', async (c) => {
   const project = checkProjectName(c.req.param('project'));
-  const upload = await getProjectUpload(c.env.DB, project, c.req.param('id'));
+  const { shard } = await projectHome(c.env, project);
+  const upload = await getProjectUpload(shard.db, project, c.req.param('id'));
   if (!upload) {
     throw new PincherError('upload_not_found', `no upload '${c.req.param('id').slice(0, 60)}' for project '${project}'`, {
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
@@ -93,14 +100,15 @@ uploadRoutes.get('/:project/uploads/:id', async (c) => {
     commit: upload.commit_sha,
     created_at: new Date(upload.created_at).toISOString(),
     expires_at: new Date(upload.expires_at).toISOString(),
-    plan: await changeCounts(c.env.DB, upload.id),
+    plan: await changeCounts(shard.db, upload.id),
   });
 });
 
 uploadRoutes.delete('/:project/uploads/:id', async (c) => {
   requireWrite(c.get('scope'), 'abandoning an upload');
   const project = checkProjectName(c.req.param('project'));
-  const upload = await requireOpenUpload(c.env.DB, project, c.req.param('id'));
-  await abortUpload(c.env.DB, upload);
+  const target = await pushTarget(c.env, project, { place: false, abandon: true });
+  const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
+  await abortUpload(target, upload);
   return jsonWithMeta(c, { upload_id: upload.id, status: 'aborted' });
 });

@@ -2,12 +2,16 @@ import type * as z from 'zod';
 import type { Env, AccessScope } from '../env';
 import type { MetaCollector } from '../envelope/collector';
 import type { ProjectLookup } from './project-cache';
+import type { CallDatabases } from '../db/project-shard';
 import type { BaselineMethod, ComplexityTier } from '../envelope/types';
 
 /** What a handler may use. It never sees the HTTP request or the MCP transport. */
 export interface ToolContext {
   env: Env;
+  /** The database holding the call's project (its `project` argument, else the URL pin); the primary when the call names none. */
   db: D1Database;
+  /** Every shard of the call, for tools that span projects (list, health) and sub-calls (batch). */
+  databases: CallDatabases;
   /** Project lookups through the per-isolate cache, checked in the call's own round trips (src/tools/project-cache.ts). Absent: look up in D1. */
   projects?: ProjectLookup;
   /** Add diagnosis, warnings, next steps, baseline and scope here; never build `_meta`. */

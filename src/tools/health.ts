@@ -2,7 +2,8 @@ import { graphCoverage } from '../graph/coverage';
 import * as z from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
-import { failedFiles, failureStats, indexedProjects, languageStats, staleness, type IndexedProjects } from '../db/projects';
+import { failedFiles, failureStats, languageStats, staleness, type IndexedProjects } from '../db/projects';
+import { indexedProjectsAcross } from '../db/project-listing';
 import { computeCapabilities } from '../envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../version';
 import { defineTool } from './define';
@@ -67,6 +68,7 @@ export const healthTool = defineTool({
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
     let scope: IndexedProjects;
+    let shardOf: Map<string, number> | undefined;
     if (wanted) {
       const row = await resolveProject(ctx, wanted);
       const rows = row ? [row] : [];
@@ -74,15 +76,20 @@ export const healthTool = defineTool({
       scope = { total: rows.length, rows, stale: { total: stale.length, first: stale } };
     } else {
       // Server-wide: projects that need a re-index first, then the most recently indexed, then by name.
-      scope = await indexedProjects(ctx.db, { limit, offset, staleNamed: NAMED_STALE });
+      // Every shard's, merged (src/db/project-listing.ts); each project's details come from its own shard.
+      const shards = ctx.databases.all.map((s) => ({ index: s.index, db: ctx.databases.on(s.index) }));
+      const across = await indexedProjectsAcross(shards, { limit, offset, staleNamed: NAMED_STALE });
+      scope = across;
+      shardOf = across.shardOf;
     }
     const { rows, total, stale } = scope;
     const projects = await Promise.all(
       rows.map(async (p) => {
+        const db = shardOf ? ctx.databases.on(shardOf.get(p.id) ?? 0) : ctx.db;
         const [langs, failures, paths] = await Promise.all([
-          languageStats(ctx.db, p.id),
-          failureStats(ctx.db, p.id),
-          wanted ? failedFiles(ctx.db, p.id, 100) : Promise.resolve(undefined),
+          languageStats(db, p.id),
+          failureStats(db, p.id),
+          wanted ? failedFiles(db, p.id, 100) : Promise.resolve(undefined),
         ]);
         const reason = staleness(p);
         return {

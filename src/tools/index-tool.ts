@@ -8,6 +8,7 @@ import { storeExtractionStatements, type ExtractionRow } from '../db/index-store
 import { extractionRow } from '../upload/extract-rows';
 import { blockedFile } from '../upload/blocklist';
 import { sha256Hex } from '../upload/paths';
+import { pushTarget } from '../db/project-shard';
 import { acceptFiles, commitUpload, MAX_FILE_BYTES, openUpload, PARSE_BUDGET_MS, requireOpenUpload, UPLOAD_TTL_MS } from '../upload/service';
 import { defineTool, type ToolContext } from './define';
 
@@ -90,6 +91,9 @@ async function inlineIndex(
   args: { project: string; files?: { path: string; content: string }[]; replace: boolean; ref?: string },
   ctx: Ctx,
 ): Promise<Summary> {
+  // A new project is placed on a shard here, as a push places it (src/db/project-shard.ts).
+  const target = await pushTarget(ctx.env, args.project, { place: true });
+  const db = target.db;
   const files = args.files ?? [];
   const total = files.reduce((n, f) => n + new TextEncoder().encode(f.content).length, 0);
   if (total > INLINE_MAX_BYTES) {
@@ -110,7 +114,7 @@ async function inlineIndex(
       `all ${files.length} file(s) were blocked (${Object.entries(blocked).map(([k, v]) => `${k}: ${v}`).join(', ')}); nothing was indexed`,
       { blocked },
     );
-    const existing = await getProjectByName(ctx.db, args.project);
+    const existing = await getProjectByName(db, args.project);
     return {
       project: args.project,
       ref: existing?.ref ?? null,
@@ -127,16 +131,16 @@ async function inlineIndex(
   const manifest = await Promise.all(
     kept.map(async (f) => ({ path: f.path, hash: await sha256Hex(f.content), size: new TextEncoder().encode(f.content).length })),
   );
-  const opened = await openUpload(ctx.db, { project: args.project, ref: args.ref, manifest, mode: args.replace ? 'replace' : 'merge' });
-  const upload = await requireOpenUpload(ctx.db, opened.project, opened.upload_id);
+  const opened = await openUpload(target, { project: args.project, ref: args.ref, manifest, mode: args.replace ? 'replace' : 'merge' });
+  const upload = await requireOpenUpload(db, opened.project, opened.upload_id);
   try {
     const missing = new Set(opened.missing);
     const send = kept.map((f, i) => ({ path: f.path, hash: manifest[i].hash, content: f.content })).filter((f) => missing.has(f.hash));
-    if (send.length) await acceptFiles(ctx.db, upload, send);
-    const done = await commitUpload(ctx.db, opened.project, upload, ctx.meta, ctx.requestId);
+    if (send.length) await acceptFiles(target, upload, send);
+    const done = await commitUpload(target, upload, ctx.meta, ctx.requestId);
     return { ...done, files: { ...done.files, blocked: blockedCount }, blocked_by_family: blocked, done: true };
   } catch (err) {
-    await abortOpenUpload(ctx.db, upload.id);
+    await abortOpenUpload(db, upload.id);
     throw err;
   }
 }
@@ -159,15 +163,17 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
       done: true,
     };
   }
+  const target = await pushTarget(ctx.env, project, { place: false });
+  const db = target.db;
   let id = uploadId;
   if (!id) {
     // Every stored file is marked changed so the commit rebuilds it from a fresh extraction.
-    const manifest = await projectFilesManifest(ctx.db, row.id);
-    const opened = await openUpload(ctx.db, { project, ref: row.ref, commit: row.commitSha, manifest, mode: 'replace', forceChanged: true });
+    const manifest = await projectFilesManifest(db, row.id);
+    const opened = await openUpload(target, { project, ref: row.ref, commit: row.commitSha, manifest, mode: 'replace', forceChanged: true });
     id = opened.upload_id;
   }
-  const upload = await requireOpenUpload(ctx.db, project, id);
-  const pending = await pendingFromStore(ctx.db, upload.id, EXTRACTOR_VERSION, FORCE_CHUNK + 1);
+  const upload = await requireOpenUpload(db, project, id);
+  const pending = await pendingFromStore(db, upload.id, EXTRACTOR_VERSION, FORCE_CHUNK + 1);
   const chunk = pending.slice(0, FORCE_CHUNK);
   const stored = [];
   if (chunk.length) await ctx.progress?.(0, chunk.length, `re-extracting ${chunk.length} file(s) of '${project}'`);
@@ -181,11 +187,11 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
       await ctx.progress?.(stored.length, chunk.length, `re-extracted ${stored.length} of ${chunk.length} file(s) of '${project}'`);
     }
   }
-  if (stored.length) await ctx.db.batch(storeExtractionStatements(ctx.db, stored, Date.now()));
+  if (stored.length) await db.batch(storeExtractionStatements(db, stored, Date.now()));
   if (pending.length > FORCE_CHUNK) {
     // Each chunk is activity on the upload: keep it from expiring between calls.
-    await touchUpload(ctx.db, upload.id, Date.now(), UPLOAD_TTL_MS);
-    const remaining = await pendingCount(ctx.db, upload.id, EXTRACTOR_VERSION);
+    await touchUpload(db, upload.id, Date.now(), UPLOAD_TTL_MS);
+    const remaining = await pendingCount(db, upload.id, EXTRACTOR_VERSION);
     ctx.meta.next('index', { project, force: true, upload_id: upload.id }, `continue re-extraction: ${remaining} file(s) left`);
     return {
       project,
@@ -202,7 +208,7 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
       remaining,
     };
   }
-  const done = await commitUpload(ctx.db, project, upload, ctx.meta, ctx.requestId);
+  const done = await commitUpload(target, upload, ctx.meta, ctx.requestId);
   return { ...done, files: { ...done.files, blocked: 0 }, blocked_by_family: {}, done: true };
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { countProjects, listProjects, type ProjectRow } from '../db/projects';
+import type { ProjectRow } from '../db/projects';
+import { listProjectsAcross } from '../db/project-listing';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool } from './define';
 import { STATED_ONCE } from './describe';
@@ -50,17 +51,19 @@ export const listTool = defineTool({
     next_offset: z.number().optional(),
   }),
   handler: async ({ name_contains, limit, offset }, ctx) => {
-    const page = await listProjects(ctx.db, { nameContains: name_contains, limit, offset });
+    // Every shard's projects, merged by name (src/db/project-listing.ts).
+    const shards = ctx.databases.all.map((s) => ({ index: s.index, db: ctx.databases.on(s.index) }));
+    const page = await listProjectsAcross(shards, { nameContains: name_contains, limit, offset });
     const projects = page.rows.map(projectView);
     // Baseline: the unpaginated listing of every matching project.
-    const all = page.total > projects.length ? await listProjects(ctx.db, { nameContains: name_contains, limit: 10_000, offset: 0 }) : page;
+    const all = page.total > projects.length ? await listProjectsAcross(shards, { nameContains: name_contains, limit: 10_000, offset: 0 }) : page;
     ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.rows.map(projectView)).length));
     const hasMore = offset + projects.length < page.total;
     if (projects.length === 0) {
       if (page.total > 0) {
         ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last project (total ${page.total})`, { cap: 'offset', total: page.total });
         ctx.meta.next('list', { ...(name_contains ? { name_contains } : {}), limit, offset: 0 }, 'rewind to the first page');
-      } else if (name_contains && (await countProjects(ctx.db)) > 0) {
+      } else if (name_contains && (await listProjectsAcross(shards, { limit: 1, offset: 0 })).total > 0) {
         ctx.meta.empty('query_too_narrow', `no project name contains '${name_contains}'; dropping name_contains lists every project`, { filter: 'name_contains' });
         ctx.meta.next('list', {}, 'list every project without the name filter');
       } else {

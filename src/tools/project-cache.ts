@@ -33,12 +33,15 @@ export class ProjectLookup {
   stale = false;
   /** After a stale run, the call looks every project up afresh. */
   private readonly bypass: boolean;
+  /** `db` was chosen from the remembered shard (src/db/project-shard.ts): a missing row may mean the project moved. */
+  private readonly shardRemembered: boolean;
 
   constructor(
     private readonly db: RequestDatabase,
-    opts: { bypass?: boolean } = {},
+    opts: { bypass?: boolean; shardRemembered?: boolean } = {},
   ) {
     this.bypass = opts.bypass ?? false;
+    this.shardRemembered = opts.shardRemembered ?? false;
   }
 
   /** The project named `name`, from the cache (checked in the call's next round trip) or from D1. */
@@ -56,7 +59,11 @@ export class ProjectLookup {
     }
     const row = await getProjectByName(this.db, name);
     if (row) remember(row);
-    else cache.delete(name);
+    else {
+      cache.delete(name);
+      // Not on the shard remembered for it: it may have moved; the seam asks the catalog and runs again.
+      if (this.shardRemembered) this.stale = true;
+    }
     return row;
   }
 }

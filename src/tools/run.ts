@@ -1,6 +1,5 @@
 import { timedDatabase } from '../db/timed';
-import { asRequestDatabase, requestDatabase } from '../db/request-database';
-import { openReadSession } from '../db/sessions';
+import { CallDatabases } from '../db/project-shard';
 import { ProjectLookup } from './project-cache';
 import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
@@ -70,11 +69,11 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const collector = new MetaCollector();
   collector.sessionId = call.sessionId;
   collector.baseline(tool.baseline);
-  const session = openReadSession(call.env.DB, call.bookmark);
-  const db = requestDatabase(call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(session, tool.name) : session);
-  const outcome = await execute(tool, rawArgs, { ...call, db }, collector);
-  await settleBaseline(db, collector);
-  const reads: ToolReads = { roundTrips: db.roundTrips, bookmark: session.getBookmark() };
+  const databases = new CallDatabases(call.env, call.bookmark, (session) => (call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(session, tool.name) : session));
+  const outcome = await execute(tool, rawArgs, { ...call, databases }, collector);
+  // Session credits are server-wide: they live on the primary.
+  await settleBaseline(databases.primary(), collector);
+  const reads: ToolReads = { roundTrips: databases.roundTrips, bookmark: databases.getBookmark() };
   const steps = reachableSteps(collector.nextSteps, call);
   collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
@@ -113,7 +112,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */
-type ExecContext = Pick<ToolContext, 'env' | 'db' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry' | 'progress'>;
+type ExecContext = Pick<ToolContext, 'env' | 'databases' | 'requestId' | 'defaultProject' | 'scope' | 'surface' | 'waitUntil' | 'advertised' | 'registry' | 'progress'>;
 
 /** Runs of a handler at most: a run that used a cached project row found changed is run again once with fresh lookups. */
 const MAX_RUNS = 2;
@@ -138,15 +137,18 @@ async function execute(
     }
     const { parsed, sessionId } = normaliseArgs(tool.name, tool.input, rawArgs, collector);
     if (sessionId) collector.sessionId = sessionId;
-    const db = asRequestDatabase(call.db);
     const before = collector.snapshot();
     let result: unknown;
     for (let run = 1; ; run++) {
+      // The call reads the shard holding its project (src/db/project-shard.ts); a rerun reads the catalog afresh.
       // Write tools always look projects up afresh: a stale run could not be undone.
-      const projects = tool.annotations.readOnlyHint ? new ProjectLookup(db, { bypass: run > 1 }) : undefined;
+      const fresh = run > 1 || !tool.annotations.readOnlyHint;
+      const db = await call.databases.forProject(projectArg(parsed) ?? call.defaultProject, fresh);
+      const projects = tool.annotations.readOnlyHint ? new ProjectLookup(db, { bypass: fresh, shardRemembered: call.databases.fromMemory }) : undefined;
       const ctx: ToolContext = {
         env: call.env,
         db,
+        databases: call.databases,
         projects,
         meta: collector,
         requestId: call.requestId,
@@ -187,6 +189,12 @@ async function execute(
     }
     return { ok: false, error: toPincherError(err) };
   }
+}
+
+/** The `project` argument of a call, when it names one. */
+function projectArg(parsed: unknown): string | undefined {
+  const project = (parsed as { project?: unknown } | null)?.project;
+  return typeof project === 'string' && project !== '' ? project : undefined;
 }
 
 /** The slim envelope of one sub-call: what a batch entry reports about itself. */

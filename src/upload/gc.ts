@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { shardsOf } from '../db/shards';
 import {
   deleteCallsBeyond,
   deleteClosedUploadFiles,
@@ -106,9 +107,42 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
   };
 }
 
-/** The Cron Trigger: one bounded run, logged as one line (counts only). */
-export async function scheduledGc(env: Env, scheduledTime: number): Promise<GcReport> {
-  const report = await collectGarbage(env.DB, gcOptionsFrom(env, scheduledTime));
-  console.log(JSON.stringify({ event: 'gc', ...report }));
-  return report;
+/** One run over every shard: the per-shard reports, and their sum (complete when every shard's run was). */
+export interface ShardedGcReport extends GcReport {
+  shards: (GcReport & { shard: number })[];
+}
+
+/**
+ * The Cron Trigger: one bounded run on every shard (src/db/shards.ts), one after
+ * the other, logged as one line per shard (counts only). A shard whose run fails
+ * is logged and the others still run; the run then fails as a whole.
+ */
+export async function scheduledGc(env: Env, scheduledTime: number): Promise<ShardedGcReport> {
+  const options = gcOptionsFrom(env, scheduledTime);
+  const shards: ShardedGcReport['shards'] = [];
+  let failed: unknown;
+  for (const shard of shardsOf(env)) {
+    try {
+      const report = await collectGarbage(shard.db, options);
+      console.log(JSON.stringify({ event: 'gc', shard: shard.index, ...report }));
+      shards.push({ shard: shard.index, ...report });
+    } catch (err) {
+      console.error(JSON.stringify({ event: 'gc_failed', shard: shard.index, error: err instanceof Error ? err.name : 'error' }));
+      failed ??= err;
+    }
+  }
+  if (failed) throw failed;
+  const sum = (k: Exclude<keyof GcReport, 'complete'>) => shards.reduce((n, r) => n + r[k], 0);
+  return {
+    expired_uploads: sum('expired_uploads'),
+    upload_files: sum('upload_files'),
+    uploads: sum('uploads'),
+    extractions: sum('extractions'),
+    blobs: sum('blobs'),
+    call_log: sum('call_log'),
+    events: sum('events'),
+    complete: shards.every((r) => r.complete),
+    duration_ms: sum('duration_ms'),
+    shards,
+  };
 }

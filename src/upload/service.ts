@@ -1,3 +1,4 @@
+import { refuseWhileMoving, type PushTarget } from '../db/project-shard';
 import { recordEvent } from '../events/record';
 import { ulid } from 'ulid';
 import { EXTRACTOR_VERSION } from '../extract';
@@ -153,7 +154,8 @@ function asciiFold(path: string): string {
  * project's push lock (taking it over from an abandoned upload, or from any
  * open one with `takeOver`), and answers which contents the server lacks.
  */
-export async function openUpload(d1: D1Database, req: OpenRequest): Promise<OpenResult> {
+export async function openUpload(target: PushTarget, req: OpenRequest): Promise<OpenResult> {
+  const d1 = target.db;
   const name = checkProjectName(req.project);
   const ref = optionalText(req.ref, 'ref', 200);
   const commit = optionalText(req.commit, 'commit', 100);
@@ -218,7 +220,7 @@ export async function openUpload(d1: D1Database, req: OpenRequest): Promise<Open
       details: { path: conflict.path.slice(0, 1024), declared: conflict.declared, received: conflict.stored },
     });
   }
-  await recordEvent(d1, 'upload_opened', project.id, { upload_id: upload.id, ref, commit, mode, files: manifest.length, missing: missing.length, plan, ...(superseded ? { superseded } : {}) });
+  await recordEvent(target.primary, 'upload_opened', project, { upload_id: upload.id, ref, commit, mode, files: manifest.length, missing: missing.length, plan, ...(superseded ? { superseded } : {}) });
   return { upload_id: upload.id, project: name, expires_at: new Date(upload.expires_at).toISOString(), missing, plan, ...(superseded ? { superseded } : {}) };
 }
 
@@ -277,7 +279,8 @@ const NO_CONTENT_REASONS = new Set(['binary', 'encoding', 'file_too_large']);
  * is written; then each content is extracted once per language the upload
  * needs it as, and content + extractions are stored in one batch.
  */
-export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unknown): Promise<AcceptResult> {
+export async function acceptFiles(target: PushTarget, upload: UploadRow, files: unknown): Promise<AcceptResult> {
+  const d1 = target.db;
   if (!Array.isArray(files) || files.length === 0) {
     throw new PincherError('invalid_request', 'files must be a non-empty array of {path, hash, content}', {
       suggestion: 'send {"files": [{"path": "src/a.ts", "hash": "<sha256 hex>", "content": "…"}]}',
@@ -331,7 +334,7 @@ export async function acceptFiles(d1: D1Database, upload: UploadRow, files: unkn
   const now = Date.now();
   await d1.batch(storeExtractionStatements(d1, stored, now));
   await touchUpload(d1, upload.id, now, UPLOAD_TTL_MS);
-  await recordEvent(d1, 'files_received', upload.project_id, { upload_id: upload.id, accepted: result.accepted, skipped: result.skipped.length, failed: result.failures.length, symbols: result.symbols });
+  await recordEvent(target.primary, 'files_received', { id: upload.project_id, name: target.project }, { upload_id: upload.id, accepted: result.accepted, skipped: result.skipped.length, failed: result.failures.length, symbols: result.symbols });
   return result;
 }
 
@@ -374,7 +377,9 @@ export interface CommitSummary {
  * commit and leaves the upload open); its exact edges land in the same
  * resolution batch as the rest of the graph.
  */
-export async function commitUpload(d1: D1Database, project: string, upload: UploadRow, meta: MetaCollector, requestId?: string, scipBytes?: Uint8Array): Promise<CommitSummary> {
+export async function commitUpload(target: PushTarget, upload: UploadRow, meta: MetaCollector, requestId?: string, scipBytes?: Uint8Array): Promise<CommitSummary> {
+  const d1 = target.db;
+  const project = target.project;
   const started = Date.now();
   const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
   if (missing.length) {
@@ -391,6 +396,8 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
     planResolution(d1, upload.project_id, upload.id, SCHEMA_VERSION),
   ]);
   const planned = Date.now();
+  // A move that began after this push opened copies the project as it was: the commit waits for it.
+  await refuseWhileMoving(target);
   const applied = await d1.batch(
     commitStatements(d1, {
       projectId: upload.project_id,
@@ -410,13 +417,13 @@ export async function commitUpload(d1: D1Database, project: string, upload: Uplo
   const totals = await commitTotals(d1, upload.project_id);
   const committed = Date.now();
   const generation = totals?.generation ?? 0;
-  await recordEvent(d1, 'committed', upload.project_id, { upload_id: upload.id, ref: upload.ref, commit: upload.commit_sha, generation, files: plan, symbols: totals?.symbol_count ?? 0, duration_ms: committed - started });
+  await recordEvent(target.primary, 'committed', { id: upload.project_id, name: project }, { upload_id: upload.id, ref: upload.ref, commit: upload.commit_sha, generation, files: plan, symbols: totals?.symbol_count ?? 0, duration_ms: committed - started });
   const resolved = await resolveAfterCommit(d1, graphPlan, generation, meta, scip);
   const edges = resolved?.edges ?? null;
   await recordEvent(
-    d1,
+    target.primary,
     resolved ? 'resolution_finished' : 'resolution_pending',
-    upload.project_id,
+    { id: upload.project_id, name: project },
     resolved ? { upload_id: upload.id, generation, edges: resolved.edges, duration_ms: Date.now() - committed } : { upload_id: upload.id, generation, message: 'the graph was not rebuilt for this push; the next push or index force rebuilds it' },
   );
   // Where a commit spends its time, for operators (counts and milliseconds only).
@@ -474,7 +481,7 @@ async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generati
 }
 
 /** Abandons an open upload; the visible index is untouched. */
-export async function abortUpload(d1: D1Database, upload: UploadRow): Promise<void> {
-  await setUploadStatus(d1, upload.id, 'aborted', Date.now());
-  await recordEvent(d1, 'upload_aborted', upload.project_id, { upload_id: upload.id });
+export async function abortUpload(target: PushTarget, upload: UploadRow): Promise<void> {
+  await setUploadStatus(target.db, upload.id, 'aborted', Date.now());
+  await recordEvent(target.primary, 'upload_aborted', { id: upload.project_id, name: target.project }, { upload_id: upload.id });
 }

@@ -5,12 +5,14 @@ import { MetaCollector } from '../../../src/envelope/collector';
 import { findTool, REGISTRY } from '../../../src/tools/registry';
 import { defineTool, type ToolContext, type ToolDef } from '../../../src/tools/define';
 import { runSubTool } from '../../../src/tools/run';
+import { CallDatabases } from '../../../src/db/project-shard';
 
 function parent(over: Partial<ToolContext> = {}): ToolContext {
   const meta = new MetaCollector();
   return {
     env: env as never,
     db: (env as unknown as { DB: D1Database }).DB,
+    databases: new CallDatabases(env as never, undefined),
     meta,
     requestId: 'run-sub',
     scope: 'write',

@@ -1,0 +1,77 @@
+import { allRows } from './client';
+
+/**
+ * The project → shard catalog (`project_shards`, read on the primary only;
+ * src/db/shards.ts explains shards). These statements are the only SQL that
+ * touches it.
+ */
+export interface CatalogEntry {
+  name: string;
+  shard: number;
+  moving_to: number | null;
+  move_heartbeat_at: number | null;
+}
+
+const COLUMNS = 'name, shard, moving_to, move_heartbeat_at';
+
+/** The catalog row of `name`, or null when no project of that name was ever placed. */
+export async function catalogEntry(primary: Pick<D1Database, 'prepare'>, name: string): Promise<CatalogEntry | null> {
+  return primary.prepare(`SELECT ${COLUMNS} FROM project_shards WHERE name = ?1`).bind(name).first<CatalogEntry>();
+}
+
+/** Every catalog row (a few hundred bytes per project), for listings across shards. */
+export function catalogEntries(primary: D1Database): Promise<CatalogEntry[]> {
+  return allRows<CatalogEntry>(primary.prepare(`SELECT ${COLUMNS} FROM project_shards ORDER BY name`));
+}
+
+/**
+ * Places `name` on `shard` unless it is placed already, and answers where it
+ * lives, in one atomic batch: of two pushes creating the same project at once,
+ * one inserts and both read the same row. A project the primary already holds
+ * without a catalog row (stored before the catalog existed) stays on shard 0.
+ */
+export async function placeEntry(primary: D1Database, name: string, shard: number, now: number): Promise<CatalogEntry> {
+  const [, read] = await primary.batch([
+    primary
+      .prepare(
+        'INSERT INTO project_shards (name, shard, placed_at) SELECT ?1, CASE WHEN EXISTS (SELECT 1 FROM projects WHERE name = ?1) THEN 0 ELSE ?2 END, ?3 ON CONFLICT (name) DO NOTHING',
+      )
+      .bind(name, shard, now),
+    primary.prepare(`SELECT ${COLUMNS} FROM project_shards WHERE name = ?1`).bind(name),
+  ]);
+  return read.results[0] as CatalogEntry;
+}
+
+/**
+ * Marks `name` as moving from `from` to `to`; false when it is not on `from`
+ * or another move is alive (its heartbeat is newer than `staleBefore`).
+ */
+export async function beginMove(primary: D1Database, name: string, from: number, to: number, now: number, staleBefore: number): Promise<boolean> {
+  const r = await primary
+    .prepare(
+      'UPDATE project_shards SET moving_to = ?3, move_heartbeat_at = ?4 WHERE name = ?1 AND shard = ?2 AND (moving_to IS NULL OR move_heartbeat_at < ?5)',
+    )
+    .bind(name, from, to, now, staleBefore)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Renews a running move's heartbeat; false when the move is no longer this one (cancelled or taken over). */
+export async function touchMove(primary: D1Database, name: string, to: number, now: number): Promise<boolean> {
+  const r = await primary.prepare('UPDATE project_shards SET move_heartbeat_at = ?3 WHERE name = ?1 AND moving_to = ?2').bind(name, to, now).run();
+  return r.meta.changes > 0;
+}
+
+/** The flip: one statement moves `name` from `from` to `to` and ends the move; false when the move is not this one. */
+export async function finishMove(primary: D1Database, name: string, from: number, to: number): Promise<boolean> {
+  const r = await primary
+    .prepare('UPDATE project_shards SET shard = ?3, moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND shard = ?2 AND moving_to = ?3')
+    .bind(name, from, to)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Ends a move to `to` without flipping (the copy failed or was overtaken). */
+export async function cancelMove(primary: D1Database, name: string, to: number): Promise<void> {
+  await primary.prepare('UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND moving_to = ?2').bind(name, to).run();
+}
