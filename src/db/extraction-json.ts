@@ -67,7 +67,9 @@ export function encodeRefs(refs: readonly ExtractedReference[]): string {
 }
 
 /** SQL reading symbol field `f` of the JSON array `value` (a `json_each` row of symbols_json). */
-export function symbolField(value: string, f: keyof typeof SYMBOL_FIELD): string {
+export function symbolField(value: string, f: keyof typeof SYMBOL_FIELD | 'storedKey'): string {
+  // `symbols.key` has the same convention: null when the id is `{path}::{qualified_name}#{kind}`.
+  if (f === 'storedKey') return `(${value} ->> ${SYMBOL_FIELD.key})`;
   if (f === 'key') return `coalesce(${value} ->> ${SYMBOL_FIELD.key}, (${value} ->> ${SYMBOL_FIELD.qualifiedName}) || '#' || (${value} ->> ${SYMBOL_FIELD.kind}))`;
   return `${value} ->> ${SYMBOL_FIELD[f]}`;
 }

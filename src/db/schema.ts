@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -157,7 +158,8 @@ export const files = sqliteTable(
 
 /**
  * Symbols of a project. `id` is `{file_path}::{qualified_name}#{kind}` (plus
- * `~N` for the Nth duplicate in a file). Lines 1-based inclusive; bytes
+ * `~N` for the Nth duplicate in a file), computed from the row (a virtual
+ * generated column: only its index stores it). Lines 1-based inclusive; bytes
  * UTF-8, half-open. `rowid` feeds the FTS index.
  */
 export const symbols = sqliteTable(
@@ -165,7 +167,11 @@ export const symbols = sqliteTable(
   {
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
     projectId: text('project_id').notNull(),
-    id: text('id').notNull(),
+    /** The id minus `{file_path}::` when it is not `{qualified_name}#{kind}` (a repeat's `~N`); else null. */
+    key: text('key'),
+    id: text('id')
+      .notNull()
+      .generatedAlwaysAs(sql`file_path || '::' || coalesce(key, qualified_name || '#' || kind)`, { mode: 'virtual' }),
     filePath: text('file_path').notNull(),
     name: text('name').notNull(),
     qualifiedName: text('qualified_name').notNull(),

@@ -15,4 +15,16 @@ UPDATE `edges` SET `src_key` = substr(`src_id`, length(`src_file`) + 3), `dst_ke
 ALTER TABLE `edges` DROP COLUMN `src_id`;--> statement-breakpoint
 ALTER TABLE `edges` DROP COLUMN `dst_id`;--> statement-breakpoint
 CREATE INDEX `edges_src` ON `edges` (`project_id`,`src_file`,`src_key`);--> statement-breakpoint
-CREATE INDEX `edges_dst` ON `edges` (`project_id`,`dst_file`,`dst_key`);
+CREATE INDEX `edges_dst` ON `edges` (`project_id`,`dst_file`,`dst_key`);--> statement-breakpoint
+-- A symbol's id is computed from its row (file_path, qualified_name, kind; `key` only for the ids that are not
+-- `{qualified_name}#{kind}`, such as a repeat's `~N`): only its index stores it.
+DROP INDEX `symbols_project_id`;--> statement-breakpoint
+ALTER TABLE `symbols` ADD `key` text;--> statement-breakpoint
+UPDATE `symbols` SET `key` = substr(`id`, length(`file_path`) + 3)
+WHERE substr(`id`, length(`file_path`) + 3) IS NOT `qualified_name` || '#' || `kind`;--> statement-breakpoint
+-- A row whose id did not start with its own path (never written so) would change id: it is removed, and its file's
+-- next push writes it again.
+DELETE FROM `symbols` WHERE substr(`id`, 1, length(`file_path`) + 2) IS NOT `file_path` || '::';--> statement-breakpoint
+ALTER TABLE `symbols` DROP COLUMN `id`;--> statement-breakpoint
+ALTER TABLE `symbols` ADD `id` text NOT NULL GENERATED ALWAYS AS (file_path || '::' || coalesce(key, qualified_name || '#' || kind)) VIRTUAL;--> statement-breakpoint
+CREATE UNIQUE INDEX `symbols_project_id` ON `symbols` (`project_id`,`id`);
