@@ -151,8 +151,13 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
               ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
               coalesce(${f('declaration')}, 0)
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
-    b(`UPDATE extractions SET symbols_json = ${HELD}
-       WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
+    // Held, the row shrinks by its symbols: written again at the end of the table (a new rowid) rather than
+    // shrunk in place, it packs with its neighbours instead of leaving most of its page empty.
+    b(`INSERT OR REPLACE INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
+         symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)
+       SELECT hash, language, extractor_version, corpus, status, reason, message, had_errors,
+              symbol_count, ref_count, parse_ms, ${HELD}, refs_json, created_at
+       FROM extractions WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
     d1
       .prepare(
         `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,
