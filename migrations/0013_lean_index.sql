@@ -28,3 +28,27 @@ DELETE FROM `symbols` WHERE substr(`id`, 1, length(`file_path`) + 2) IS NOT `fil
 ALTER TABLE `symbols` DROP COLUMN `id`;--> statement-breakpoint
 ALTER TABLE `symbols` ADD `id` text NOT NULL GENERATED ALWAYS AS (file_path || '::' || coalesce(key, qualified_name || '#' || kind)) VIRTUAL;--> statement-breakpoint
 CREATE UNIQUE INDEX `symbols_project_id` ON `symbols` (`project_id`,`id`);
+--> statement-breakpoint
+-- References are stored shorter (src/db/extraction-json.ts REF_FIELD): the kind as a number, a target equal to the
+-- name as 1, trailing nulls left out; the refs view reads the new layout.
+DROP VIEW `refs`;--> statement-breakpoint
+UPDATE `extractions` SET `refs_json` = (
+  SELECT json_group_array(CASE
+    WHEN json_type(r.value, '$[3]') IS NOT 'null' THEN json_array(CASE r.value ->> 0 WHEN 'call' THEN 0 WHEN 'import' THEN 1 WHEN 'inherit' THEN 2 END, r.value ->> 5, r.value ->> 1, CASE WHEN r.value ->> 2 = r.value ->> 1 THEN 1 ELSE r.value ->> 2 END, r.value ->> 4, json(r.value -> 3))
+    WHEN r.value ->> 4 IS NOT NULL THEN json_array(CASE r.value ->> 0 WHEN 'call' THEN 0 WHEN 'import' THEN 1 WHEN 'inherit' THEN 2 END, r.value ->> 5, r.value ->> 1, CASE WHEN r.value ->> 2 = r.value ->> 1 THEN 1 ELSE r.value ->> 2 END, r.value ->> 4)
+    WHEN r.value ->> 2 IS NOT NULL THEN json_array(CASE r.value ->> 0 WHEN 'call' THEN 0 WHEN 'import' THEN 1 WHEN 'inherit' THEN 2 END, r.value ->> 5, r.value ->> 1, CASE WHEN r.value ->> 2 = r.value ->> 1 THEN 1 ELSE r.value ->> 2 END)
+    ELSE json_array(CASE r.value ->> 0 WHEN 'call' THEN 0 WHEN 'import' THEN 1 WHEN 'inherit' THEN 2 END, r.value ->> 5, r.value ->> 1) END)
+  FROM json_each(`extractions`.`refs_json`) r)
+WHERE `refs_json` LIKE '[["%';--> statement-breakpoint
+-- The references of every visible file, read from its extraction (one row per reference).
+CREATE VIEW `refs` AS
+SELECT f.project_id AS project_id, f.path AS file_path, f.language AS language,
+  CASE r.value ->> 0 WHEN 0 THEN 'call' WHEN 1 THEN 'import' WHEN 2 THEN 'inherit' END AS kind,
+  r.value ->> 2 AS name,
+  CASE WHEN typeof(r.value ->> 3) = 'integer' THEN r.value ->> 2 ELSE r.value ->> 3 END AS target,
+  json_extract(r.value, '$[5]') AS imported_names,
+  CASE WHEN r.value ->> 4 IS NULL THEN NULL ELSE f.path || '::' || (r.value ->> 4) END AS enclosing,
+  r.value ->> 1 AS line
+FROM `files` f
+JOIN `extractions` e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version,
+  json_each(e.refs_json) r;
