@@ -151,7 +151,11 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, conc
     killGroup(server.pid, 'SIGKILL');
   }
   const file = await d1File(persistTo);
-  if (keep) await cp(file, keep);
+  if (keep) {
+    await cp(file, keep);
+    // The write-ahead log holds the last commits until a checkpoint.
+    if (await stat(`${file}-wal`).catch(() => null)) await cp(`${file}-wal`, `${keep}-wal`);
+  }
   const db = measureDatabase(file);
   const wallMs = pushes.reduce((a, p) => a + p.wall_ms, 0);
   const pushMbps = mbps(walkedBytes, wallMs);

@@ -351,6 +351,10 @@ async function writeEdges(d1: D1Database, projectId: string, generation: number,
     const dst = edgeEnd(e.dstId, e.dstFile);
     return [e.kind, src.key, src.file, dst.key, dst.file, e.name, e.line, e.confidence, e.provenance];
   });
+  // In the order of edges_src (file, then key; stable, so one source keeps its edges' order): its pages fill
+  // one after another instead of splitting half-empty.
+  const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
+  rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
   for (const json of jsonChunks(rows)) {
     stmts.push(
       d1
