@@ -102,6 +102,7 @@ Index size and cold push on real repositories (bench/storage.mjs):
                           push against parse-only over the same files
   --storage-projects <a,b>
                           projects of the cache to push (default ${STORAGE_PROJECTS.join(',')})
+  --storage-keep <file>   copy the measured SQLite file to <file>
   -h, --help              show this help
 `;
 
@@ -195,6 +196,7 @@ function options(argv) {
       'graph-scip': { type: 'boolean' },
       'bundle-baseline': { type: 'string' },
       'storage-projects': { type: 'string' },
+      'storage-keep': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -231,6 +233,7 @@ function options(argv) {
     graphTargets: int(values['graph-targets'], '--graph-targets', 300),
     graphScip: Boolean(values['graph-scip']),
     storageProjects: values['storage-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
+    storageKeep: values['storage-keep'] ? path.resolve(values['storage-keep']) : null,
     bundleBaseline: values['bundle-baseline'] === undefined ? 'main' : values['bundle-baseline'] === 'none' ? null : values['bundle-baseline'],
   };
   const stages = ['latency', 'quality', 'graph', 'bundle', 'storage'];
@@ -278,7 +281,7 @@ async function main() {
   }
   if (opts.only === 'storage') {
     log('storage stage: real projects pushed cold, bytes per table and index…');
-    results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, concurrency: opts.concurrency, live, log });
+    results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, keep: opts.storageKeep, concurrency: opts.concurrency, live, log });
   }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {

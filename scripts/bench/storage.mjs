@@ -94,10 +94,11 @@ export function measureDatabase(file) {
  * @param {string} o.cache quality corpora cache (its `projects/<id>` folders)
  * @param {string[] | null} o.projects
  * @param {number | null} o.concurrency
+ * @param {string | null} [o.keep] copy the measured SQLite file here (to study it afterwards)
  * @param {{ server: any, proxy: any }} o.live
  * @param {(line: string) => void} o.log
  */
-export async function runStorage({ code, tmp, cache, projects, concurrency, live, log }) {
+export async function runStorage({ code, tmp, cache, projects, keep = null, concurrency, live, log }) {
   const ids = projects ?? STORAGE_PROJECTS;
   const dirs = [];
   for (const id of ids) {
@@ -155,7 +156,13 @@ export async function runStorage({ code, tmp, cache, projects, concurrency, live
     await Promise.allSettled([server.stop(), proxy.close()]);
     killGroup(server.pid, 'SIGKILL');
   }
-  const db = measureDatabase(await d1File(persistTo));
+  const file = await d1File(persistTo);
+  if (keep) {
+    await cp(file, keep);
+    // The write-ahead log holds the last commits until a checkpoint.
+    if (await stat(`${file}-wal`).catch(() => null)) await cp(`${file}-wal`, `${keep}-wal`);
+  }
+  const db = measureDatabase(file);
   const wallMs = pushes.reduce((a, p) => a + p.wall_ms, 0);
   const pushMbps = mbps(walkedBytes, wallMs);
   const serverCpuS = pushes.reduce((a, p) => a + (p.server_cpu_s ?? 0), 0);

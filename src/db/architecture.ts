@@ -10,6 +10,7 @@
  */
 import { languageStats, type LanguageStat, type ProjectRow } from './projects';
 import { allRows } from './client';
+import { edgeIdSql } from './edge-ends';
 
 export interface KindCount {
   kind: string;
@@ -94,10 +95,10 @@ export async function hotspots(d1: D1Database, projectId: string, limit: number)
     d1
       .prepare(
         `SELECT s.id, s.name, s.kind, s.file_path, s.start_line, h.inbound, h.caller_files
-         FROM (SELECT dst_id, count(*) AS inbound, count(DISTINCT src_file) AS caller_files
+         FROM (SELECT ${edgeIdSql('edges', 'dst')} AS dst_id, count(*) AS inbound, count(DISTINCT src_file) AS caller_files
                FROM edges
-               WHERE project_id = ?1 AND kind = 'CALLS' AND dst_id IS NOT NULL AND (src_id IS NULL OR src_id <> dst_id)
-               GROUP BY dst_id) AS h
+               WHERE project_id = ?1 AND kind = 'CALLS' AND dst_key IS NOT NULL AND (src_key IS NULL OR src_file <> dst_file OR src_key <> dst_key)
+               GROUP BY dst_file, dst_key) AS h
          JOIN symbols s ON s.project_id = ?1 AND s.id = h.dst_id
          ORDER BY h.inbound DESC, h.caller_files DESC, s.id
          LIMIT ?2`,

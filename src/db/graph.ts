@@ -6,11 +6,12 @@
  *
  * Every walk level is one statement over `json_each` (the frontier), joined
  * with CROSS JOIN so SQLite loops over the list and seeks `edges_dst`
- * (inbound) or `edges_src` (outbound) per item; the node's symbol row comes
- * from `symbols_project_id` in the same statement.
+ * (inbound) or `edges_src` (outbound) per item by the id's file and key
+ * (edge-ends.ts); the node's symbol row comes from `symbols_project_id` in
+ * the same statement.
  *
  * Node identity: a symbol id, or — when an edge starts at module level
- * (`src_id` null) or imports a whole file (`dst_id` null) — the module of a
+ * (`src_key` null) or imports a whole file (`dst_key` null) — the module of a
  * file, shown as `id: null` with its `file`. Module nodes are leaves: a walk
  * never expands them.
  */
@@ -18,6 +19,7 @@ import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
+import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -181,11 +183,11 @@ async function level(
   perPair = false,
 ): Promise<LevelRow[]> {
   if (ids.length === 0) return [];
-  const [near, far, farFile] = direction === 'in' ? ['dst_id', 'src_id', 'src_file'] : ['src_id', 'dst_id', 'dst_file'];
-  const edgeRows = `SELECT j.key AS k, j.value AS via, e.kind, e.${far} AS node_id, e.${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
-       ${perPair ? `, row_number() OVER (PARTITION BY j.key, e.${far}, CASE WHEN e.${far} IS NULL THEN e.${farFile} END ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
+  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+  const edgeRows = `SELECT j.key AS k, j.value AS via, e.kind, ${edgeIdSql('e', far)} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
+       ${perPair ? `, row_number() OVER (PARTITION BY j.key, e.${far}_file, e.${far}_key ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
        FROM json_each(?2) j
-       CROSS JOIN edges e ON e.project_id = ?1 AND e.${near} = j.value
+       CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, 'j.value')}
        WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
   const rows = await d1
     .prepare(
@@ -418,13 +420,13 @@ export async function uncalledSymbols(
     .prepare(
       `SELECT s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.parent, s.language, s.start_line, s.end_line,
               f.size AS file_size,
-              (SELECT max(e.confidence) FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'CALLS') AS best_below
+              (SELECT max(e.confidence) FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS') AS best_below
        FROM symbols s JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
        WHERE s.project_id = ?1 AND s.corpus = 'code' AND s.is_exported = 0 AND s.is_test = 0
          AND s.kind IN (SELECT value FROM json_each(?2))
          AND (?3 IS NULL OR s.language = ?3)
-         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'CALLS' AND e.confidence >= ?4)
-         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.dst_id = s.id AND e.kind = 'REFERENCES' AND e.confidence >= ?4 AND e.src_id IS NOT s.id)
+         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS' AND e.confidence >= ?4)
+         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'REFERENCES' AND e.confidence >= ?4 AND ${edgeIdSql('e', 'src')} IS NOT s.id)
        ORDER BY s.file_path, s.start_byte
        LIMIT ?5`,
     )

@@ -143,16 +143,21 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
-    b(`INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
-       SELECT ?1, u.path || '::' || ${f('key')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
+       SELECT ?1, ${f('storedKey')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
               ${f('signature')}, ${f('docstring')}, ${f('parent')}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
               ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
               ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
               coalesce(${f('declaration')}, 0)
        ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
-    b(`UPDATE extractions SET symbols_json = ${HELD}
-       WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
+    // Held, the row shrinks by its symbols: written again at the end of the table (a new rowid) rather than
+    // shrunk in place, it packs with its neighbours instead of leaving most of its page empty.
+    b(`INSERT OR REPLACE INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
+         symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)
+       SELECT hash, language, extractor_version, corpus, status, reason, message, had_errors,
+              symbol_count, ref_count, parse_ms, ${HELD}, refs_json, created_at
+       FROM extractions WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
     d1
       .prepare(
         `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,

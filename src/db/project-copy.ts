@@ -17,6 +17,8 @@ interface TableCopy {
   select: string;
   /** Content shared by projects: a row the target has already is kept. */
   shared?: boolean;
+  /** Generated columns: read with the row, computed again by the target. */
+  generated?: readonly string[];
   page: number;
 }
 
@@ -39,6 +41,8 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
     table,
     select: `SELECT rowid AS __rowid, * FROM ${table} WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
     page: PAGE_ROWS.narrow,
+    // A symbol's id is computed from its row (migration 0013).
+    generated: table === 'symbols' ? ['id'] : undefined,
   })),
   {
     table: 'edges',
@@ -52,7 +56,7 @@ type Row = Record<string, unknown>;
 /** INSERT statements writing `rows` into `table` of `target` (as many rows per statement as the parameter limit allows). */
 function insertStatements(target: D1Database, spec: TableCopy, rows: Row[]): D1PreparedStatement[] {
   // A column named rowid is an autoincrement key (edges, symbols): the target assigns its own.
-  const skip = new Set(['__rowid', 'rowid']);
+  const skip = new Set(['__rowid', 'rowid', ...(spec.generated ?? [])]);
   const columns = Object.keys(rows[0]).filter((c) => !skip.has(c));
   const perStatement = spec.page === PAGE_ROWS.wide ? 1 : Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const verb = spec.shared ? 'INSERT OR IGNORE' : 'INSERT';

@@ -28,6 +28,7 @@ import { DECLARED_TYPE_LANGUAGES } from '../graph/languages';
 import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
+import { edgeEnd } from './edge-ends';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
 import { scipTargets } from './scip';
@@ -345,12 +346,20 @@ async function writeEdges(d1: D1Database, projectId: string, generation: number,
       );
     }
   }
-  const rows = edges.map((e) => [e.kind, e.srcId, e.srcFile, e.dstId, e.dstFile, e.name, e.line, e.confidence, e.provenance]);
+  const rows = edges.map((e) => {
+    const src = edgeEnd(e.srcId, e.srcFile);
+    const dst = edgeEnd(e.dstId, e.dstFile);
+    return [e.kind, src.key, src.file, dst.key, dst.file, e.name, e.line, e.confidence, e.provenance];
+  });
+  // In the order of edges_src (file, then key; stable, so one source keeps its edges' order): its pages fill
+  // one after another instead of splitting half-empty.
+  const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
+  rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
   for (const json of jsonChunks(rows)) {
     stmts.push(
       d1
         .prepare(
-          `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
+          `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
            SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
            FROM json_each(?3) WHERE ${guard}`,
         )

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -157,7 +158,8 @@ export const files = sqliteTable(
 
 /**
  * Symbols of a project. `id` is `{file_path}::{qualified_name}#{kind}` (plus
- * `~N` for the Nth duplicate in a file). Lines 1-based inclusive; bytes
+ * `~N` for the Nth duplicate in a file), computed from the row (a virtual
+ * generated column: only its index stores it). Lines 1-based inclusive; bytes
  * UTF-8, half-open. `rowid` feeds the FTS index.
  */
 export const symbols = sqliteTable(
@@ -165,7 +167,11 @@ export const symbols = sqliteTable(
   {
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
     projectId: text('project_id').notNull(),
-    id: text('id').notNull(),
+    /** The id minus `{file_path}::` when it is not `{qualified_name}#{kind}` (a repeat's `~N`); else null. */
+    key: text('key'),
+    id: text('id')
+      .notNull()
+      .generatedAlwaysAs(sql`file_path || '::' || coalesce(key, qualified_name || '#' || kind)`, { mode: 'virtual' }),
     filePath: text('file_path').notNull(),
     name: text('name').notNull(),
     qualifiedName: text('qualified_name').notNull(),
@@ -268,9 +274,12 @@ export const sessionCredits = sqliteTable(
 
 /**
  * Resolved graph edges of a project, rebuilt at commit for the references a
- * push can affect. `src_id` is the enclosing symbol of the reference (null at
- * module level); `dst_id` the target symbol (null for IMPORTS of a whole file or
- * module). `confidence` 0..1 and `provenance` say how the target was found
+ * push can affect. An end is a file and, for a symbol, its key: the symbol id
+ * minus `{file}::` (src/db/edge-ends.ts), so the ids' paths are not stored
+ * twice and one index per end serves lookups by file and by symbol. The source
+ * is the enclosing symbol of the reference (`src_key` null at module level);
+ * the target a symbol, or a whole file or module (`dst_key` null, IMPORTS).
+ * `confidence` 0..1 and `provenance` say how the target was found
  * (docs/graph.md). `line` is the 1-based line of the reference in `src_file`.
  */
 export const edges = sqliteTable(
@@ -278,23 +287,20 @@ export const edges = sqliteTable(
   {
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
     projectId: text('project_id').notNull(),
-    kind: text('kind').notNull(), // 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS'
-    srcId: text('src_id'),
+    kind: text('kind').notNull(), // 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES'
     srcFile: text('src_file').notNull(),
-    dstId: text('dst_id'),
     dstFile: text('dst_file'),
     /** The reference text as written (callee, module specifier or base type). */
     name: text('name').notNull(),
     line: integer('line').notNull(),
     confidence: real('confidence').notNull(),
     provenance: text('provenance').notNull(),
+    /** Source symbol id minus `{src_file}::`; null at module level. */
+    srcKey: text('src_key'),
+    /** Target symbol id minus `{dst_file}::`; null for IMPORTS of a whole file or module. */
+    dstKey: text('dst_key'),
   },
-  (t) => [
-    index('edges_src').on(t.projectId, t.srcId),
-    index('edges_dst').on(t.projectId, t.dstId),
-    index('edges_src_file').on(t.projectId, t.srcFile),
-    index('edges_dst_file').on(t.projectId, t.dstFile),
-  ],
+  (t) => [index('edges_src').on(t.projectId, t.srcFile, t.srcKey), index('edges_dst').on(t.projectId, t.dstFile, t.dstKey)],
 );
 
 /** Architecture decision records, per project. `id` is `ADR-NNNN` numbered per project. */

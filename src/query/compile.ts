@@ -5,6 +5,7 @@ import { MAX_PARAMS, REGEX_CANDIDATES, WALK_CAP } from './limits';
 import type { Required } from '../regex/literals';
 import { NODE_VIEW, REL_VIEW } from './vocabulary';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
+import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql } from '../db/edge-ends';
 
 /**
  * pinchQL → SQLite for D1. Every value from the query text is a bound
@@ -207,7 +208,14 @@ function renderSql(e: Expr, c: Ctx): string {
   const b = c.a.bindings.get(e.name) as Binding;
   const alias = aliasOf(c, b);
   const view = b.kind === 'node' ? NODE_VIEW : b.kind === 'rel' ? REL_VIEW : [['depth', 'depth'] as const];
-  return `json_object(${view.map(([key, column]) => `'${key}', ${alias}.${column}`).join(', ')})`;
+  return `json_object(${view.map(([key, column]) => `'${key}', ${columnSql(alias, column)}`).join(', ')})`;
+}
+
+/** A column of the view: an edge's `src_id` / `dst_id` is stored as its file and key (db/edge-ends.ts). */
+function columnSql(alias: string, column: string): string {
+  if (column === 'src_id') return edgeIdSql(alias, 'src');
+  if (column === 'dst_id') return edgeIdSql(alias, 'dst');
+  return `${alias}.${column}`;
 }
 
 // — Pattern conditions —
@@ -240,14 +248,14 @@ function patternSql(p: Pattern, c: Ctx): string {
   const joins: string[] = [];
   const where = [`${e}.project_id = ?1`, ...relSql(e, rel, c)];
   const [src, dst] = rel.direction === 'out' ? [p.left, right] : [right, p.left];
-  for (const [node, column, side] of [[src, 'src_id', 's'], [dst, 'dst_id', 'd']] as const) {
+  for (const [node, end, side] of [[src, 'src', 's'], [dst, 'dst', 'd']] as const) {
     if (node.variable) {
       const b = c.a.bindings.get(node.variable.name) as Binding;
       const alias = aliasOf(c, b);
-      where.push(`${e}.${column} = ${alias}.id`, ...nodeSql(alias, node, c));
+      where.push(edgeEndIsSymbolSql(e, end, alias), ...nodeSql(alias, node, c));
     } else {
       const alias = `o${k}${side}`;
-      joins.push(`JOIN symbols ${alias} ON ${alias}.project_id = ${e}.project_id AND ${alias}.id = ${e}.${column}`);
+      joins.push(`JOIN symbols ${alias} ON ${alias}.project_id = ${e}.project_id AND ${alias}.id = ${edgeIdSql(e, end)}`);
       where.push(...nodeSql(alias, node, c));
     }
   }
@@ -301,13 +309,15 @@ function core(c: Ctx, conjuncts: readonly Expr[]): Core {
     const anchor = anchorSide(c.a, conjuncts);
     const [anchorAlias, anchorNode] = anchor === 'left' ? [la, m.left] : [ra, m.right];
     const anchored = !self && anchorScore(anchorNode, conjuncts) >= 2;
+    const [anchorEnd, otherEnd] = anchorAlias === srcAlias ? (['src', 'dst'] as const) : (['dst', 'src'] as const);
+    const otherAlias = anchorAlias === srcAlias ? dstAlias : srcAlias;
     const from = self
-      ? `edges r0 JOIN symbols ${la} ON ${la}.project_id = r0.project_id AND ${la}.id = r0.src_id AND ${la}.id = r0.dst_id`
+      ? `edges r0 JOIN symbols ${la} ON ${la}.project_id = r0.project_id AND ${la}.id = ${edgeIdSql('r0', 'src')} AND ${la}.id = ${edgeIdSql('r0', 'dst')}`
       : anchored
-        ? `symbols ${anchorAlias} CROSS JOIN edges r0 ON r0.project_id = ${anchorAlias}.project_id AND r0.${anchorAlias === srcAlias ? 'src_id' : 'dst_id'} = ${anchorAlias}.id ` +
-          `CROSS JOIN symbols ${anchorAlias === srcAlias ? dstAlias : srcAlias} ON ${anchorAlias === srcAlias ? dstAlias : srcAlias}.project_id = r0.project_id AND ${anchorAlias === srcAlias ? dstAlias : srcAlias}.id = r0.${anchorAlias === srcAlias ? 'dst_id' : 'src_id'}`
-        : `edges r0 JOIN symbols ${srcAlias} ON ${srcAlias}.project_id = r0.project_id AND ${srcAlias}.id = r0.src_id ` +
-          `JOIN symbols ${dstAlias} ON ${dstAlias}.project_id = r0.project_id AND ${dstAlias}.id = r0.dst_id`;
+        ? `symbols ${anchorAlias} CROSS JOIN edges r0 ON r0.project_id = ${anchorAlias}.project_id AND ${edgeEndIsSymbolSql('r0', anchorEnd, anchorAlias)} ` +
+          `CROSS JOIN symbols ${otherAlias} ON ${otherAlias}.project_id = r0.project_id AND ${otherAlias}.id = ${edgeIdSql('r0', otherEnd)}`
+        : `edges r0 JOIN symbols ${srcAlias} ON ${srcAlias}.project_id = r0.project_id AND ${srcAlias}.id = ${edgeIdSql('r0', 'src')} ` +
+          `JOIN symbols ${dstAlias} ON ${dstAlias}.project_id = r0.project_id AND ${dstAlias}.id = ${edgeIdSql('r0', 'dst')}`;
     // A self pattern (a)-->(a) has one alias: both nodes' conditions apply to it.
     const where = ['r0.project_id = ?1', ...relSql('r0', m.rel, c), ...nodeSql(la, m.left, c), ...nodeSql(ra, m.right, c), ...filters()];
     return { prefix: '', from, where, walk: false };
@@ -329,20 +339,20 @@ function walkCore(c: Ctx, conjuncts: readonly Expr[], rel: RelPattern, self: boo
   const [seed, seedAlias, other, otherAlias] = anchor === 'left' ? [m.left, la, m.right as NodePattern, ra] : [m.right as NodePattern, ra, m.left, la];
   // Walk along the edges when the anchor is their source, against them otherwise.
   const forward = (anchor === 'left') === (rel.direction === 'out');
-  const [from, to] = forward ? ['src_id', 'dst_id'] : ['dst_id', 'src_id'];
+  const [from, to] = forward ? (['src', 'dst'] as const) : (['dst', 'src'] as const);
 
   const seedVar = seed.variable?.name;
   const seedCtx: Ctx = { ...c, aliases: new Map(c.aliases) };
   if (seedVar) seedCtx.aliases.set(seedVar, 's');
   const seedWhere = ['s.project_id = ?1', ...nodeSql('s', seed, seedCtx)];
   if (seedVar) for (const x of conjuncts) if (onlyReads(x, seedVar)) seedWhere.push(sqlOf(x, seedCtx));
-  const step = [`w.depth < ${int(range.max)}`, `+e.${to} IS NOT NULL`, ...relSql('e', rel, c)];
+  const step = [`w.depth < ${int(range.max)}`, `+e.${to}_key IS NOT NULL`, ...relSql('e', rel, c)];
   // Name guesses under the default floor would join unrelated symbols into false paths and cycles;
   // a map entry on confidence or provenance states what to follow instead.
   if (!rel.props.some((p) => p.key.name === 'confidence' || p.key.name === 'provenance')) step.push(`e.confidence >= ${DEFAULT_MIN_CONFIDENCE}`);
   const prefix =
     `WITH RECURSIVE walk(start, node, depth) AS (SELECT s.id, s.id, 0 FROM symbols s WHERE ${seedWhere.join(' AND ')} ` +
-    `UNION SELECT w.start, e.${to}, w.depth + 1 FROM walk w CROSS JOIN edges e ON e.project_id = ?1 AND e.${from} = w.node WHERE ${step.join(' AND ')} ` +
+    `UNION SELECT w.start, ${edgeIdSql('e', to)}, w.depth + 1 FROM walk w CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', from, 'w.node')} WHERE ${step.join(' AND ')} ` +
     `LIMIT ${int(WALK_CAP)}), ` +
     `reach(start, node, depth) AS (SELECT start, node, min(depth) FROM walk WHERE depth >= ${int(range.min)} GROUP BY start, node) `;
   const fromSql = self

@@ -23,9 +23,9 @@ const CHECKS: Record<string, string> = {
   'edges of a settled graph without their source file': `SELECT e.project_id || ':' || e.src_file AS v FROM edges e
      JOIN projects p ON p.id = e.project_id AND p.graph_generation = p.generation
      WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = e.project_id AND f.path = e.src_file)`,
-  'edges of a settled graph to a missing symbol': `SELECT e.project_id || ':' || e.dst_id AS v FROM edges e
+  'edges of a settled graph to a missing symbol': `SELECT e.project_id || ':' || e.dst_file || '::' || e.dst_key AS v FROM edges e
      JOIN projects p ON p.id = e.project_id AND p.graph_generation = p.generation
-     WHERE e.dst_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = e.project_id AND s.id = e.dst_id)`,
+     WHERE e.dst_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = e.project_id AND s.id = e.dst_file || '::' || e.dst_key)`,
   'project file counts': `SELECT p.name AS v FROM projects p WHERE p.indexed_at IS NOT NULL
      AND p.file_count <> (SELECT count(*) FROM files f WHERE f.project_id = p.id)`,
   'project symbol counts': `SELECT p.name AS v FROM projects p WHERE p.indexed_at IS NOT NULL

@@ -60,8 +60,8 @@ export async function writeSeedEdges(projectId: string, rows: readonly EdgeRowSe
     DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(projectId),
     DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(projectId),
     DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.src'), json_extract(value, '$.srcFile'), json_extract(value, '$.dst'),
+      `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
+       SELECT ?1, json_extract(value, '$.kind'), substr(json_extract(value, '$.src'), instr(json_extract(value, '$.src'), '::') + 2), json_extract(value, '$.srcFile'), substr(json_extract(value, '$.dst'), instr(json_extract(value, '$.dst'), '::') + 2),
               json_extract(value, '$.dstFile'), json_extract(value, '$.name'), json_extract(value, '$.line'), json_extract(value, '$.confidence'),
               json_extract(value, '$.provenance')
        FROM json_each(?2)`,

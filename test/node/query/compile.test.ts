@@ -95,12 +95,12 @@ describe('statement shapes', () => {
 
   it('joins both ends of a single hop through edges, by direction', () => {
     const out = main('MATCH (a)-[:CALLS]->(b) RETURN a.name').sql;
-    expect(out).toContain('JOIN symbols n0 ON n0.project_id = r0.project_id AND n0.id = r0.src_id');
-    expect(out).toContain('JOIN symbols n1 ON n1.project_id = r0.project_id AND n1.id = r0.dst_id');
+    expect(out).toContain("JOIN symbols n0 ON n0.project_id = r0.project_id AND n0.id = (r0.src_file || '::' || r0.src_key)");
+    expect(out).toContain("JOIN symbols n1 ON n1.project_id = r0.project_id AND n1.id = (r0.dst_file || '::' || r0.dst_key)");
     const back = main('MATCH (a)<-[:CALLS]-(b) RETURN a.name').sql;
-    expect(back).toContain('n1.id = r0.src_id');
-    expect(back).toContain('n0.id = r0.dst_id');
-    expect(main('MATCH (a)-->(a) RETURN a').sql).toContain('n0.id = r0.src_id AND n0.id = r0.dst_id');
+    expect(back).toContain("n1.id = (r0.src_file || '::' || r0.src_key)");
+    expect(back).toContain("n0.id = (r0.dst_file || '::' || r0.dst_key)");
+    expect(main('MATCH (a)-->(a) RETURN a').sql).toContain("n0.id = (r0.src_file || '::' || r0.src_key) AND n0.id = (r0.dst_file || '::' || r0.dst_key)");
   });
 
   it('walks variable length with a recursive CTE: depth bound, dedup, cap, shortest depth per pair', () => {
@@ -109,7 +109,7 @@ describe('statement shapes', () => {
     expect(s.sql).toContain('w.depth < 4');
     expect(s.sql).toContain(`LIMIT ${WALK_CAP})`);
     expect(s.sql).toContain('min(depth) FROM walk WHERE depth >= 2 GROUP BY start, node');
-    expect(s.sql).toContain('e.src_id = w.node');
+    expect(s.sql).toContain("e.src_file = substr(w.node, 1, instr(w.node, '::') - 1) AND e.src_key = substr(w.node, instr(w.node, '::') + 2)");
     expect(s.sql).toContain('(SELECT count(*) FROM walk) AS cwalk');
     expect(s.walkColumn).toBe(true);
     expect(s.sql).not.toContain('UNION ALL');
@@ -118,7 +118,7 @@ describe('statement shapes', () => {
 
   it('starts the walk from the constrained end, walking against the edges when that end is the target', () => {
     const s = main("MATCH (a)-[:CALLS*1..3]->(b {name: 'run'}) RETURN a.name");
-    expect(s.sql).toContain('e.dst_id = w.node');
+    expect(s.sql).toContain("e.dst_file = substr(w.node, 1, instr(w.node, '::') - 1) AND e.dst_key = substr(w.node, instr(w.node, '::') + 2)");
     expect(s.sql).toContain('n1.id = r0.start');
     expect(s.sql).toContain('n0.id = r0.node');
   });
@@ -139,14 +139,14 @@ describe('statement shapes', () => {
   it('renders nodes, relationships and collect() as JSON', () => {
     const s = main('MATCH (a)-[r]->(b) RETURN a, r, collect(b.name)').sql;
     expect(s).toContain("json_object('id', n0.id, 'name', n0.name");
-    expect(s).toContain("json_object('kind', r0.kind, 'src', r0.src_id");
+    expect(s).toContain("json_object('kind', r0.kind, 'src', (r0.src_file || '::' || r0.src_key), 'dst', (r0.dst_file || '::' || r0.dst_key)");
     expect(s).toContain('json_group_array(n1.name) FILTER (WHERE n1.name IS NOT NULL)');
   });
 
   it('compiles relationship patterns in WHERE to EXISTS over edges with symbol ends', () => {
     const s = main('MATCH (f:Function) WHERE NOT ()-[:CALLS]->(f) RETURN f').sql;
-    expect(s).toContain('(NOT EXISTS (SELECT 1 FROM edges e0 JOIN symbols o0s ON o0s.project_id = e0.project_id AND o0s.id = e0.src_id WHERE e0.project_id = ?1 AND e0.kind IN (?');
-    expect(s).toContain('e0.dst_id = n0.id');
+    expect(s).toContain("(NOT EXISTS (SELECT 1 FROM edges e0 JOIN symbols o0s ON o0s.project_id = e0.project_id AND o0s.id = (e0.src_file || '::' || e0.src_key) WHERE e0.project_id = ?1 AND e0.kind IN (?");
+    expect(s).toContain('e0.dst_file = n0.file_path AND e0.dst_key = substr(n0.id, length(n0.file_path) + 3)');
   });
 
   it('compiles label tests to a bound kind test', () => {

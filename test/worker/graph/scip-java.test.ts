@@ -103,8 +103,8 @@ describe('a scip-java index pushed with Java sources', () => {
     const [ctorOfString, sendOfString, sendNoArgs] = [at('Result', 10), at('send', 18), at('send', 14)];
     expect(ctorOfString && sendOfString && sendNoArgs, JSON.stringify(symbols)).toBeTruthy();
     const edges = await rows<Edge>(
-      `SELECT e.kind, e.src_id, e.dst_id, e.line, e.confidence, e.provenance FROM edges e JOIN projects p ON p.id = e.project_id
-       WHERE p.name = 'scip-java' AND e.kind = 'CALLS' ORDER BY e.src_file, e.line, e.dst_id`,
+      `SELECT e.kind, e.src_file || '::' || e.src_key AS src_id, e.dst_file || '::' || e.dst_key AS dst_id, e.line, e.confidence, e.provenance FROM edges e JOIN projects p ON p.id = e.project_id
+       WHERE p.name = 'scip-java' AND e.kind = 'CALLS' ORDER BY e.src_file, e.line, dst_id`,
     );
     const calls = edges.map((e) => `${e.src_id} -> ${e.dst_id} @${e.line} ${e.provenance} ${e.confidence}`);
     const run = 'app/Main.java::Main.run#Method';

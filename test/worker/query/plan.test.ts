@@ -25,7 +25,7 @@ async function plan(text: string): Promise<string[]> {
 describe('pinchQL statement plans', () => {
   it('walks a variable-length pattern by seeking edges_src from each reached node (outbound)', async () => {
     const d = await plan("MATCH (a)-[:CALLS*1..3]->(b:Function) WHERE a.name = 'query' RETURN DISTINCT b.name");
-    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_src (project_id=? AND src_id=?)');
+    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
     expect(d.filter((x) => /\b(SCAN|SEARCH) e\b/.test(x)), d.join(' | ')).toHaveLength(1);
     // The reached pairs drive the symbol lookups, each by id.
     expect(d, d.join(' | ')).toContain('SCAN r0');
@@ -34,16 +34,16 @@ describe('pinchQL statement plans', () => {
 
   it('walks against the edges by seeking edges_dst when the anchor is the target', async () => {
     const d = await plan("MATCH (a)-[:CALLS*1..3]->(b) WHERE b.name = 'run' RETURN count(*)");
-    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_dst (project_id=? AND dst_id=?)');
-    expect(d.some((x) => /SCAN e\b|edges_(src|dst)_file/.test(x)), d.join(' | ')).toBe(false);
+    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_dst (project_id=? AND dst_file=? AND dst_key=?)');
+    expect(d.some((x) => /SCAN e\b/.test(x)), d.join(' | ')).toBe(false);
   });
 
   it('starts a single hop from a node with conditions of its own and seeks its edges', async () => {
     const d = await plan("MATCH (a)-[:CALLS]->(b) WHERE b.name = 'run' RETURN a.name");
     expect(d[0], d.join(' | ')).toMatch(/^SEARCH n1 USING INDEX symbols_name \(project_id=\? AND name=\?\)/);
-    expect(d, d.join(' | ')).toContain('SEARCH r0 USING INDEX edges_dst (project_id=? AND dst_id=?)');
+    expect(d, d.join(' | ')).toContain('SEARCH r0 USING INDEX edges_dst (project_id=? AND dst_file=? AND dst_key=?)');
     const out = await plan("MATCH (a {name: 'query'})-[:CALLS]->(b) RETURN b.name");
-    expect(out, out.join(' | ')).toContain('SEARCH r0 USING INDEX edges_src (project_id=? AND src_id=?)');
+    expect(out, out.join(' | ')).toContain('SEARCH r0 USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
   });
 
   it('keeps the edge scan for a pattern with no narrowing condition (LIMIT stops it early)', async () => {

@@ -15,8 +15,8 @@ interface EdgeRow {
 
 async function edgesOf(project: string): Promise<EdgeRow[]> {
   return rows<EdgeRow>(
-    `SELECT e.rowid, e.kind, e.src_id, e.src_file, e.dst_id, e.dst_file, e.line, e.confidence, e.provenance FROM edges e
-     JOIN projects p ON p.id = e.project_id WHERE p.name = ?1 ORDER BY e.src_file, e.line, e.kind, e.dst_id`,
+    `SELECT e.rowid, e.kind, e.src_file || '::' || e.src_key AS src_id, e.src_file, e.dst_file || '::' || e.dst_key AS dst_id, e.dst_file, e.line, e.confidence, e.provenance FROM edges e
+     JOIN projects p ON p.id = e.project_id WHERE p.name = ?1 ORDER BY e.src_file, e.line, e.kind, dst_id`,
     project,
   );
 }

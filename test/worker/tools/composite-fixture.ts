@@ -87,8 +87,8 @@ export async function seedProject(name: string, files: Record<string, string> = 
   await DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(id).run();
   if (edges.length) {
     await DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_id, src_file, dst_id, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(e.value, '$[0]'), json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]'), json_extract(e.value, '$[3]'),
+      `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
+       SELECT ?1, json_extract(e.value, '$[0]'), substr(json_extract(e.value, '$[1]'), instr(json_extract(e.value, '$[1]'), '::') + 2), json_extract(e.value, '$[2]'), substr(json_extract(e.value, '$[3]'), instr(json_extract(e.value, '$[3]'), '::') + 2),
               json_extract(e.value, '$[4]'), json_extract(e.value, '$[5]'), json_extract(e.value, '$[6]'), json_extract(e.value, '$[7]'), json_extract(e.value, '$[8]')
        FROM json_each(?2) e`,
     )

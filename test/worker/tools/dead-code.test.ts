@@ -141,7 +141,7 @@ describe('dead_code', () => {
     const listed = ids(body);
     expect(listed).not.toContain('pkg/store.py::Store._check#Method');
     expect(listed).not.toContain('src/box.ts::Box.seal#Method');
-    const edges = await DB.prepare("SELECT dst_id, provenance, confidence FROM edges e JOIN projects p ON p.id = e.project_id WHERE p.name = 'graph-dead-self' AND e.kind = 'CALLS' ORDER BY dst_id").all();
+    const edges = await DB.prepare("SELECT e.dst_file || '::' || e.dst_key AS dst_id, provenance, confidence FROM edges e JOIN projects p ON p.id = e.project_id WHERE p.name = 'graph-dead-self' AND e.kind = 'CALLS' ORDER BY dst_id").all();
     expect(edges.results).toEqual([
       { dst_id: 'pkg/store.py::Store._check#Method', provenance: 'receiver', confidence: 0.95 },
       { dst_id: 'src/box.ts::Box.seal#Method', provenance: 'receiver', confidence: 0.95 },

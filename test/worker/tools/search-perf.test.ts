@@ -45,9 +45,9 @@ async function seed(name: string, id: string): Promise<void> {
   await env.DB.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1),
      v AS (SELECT i, ${verb} AS verb, ${noun} AS noun, (i / 128) % 50 AS num, 'src/m' || ((i / ${PER_FILE}) % 40) || '/f' || (i / ${PER_FILE}) || '.ts' AS path FROM n)
-     INSERT INTO symbols (project_id, id, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+     INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
                           is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words)
-     SELECT ?1, path || '::' || verb || noun || num || '_' || i || '#Function', path, verb || noun || num,
+     SELECT ?1, verb || noun || num || '_' || i || '#Function', path, verb || noun || num,
             'Mod' || (i % 300) || '.' || verb || noun || num,
             CASE i % 3 WHEN 0 THEN 'Function' WHEN 1 THEN 'Method' ELSE 'Class' END,
             'export function ' || verb || noun || num || '(input: ' || noun || '): void',
