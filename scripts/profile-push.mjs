@@ -1,7 +1,8 @@
 // `node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]`: pushes one
 // directory cold through the CLI to a fresh local Worker (wrangler's programmatic dev API with an
 // inspector) while the Worker's isolate runs the V8 CPU profiler, then prints where its CPU went:
-// self time by function and by source file. The .cpuprofile opens in Chrome DevTools.
+// workerd and wrangler CPU, then self and inclusive time by function. The Worker's .cpuprofile
+// opens in Chrome DevTools.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -143,9 +144,12 @@ try {
   const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
   const runtime = await runtimePid();
   // The Worker's isolate through wrangler's proxy (it holds the runtime's session for it); the
-  // local D1's isolates (miniflare's, ids `d1:…`) on the runtime's own inspector.
+  // local D1's isolates (ids `d1:…`) on the runtime's own inspector when it lists them (the
+  // wrangler pinned here does not: the D1 side is then the workerd CPU the Worker's profile lacks).
   const sessions = [['worker', await connect(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' })]];
-  for (const t of await runtimeTargets(runtime)) if (/^d1:/.test(t.id)) sessions.push([t.id, await connect(t.webSocketDebuggerUrl)]);
+  const targets = await runtimeTargets(runtime);
+  console.log('isolates:', targets.map((t) => t.id).join(', '));
+  for (const t of targets) if (/^d1:/.test(t.id)) sessions.push([t.id, await connect(t.webSocketDebuggerUrl)]);
   for (const [, s] of sessions) {
     await s.send('Profiler.enable');
     await s.send('Profiler.setSamplingInterval', { interval: 200 });
