@@ -1,7 +1,7 @@
 import { detectLanguage, extractFile, EXTRACTOR_VERSION, type ExtractionResult } from '../extract';
 import { checkContent } from '../extract/guards';
 import type { ExtractionRow } from '../db/index-store';
-import { encodeRefs, encodeSymbols } from '../db/extraction-json';
+import { encodeRefs, encodeSymbols, type StoredSymbol } from '../db/extraction-json';
 import { identifierWords } from '../util/words';
 
 /** Language id a manifest path is stored under: the extractor's id, or 'none'. */
@@ -24,7 +24,9 @@ export async function extractionRow(path: string, hash: string, content: string,
   const result: ExtractionResult = refused
     ? { language: '', corpus: 'code', symbols: [], references: [], failure: refused, had_errors: false, parse_ms: 0 }
     : await extractFile(path, content, { maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs });
-  const symbols = result.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ ...s, words: identifierWords(s.name, s.qualified_name) }));
+  // The words are set on the extractor's own records (fresh per call): a spread copy per symbol cost a fifth of extraction.
+  const symbols = result.symbols.slice(0, MAX_SYMBOLS_PER_FILE) as StoredSymbol[];
+  for (const s of symbols) s.words = identifierWords(s.name, s.qualified_name);
   const refs = result.references.slice(0, MAX_SYMBOLS_PER_FILE * 4);
   const failure = result.failure;
   let status: ExtractionRow['status'] = 'ok';

@@ -36,8 +36,13 @@ export function isSha256Hex(value: unknown): value is string {
   return typeof value === 'string' && HEX64.test(value);
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const utf8 = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Lowercase hex SHA-256 of `bytes`, or of the UTF-8 bytes of `text`. */
+export async function sha256Hex(text: string | Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', typeof text === 'string' ? utf8.encode(text) : text));
+  let hex = '';
+  for (const b of digest) hex += HEX[b];
+  return hex;
 }

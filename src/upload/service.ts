@@ -21,7 +21,6 @@ import {
   releaseAbandonedUploads,
   setUploadStatus,
   sizeConflict,
-  touchUpload,
   recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
@@ -272,6 +271,7 @@ export interface AcceptResult {
 }
 
 const NO_CONTENT_REASONS = new Set(['binary', 'encoding', 'file_too_large']);
+const utf8 = new TextEncoder();
 
 /**
  * Receives a batch of file contents: every item is checked (in the
@@ -300,10 +300,11 @@ export async function acceptFiles(target: PushTarget, upload: UploadRow, files: 
     const entry = entries.get(item.path);
     if (!entry || entry.change === 'deleted') throw itemError('invalid_path', i, item.path, 'path is not in this upload\'s manifest');
     if (entry.hash !== item.hash) throw itemError('hash_mismatch', i, item.path, 'hash differs from the manifest entry for this path');
-    if ((await sha256Hex(item.content)) !== item.hash) {
+    const bytes = utf8.encode(item.content);
+    if ((await sha256Hex(bytes)) !== item.hash) {
       throw itemError('hash_mismatch', i, item.path, 'content does not hash to the given SHA-256 (send the file bytes as UTF-8 text)');
     }
-    const size = new TextEncoder().encode(item.content).length;
+    const size = bytes.length;
     if (size !== entry.size) {
       throw itemError('size_mismatch', i, item.path, `the manifest declared ${entry.size} bytes but ${size} arrived`, { declared: entry.size, received: size });
     }
@@ -332,8 +333,8 @@ export async function acceptFiles(target: PushTarget, upload: UploadRow, files: 
     if (row.status === 'failed') result.failures.push({ path: item.path, reason: row.reason ?? 'unknown', message: row.message });
   }
   const now = Date.now();
-  await d1.batch(storeExtractionStatements(d1, stored, now));
-  await touchUpload(d1, upload.id, now, UPLOAD_TTL_MS);
+  // The heartbeat rides in the same batch as the rows: one round trip per content batch.
+  await d1.batch([...storeExtractionStatements(d1, stored, now), touchUploadStatement(d1, upload.id, now, UPLOAD_TTL_MS)]);
   await recordEvent(target.primary, 'files_received', { id: upload.project_id, name: target.project }, { upload_id: upload.id, accepted: result.accepted, skipped: result.skipped.length, failed: result.failures.length, symbols: result.symbols });
   return result;
 }

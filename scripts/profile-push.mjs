@@ -1,0 +1,179 @@
+// `node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]`: pushes one
+// directory cold through the CLI to a fresh local Worker (wrangler's programmatic dev API with an
+// inspector) while the Worker's isolate runs the V8 CPU profiler, then prints where its CPU went:
+// workerd and wrangler CPU, then self and inclusive time by function. The Worker's .cpuprofile
+// opens in Chrome DevTools.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, applyLocalMigrations, freePort } from './dev-server.mjs';
+
+/** utime + stime of process `pid`, in seconds. */
+async function cpuSeconds(pids) {
+  let sum = 0;
+  for (const pid of pids) sum += await oneCpuSeconds(pid);
+  return sum;
+}
+async function oneCpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** The runtime `workerd` processes that run the Worker and the local D1: children of this process. */
+async function runtimePid() {
+  const found = [];
+  for (const e of await readdir('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    const stat = await readFile(`/proc/${e}/stat`, 'utf8').catch(() => '');
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+    if ((await readFile(`/proc/${e}/cmdline`, 'utf8').catch(() => '')).includes('workerd')) found.push(Number(e));
+  }
+  if (!found.length) throw new Error('the runtime workerd was not found (Linux /proc only)');
+  return found;
+}
+
+/** A minimal DevTools protocol client. */
+async function connect(url, headers = {}) {
+  const ws = new WebSocket(url, { headers });
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve, { once: true });
+    ws.addEventListener('error', reject, { once: true });
+  });
+  let nextId = 1;
+  const pending = new Map();
+  ws.addEventListener('message', (ev) => {
+    const msg = JSON.parse(String(ev.data));
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, (msg) => (msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result)));
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** Every isolate the runtime lists on its own inspector (the listening socket that answers /json/list). */
+async function runtimeTargets(pids) {
+  for (const pid of pids) {
+    const inodes = new Set();
+    for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
+      const m = /socket:\[(\d+)\]/.exec(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''));
+      if (m) inodes.add(m[1]);
+    }
+    for (const table of ['tcp', 'tcp6']) {
+      for (const line of (await readFile(`/proc/${pid}/net/${table}`, 'utf8')).split('\n').slice(1)) {
+        const f = line.trim().split(/\s+/);
+        if (f[3] !== '0A' || !inodes.has(f[9])) continue;
+        const list = await fetch(`http://127.0.0.1:${parseInt(f[1].split(':').pop(), 16)}/json/list`)
+          .then((r) => (r.ok ? r.json() : null))
+          .catch(() => null);
+        if (Array.isArray(list) && list[0]?.webSocketDebuggerUrl) return list;
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * Self and inclusive time by function. A sample stands for at most 2 ms: a longer gap between
+ * samples is time the isolate was not running (waiting on I/O), which the profiler books on
+ * whatever frame it sampled next.
+ */
+function summarize(name, profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const time = new Map();
+  for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i + 1] ?? 0, 2000));
+  const label = (f) => `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  const self = new Map();
+  const inclusive = new Map();
+  let busy = 0;
+  for (const [id, us] of time) {
+    const f = byId.get(id).callFrame;
+    if (f.functionName === '(idle)' || f.functionName === '(program)') continue;
+    busy += us;
+    self.set(label(f), (self.get(label(f)) ?? 0) + us);
+    const seen = new Set();
+    for (let c = id; c; c = parent.get(c)) {
+      const k = label(byId.get(c).callFrame);
+      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+      seen.add(k);
+    }
+  }
+  const ms = (us) => (us / 1000).toFixed(0).padStart(7);
+  console.log(`== ${name}: busy ${ms(busy)} ms`);
+  console.log('-- self');
+  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(ms(us), k);
+  console.log('-- inclusive');
+  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(1, 36)) console.log(ms(us), k);
+}
+
+const [dir, out = path.join(tmpdir(), 'push.cpuprofile')] = process.argv.slice(2);
+if (!dir || typeof WebSocket !== 'function') {
+  console.error('usage: node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]');
+  process.exit(2);
+}
+Object.assign(process.env, { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_UPDATE_NOTIFIER: '1' });
+const { unstable_startWorker } = await import('wrangler');
+const KEY = 'profile-key-0123456789abcdef0123456789';
+const persist = await mkdtemp(path.join(tmpdir(), 'pincher-profile-'));
+applyLocalMigrations(persist);
+const port = await freePort();
+const inspectorPort = await freePort();
+const plain = (value) => ({ type: 'plain_text', value });
+const worker = await unstable_startWorker({
+  config: path.join(ROOT, 'wrangler.toml'),
+  build: { minify: false },
+  bindings: { PINCHER_HTTP_KEY: plain(KEY), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
+  dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist, logLevel: 'warn', watch: false },
+});
+try {
+  await worker.ready;
+  const base = `http://127.0.0.1:${port}`;
+  await fetch(`${base}/v1/health`);
+  const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+  const runtime = await runtimePid();
+  // The Worker's isolate through wrangler's proxy (it holds the runtime's session for it); the
+  // local D1's isolates (ids `d1:…`) on the runtime's own inspector when it lists them (the
+  // wrangler pinned here does not: the D1 side is then the workerd CPU the Worker's profile lacks).
+  const sessions = [['worker', await connect(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' })]];
+  const targets = await runtimeTargets(runtime);
+  console.log('isolates:', targets.map((t) => t.id).join(', '));
+  for (const t of targets) if (/^d1:/.test(t.id)) sessions.push([t.id, await connect(t.webSocketDebuggerUrl)]);
+  for (const [, s] of sessions) {
+    await s.send('Profiler.enable');
+    await s.send('Profiler.setSamplingInterval', { interval: 200 });
+    await s.send('Profiler.start');
+  }
+  const cpuBefore = [await cpuSeconds(runtime), process.cpuUsage()];
+  const started = performance.now();
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'cli', 'bin.mjs'), 'push', dir, '--url', base, '--project', 'profiled', '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, PINCHER_HTTP_KEY: KEY },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpuBefore[1]);
+  if (res.status !== 0) console.error(res.stdout.slice(-2000), res.stderr.slice(-2000));
+  console.log(`push wall ${(wallMs / 1000).toFixed(1)} s; CPU: workerd ${((await cpuSeconds(runtime)) - cpuBefore[0]).toFixed(2)} s, wrangler (node) ${((used.user + used.system) / 1e6).toFixed(2)} s`);
+  for (const [name, s] of sessions) {
+    const { profile } = await s.send('Profiler.stop');
+    s.close();
+    if (name === 'worker') await writeFile(out, JSON.stringify(profile));
+    summarize(name, profile);
+  }
+} finally {
+  await worker.dispose().catch(() => {});
+  await rm(persist, { recursive: true, force: true });
+}
