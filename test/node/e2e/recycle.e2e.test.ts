@@ -59,7 +59,7 @@ describe('recycling the Worker runtime', () => {
       const rng = createRng(1000 + w);
       while (!stop) {
         const { label, req } = mixCall(rng, { project: PROJECT, modules: MODULES, headers });
-        const res = await exchange(server.url, req);
+        const res = await exchange(server.url, req as Parameters<typeof exchange>[1]);
         requests++;
         const why = failed(res);
         if (why) failures.push(`${label}: ${why} ${res.text.slice(0, 200)}`);
