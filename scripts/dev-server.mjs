@@ -74,10 +74,13 @@ export function applyLocalMigrations(persistTo, { remote = false } = {}) {
  *
  * `gc` sets how often the supervisor runs the Worker's Cron Trigger (garbage collection):
  * `everyMinutes` (default 30, 0 = never) and `firstAfterMs` (default 60 s).
+ * `recycle` sets when the supervisor replaces the Worker's runtime without refusing a request:
+ * `rssMib` (its anonymous memory; default PINCHER_RECYCLE_RSS_MIB or 384, 0 = never) and
+ * `requests` (default PINCHER_RECYCLE_REQUESTS or 0 = never).
  *
- * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean, gc?: { everyMinutes?: number, firstAfterMs?: number } }} [options]
+ * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean, gc?: { everyMinutes?: number, firstAfterMs?: number }, recycle?: { rssMib?: number, requests?: number } }} [options]
  */
-export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false, gc = {} } = {}) {
+export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false, gc = {}, recycle = {} } = {}) {
   port ??= await freePort();
   const config = {
     port,
@@ -86,6 +89,7 @@ export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 9
     vars: { PINCHER_RATE_LIMIT: 'off', PINCHER_ACCESS_LOG: 'off', ...vars },
     gcEveryMinutes: gc.everyMinutes,
     gcFirstAfterMs: gc.firstAfterMs,
+    recycle,
   };
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'local-server.mjs'), JSON.stringify(config)], {
     cwd: ROOT,

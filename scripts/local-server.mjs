@@ -15,6 +15,10 @@
 //   at most MAX_REQUESTS_PER_SOCKET requests, then `Connection: close`);
 // - if wrangler exits or stops answering /v1/health, it is restarted (backoff), and
 //   requests meanwhile get 503 `not_ready` with `Retry-After`;
+// - the Worker's runtime is replaced before its native memory grows far (PINCHER_RECYCLE_RSS_MIB,
+//   PINCHER_RECYCLE_REQUESTS; see "recycling" below): the next one starts beside it, requests are
+//   held, never refused, while the current one finishes its requests and stops, then go to the
+//   next one;
 // - the Worker's Cron Trigger (garbage collection of unreferenced content, closed uploads,
 //   old call_log and events rows) runs as it would when deployed: once a minute after start,
 //   then every `gcEveryMinutes` (default 30, as wrangler.toml's cron; 0 turns it off).
@@ -24,10 +28,11 @@
 // Usage (normally through startDevServer in dev-server.mjs):
 //   node scripts/local-server.mjs '{"port":8787,"root":"…","persistTo":"…","vars":{…}}'
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from './dev-server.mjs';
+import { alive, descendants, isWorkerd, listeningPorts, openFilesUnder, rssAnonMib } from './proc-tree.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const ROOT = config.root;
@@ -57,7 +62,10 @@ function log(msg) {
 
 /* ---------------------------------------------------------------- supervisor */
 
-/** The running wrangler: its child process and private port; undefined while (re)starting. */
+/**
+ * The wrangler serving requests: { child, port, direct, runtimePid, inflight, served, since };
+ * undefined while (re)starting after a crash.
+ */
 let upstream;
 let stopping = false;
 let restarts = 0;
@@ -108,58 +116,27 @@ async function waitHealthy(port, child, timeoutMs = 90_000) {
  * The Worker runtime's own HTTP socket. wrangler dev runs two workerd processes: its proxy
  * worker on the port it is given, and the Worker's runtime on a port of its own. Requests go
  * to the runtime's socket directly once it is found (the ports, from /proc, of the workerd
- * that does not hold wrangler's port, that answer /v1/health as this Worker): one hop less,
- * and no spurious "restarted mid-request" 503 from the proxy worker. Linux only; elsewhere,
- * or when nothing answers, requests keep going through wrangler's port.
+ * started by this wrangler that does not hold wrangler's port, that answer /v1/health as this
+ * Worker): one hop less, and no spurious "restarted mid-request" 503 from the proxy worker.
+ * Linux only; elsewhere, or when nothing answers, requests keep going through wrangler's port.
+ * /v1/health touches no D1, so probing a runtime never opens the database.
  */
-function listeningPorts(pid) {
-  const inodes = new Set();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]);
-    } catch {
-      /* closed while we looked */
-    }
+function runtimeCandidates(entry) {
+  const out = [];
+  for (const pid of descendants(entry.child.pid)) {
+    if (!isWorkerd(pid)) continue;
+    const own = listeningPorts(pid);
+    if (!own.includes(entry.port)) for (const port of own) out.push({ pid, port });
   }
-  const ports = [];
-  for (const table of ['tcp', 'tcp6']) {
-    let text = '';
-    try {
-      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
-      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
-    }
-  }
-  return ports;
+  return out;
 }
 
-function runtimeListeningPorts(wranglerPort) {
-  const ports = [];
-  for (const pid of strayGroupMembers()) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!cmd.some((c) => c.includes('workerd'))) continue;
-      const own = listeningPorts(pid);
-      if (!own.includes(wranglerPort)) ports.push(...own);
-    } catch {
-      /* exited while we looked */
-    }
-  }
-  return [...new Set(ports)];
-}
-
-async function findRuntimePort(wranglerPort) {
-  for (const port of runtimeListeningPorts(wranglerPort)) {
+async function findRuntime(entry) {
+  for (const { pid, port } of runtimeCandidates(entry)) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(5_000) });
       const body = await res.json().catch(() => null);
-      if (res.ok && body && typeof body === 'object' && 'schema_version' in body) return port;
+      if (res.ok && body && typeof body === 'object' && 'schema_version' in body) return { pid, port };
     } catch {
       /* not this one */
     }
@@ -167,42 +144,57 @@ async function findRuntimePort(wranglerPort) {
   return undefined;
 }
 
-/** (Re)finds the runtime's socket for `current`; one search at a time. */
-function refreshDirect(current) {
-  if (config.direct === false || current.finding) return;
-  current.direct = undefined;
-  current.finding = findRuntimePort(current.port)
-    .then((port) => {
-      if (upstream === current) current.direct = port;
+/** (Re)finds the runtime's socket for `entry`; one search at a time. */
+function refreshDirect(entry) {
+  if (config.direct === false || entry.finding) return entry.finding;
+  entry.direct = undefined;
+  entry.finding = findRuntime(entry)
+    .then((found) => {
+      if (!found || entry.retired) return;
+      entry.direct = found.port;
+      entry.runtimePid = found.pid;
     })
     .catch(() => {})
     .finally(() => {
-      current.finding = undefined;
+      entry.finding = undefined;
     });
+  return entry.finding;
 }
 
-async function startWrangler() {
+/**
+ * Starts one wrangler dev (its proxy worker and the Worker's runtime) on a free port and
+ * waits until it answers /v1/health. Returns its entry, or undefined if it never did.
+ * `role` tells the exit handler what a death means: only the serving one is restarted.
+ */
+async function launchWrangler() {
   const port = await freePort();
   // `wrangler dev` through its programmatic API, without an inspector (see wrangler-dev.mjs).
   const args = [path.join(ROOT, 'scripts', 'wrangler-dev.mjs'), JSON.stringify({ root: ROOT, port, persistTo: config.persistTo, vars: config.vars ?? {} })];
   // Same process group as this supervisor: stopping the group stops everything.
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const entry = { child, port, direct: undefined, runtimePid: undefined, inflight: 0, served: 0, since: Date.now(), retired: false, onIdle: undefined };
   child.on('exit', (code, signal) => {
-    if (upstream?.child === child) upstream = undefined;
+    if (upstream !== entry || entry.retired) return; // one being replaced, or one that never took over
+    upstream = undefined;
     if (stopping) return;
     log(`wrangler dev exited (${signal ?? `code ${code}`}); restarting`);
     scheduleRestart();
   });
   if (!(await waitHealthy(port, child))) {
     if (child.exitCode === null) child.kill('SIGKILL');
-    return false;
+    return undefined;
   }
-  upstream = { child, port };
+  await refreshDirect(entry);
+  return entry;
+}
+
+async function startWrangler() {
+  const entry = await launchWrangler();
+  if (!entry) return false;
+  upstream = entry;
   healthFailures = 0;
-  await loadIdempotency(port);
-  refreshDirect(upstream);
-  await upstream.finding;
-  log(upstream.direct ? `requests go to the Worker runtime on 127.0.0.1:${upstream.direct} directly` : 'requests go through wrangler\'s proxy');
+  await loadIdempotency(entry.port);
+  log(entry.direct ? `requests go to the Worker runtime on 127.0.0.1:${entry.direct} directly` : 'requests go through wrangler\'s proxy');
   return true;
 }
 
@@ -232,17 +224,19 @@ async function watchdog() {
   for (;;) {
     await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS).unref());
     const current = upstream;
-    if (!current || stopping) continue;
+    if (!current || stopping || recycling) continue;
     try {
       const res = await fetch(`http://127.0.0.1:${current.port}/v1/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
       await res.arrayBuffer();
       healthFailures = res.ok ? 0 : healthFailures + 1;
       if (!res.ok) log(`health check answered ${res.status}`);
     } catch (err) {
+      if (current.retired) continue;
       healthFailures++;
       log(`health check failed: ${err?.cause?.code ?? err?.name ?? err}`);
     }
-    if (healthFailures >= HEALTH_FAILURES_BEFORE_RESTART && upstream === current) {
+    if (current.retired || upstream !== current) continue;
+    if (healthFailures >= HEALTH_FAILURES_BEFORE_RESTART) {
       log(`wrangler dev stopped answering /v1/health (${healthFailures} checks); restarting`);
       healthFailures = 0;
       current.child.kill('SIGKILL');
@@ -252,8 +246,11 @@ async function watchdog() {
 
 /** Runs the Worker's scheduled handler (garbage collection) the way a Cron Trigger would. */
 async function runScheduled() {
+  if (holding) await new Promise((r) => held.push(r));
   const current = upstream;
   if (!current || stopping) return;
+  // It writes to D1: a handover waits for it like for any request.
+  const done = begin(current);
   const started = Date.now();
   try {
     const res = await fetch(`http://127.0.0.1:${current.port}/__scheduled?cron=${encodeURIComponent('*/30 * * * *')}`, {
@@ -264,6 +261,8 @@ async function runScheduled() {
     log(res.ok ? `scheduled garbage collection ran (${Date.now() - started} ms)` : `scheduled garbage collection answered ${res.status}`);
   } catch (err) {
     log(`scheduled garbage collection failed: ${err?.cause?.code ?? err?.name ?? err}`);
+  } finally {
+    done();
   }
 }
 
@@ -275,6 +274,177 @@ async function gcLoop() {
     await new Promise((r) => setTimeout(r, GC_EVERY_MS).unref());
   }
 }
+
+/* ------------------------------------------------------------------ recycling */
+
+/*
+ * The Worker's runtime (workerd) grows its native memory under sustained load while the
+ * Worker's own JavaScript heap stays flat (see `npm run soak:heap`), so the supervisor
+ * replaces it before it grows far: when its anonymous resident memory passes
+ * PINCHER_RECYCLE_RSS_MIB (default 384; 0 turns it off), or after PINCHER_RECYCLE_REQUESTS
+ * requests (default 0, off). SIGUSR2 asks for one at once.
+ *
+ * Two runtimes never use the local D1 at the same time: its SQLite files belong to one
+ * workerd's Durable Object, which assumes it is their only user. So the handover is:
+ *   1. start the next wrangler on a free port and wait until it answers /v1/health (which
+ *      reads no D1), while the current one keeps serving;
+ *   2. hold new requests (queued here, never refused), let the requests in flight on the
+ *      current runtime finish (drain);
+ *   3. stop the current wrangler and wait until its workerd has exited (SQLite closed);
+ *   4. send the held requests and every later one to the next runtime.
+ * The hold lasts as long as the longest request in flight plus the stop (typically well
+ * under a second under the soak's load). If the requests in flight do not finish within
+ * DRAIN_TIMEOUT_MS, the handover is called off: held requests go to the current runtime and
+ * the next one is stopped, to be tried again later. Long-lived event streams (a GET answered
+ * with text/event-stream) do not delay it: they end with the old runtime, and their clients
+ * reconnect as event streams do.
+ */
+function setting(fromConfig, fromEnv, fallback) {
+  if (typeof fromConfig === 'number') return fromConfig;
+  if (fromEnv !== undefined && fromEnv !== '' && Number.isFinite(Number(fromEnv))) return Number(fromEnv);
+  return fallback;
+}
+const RECYCLE_RSS_MIB = setting(config.recycle?.rssMib, process.env.PINCHER_RECYCLE_RSS_MIB, 384);
+const RECYCLE_REQUESTS = setting(config.recycle?.requests, process.env.PINCHER_RECYCLE_REQUESTS, 0);
+const RECYCLE_CHECK_MS = 5_000;
+const RECYCLE_RETRY_MS = 60_000;
+const DRAIN_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 5_000;
+/** Where wrangler keeps the local D1's SQLite files. */
+const STATE_DIR = path.resolve(config.persistTo ?? path.join(ROOT, '.wrangler', 'state'));
+
+/** While true, new requests wait in `held` for the runtime that takes over. */
+let holding = false;
+const held = [];
+let recycling = false;
+let recycles = 0;
+let recycleNotBefore = 0;
+
+function releaseHeld() {
+  holding = false;
+  for (const send of held.splice(0)) send();
+}
+
+/** One more request the runtime must finish before it may be stopped. */
+function begin(entry) {
+  entry.inflight++;
+  entry.served++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    entry.inflight--;
+    if (entry.inflight === 0) entry.onIdle?.();
+  };
+}
+
+function waitIdle(entry, timeoutMs) {
+  if (entry.inflight === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      entry.onIdle = undefined;
+      resolve(false);
+    }, timeoutMs);
+    entry.onIdle = () => {
+      clearTimeout(timer);
+      entry.onIdle = undefined;
+      resolve(true);
+    };
+  });
+}
+
+async function waitGone(pids, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return !pids.some(alive);
+}
+
+/** Stops one wrangler and every process it started; resolves once none is left. */
+async function retire(entry) {
+  entry.retired = true;
+  const pids = [entry.child.pid, ...descendants(entry.child.pid)];
+  if (entry.child.exitCode === null && entry.child.signalCode === null) entry.child.kill('SIGTERM');
+  if (!(await waitGone(pids, STOP_TIMEOUT_MS))) {
+    for (const pid of pids.filter(alive)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    await waitGone(pids, STOP_TIMEOUT_MS);
+  }
+}
+
+async function recycle(reason) {
+  const old = upstream;
+  if (recycling || stopping || !old) return;
+  recycling = true;
+  const started = Date.now();
+  try {
+    const next = await launchWrangler();
+    if (!next) {
+      recycleNotBefore = Date.now() + RECYCLE_RETRY_MS;
+      log(`recycle (${reason}) put off: the next Worker runtime did not start`);
+      return;
+    }
+    if (stopping || upstream !== old) {
+      await retire(next);
+      return;
+    }
+    const ready = Date.now();
+    // The next runtime must not have opened the database yet (nothing before the switch reads
+    // it). workerd opens each Durable Object namespace's metadata.sqlite (its alarm index) at
+    // start, in WAL mode with shared memory, which SQLite's own locks make safe to share.
+    const early = next.runtimePid ? openFilesUnder(next.runtimePid, STATE_DIR).filter((f) => /\.sqlite/.test(f) && !/\/metadata\.sqlite/.test(f)) : [];
+    if (early.length) log(`warning: the next Worker runtime opened the local D1 before the switch: ${early.join(', ')}`);
+    holding = true;
+    const inFlight = old.inflight;
+    if (!(await waitIdle(old, DRAIN_TIMEOUT_MS))) {
+      releaseHeld();
+      await retire(next);
+      recycleNotBefore = Date.now() + RECYCLE_RETRY_MS;
+      log(`recycle (${reason}) put off: ${old.inflight} requests still in flight after ${DRAIN_TIMEOUT_MS / 1000} s`);
+      return;
+    }
+    await retire(old);
+    // A crash of the old one while it drained scheduled a restart that is no longer needed.
+    if (restartTimer) {
+      clearTimeout(restartTimer);
+      restartTimer = undefined;
+    }
+    await loadIdempotency(next.port);
+    next.since = Date.now();
+    upstream = next;
+    healthFailures = 0;
+    const count = held.length;
+    const heldMs = Date.now() - ready;
+    releaseHeld();
+    recycles++;
+    log(
+      `recycled the Worker runtime (#${recycles}, ${reason}): next one ready in ${((ready - started) / 1000).toFixed(1)} s, ` +
+        `${count} requests held ${heldMs} ms while ${inFlight} in flight finished, old one stopped; ` +
+        `requests go to 127.0.0.1:${next.direct ?? next.port}`,
+    );
+  } finally {
+    recycling = false;
+  }
+}
+
+/** Checks the serving runtime's memory and request count every RECYCLE_CHECK_MS. */
+async function recycleLoop() {
+  if (!(RECYCLE_RSS_MIB > 0) && !(RECYCLE_REQUESTS > 0)) return;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, RECYCLE_CHECK_MS).unref());
+    const current = upstream;
+    if (!current || recycling || stopping || Date.now() < recycleNotBefore) continue;
+    const rss = RECYCLE_RSS_MIB > 0 && current.runtimePid ? rssAnonMib(current.runtimePid) : undefined;
+    if (rss !== undefined && rss > RECYCLE_RSS_MIB) await recycle(`RssAnon ${Math.round(rss)} MiB > ${RECYCLE_RSS_MIB} MiB after ${current.served} requests`);
+    else if (RECYCLE_REQUESTS > 0 && current.served >= RECYCLE_REQUESTS) await recycle(`${current.served} requests ≥ ${RECYCLE_REQUESTS}`);
+  }
+}
+
+process.on('SIGUSR2', () => void recycle('asked for by SIGUSR2'));
 
 /* --------------------------------------------------------------- front proxy */
 
@@ -364,14 +534,19 @@ function notFound(req, res) {
 
 function forward(req, res, body, attempt) {
   if (INTERNAL_PATHS.test(req.url ?? '')) return notFound(req, res);
+  // The runtime is changing hands: wait for the next one rather than refuse.
+  if (holding) return void held.push(() => forward(req, res, body, attempt));
   const current = upstream;
   if (!current) return notReady(res);
+  const done = begin(current);
   const headers = forwardHeaders(req.headers);
   headers['content-length'] = String(body.length);
   const direct = current.direct;
   // What wrangler's proxy worker sends the runtime too: errors as the Worker answers them.
   if (direct) headers['mf-disable-pretty-error'] = 'true';
   const up = http.request({ host: '127.0.0.1', port: direct ?? current.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
+    // A long-lived event stream does not hold up a handover; it ends with its runtime.
+    if (req.method === 'GET' && String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) done();
     if (upRes.statusCode === 503 && attempt < MAX_REPLAYS && replayable(req.method, req.url, body)) {
       const chunks = [];
       upRes.on('data', (c) => chunks.push(c));
@@ -395,7 +570,9 @@ function forward(req, res, body, attempt) {
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
   });
+  up.on('close', done);
   up.on('error', (err) => {
+    done();
     // The runtime restarted (a reload after a source edit) on a new port: nothing ran, so
     // the request goes through wrangler while the new socket is found.
     if (direct && err.code === 'ECONNREFUSED' && !res.headersSent) {
@@ -457,4 +634,5 @@ if (!(await startWrangler())) {
 }
 void watchdog();
 void gcLoop();
+void recycleLoop();
 front.listen(PUBLIC_PORT, '127.0.0.1', () => log(`front proxy on 127.0.0.1:${PUBLIC_PORT} → wrangler dev on 127.0.0.1:${upstream?.port}`));

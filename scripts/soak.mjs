@@ -109,6 +109,7 @@ async function pushLoop() {
   }
 }
 
+let recyclesPrinted = 0;
 async function sampler() {
   const every = Number(opt['sample-seconds']) * 1000;
   while (Date.now() < deadline) {
@@ -131,10 +132,15 @@ async function sampler() {
       rss_by_process: mem?.by_process ?? null,
       anon_by_process: mem?.anon_by_process ?? null,
       db_mib: await diskMib(server.dir),
+      recycles: (server.logs ?? []).join('').split('recycled the Worker runtime').length - 1,
     };
     timeline.push(point);
+    // The supervisor's recycle lines, as they happen.
+    const said = (server.logs ?? []).join('').split('\n').filter((l) => l.includes('recycled the Worker runtime') || l.includes('recycle ('));
+    for (const line of said.slice(recyclesPrinted)) console.log(`  ${line.trim()}`);
+    recyclesPrinted = said.length;
     console.log(
-      `  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)} anon ${JSON.stringify(point.anon_by_process)} db ${point.db_mib} MiB`,
+      `  t=${point.t_s}s ${point.req_per_s} req/s p50 ${point.p50_ms} ms p99 ${point.p99_ms} ms errors ${point.errors} pushes ${point.pushes} rss ${point.rss_mib} MiB ${JSON.stringify(point.rss_by_process)} anon ${JSON.stringify(point.anon_by_process)} db ${point.db_mib} MiB recycles ${point.recycles}`,
     );
   }
 }
@@ -191,6 +197,18 @@ function growthPerPush(points) {
   return { workerd_mib_per_push: per('workerd'), workerd_proxy_mib_per_push: per('workerd-proxy') };
 }
 
+/** Each process's highest memory over the second half: what "bounded" is measured by. */
+function maxSecondHalf(points, key) {
+  const half = points.filter((p) => p[key]).slice(Math.floor(points.length / 2));
+  if (!half.length) return null;
+  const out = {};
+  for (const p of half) for (const [name, v] of Object.entries(p[key])) out[name] = Math.max(out[name] ?? 0, v);
+  return out;
+}
+
+/** The supervisor's one line per replacement of the Worker's runtime (scripts/local-server.mjs). */
+const recycleLines = (server.logs ?? []).join('').split('\n').filter((l) => l.includes('recycled the Worker runtime') || l.includes('recycle ('));
+
 const sorted = total.latencies.sort((a, b) => a - b);
 const pushSorted = total.push_ms.sort((a, b) => a - b);
 const rss = timeline.map((p) => p.rss_mib).filter((v) => typeof v === 'number');
@@ -209,6 +227,12 @@ const summary = {
   rss_by_process: byProcessOverTime(timeline),
   anon_by_process: byProcessOverTime(timeline, 'anon_by_process'),
   second_half_mib_per_10min: { rss: slopesPer10Min(timeline, 'rss_by_process'), anon: slopesPer10Min(timeline, 'anon_by_process') },
+  second_half_total_rss_mib_per_10min: (() => {
+    const half = timeline.filter((p) => typeof p.rss_mib === 'number').slice(Math.floor(timeline.length / 2));
+    return half.length < 3 ? null : Math.round(leastSquaresSlope(half.map((p) => p.t_s / 600), half.map((p) => p.rss_mib)) * 10) / 10;
+  })(),
+  second_half_max_mib: { rss_total: Math.max(...timeline.slice(Math.floor(timeline.length / 2)).map((p) => p.rss_mib ?? 0)), rss: maxSecondHalf(timeline, 'rss_by_process'), anon: maxSecondHalf(timeline, 'anon_by_process') },
+  runtime_recycles: recycleLines.filter((l) => l.includes('recycled the Worker runtime')).length,
   ...growthPerPush(timeline),
 };
 const out = path.join(ROOT, '.tmp', 'soak', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -217,6 +241,7 @@ await writeFile(out, JSON.stringify({ summary, timeline, errors: errorSamples },
 await server.stop();
 await rm(corpusDir, { recursive: true, force: true });
 console.log(JSON.stringify(summary, null, 2));
+for (const line of recycleLines) console.log(line.trim());
 for (const e of errorSamples.slice(0, 5)) console.log(`error: ${JSON.stringify(e)}`);
 console.log(`report: ${path.relative(ROOT, out)}`);
 process.exit(total.errors || total.push_errors ? 1 : 0);

@@ -33,13 +33,14 @@ export async function startE2EServer(
   vars: Record<string, string>,
   budgetMs = 110_000,
   gc: { everyMinutes?: number; firstAfterMs?: number } = {},
+  recycle: { rssMib?: number; requests?: number } = {},
 ): Promise<E2EServer> {
   const started = Date.now();
   const dir = await mkdtemp(path.join(tmpdir(), 'pincher-e2e-'));
   try {
     applyLocalMigrations(dir);
     const timeoutMs = Math.max(15_000, budgetMs - (Date.now() - started));
-    const server = (await startDevServer({ persistTo: dir, vars, timeoutMs, gc })) as Omit<E2EServer, 'dir'>;
+    const server = (await startDevServer({ persistTo: dir, vars, timeoutMs, gc, recycle })) as Omit<E2EServer, 'dir'>;
     // Safety net: wrangler runs detached in its own group, so if this worker dies without
     // afterAll (killed, crashed), take the group down with it.
     const killGroup = () => {
