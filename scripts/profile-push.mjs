@@ -4,9 +4,10 @@
 // workerd and wrangler CPU, then self and inclusive time by function. The Worker's .cpuprofile
 // opens in Chrome DevTools.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { childWorkerds, connectInspector, runtimeInspectorTargets } from './battery/inspector.mjs';
 import { ROOT, applyLocalMigrations, freePort } from './dev-server.mjs';
 
 /** utime + stime of process `pid`, in seconds. */
@@ -19,68 +20,6 @@ async function oneCpuSeconds(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-/** The runtime `workerd` processes that run the Worker and the local D1: children of this process. */
-async function runtimePid() {
-  const found = [];
-  for (const e of await readdir('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = await readFile(`/proc/${e}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-    if ((await readFile(`/proc/${e}/cmdline`, 'utf8').catch(() => '')).includes('workerd')) found.push(Number(e));
-  }
-  if (!found.length) throw new Error('the runtime workerd was not found (Linux /proc only)');
-  return found;
-}
-
-/** A minimal DevTools protocol client. */
-async function connect(url, headers = {}) {
-  const ws = new WebSocket(url, { headers });
-  await new Promise((resolve, reject) => {
-    ws.addEventListener('open', resolve, { once: true });
-    ws.addEventListener('error', reject, { once: true });
-  });
-  let nextId = 1;
-  const pending = new Map();
-  ws.addEventListener('message', (ev) => {
-    const msg = JSON.parse(String(ev.data));
-    if (msg.id && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, (msg) => (msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result)));
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
-
-/** Every isolate the runtime lists on its own inspector (the listening socket that answers /json/list). */
-async function runtimeTargets(pids) {
-  for (const pid of pids) {
-    const inodes = new Set();
-    for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
-      const m = /socket:\[(\d+)\]/.exec(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''));
-      if (m) inodes.add(m[1]);
-    }
-    for (const table of ['tcp', 'tcp6']) {
-      for (const line of (await readFile(`/proc/${pid}/net/${table}`, 'utf8')).split('\n').slice(1)) {
-        const f = line.trim().split(/\s+/);
-        if (f[3] !== '0A' || !inodes.has(f[9])) continue;
-        const list = await fetch(`http://127.0.0.1:${parseInt(f[1].split(':').pop(), 16)}/json/list`)
-          .then((r) => (r.ok ? r.json() : null))
-          .catch(() => null);
-        if (Array.isArray(list) && list[0]?.webSocketDebuggerUrl) return list;
-      }
-    }
-  }
-  return [];
 }
 
 /**
@@ -142,14 +81,15 @@ try {
   const base = `http://127.0.0.1:${port}`;
   await fetch(`${base}/v1/health`);
   const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  const runtime = await runtimePid();
+  const runtime = await childWorkerds();
+  if (!runtime.length) throw new Error('the runtime workerd was not found (Linux /proc only)');
   // The Worker's isolate through wrangler's proxy (it holds the runtime's session for it); the
   // local D1's isolates (ids `d1:…`) on the runtime's own inspector when it lists them (the
   // wrangler pinned here does not: the D1 side is then the workerd CPU the Worker's profile lacks).
-  const sessions = [['worker', await connect(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' })]];
-  const targets = await runtimeTargets(runtime);
+  const sessions = [['worker', await connectInspector(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' })]];
+  const targets = await runtimeInspectorTargets(runtime);
   console.log('isolates:', targets.map((t) => t.id).join(', '));
-  for (const t of targets) if (/^d1:/.test(t.id)) sessions.push([t.id, await connect(t.webSocketDebuggerUrl)]);
+  for (const t of targets) if (/^d1:/.test(t.id)) sessions.push([t.id, await connectInspector(t.url)]);
   for (const [, s] of sessions) {
     await s.send('Profiler.enable');
     await s.send('Profiler.setSamplingInterval', { interval: 200 });

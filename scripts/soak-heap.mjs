@@ -14,10 +14,11 @@
 // change every R requests (0: the read mix alone). Writes a JSON report under .tmp/soak/.
 //
 // Needs Node's WebSocket: run with `node --experimental-websocket` on Node 20 (npm run soak:heap does).
-import { mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { childWorkerds, connectInspector, runtimeInspectorTargets } from './battery/inspector.mjs';
 import { ROOT, applyLocalMigrations, freePort } from './dev-server.mjs';
 import { pushCorpus, touchCorpus, writeCorpus } from './battery/corpus.mjs';
 import { exchange, percentile } from './battery/http.mjs';
@@ -83,89 +84,21 @@ for (const event of ['uncaughtException', 'unhandledRejection']) {
 await worker.ready;
 const base = `http://127.0.0.1:${port}`;
 
-/** The runtime `workerd` that runs the Worker: our child started with an inspector address. */
-async function runtimePid() {
-  for (const e of await readdir('/proc').catch(() => [])) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = await readFile(`/proc/${e}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== process.pid) continue;
-    const cmd = (await readFile(`/proc/${e}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    if (cmd.some((c) => c.includes('workerd')) && cmd.some((c) => c.startsWith('--inspector-addr'))) return Number(e);
-  }
-  return undefined;
-}
 async function rssAnonMib(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /RssAnon:\s+(\d+)/.exec(status)?.[1];
   return kb ? Math.round((Number(kb) / 1024) * 10) / 10 : null;
 }
 
-/**
- * The runtime's own inspector (its `--inspector-addr` is port 0): the listening socket of
- * process `pid` that answers /json/list. It lists every isolate: the Worker, and miniflare's
- * own workers (D1, cache, …). wrangler's inspector proxy is not used: it forwards one
- * isolate only and enables the Runtime and Network domains, whose events it then buffers.
- */
-async function inspectorTargets(pid) {
-  const inodes = new Set();
-  for (const fd of await readdir(`/proc/${pid}/fd`)) {
-    const m = /socket:\[(\d+)\]/.exec(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''));
-    if (m) inodes.add(m[1]);
-  }
-  for (const table of ['tcp', 'tcp6']) {
-    for (const line of (await readFile(`/proc/${pid}/net/${table}`, 'utf8')).split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f[3] !== '0A' || !inodes.has(f[9])) continue; // 0A: listening
-      const listenPort = parseInt(f[1].split(':').pop(), 16);
-      const list = await fetch(`http://127.0.0.1:${listenPort}/json/list`)
-        .then((r) => (r.ok ? r.json() : null))
-        .catch(() => null);
-      if (Array.isArray(list) && list[0]?.webSocketDebuggerUrl) return list.map((t) => ({ id: t.id, url: t.webSocketDebuggerUrl }));
-    }
-  }
-  throw new Error(`no inspector found on the runtime (pid ${pid})`);
-}
-
-/** A minimal Chrome DevTools Protocol client for one isolate. */
-async function connectInspector(url, headers = {}) {
-  const ws = new WebSocket(url, { headers });
-  await new Promise((resolve, reject) => {
-    ws.addEventListener('open', resolve, { once: true });
-    ws.addEventListener('error', reject, { once: true });
-  });
-  let nextId = 1;
-  const pending = new Map();
-  const listeners = new Map();
-  ws.addEventListener('message', (ev) => {
-    const msg = JSON.parse(String(ev.data));
-    if (msg.id && pending.has(msg.id)) {
-      const { resolve, reject } = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) reject(new Error(`${msg.error.message} (${msg.error.code})`));
-      else resolve(msg.result);
-    } else if (msg.method) listeners.get(msg.method)?.(msg.params);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, { resolve, reject });
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    on: (method, fn) => listeners.set(method, fn),
-    close: () => ws.close(),
-  };
-}
-
 let pid;
 for (let tries = 0; !pid && tries < 50; tries++) {
   await fetch(`${base}/v1/health`).catch(() => {});
-  pid = await runtimePid();
+  pid = (await childWorkerds(process.pid, { inspector: true }))[0];
   if (!pid) await new Promise((r) => setTimeout(r, 200));
 }
 if (!pid) throw new Error('the runtime workerd was not found (Linux /proc only)');
-const targets = await inspectorTargets(pid);
+const targets = await runtimeInspectorTargets([pid]);
+if (!targets.length) throw new Error(`no inspector found on the runtime (pid ${pid})`);
 const WORKER = 'core:user:pincher-edge';
 /** A session per isolate that runs JavaScript of ours or of the local D1 (miniflare's). */
 const sessions = new Map();

@@ -1,0 +1,80 @@
+// The local runtime's processes and its V8 inspector, for the scripts that look inside a
+// running Worker (soak-heap.mjs, profile-push.mjs). Linux /proc only.
+import { readFile, readdir, readlink } from 'node:fs/promises';
+
+/**
+ * The `workerd` processes that are children of `parent` (this process by default): the
+ * runtime wrangler's programmatic dev API starts. `inspector` keeps only the ones started
+ * with an inspector address.
+ */
+export async function childWorkerds(parent = process.pid, { inspector = false } = {}) {
+  const found = [];
+  for (const e of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(e)) continue;
+    const stat = await readFile(`/proc/${e}/stat`, 'utf8').catch(() => '');
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+    const cmd = (await readFile(`/proc/${e}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (!cmd.some((c) => c.includes('workerd'))) continue;
+    if (inspector && !cmd.some((c) => c.startsWith('--inspector-addr'))) continue;
+    found.push(Number(e));
+  }
+  return found;
+}
+
+/**
+ * Every isolate a runtime lists on its own inspector (its `--inspector-addr` is port 0: the
+ * listening socket of one of `pids` that answers /json/list), as `{ id, url }`: the Worker,
+ * and miniflare's own workers (D1, cache, …) when the runtime lists them. wrangler's
+ * inspector proxy is not this: it forwards one isolate only.
+ */
+export async function runtimeInspectorTargets(pids) {
+  for (const pid of pids) {
+    const inodes = new Set();
+    for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
+      const m = /socket:\[(\d+)\]/.exec(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''));
+      if (m) inodes.add(m[1]);
+    }
+    for (const table of ['tcp', 'tcp6']) {
+      for (const line of (await readFile(`/proc/${pid}/net/${table}`, 'utf8').catch(() => '')).split('\n').slice(1)) {
+        const f = line.trim().split(/\s+/);
+        if (f[3] !== '0A' || !inodes.has(f[9])) continue; // 0A: listening
+        const list = await fetch(`http://127.0.0.1:${parseInt(f[1].split(':').pop(), 16)}/json/list`)
+          .then((r) => (r.ok ? r.json() : null))
+          .catch(() => null);
+        if (Array.isArray(list) && list[0]?.webSocketDebuggerUrl) return list.map((t) => ({ id: t.id, url: t.webSocketDebuggerUrl }));
+      }
+    }
+  }
+  return [];
+}
+
+/** A minimal Chrome DevTools Protocol client for one isolate: `send` a method, `on` an event. */
+export async function connectInspector(url, headers = {}) {
+  const ws = new WebSocket(url, { headers });
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve, { once: true });
+    ws.addEventListener('error', reject, { once: true });
+  });
+  let nextId = 1;
+  const pending = new Map();
+  const listeners = new Map();
+  ws.addEventListener('message', (ev) => {
+    const msg = JSON.parse(String(ev.data));
+    if (msg.id && pending.has(msg.id)) {
+      const { resolve, reject } = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) reject(new Error(`${msg.error.message} (${msg.error.code})`));
+      else resolve(msg.result);
+    } else if (msg.method) listeners.get(msg.method)?.(msg.params);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    on: (method, fn) => listeners.set(method, fn),
+    close: () => ws.close(),
+  };
+}
