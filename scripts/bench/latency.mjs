@@ -11,7 +11,7 @@
 //   3. Warm-up calls per tool, then N measured calls per tool, interleaved round-robin across
 //      the tools so that a load spike on the shared machine hits them all alike; a tool whose
 //      calls have taken 90 s stops early (its n says so). Reference calls (/v1/health,
-//      why_empty, /v1/ready) run alongside to show what any request costs in this setup.
+//      why_empty, /v1/ready?shard=0) run alongside to show what any request costs in this setup.
 //   4. Tools written by other families (trace, query, architecture, the composites) are called
 //      when GET /v1/tools lists them, with arguments built from their input schemas; errors
 //      are recorded, never thrown.
@@ -50,14 +50,15 @@ const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'cha
 /**
  * Reference calls measured alongside, without targets: what any request costs in this setup.
  * /v1/health is a plain route (no tool seam, no D1); why_empty goes through the tool seam but
- * reads no table (its call-log row is written after the answer); /v1/ready makes exactly one
- * D1 round trip (the migration ledger). ready − why_empty ≈ the cost of one D1 round trip.
+ * reads no table (its call-log row is written after the answer); /v1/ready?shard=0 makes exactly
+ * one D1 round trip (the primary's migration ledger; without `shard` it asks every shard).
+ * ready − why_empty ≈ the cost of one D1 round trip.
  */
-const READY = 'GET /v1/ready (one D1 round trip)';
+const READY = 'GET /v1/ready?shard=0 (one D1 round trip)';
 const FLOOR = [
   { label: 'GET /v1/health (no D1)', call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/health') },
   { label: 'why_empty (tool seam, no D1 read)', call: (/** @type {ReturnType<typeof client>} */ c) => c.call('why_empty', { code: 'no_results_in_corpus' }) },
-  { label: READY, call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready') },
+  { label: READY, call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready?shard=0') },
 ];
 
 /**
@@ -810,7 +811,7 @@ export function formatLatency(lat, renderTable) {
     const r = x.ratio_to_floor ?? {};
     trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, x.ratio_verdict ?? '—']);
   }
-  out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
+  out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready?shard=0 in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
   for (const [t, x] of Object.entries(lat.tools)) {
     if (x.first_error) out.push(`${t}: ${x.errors} error(s), first: ${x.first_error}${x.unfilled_required ? ` (required arguments not derivable: ${x.unfilled_required.join(', ')})` : ''}`);
     if (x.stopped_early) out.push(`${t}: ${x.stopped_early}`);

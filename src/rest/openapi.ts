@@ -352,12 +352,19 @@ function servicePaths(): Record<string, unknown> {
       required: ['ok', 'version', 'schema_version', 'auth_required'],
       properties: { ok: { type: 'boolean' }, version: { type: 'string' }, schema_version: { type: 'integer' }, auth_required: { type: 'boolean' } },
     }),
-    '/v1/ready': publicGet(
-      'readyProbe',
-      'Readiness: D1 reachable and migrations current',
-      enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } } } }),
-      { '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) } },
-    ),
+    '/v1/ready': (() => {
+      const probe = publicGet(
+        'readyProbe',
+        'Readiness: every shard (or the one named) reachable with its migrations current',
+        enveloped({ type: 'object', properties: { ready: { type: 'boolean' }, schema_version: { type: 'integer' }, applied_migrations: { type: ['integer', 'null'] }, reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } } } }),
+        {
+          '400': errorResponse('shard is not a number (invalid_params)'),
+          '404': errorResponse('No such shard (unknown_shard)'),
+          '503': { description: 'Not ready, with reasons', content: jsonContent(enveloped({ type: 'object' })) },
+        },
+      );
+      return { get: { ...probe.get, parameters: [{ name: 'shard', in: 'query', required: false, description: 'check this shard only (0 is the primary, DB); omitted, every shard', schema: { type: 'integer', minimum: 0 } }] } };
+    })(),
     '/v1/openapi.json': publicGet('openapiDocument', 'This document', { type: 'object' }),
     '/v1/cli.tgz': {
       get: {

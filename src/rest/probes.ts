@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv, Env } from '../env';
 import { schemaState } from '../db/migrations';
 import { callTotalsByTool } from '../db/calls';
 import { listProjectsAcross } from '../db/project-listing';
-import { shardDbs, shardsOf } from '../db/shards';
+import { shardAt, shardDbs, shardsOf } from '../db/shards';
+import { PincherError } from '../errors';
 import { computeCapabilities } from '../envelope/capabilities';
 import { tokenAccountingProblem } from '../envelope/tokens';
 import { otlpProblem } from '../telemetry/otlp';
@@ -25,15 +26,29 @@ probeRoutes.get('/health', (c) =>
   }),
 );
 
+/**
+ * `?shard=N` checks that shard alone (one D1 round trip: a monitor per shard, and the bench's
+ * one-round-trip floor); absent, every shard.
+ */
+function shardsToCheck(env: Env, raw: string | undefined) {
+  if (raw === undefined) return shardsOf(env);
+  if (!/^\d{1,3}$/.test(raw)) {
+    throw new PincherError('invalid_params', `shard must be a shard number (0 is the primary), got '${raw.slice(0, 20)}'`, {
+      suggestion: 'omit shard to check every shard, or pass one of the numbers GET /v1/admin/shards lists',
+    });
+  }
+  return [shardAt(env, Number(raw))];
+}
+
 probeRoutes.get('/ready', async (c) => {
   // Every shard must carry this Worker's schema: a project on a shard behind it could not be read.
-  const shards = shardsOf(c.env);
+  const shards = shardsToCheck(c.env, c.req.query('shard'));
   const states = await Promise.all(shards.map((s) => schemaState(s.db, true)));
   const state = states[0];
   const reasons: string[] = [];
   states.forEach((st, i) => {
     const { binding } = shards[i];
-    const where = shards.length > 1 ? ` on ${binding}` : '';
+    const where = shards.length > 1 || binding !== 'DB' ? ` on ${binding}` : '';
     if (st.applied === null) reasons.push(`d1_unreachable${where}`);
     else if (st.applied < SCHEMA_VERSION) reasons.push(`migrations_pending${where}: ${SCHEMA_VERSION - st.applied} not applied (run wrangler d1 migrations apply ${binding})`);
     else if (st.applied > SCHEMA_VERSION) reasons.push(`schema_ahead${where}: D1 has ${st.applied} migrations, this Worker knows ${SCHEMA_VERSION}`);
