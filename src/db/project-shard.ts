@@ -3,6 +3,7 @@ import { PincherError } from '../errors';
 import { catalogEntry, placeEntry, type CatalogEntry } from './catalog';
 import { requestDatabase, type D1Reader, type RequestDatabase } from './request-database';
 import { shardsOf, shardSizes, type Shard } from './shards';
+import { BoundedMap } from '../util/bounded-map';
 
 /**
  * The one place that answers "which D1 database holds project X" (the
@@ -17,14 +18,7 @@ import { shardsOf, shardSizes, type Shard } from './shards';
  * runs again with a fresh catalog read. Pushes and moves always read the
  * catalog afresh.
  */
-const remembered = new Map<string, number>();
-const MAX_REMEMBERED = 1024;
-
-function remember(name: string, shard: number): void {
-  remembered.delete(name);
-  remembered.set(name, shard);
-  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
-}
+const remembered = new BoundedMap<string, number>(1024);
 
 /** Forgets every remembered shard (tests that rewrite the catalog behind the server's back). */
 export function forgetShards(): void {
@@ -158,7 +152,7 @@ export class CallDatabases {
     if (shard === undefined) {
       const entry = await catalogEntry(this.primary(), name);
       shard = entry?.shard ?? 0;
-      if (entry) remember(name, shard);
+      if (entry) remembered.set(name, shard);
       else remembered.delete(name);
     }
     bound(this.shards, shard, name);

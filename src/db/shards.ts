@@ -58,8 +58,3 @@ export async function shardSizes(shards: readonly Shard[]): Promise<{ shard: Sha
     }),
   );
 }
-
-/** Every shard as `{index, db}` (the listings' input), reading through the bindings themselves. */
-export function shardDbs(env: Env): { index: number; db: D1Database }[] {
-  return shardsOf(env).map((s) => ({ index: s.index, db: s.db }));
-}

@@ -3,7 +3,7 @@ import type { AppEnv, Env } from '../env';
 import { schemaState } from '../db/migrations';
 import { callTotalsByTool } from '../db/calls';
 import { listProjectsAcross } from '../db/project-listing';
-import { shardAt, shardDbs, shardsOf } from '../db/shards';
+import { shardAt, shardsOf } from '../db/shards';
 import { PincherError } from '../errors';
 import { computeCapabilities } from '../envelope/capabilities';
 import { tokenAccountingProblem } from '../envelope/tokens';
@@ -64,7 +64,7 @@ probeRoutes.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url
 probeRoutes.get('/capabilities', (c) => jsonWithMeta(c, { capabilities: computeCapabilities(c.env) }));
 
 probeRoutes.get('/projects', async (c) => {
-  const page = await listProjectsAcross(shardDbs(c.env), { limit: 1000, offset: 0 });
+  const page = await listProjectsAcross(shardsOf(c.env), { limit: 1000, offset: 0 });
   return jsonWithMeta(c, {
     projects: page.rows.map(projectView),
     total: page.total,
@@ -72,6 +72,6 @@ probeRoutes.get('/projects', async (c) => {
 });
 
 probeRoutes.get('/metrics', async (c) => {
-  const [totals, projects] = await Promise.all([callTotalsByTool(c.env.DB), listProjectsAcross(shardDbs(c.env), { limit: 1, offset: 0 })]);
+  const [totals, projects] = await Promise.all([callTotalsByTool(c.env.DB), listProjectsAcross(shardsOf(c.env), { limit: 1, offset: 0 })]);
   return c.text(prometheusText(totals, projects.total), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
 });

@@ -6,6 +6,7 @@ import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
 import { runGrep } from './grep/run';
+import { BoundedMap } from '../util/bounded-map';
 
 /**
  * The savings model (docs/envelope.md, "Baseline formulas per tool"): each
@@ -39,8 +40,7 @@ export interface BaselineProject {
  * and question: a generation's files never change (a push makes a new
  * generation), so a figure stays true for it; the oldest go first.
  */
-const memo = new Map<string, unknown>();
-const MEMO_ENTRIES = 2000;
+const memo = new BoundedMap<string, unknown>(2000);
 
 async function memoised<T>(project: BaselineProject, question: string, compute: () => Promise<{ value: T; complete: boolean }>): Promise<T> {
   const key = `${project.id}@${project.generation}\u0000${question}`;
@@ -49,7 +49,6 @@ async function memoised<T>(project: BaselineProject, question: string, compute: 
   // A scan cut by its time budget is a lower bound of this run only: not kept.
   if (complete) {
     memo.set(key, value);
-    if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
   }
   return value;
 }

@@ -1,5 +1,6 @@
 import { getProjectByName, projectByNameStatement, type ProjectRow } from '../db/projects';
 import type { RequestDatabase } from '../db/request-database';
+import { BoundedMap } from '../util/bounded-map';
 
 /**
  * Project rows cached per isolate, by name. A cached row is never trusted on
@@ -10,14 +11,11 @@ import type { RequestDatabase } from '../db/request-database';
  * fresh row. So the cache saves the lookup's round trip and never serves an
  * old generation.
  */
-const cache = new Map<string, ProjectRow>();
-/** Rows kept at most; the oldest inserted go first. */
-const MAX_ROWS = 256;
+/** At most 256 rows; the oldest stored go first. */
+const cache = new BoundedMap<string, ProjectRow>(256);
 
 function remember(row: ProjectRow): void {
-  cache.delete(row.name);
   cache.set(row.name, row);
-  if (cache.size > MAX_ROWS) cache.delete(cache.keys().next().value as string);
 }
 
 /** Same row, column by column (the row is flat: numbers, strings, nulls). */
