@@ -4,11 +4,11 @@
 // workerd and wrangler CPU, then self and inclusive time by function. The Worker's .cpuprofile
 // opens in Chrome DevTools.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childWorkerds, connectInspector, runtimeInspectorTargets } from './battery/inspector.mjs';
-import { ROOT, applyLocalMigrations, freePort } from './dev-server.mjs';
+import { childWorkerds, connectInspector, runtimeInspectorTargets, startInspectedWorker } from './battery/inspector.mjs';
+import { ROOT } from './dev-server.mjs';
 
 /** utime + stime of process `pid`, in seconds. */
 async function cpuSeconds(pids) {
@@ -62,23 +62,10 @@ if (!dir || typeof WebSocket !== 'function') {
   console.error('usage: node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]');
   process.exit(2);
 }
-Object.assign(process.env, { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_UPDATE_NOTIFIER: '1' });
-const { unstable_startWorker } = await import('wrangler');
 const KEY = 'profile-key-0123456789abcdef0123456789';
-const persist = await mkdtemp(path.join(tmpdir(), 'pincher-profile-'));
-applyLocalMigrations(persist);
-const port = await freePort();
-const inspectorPort = await freePort();
-const plain = (value) => ({ type: 'plain_text', value });
-const worker = await unstable_startWorker({
-  config: path.join(ROOT, 'wrangler.toml'),
-  build: { minify: false },
-  bindings: { PINCHER_HTTP_KEY: plain(KEY), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
-  dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist, logLevel: 'warn', watch: false },
-});
+const { worker, persist, base, inspectorPort } = await startInspectedWorker({ key: KEY, tempPrefix: 'pincher-profile-', minify: false });
 try {
   await worker.ready;
-  const base = `http://127.0.0.1:${port}`;
   await fetch(`${base}/v1/health`);
   const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
   const runtime = await childWorkerds();

@@ -14,12 +14,12 @@
 // change every R requests (0: the read mix alone). Writes a JSON report under .tmp/soak/.
 //
 // Needs Node's WebSocket: run with `node --experimental-websocket` on Node 20 (npm run soak:heap does).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { childWorkerds, connectInspector, runtimeInspectorTargets } from './battery/inspector.mjs';
-import { ROOT, applyLocalMigrations, freePort } from './dev-server.mjs';
+import { childWorkerds, connectInspector, runtimeInspectorTargets, startInspectedWorker } from './battery/inspector.mjs';
+import { ROOT } from './dev-server.mjs';
+import { rssAnonMib } from './proc-tree.mjs';
 import { pushCorpus, touchCorpus, writeCorpus } from './battery/corpus.mjs';
 import { exchange, percentile } from './battery/http.mjs';
 import { failed, mixCall } from './battery/mix.mjs';
@@ -46,8 +46,6 @@ if (typeof WebSocket !== 'function') {
   console.error('soak-heap needs a global WebSocket: run it with `node --experimental-websocket` (npm run soak:heap)');
   process.exit(2);
 }
-Object.assign(process.env, { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_UPDATE_NOTIFIER: '1' });
-const { unstable_startWorker } = await import('wrangler');
 
 const REQUESTS = Number(opt.requests);
 const SAMPLE_EVERY = Number(opt['sample-every']);
@@ -57,17 +55,7 @@ const MODULES = 40;
 const MIB = 1048576;
 const mib = (bytes) => Math.round((bytes / MIB) * 10) / 10;
 
-const dir = await mkdtemp(path.join(tmpdir(), 'pincher-heap-'));
-applyLocalMigrations(dir);
-const port = await freePort();
-const inspectorPort = await freePort();
-const plain = (value) => ({ type: 'plain_text', value });
-// `watch: false`: an edit in the tree while it runs must not reload the Worker mid-measure.
-const worker = await unstable_startWorker({
-  config: path.join(ROOT, 'wrangler.toml'),
-  bindings: { PINCHER_HTTP_KEY: plain(FULL_KEY), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
-  dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist: dir, logLevel: 'warn', watch: false },
-});
+const { worker, persist: dir, base, inspectorPort } = await startInspectedWorker({ key: FULL_KEY, tempPrefix: 'pincher-heap-' });
 let corpusDir;
 async function cleanup() {
   await worker.dispose().catch(() => {});
@@ -82,12 +70,11 @@ for (const event of ['uncaughtException', 'unhandledRejection']) {
   });
 }
 await worker.ready;
-const base = `http://127.0.0.1:${port}`;
 
-async function rssAnonMib(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = /RssAnon:\s+(\d+)/.exec(status)?.[1];
-  return kb ? Math.round((Number(kb) / 1024) * 10) / 10 : null;
+/** The runtime's RssAnon in MiB to one decimal, null when unknown. */
+function runtimeAnonMib(pid) {
+  const m = rssAnonMib(pid);
+  return m === undefined ? null : Math.round(m * 10) / 10;
 }
 
 let pid;
@@ -175,7 +162,7 @@ const latencies = [];
 const started = Date.now();
 
 async function sample() {
-  const point = { requests: done, t_s: Math.round((Date.now() - started) / 1000), pushes, heap_after_gc_mib: await heapAfterGc(), rss_anon_mib: pid ? await rssAnonMib(pid) : null };
+  const point = { requests: done, t_s: Math.round((Date.now() - started) / 1000), pushes, heap_after_gc_mib: await heapAfterGc(), rss_anon_mib: pid ? runtimeAnonMib(pid) : null };
   samples.push(point);
   console.log(`  requests ${point.requests} t=${point.t_s}s heap after GC (MiB) ${JSON.stringify(point.heap_after_gc_mib)} workerd RssAnon ${point.rss_anon_mib} MiB pushes ${pushes} errors ${errors}`);
 }

@@ -1,6 +1,31 @@
 // The local runtime's processes and its V8 inspector, for the scripts that look inside a
 // running Worker (soak-heap.mjs, profile-push.mjs). Linux /proc only.
-import { readFile, readdir, readlink } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { QUIET_ENV, ROOT, applyLocalMigrations, freePort } from '../dev-server.mjs';
+
+/**
+ * The Worker under wrangler's programmatic dev API with an inspector port, on a fresh migrated
+ * local D1 (every shard) under a new temp folder, with `key` as its full access key.
+ * `watch: false`: an edit in the tree while it runs must not reload the Worker mid-measure.
+ */
+export async function startInspectedWorker({ key, tempPrefix, minify }) {
+  Object.assign(process.env, QUIET_ENV);
+  const { unstable_startWorker } = await import('wrangler');
+  const persist = await mkdtemp(path.join(tmpdir(), tempPrefix));
+  applyLocalMigrations(persist);
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const plain = (value) => ({ type: 'plain_text', value });
+  const worker = await unstable_startWorker({
+    config: path.join(ROOT, 'wrangler.toml'),
+    ...(minify === undefined ? {} : { build: { minify } }),
+    bindings: { PINCHER_HTTP_KEY: plain(key), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
+    dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist, logLevel: 'warn', watch: false },
+  });
+  return { worker, persist, base: `http://127.0.0.1:${port}`, inspectorPort };
+}
 
 /**
  * The `workerd` processes that are children of `parent` (this process by default): the
