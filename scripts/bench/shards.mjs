@@ -97,6 +97,7 @@ export async function runShardsBench({ code, tmp, cache, projects, concurrency, 
         // search's BM25 scores count every document of the shard's FTS table, so they shift with the
         // projects sharing a shard; the hits and their order must not.
         answers_identical_but_scores: JSON.stringify(before, withoutScores) === JSON.stringify(after, withoutScores),
+        answers_differing: before.filter((b, i) => JSON.stringify(b, withoutScores) !== JSON.stringify(after[i], withoutScores)).length,
         // The first answers that differ beyond scores, both sides, to see what a move changed.
         differences: before.flatMap((b, i) => (JSON.stringify(b, withoutScores) === JSON.stringify(after[i], withoutScores) ? [] : [{ before: b, after: after[i] }])).slice(0, 3),
         placed_after: (await shardOf(server.url, key, mover.project)) === target,
@@ -247,7 +248,7 @@ export function formatShardsBench(s, renderTable) {
   if (bytes.length > 1) out.push(`placement: largest shard ${(Math.max(...bytes) / 1e6).toFixed(2)} MB, smallest ${(Math.min(...bytes) / 1e6).toFixed(2)} MB (${(Math.max(...bytes) / Math.max(1, Math.min(...bytes))).toFixed(2)}×)`);
   const m = s.move;
   if (m) {
-    out.push(`move: ${m.project} (${m.files} files) shard ${m.from} → ${m.to}: ${m.rows_copied.toLocaleString('en-US')} rows copied in ${(m.server_ms / 1000).toFixed(1)} s = ${m.rows_per_s.toLocaleString('en-US')} rows/s (${m.rows_removed.toLocaleString('en-US')} removed from shard ${m.from}); ${m.answers_compared} answers ${m.answers_identical ? 'identical' : m.answers_identical_but_scores ? 'identical but for search scores (BM25 counts the shard\'s other projects)' : 'DIFFERENT'} after the move; reads ${m.placed_after ? 'served' : 'NOT served'} by shard ${m.to}`);
+    out.push(`move: ${m.project} (${m.files} files) shard ${m.from} → ${m.to}: ${m.rows_copied.toLocaleString('en-US')} rows copied in ${(m.server_ms / 1000).toFixed(1)} s = ${m.rows_per_s.toLocaleString('en-US')} rows/s (${m.rows_removed.toLocaleString('en-US')} removed from shard ${m.from}); ${m.answers_compared} answers ${m.answers_identical ? 'identical' : m.answers_identical_but_scores ? 'identical but for search scores (BM25 counts the shard\'s other projects)' : `compared, ${m.answers_differing} DIFFERENT`} after the move; reads ${m.placed_after ? 'served' : 'NOT served'} by shard ${m.to}`);
   }
   return out.join('\n');
 }

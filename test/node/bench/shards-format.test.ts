@@ -27,7 +27,7 @@ describe('formatShardsBench', () => {
   it('says when answers differ only by search scores, and when they differ', () => {
     const scores = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: true, differences: [] } } as never, renderTable);
     expect(scores).toContain('identical but for search scores');
-    const differ = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: false, placed_after: false, differences: [] } } as never, renderTable);
-    expect(differ).toContain('21 answers DIFFERENT after the move; reads NOT served by shard 1');
+    const differ = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: false, answers_differing: 3, placed_after: false, differences: [] } } as never, renderTable);
+    expect(differ).toContain('21 answers compared, 3 DIFFERENT after the move; reads NOT served by shard 1');
   });
 });
