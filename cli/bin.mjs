@@ -2,6 +2,7 @@
 // pincher-edge command line: argument parsing and dispatch only.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { runMove, runShards } from './admin-command.mjs';
 import { PROJECT_NAME, runPush } from './push-command.mjs';
 import { DEFAULT_MAX_FILE_SIZE } from './walk.mjs';
 
@@ -11,11 +12,53 @@ const HELP = `Usage: pincher-edge <command> [options]
 
 Commands:
   push [dir]     upload a repository's source to a pincher-edge server
+  shards         list the server's D1 shards: stored bytes, projects, moves in progress
+  move <project> --shard <n>
+                 move a project's index to another shard (reads go on during the move)
 
 Options:
-  -h, --help     show help (pincher-edge push --help lists push's options)
+  -h, --help     show help (pincher-edge <command> --help lists a command's options)
   -v, --version  show the version
 `;
+
+const SHARDS_HELP = `Usage: pincher-edge shards [options]
+
+List the server's D1 databases (shard 0 is the primary): binding, stored bytes as D1 reports
+them, projects placed on each, and moves in progress. Needs the admin key.
+
+Options:
+  --url <url>             server URL (env PINCHER_URL); required
+  --admin-key <key>       the Worker's PINCHER_ADMIN_KEY (env PINCHER_ADMIN_KEY; prefer the variable)
+  --json                  print the server's answer as JSON on stdout
+  -h, --help              show this help
+
+Exit codes: 0 listed, 1 failed, 2 usage error.
+`;
+
+const MOVE_HELP = `Usage: pincher-edge move <project> --shard <n> [options]
+
+Copy a project's index to shard n, then switch it there and remove the old copy. The old copy
+answers every read until the switch; pushes of the project are refused (409 project_moving)
+while it moves. A failure before the switch leaves the project where it was. Needs the admin
+key. See docs/capacity.md.
+
+Options:
+  --shard <n>             the target shard's index (pincher-edge shards lists them); required
+  --url <url>             server URL (env PINCHER_URL); required
+  --admin-key <key>       the Worker's PINCHER_ADMIN_KEY (env PINCHER_ADMIN_KEY; prefer the variable)
+  --json                  print the server's report as JSON on stdout
+  -h, --help              show this help
+
+Exit codes: 0 moved, 1 failed, 2 usage error.
+`;
+
+const ADMIN_OPTIONS = /** @type {const} */ ({
+  url: { type: 'string' },
+  'admin-key': { type: 'string' },
+  shard: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+});
 
 const PUSH_HELP = `Usage: pincher-edge push [dir] [options]
 
@@ -88,10 +131,11 @@ class UsageError extends Error {}
 async function main(args) {
   const [command, ...rest] = args;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(rest[0] === 'push' ? PUSH_HELP : HELP);
+    process.stdout.write({ push: PUSH_HELP, shards: SHARDS_HELP, move: MOVE_HELP }[rest[0]] ?? HELP);
     return 0;
   }
   if (command === '--version' || command === '-v') return printVersion();
+  if (command === 'shards' || command === 'move') return admin(command, rest);
   if (command !== 'push') throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = parseArgs({ args: rest, options: PUSH_OPTIONS, allowPositionals: true, strict: true });
@@ -147,6 +191,45 @@ async function main(args) {
       concurrency: values.concurrency === undefined ? 4 : integerIn(values.concurrency, '--concurrency', 1, 16),
       maxFileSize: values['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : sizeOf(values['max-file-size']),
     }, { stdout: process.stdout, stderr: process.stderr, env, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', cancel);
+    process.off('SIGTERM', cancel);
+  }
+}
+
+/**
+ * `shards` and `move`: the admin routes with the admin key.
+ * @param {'shards' | 'move'} command @param {string[]} args
+ */
+async function admin(command, args) {
+  const { values, positionals } = parseArgs({ args, options: ADMIN_OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    process.stdout.write(command === 'move' ? MOVE_HELP : SHARDS_HELP);
+    return 0;
+  }
+  const env = process.env;
+  const url = values.url || env.PINCHER_URL || undefined;
+  if (!url) throw new UsageError('no server URL: pass --url or set PINCHER_URL');
+  checkUrl(url, process.stderr);
+  const key = values['admin-key'] || env.PINCHER_ADMIN_KEY || undefined;
+  if (!key) throw new UsageError('no admin key: set PINCHER_ADMIN_KEY (the Worker\'s PINCHER_ADMIN_KEY secret) or pass --admin-key');
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+  const io = { stdout: process.stdout, stderr: process.stderr, signal: controller.signal };
+  try {
+    if (command === 'shards') {
+      if (positionals.length > 0) throw new UsageError('shards takes no arguments');
+      if (values.shard !== undefined) throw new UsageError('--shard belongs to move');
+      return await runShards({ url, key, json: Boolean(values.json) }, io);
+    }
+    if (positionals.length !== 1) throw new UsageError('move takes one project name: pincher-edge move <project> --shard <n>');
+    const project = positionals[0];
+    if (!PROJECT_NAME.test(project)) throw new UsageError('the project must be 1-100 characters of A-Z a-z 0-9 . _ -');
+    if (values.shard === undefined) throw new UsageError('move needs --shard <n> (pincher-edge shards lists them)');
+    const shard = integerIn(values.shard, '--shard', 0, 1000);
+    return await runMove({ url, key, json: Boolean(values.json), project, shard }, io);
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);
@@ -211,7 +294,8 @@ main(process.argv.slice(2)).then(
   (error) => {
     const message = error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS') ? error.message : null;
     if (message === null) throw error;
-    process.stderr.write(`pincher-edge: ${message}\nRun "pincher-edge push --help" for usage.\n`);
+    const command = ['push', 'shards', 'move'].includes(process.argv[2]) ? process.argv[2] : 'push';
+    process.stderr.write(`pincher-edge: ${message}\nRun "pincher-edge ${command} --help" for usage.\n`);
     process.exitCode = 2;
   },
 );

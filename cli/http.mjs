@@ -2,7 +2,7 @@
 // every failure turned into a PushError that says which step failed and what the server said.
 
 /**
- * @typedef {'open' | 'upload' | 'commit' | 'abandon'} Step
+ * @typedef {'open' | 'upload' | 'commit' | 'abandon' | 'shards' | 'move'} Step
  * @typedef {'none' | 'overload' | 'transient'} RetryPolicy
  *   overload: 429 and 503 only (the server did not act); transient: also network errors and 5xx
  */

@@ -36,6 +36,7 @@ import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
 import { snapshot } from './bench/snapshot.mjs';
 import { formatGraph, runGraphBench } from './bench/graph.mjs';
 import { formatBundle, runBundle } from './bench/bundle.mjs';
+import { formatShardsBench, runShardsBench, SHARDS_PROJECTS } from './bench/shards.mjs';
 import { formatStorage, runStorage, STORAGE_PROJECTS } from './bench/storage.mjs';
 import * as liveDevServer from './dev-server.mjs';
 
@@ -103,6 +104,14 @@ Index size and cold push on real repositories (bench/storage.mjs):
   --storage-projects <a,b>
                           projects of the cache to push (default ${STORAGE_PROJECTS.join(',')})
   --storage-keep <file>   copy the measured SQLite file to <file>
+Two D1 databases (bench/shards.mjs):
+  --only shards           run only this stage: push real projects from the quality corpora cache
+                          to a local server with two shards (placement by stored bytes); per
+                          shard: bytes, projects, its one-round-trip floor and search/read/find
+                          as a ratio to it; then move the largest project to the other shard
+                          through the admin route (rows/s, answers compared before and after)
+  --shards-projects <a,b> projects of the cache to push (default ${SHARDS_PROJECTS.join(',')})
+  --shards-calls <n>      measured calls per tool and shard (default 60)
   -h, --help              show this help
 `;
 
@@ -197,6 +206,8 @@ function options(argv) {
       'bundle-baseline': { type: 'string' },
       'storage-projects': { type: 'string' },
       'storage-keep': { type: 'string' },
+      'shards-projects': { type: 'string' },
+      'shards-calls': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -234,9 +245,11 @@ function options(argv) {
     graphScip: Boolean(values['graph-scip']),
     storageProjects: values['storage-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
     storageKeep: values['storage-keep'] ? path.resolve(values['storage-keep']) : null,
+    shardsProjects: values['shards-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
+    shardsCalls: int(values['shards-calls'], '--shards-calls', 60),
     bundleBaseline: values['bundle-baseline'] === undefined ? 'main' : values['bundle-baseline'] === 'none' ? null : values['bundle-baseline'],
   };
-  const stages = ['latency', 'quality', 'graph', 'bundle', 'storage'];
+  const stages = ['latency', 'quality', 'graph', 'bundle', 'storage', 'shards'];
   if (opts.only !== null && !stages.includes(opts.only)) throw new Error(`--only takes one stage name: ${stages.join(', ')} (got '${opts.only}')`);
   if (opts.only === 'latency' && !opts.latency) throw new Error('--only latency and --no-latency exclude each other');
   return opts;
@@ -282,6 +295,10 @@ async function main() {
   if (opts.only === 'storage') {
     log('storage stage: real projects pushed cold, bytes per table and index…');
     results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, keep: opts.storageKeep, concurrency: opts.concurrency, live, log });
+  }
+  if (opts.only === 'shards') {
+    log('shards stage: real projects across two local databases, per-shard floor and calls, a move…');
+    results.shards = await runShardsBench({ code, tmp, cache: opts.qualityCache, projects: opts.shardsProjects, concurrency: opts.concurrency, calls: opts.shardsCalls, live, log });
   }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {
@@ -554,6 +571,7 @@ function formatReport(r) {
   if (r.graph) out.push(formatGraph(r.graph, renderTable));
   if (r.bundle) out.push(formatBundle(r.bundle, renderTable));
   if (r.storage) out.push('', formatStorage(r.storage, renderTable));
+  if (r.shards) out.push('', formatShardsBench(r.shards, renderTable));
   return out.join('\n');
 }
 

@@ -140,7 +140,7 @@ export function percentile(sorted, p) {
 }
 
 /** @param {number[]} xs */
-function stats(xs) {
+export function stats(xs) {
   if (xs.length === 0) return null;
   const s = xs.slice().sort((a, b) => a - b);
   const r1 = (/** @type {number} */ x) => Math.round(x * 10) / 10;
@@ -182,7 +182,7 @@ const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  */
 
 /** @param {string} url @param {string} key */
-function client(url, key) {
+export function client(url, key) {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   return {
     /** @param {string} tool @param {Record<string, unknown>} args @returns {Promise<Call>} */

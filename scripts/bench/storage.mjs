@@ -100,15 +100,7 @@ export function measureDatabase(file) {
  */
 export async function runStorage({ code, tmp, cache, projects, keep = null, concurrency, live, log }) {
   const ids = projects ?? STORAGE_PROJECTS;
-  const dirs = [];
-  for (const id of ids) {
-    const from = path.join(cache, 'projects', id);
-    if (!(await stat(from).catch(() => null))?.isDirectory()) throw new Error(`storage stage: ${from} is missing: install the corpora first (npm run bench -- --only quality --quality-projects ${id})`);
-    // A copy outside the repository: the cache may sit in a gitignored folder the CLI's walk skips.
-    const dir = path.join(tmp, 'storage', id);
-    await cp(from, dir, { recursive: true });
-    dirs.push({ id, dir });
-  }
+  const dirs = await copyProjects({ ids, cache, tmp: path.join(tmp, 'storage') });
 
   log('storage: parse-only (web-tree-sitter in Node) over the projects’ TypeScript, JavaScript and Python files…');
   const texts = [];
@@ -187,6 +179,24 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, conc
     amplification: round(db.database_bytes / db.source_bytes, 2),
     amplification_target: AMPLIFICATION_TARGET,
   };
+}
+
+/**
+ * Copies projects of the quality corpora cache to `tmp/<id>`: outside the repository, since the
+ * cache may sit in a gitignored folder the CLI's walk skips.
+ * @param {{ ids: string[], cache: string, tmp: string }} o
+ * @returns {Promise<{ id: string, dir: string }[]>}
+ */
+export async function copyProjects({ ids, cache, tmp }) {
+  const dirs = [];
+  for (const id of ids) {
+    const from = path.join(cache, 'projects', id);
+    if (!(await stat(from).catch(() => null))?.isDirectory()) throw new Error(`${from} is missing: install the corpora first (npm run bench -- --only quality --quality-projects ${id})`);
+    const dir = path.join(tmp, id);
+    await cp(from, dir, { recursive: true });
+    dirs.push({ id, dir });
+  }
+  return dirs;
 }
 
 /** @param {Awaited<ReturnType<typeof runStorage>>} s @param {typeof import('./table.mjs').renderTable} renderTable */

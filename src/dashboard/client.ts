@@ -163,12 +163,14 @@ const CORE_JS = String.raw`
   }
   function renderState(ready, h) {
     var drift = h.binary_drift ? 'D1 holds a newer schema than this Worker (rolling deploy or rollback): redeploy the newer Worker' :
-      !h.migrations_current ? 'migrations pending: run wrangler d1 migrations apply DB' : 'none';
+      !h.migrations_current ? 'migrations pending on shard ' + (h.shards || []).filter(function (s) { return !s.migrations_current; }).map(function (s) { return s.shard; }).join(', ') + ': run npm run db:migrate -- --remote (every shard)' : 'none';
     pill(ready.ready ? (h.binary_drift ? 'ready, schema drift' : 'ready') : 'not ready', ready.ready ? (h.binary_drift ? 'warn' : 'ok') : 'bad');
     var rows = [
       ['Ready', ready.ready ? '<span class="ok">yes</span>' : '<span class="bad">no: ' + esc((ready.reasons || []).join('; ')) + '</span>'],
       ['Version', esc(h.version)],
-      ['Schema', 'this Worker ' + esc(h.schema_version) + ', D1 ' + esc(h.applied_migrations == null ? 'unreachable' : h.applied_migrations)],
+      ['Schema', 'this Worker ' + esc(h.schema_version) + ', D1 ' + (h.shards && h.shards.length > 1
+        ? h.shards.map(function (s) { return 'shard ' + esc(s.shard) + ' ' + esc(s.applied_migrations == null ? 'unreachable' : s.applied_migrations); }).join(', ')
+        : esc(h.applied_migrations == null ? 'unreachable' : h.applied_migrations))],
       ['Schema drift', '<span class="' + (drift === 'none' ? 'ok' : 'warn') + '">' + esc(drift) + '</span>'],
       ['Extractor', esc(h.extractor_version)],
       ['Capabilities', esc(h.capabilities.join(', '))],

@@ -52,8 +52,11 @@ export const healthTool = defineTool({
     ok: z.boolean(),
     version: z.string(),
     schema_version: z.number(),
-    applied_migrations: z.number().nullable(),
-    migrations_current: z.boolean(),
+    applied_migrations: z.number().nullable().describe('On the primary database (shard 0); null when unreachable'),
+    migrations_current: z.boolean().describe('Every shard has every migration applied'),
+    shards: z
+      .array(z.object({ shard: z.number(), applied_migrations: z.number().nullable(), migrations_current: z.boolean() }))
+      .describe('Migration state of each D1 database (shard 0 is the primary)'),
     binary_drift: z.boolean(),
     extractor_version: z.number(),
     capabilities: z.array(z.string()),
@@ -64,7 +67,13 @@ export const healthTool = defineTool({
     next_offset: z.number().optional(),
   }),
   handler: async ({ project, limit, offset }, ctx) => {
-    const state = await schemaState(ctx.db, true);
+    // Every shard's ledger: a shard left behind by a deploy fails the calls routed to it.
+    const ledgers = await Promise.all(
+      ctx.databases.all.map(async (s) => ({ shard: s.index, state: await schemaState(ctx.databases.on(s.index), true) })),
+    );
+    const state = ledgers.find((l) => l.shard === 0)?.state ?? ledgers[0].state;
+    const shards = ledgers.map(({ shard, state: st }) => ({ shard, applied_migrations: st.applied, migrations_current: st.applied === SCHEMA_VERSION }));
+    const allCurrent = shards.every((s) => s.migrations_current);
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
     let scope: IndexedProjects;
@@ -133,12 +142,13 @@ export const healthTool = defineTool({
       ctx.meta.next('health', limit !== DEFAULT_PROJECTS ? { limit } : {}, 'rewind to the first page');
     }
     return {
-      ok: state.applied === SCHEMA_VERSION,
+      ok: allCurrent,
       version: VERSION,
       schema_version: SCHEMA_VERSION,
       applied_migrations: state.applied,
-      migrations_current: state.applied === SCHEMA_VERSION,
-      binary_drift: state.applied !== null && state.applied > SCHEMA_VERSION,
+      migrations_current: allCurrent,
+      shards,
+      binary_drift: shards.some((s) => s.applied_migrations !== null && s.applied_migrations > SCHEMA_VERSION),
       extractor_version: EXTRACTOR_VERSION,
       capabilities: computeCapabilities(ctx.env),
       languages: LANGUAGES.map((l) => ({ id: l.id, corpus: l.corpus, extensions: [...l.extensions], tier: l.tier, confidence: l.confidence, graph: graphCoverage(l.id) })),

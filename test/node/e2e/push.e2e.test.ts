@@ -9,14 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../cli/run-cli';
 import { makeTree, removeTrees } from '../cli/tree';
-import { type E2EServer, FULL_KEY, startE2EServer } from './support';
+import { type E2EServer, FULL_KEY, rest, startE2EServer } from './support';
 
 const BIN = fileURLToPath(new URL('../../../cli/bin.mjs', import.meta.url));
 let server: E2EServer;
+const ADMIN_KEY = 'e2e-admin-key-0123';
 
 // A loaded machine can take minutes to start wrangler; a free one takes seconds.
 beforeAll(async () => {
-  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY }, 280_000);
+  server = await startE2EServer({ PINCHER_HTTP_KEY: FULL_KEY, PINCHER_ADMIN_KEY: ADMIN_KEY }, 280_000);
 }, 300_000);
 
 afterAll(async () => {
@@ -50,6 +51,48 @@ const PACKAGE = {
 };
 
 describe('the CLI against a real server', { timeout: 480_000 }, () => {
+  it('shards lists both local databases and move takes a project to the other one and back, answering throughout', async () => {
+    const root = await makeTree({ 'src/mover.ts': 'export function moveMe(x: number) {\n  return x + 1;\n}\n' });
+    expect((await push(root, 'e2e-mover')).code).toBe(0);
+    const admin = (args: string[], key: string | null = ADMIN_KEY) => cli([...args, '--url', server.url], key === null ? {} : { PINCHER_ADMIN_KEY: key });
+
+    const listed = await admin(['shards', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const shards = JSON.parse(listed.stdout).shards as { shard: number; binding: string; projects: number }[];
+    expect(shards.map((s) => [s.shard, s.binding])).toEqual([[0, 'DB'], [1, 'DB_SHARD_1']]);
+    const table = await admin(['shards']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^shard\s+binding\s+stored MB\s+projects$/);
+
+    // Wherever placement put it, move it to the other shard, then back.
+    let move = await admin(['move', 'e2e-mover', '--shard', '1', '--json']);
+    const from = move.code === 0 ? 0 : 1;
+    if (move.code !== 0) {
+      expect(move.stderr).toContain('already_on_shard');
+      move = await admin(['move', 'e2e-mover', '--shard', '0', '--json']);
+    }
+    expect(move.code, move.stderr).toBe(0);
+    expect(JSON.parse(move.stdout)).toMatchObject({ project: 'e2e-mover', from, to: 1 - from });
+    const found = async () => (await rest(server.url, 'search', { query: 'moveMe', project: 'e2e-mover' })).body.result.results.map((r: { name: string }) => r.name);
+    expect(await found()).toContain('moveMe');
+
+    const back = await admin(['move', 'e2e-mover', '--shard', String(from)]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toMatch(new RegExp(`moved e2e-mover from shard ${1 - from} to shard ${from} in [0-9.]+ s \\([0-9,]+ rows copied`));
+    expect(await found()).toContain('moveMe');
+
+    // Refusals: a wrong key (never echoed), an unknown shard, and no key at all.
+    const wrong = await admin(['shards'], 'not-the-admin-key');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/HTTP 40[13]/);
+    expect(wrong.stderr + wrong.stdout).not.toContain('not-the-admin-key');
+    const unknown = await admin(['move', 'e2e-mover', '--shard', '7']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown_shard');
+    const none = await admin(['shards'], null);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('PINCHER_ADMIN_KEY');
+  });
+
   it('pushes a package of empty and byte-identical files across languages, and a re-push sends nothing', async () => {
     const root = await makeTree(PACKAGE);
     const first = await push(root, 'e2e-xl');
