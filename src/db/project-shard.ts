@@ -88,10 +88,46 @@ export function encodeBookmark(shard: number, bookmark: string | null): string |
   return shard === 0 ? bookmark : `${shard}~${bookmark}`;
 }
 
-function decodeBookmark(value: string | undefined): { shard: number; bookmark: string } | undefined {
-  if (!value) return undefined;
-  const m = /^([1-9]\d{0,3})~(.+)$/.exec(value);
-  return m ? { shard: Number(m[1]), bookmark: m[2] } : { shard: 0, bookmark: value };
+/**
+ * A client's bookmarks, one per shard: entries `bookmark` (the primary) and
+ * `N~bookmark` joined by commas. Each shard replicates on its own, so a
+ * client that read several keeps the latest of each. An entry that is not a
+ * bookmark is dropped; of two for one shard the greater (the later) is kept.
+ */
+export type Bookmarks = ReadonlyMap<number, string>;
+
+export function decodeBookmarks(value: string | undefined | null): Map<number, string> {
+  const out = new Map<number, string>();
+  if (!value) return out;
+  for (const entry of value.split(',')) {
+    const m = /^(?:([1-9]\d{0,3})~)?([^,~]+)$/.exec(entry.trim());
+    if (!m) continue;
+    const shard = m[1] === undefined ? 0 : Number(m[1]);
+    const held = out.get(shard);
+    if (held === undefined || m[2] > held) out.set(shard, m[2]);
+  }
+  return out;
+}
+
+/** `bookmarks` as one header value, by shard; null when there are none. */
+export function encodeBookmarks(bookmarks: Bookmarks): string | null {
+  if (bookmarks.size === 0) return null;
+  return [...bookmarks.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([shard, b]) => encodeBookmark(shard, b))
+    .join(',');
+}
+
+/** The latest bookmark of each shard over several header values (D1 bookmarks sort oldest first). */
+export function mergeBookmarks(values: readonly (string | null)[]): string | null {
+  const out = new Map<number, string>();
+  for (const v of values) {
+    for (const [shard, b] of decodeBookmarks(v)) {
+      const held = out.get(shard);
+      if (held === undefined || b > held) out.set(shard, b);
+    }
+  }
+  return encodeBookmarks(out);
 }
 
 /**
@@ -103,7 +139,7 @@ function decodeBookmark(value: string | undefined): { shard: number; bookmark: s
 export class CallDatabases {
   private readonly sessions = new Map<number, { session: D1DatabaseSession; db: RequestDatabase }>();
   private readonly shards: Shard[];
-  private readonly bookmark?: { shard: number; bookmark: string };
+  private readonly bookmarks: Map<number, string>;
   /** The shard of the call's project (whose bookmark the response carries); the primary until one resolves. */
   private home = 0;
   /** The last forProject answered from the per-isolate memory, not the catalog: a missing project row there may mean it moved. */
@@ -115,7 +151,7 @@ export class CallDatabases {
     private readonly wrap: (session: D1Reader) => D1Reader = (s) => s,
   ) {
     this.shards = shardsOf(env);
-    this.bookmark = decodeBookmark(bookmark);
+    this.bookmarks = decodeBookmarks(bookmark);
   }
 
   /** Every shard of the deployment. */
@@ -128,7 +164,7 @@ export class CallDatabases {
     let open = this.sessions.get(shard);
     if (!open) {
       const binding = bound(this.shards, shard, `#${shard}`);
-      const session = binding.db.withSession(this.bookmark?.shard === shard ? this.bookmark.bookmark : 'first-unconstrained');
+      const session = binding.db.withSession(this.bookmarks.get(shard) ?? 'first-unconstrained');
       open = { session, db: requestDatabase(this.wrap(session)) };
       this.sessions.set(shard, open);
     }
@@ -167,10 +203,19 @@ export class CallDatabases {
     return n;
   }
 
-  /** The latest bookmark of the call's project shard, encoded with its shard; null when no query ran there. */
+  /**
+   * The bookmarks to hand back: per shard, the latest of the client's and the
+   * one this call's reads reached, so a client that keeps the last value it
+   * got never reads an older state of any shard. Null when there are none.
+   */
   getBookmark(): string | null {
-    const open = this.sessions.get(this.home);
-    return open ? encodeBookmark(this.home, open.session.getBookmark()) : null;
+    const out = new Map(this.bookmarks);
+    for (const [shard, { session }] of this.sessions) {
+      const reached = session.getBookmark();
+      const held = out.get(shard);
+      if (reached !== null && (held === undefined || reached > held)) out.set(shard, reached);
+    }
+    return encodeBookmarks(out);
   }
 }
 

@@ -4,19 +4,27 @@
  * reads a state at least that recent; every tool response carries the
  * bookmark its reads reached. docs/consistency.md has the guarantees per surface.
  */
+import { mergeBookmarks } from '../db/project-shard';
 import type { ToolReads } from '../tools/run';
 
 export const BOOKMARK_HEADER = 'X-Pincher-Bookmark';
 /** D1 round trips a tool call made before answering (what the bench reports per tool). */
 export const ROUND_TRIPS_HEADER = 'X-Pincher-D1-Round-Trips';
 
-/** Longest bookmark accepted from a client; D1's are well under it. */
+/** Longest bookmark accepted from a client per shard; D1's are well under it. */
 const MAX_BOOKMARK_CHARS = 200;
+/** Most shards one header value may name. */
+const MAX_BOOKMARK_SHARDS = 32;
 
-/** A client's bookmark as D1 may take it, or undefined for none or a malformed one (then any replica may answer). */
+/**
+ * A client's bookmarks as the call may use them (one per shard, comma-separated), or
+ * undefined for none or a malformed value (then any replica may answer).
+ */
 export function bookmarkArg(value: string | null | undefined): string | undefined {
   const v = value?.trim();
-  if (!v || v.length > MAX_BOOKMARK_CHARS || !/^[\x21-\x7e]+$/.test(v)) return undefined;
+  if (!v || v.length > MAX_BOOKMARK_CHARS * MAX_BOOKMARK_SHARDS || !/^[\x21-\x7e]+$/.test(v)) return undefined;
+  const entries = v.split(',');
+  if (entries.length > MAX_BOOKMARK_SHARDS || entries.some((e) => e.length === 0 || e.length > MAX_BOOKMARK_CHARS)) return undefined;
   return v;
 }
 
@@ -28,14 +36,15 @@ export function setReadHeaders(headers: Headers, reads: ToolReads): void {
 
 /**
  * `res` with the read headers of the tool calls it answers (MCP: a request may
- * carry several): the latest bookmark and the round trips of them all. A
- * streamed answer whose calls had not finished when it started carries none.
+ * carry several): the latest bookmark of each shard they read and the round
+ * trips of them all. A streamed answer whose calls had not finished when it
+ * started carries none.
  */
 export function withReadHeaders(res: Response, reads: readonly ToolReads[]): Response {
   if (!reads.length) return res;
   const out = new Response(res.body, res);
-  // D1 bookmarks sort oldest first: the greatest is the latest.
-  const bookmark = reads.map((r) => r.bookmark).filter((b): b is string => b !== null).sort().pop() ?? null;
+  // Bookmarks of one shard sort oldest first; bookmarks of two shards do not compare.
+  const bookmark = mergeBookmarks(reads.map((r) => r.bookmark));
   setReadHeaders(out.headers, { bookmark, roundTrips: reads.reduce((n, r) => n + r.roundTrips, 0) });
   return out;
 }

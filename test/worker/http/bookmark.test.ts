@@ -1,3 +1,5 @@
+import { bookmarkArg, withReadHeaders } from '../../../src/http/bookmark';
+import { decodeBookmarks, encodeBookmarks } from '../../../src/db/project-shard';
 import { describe, expect, it } from 'vitest';
 import { BASE, SELF, rpcBody, type Json } from '../helpers';
 import { open, sendFiles } from '../upload/support';
@@ -69,5 +71,36 @@ describe('D1 bookmarks (read-your-writes)', () => {
     expect(body.result.structuredContent.symbol.name).toBe('gamma');
     expect(res.headers.get('x-pincher-bookmark')! >= bookmark).toBe(true);
     expect(Number(res.headers.get('x-pincher-d1-round-trips'))).toBeGreaterThan(0);
+  });
+});
+
+describe('bookmarks of several shards in one value', () => {
+  const reads = (...bookmarks: (string | null)[]) => bookmarks.map((bookmark) => ({ bookmark, roundTrips: 1 }));
+  const stamped = (...bookmarks: (string | null)[]) => withReadHeaders(new Response('{}'), reads(...bookmarks)).headers.get('x-pincher-bookmark');
+
+  it('keeps the latest bookmark of each shard, never one shard\'s for another\'s', () => {
+    // Before, the greatest string won: "1~…" sorts after any primary bookmark, and the primary's was lost.
+    expect(stamped('00000002-a', '1~00000001-b')).toBe('00000002-a,1~00000001-b');
+    expect(stamped('00000001-a', '00000003-a', '1~00000002-b', '1~00000001-c')).toBe('00000003-a,1~00000002-b');
+    expect(stamped(null, '2~00000005-x', null)).toBe('2~00000005-x');
+    expect(stamped(null, null)).toBeNull();
+    // A value that already holds several shards merges entry by entry.
+    expect(stamped('00000001-a,1~00000009-b', '00000004-a,2~00000001-c')).toBe('00000004-a,1~00000009-b,2~00000001-c');
+  });
+
+  it('decodes and encodes a value by shard, dropping entries that are not bookmarks', () => {
+    expect([...decodeBookmarks('00000001-a,1~00000002-b,12~00000003-c')]).toEqual([[0, '00000001-a'], [1, '00000002-b'], [12, '00000003-c']]);
+    expect([...decodeBookmarks('0~x,~y,1~,a~b,00000001-a')]).toEqual([[0, '00000001-a']]);
+    expect(encodeBookmarks(new Map([[3, 'c'], [0, 'a']]))).toBe('a,3~c');
+    expect(decodeBookmarks(undefined).size).toBe(0);
+  });
+
+  it('accepts up to 32 entries of at most 200 characters each, and refuses the rest whole', () => {
+    const entry = (i: number) => (i === 0 ? 'b'.repeat(200) : `${i}~${'b'.repeat(150)}`);
+    const full = Array.from({ length: 32 }, (_, i) => entry(i)).join(',');
+    expect(bookmarkArg(full)).toBe(full);
+    expect(bookmarkArg(`${full},33~b`)).toBeUndefined();
+    expect(bookmarkArg(`${'b'.repeat(201)},1~b`)).toBeUndefined();
+    expect(bookmarkArg('a,,1~b')).toBeUndefined();
   });
 });

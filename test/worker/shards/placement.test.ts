@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../../src/index';
+import { decodeBookmarks } from '../../../src/db/project-shard';
 import { rest, mcp } from '../helpers';
 import { push, request } from '../upload/support';
 import { bytesOf, env, placedOn, pushed, SHARDS, storedOn, type Json } from './support';
@@ -119,10 +120,25 @@ describe('placement across two local D1 databases', () => {
     expect(bookmark).toMatch(/^1~/);
     const read = await rest('search', { project: onOne, query: 'lateArrival' }, { 'x-pincher-bookmark': bookmark as string });
     expect(JSON.stringify(read.body)).toContain('lateArrival');
-    expect(read.res.headers.get('x-pincher-bookmark')).toMatch(/^1~/);
-    // A shard-1 bookmark on a shard-0 project is ignored, never an error.
+    const after = decodeBookmarks(read.res.headers.get('x-pincher-bookmark'));
+    expect(after.get(1)! >= bookmark!.slice(2)).toBe(true);
+    // A shard-1 bookmark on a shard-0 project applies to nothing it reads, is never an error, and comes back
+    // with the primary's: the client keeps one value and never loses either shard's.
     const other = await rest('search', { project: onZero, query: 'Server' }, { 'x-pincher-bookmark': bookmark as string });
     expect(other.status).toBe(200);
+    const both = decodeBookmarks(other.res.headers.get('x-pincher-bookmark'));
+    expect(both.get(1)).toBe(bookmark!.slice(2));
+    expect(both.has(0)).toBe(true);
+    expect(other.res.headers.get('x-pincher-bookmark')).toMatch(/^[^,~]+,1~[^,~]+$/);
+
+    // Sent back whole, each entry opens its own shard's session: both projects read at least what was seen.
+    const vector = other.res.headers.get('x-pincher-bookmark') as string;
+    for (const project of [onOne, onZero]) {
+      const r = await rest('search', { project, query: project === onOne ? 'lateArrival' : 'Server' }, { 'x-pincher-bookmark': vector });
+      expect(r.status).toBe(200);
+      const got = decodeBookmarks(r.res.headers.get('x-pincher-bookmark'));
+      for (const [shard, b] of decodeBookmarks(vector)) expect(got.get(shard)! >= b).toBe(true);
+    }
   });
 
   it('runs the garbage collection on every shard from the Cron Trigger', async () => {
