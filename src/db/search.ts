@@ -308,6 +308,10 @@ export interface PathFilter {
   prefix?: string;
   /** The exact matching paths (when the glob keeps only some of the folder's files). */
   paths?: string[];
+  /** This path, or any under it as a folder. */
+  under?: string;
+  /** Paths with a segment ending in this text. */
+  ending?: string;
 }
 
 /** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
@@ -317,19 +321,35 @@ function prefixEnd(prefix: string): string {
   return cps.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
 }
 
-function pathConditions(column: string, f: { prefix?: string }, params: unknown[]): string[] {
-  if (!f.prefix) return [];
-  params.push(f.prefix, prefixEnd(f.prefix));
-  return [`${column} >= ? AND ${column} < ?`];
+/** The prefix, under and ending parts of a path filter as conditions on `column` (paths: see filterConditions). */
+export function pathConditions(column: string, f: Omit<PathFilter, 'paths'>, params: unknown[]): string[] {
+  const cond: string[] = [];
+  if (f.prefix) {
+    cond.push(`${column} >= ? AND ${column} < ?`);
+    params.push(f.prefix, prefixEnd(f.prefix));
+  }
+  if (f.under !== undefined) {
+    cond.push(`(${column} = ? OR (${column} >= ? AND ${column} < ?))`);
+    params.push(f.under, `${f.under}/`, prefixEnd(`${f.under}/`));
+  }
+  if (f.ending !== undefined) {
+    // substr counts characters (code points) from the end; a segment ends at a `/` or at the end of the path.
+    cond.push(`(substr(${column}, -?) = ? OR instr(${column}, ? || '/') > 0)`);
+    params.push([...f.ending].length, f.ending, f.ending);
+  }
+  return cond;
 }
 
 /**
  * Turns a `file_pattern` glob (src/util/glob.ts, the syntax of every path
- * parameter) into a path filter for one project: reads the project's paths
- * under the glob's literal folder (one indexed range scan) and tests each.
- * When every one matches, the folder's range alone is the filter.
+ * parameter) into a path filter for one project. A glob that is a plain
+ * condition (a folder, a name ending: Glob.plain) is that condition, with no
+ * read. Any other reads the project's paths under the glob's literal folder
+ * (one indexed range scan, a round trip of its own) and tests each; when every
+ * one matches, the folder's range alone is the filter.
  */
 export async function resolvePathFilter(d1: D1Database, projectId: string, glob: Glob): Promise<PathFilter> {
+  if (glob.plain) return { ...glob.plain };
   const prefix = glob.folder ? `${glob.folder}/` : '';
   const params: unknown[] = [projectId];
   const where = ['project_id = ?', ...pathConditions('path', { prefix }, params)];

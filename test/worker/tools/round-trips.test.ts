@@ -55,6 +55,18 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('search', { query: 'norm*', kind: 'Function' })).trips).toBe(1);
   });
 
+  it('search with a folder or name-ending file_pattern answers in one; another glob reads the paths first', async () => {
+    for (const file_pattern of ['src/', 'src/**', '*.ts', '**/*.ts']) {
+      const r = await trips('search', { query: 'fetchWidget', file_pattern });
+      expect(r.body.result.results.map((h: Json) => h.name), file_pattern).toContain('fetchWidget');
+      expect(r.trips, file_pattern).toBe(1);
+    }
+    const miss = await trips('search', { query: 'fetchWidget', file_pattern: '*.py' });
+    expect(miss.body.result.total).toBe(0);
+    expect(miss.trips).toBe(1);
+    expect((await trips('search', { query: 'fetchWidget', file_pattern: 'src/w*.ts' })).trips).toBe(2);
+  });
+
   it('symbol, symbols and read answer in one', async () => {
     expect((await trips('symbol', { id: 'src/widget.ts::fetchWidget#Function' })).trips).toBe(1);
     expect((await trips('symbols', { ids: ['src/widget.ts::fetchWidget#Function', 'src/widget.ts::normaliseWidget#Function'] })).trips).toBe(1);
@@ -86,6 +98,26 @@ describe('D1 round trips per tool call', () => {
   it('find answers in one', async () => {
     expect((await trips('find', { pattern: '**/*.py' })).trips).toBe(1);
     expect((await trips('find', { pattern: 'src/**' })).trips).toBe(1);
+  });
+
+  it('the other lite tools answer in one at most', async () => {
+    const calls: [string, Json][] = [
+      ['neighborhood', { id: 'src/widget.ts::fetchWidget#Function' }],
+      ['neighborhood', { name: 'normaliseWidget' }],
+      ['ls', { path: 'src' }],
+      ['ls', { max_depth: 3 }],
+      ['list', {}],
+      ['health', {}],
+      ['health', { project: PROJECT }],
+      ['schema', {}],
+      ['why_empty', { code: 'no_results_in_corpus' }],
+      ['guide', { task: 'find where fetchWidget is called' }],
+      ['adr', {}],
+    ];
+    const got: Record<string, number> = {};
+    for (const [tool, args] of calls) got[`${tool} ${JSON.stringify(args)}`] = (await trips(tool, args)).trips;
+    console.log(JSON.stringify(got));
+    for (const [call, n] of Object.entries(got)) expect(n, call).toBeLessThanOrEqual(1);
   });
 
   it('trace answers one level in two: the walk with the target, then its baseline', async () => {
