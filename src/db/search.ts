@@ -5,8 +5,11 @@
  */
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
+import { pathConditions, type PathFilter } from './path-filter';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
+
+export { pathConditions, type PathFilter } from './path-filter';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
 
 // ---------------------------------------------------------------------------
@@ -303,43 +306,6 @@ export function prefixMatch(word: string): string {
 // ---------------------------------------------------------------------------
 
 /** A filter on symbols.file_path: one folder's range, or an explicit set of paths. */
-export interface PathFilter {
-  /** Every path under this folder (with its trailing `/`). */
-  prefix?: string;
-  /** The exact matching paths (when the glob keeps only some of the folder's files). */
-  paths?: string[];
-  /** This path, or any under it as a folder. */
-  under?: string;
-  /** Paths with a segment ending in this text. */
-  ending?: string;
-}
-
-/** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
-function prefixEnd(prefix: string): string {
-  const cps = [...prefix];
-  const last = cps.pop() as string;
-  return cps.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
-}
-
-/** The prefix, under and ending parts of a path filter as conditions on `column` (paths: see filterConditions). */
-export function pathConditions(column: string, f: Omit<PathFilter, 'paths'>, params: unknown[]): string[] {
-  const cond: string[] = [];
-  if (f.prefix) {
-    cond.push(`${column} >= ? AND ${column} < ?`);
-    params.push(f.prefix, prefixEnd(f.prefix));
-  }
-  if (f.under !== undefined) {
-    cond.push(`(${column} = ? OR (${column} >= ? AND ${column} < ?))`);
-    params.push(f.under, `${f.under}/`, prefixEnd(`${f.under}/`));
-  }
-  if (f.ending !== undefined) {
-    // substr counts characters (code points) from the end; a segment ends at a `/` or at the end of the path.
-    cond.push(`(substr(${column}, -?) = ? OR instr(${column}, ? || '/') > 0)`);
-    params.push([...f.ending].length, f.ending, f.ending);
-  }
-  return cond;
-}
-
 /**
  * Turns a `file_pattern` glob (src/util/glob.ts, the syntax of every path
  * parameter) into a path filter for one project. A glob that is a plain
