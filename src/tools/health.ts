@@ -64,7 +64,6 @@ export const healthTool = defineTool({
     next_offset: z.number().optional(),
   }),
   handler: async ({ project, limit, offset }, ctx) => {
-    const state = await schemaState(ctx.db, true);
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
     let scope: IndexedProjects;
@@ -83,6 +82,8 @@ export const healthTool = defineTool({
       shardOf = across.shardOf;
     }
     const { rows, total, stale } = scope;
+    // The migration ledger is asked for with the projects' statistics: one round trip for both.
+    const stateRead = schemaState(ctx.db, true);
     const projects = await Promise.all(
       rows.map(async (p) => {
         const db = shardOf ? ctx.databases.on(shardOf.get(p.id) ?? 0) : ctx.db;
@@ -108,6 +109,7 @@ export const healthTool = defineTool({
         };
       }),
     );
+    const state = await stateRead;
     // Stale projects are counted over every project in scope, not only the page shown.
     if (stale.total) {
       const named = stale.first;
