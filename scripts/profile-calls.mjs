@@ -4,8 +4,10 @@
 // that bench wrote (`latency.mix` of its results JSON) tool by tool while the Worker's isolate runs
 // the V8 CPU profiler, and prints per tool: the calls' server and client p50, then the isolate's
 // busy CPU, self and inclusive time by function, in ms per call. Each tool's .cpuprofile is written
-// to --out (default the temp folder) and opens in Chrome DevTools. `--sql-timing` turns on
-// PINCHER_SQL_TIMING: the Worker logs each D1 round trip's statements and wall time.
+// to --out (default the temp folder) and opens in Chrome DevTools. Besides tools, `--tools` takes
+// the bench's reference calls: ready (GET /v1/ready?shard=0), health (GET /v1/health), why_empty.
+// `--sql-timing` turns on PINCHER_SQL_TIMING: the Worker logs each D1 round trip's statements and
+// wall time.
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,23 +57,29 @@ try {
   await s.send('Profiler.enable');
   await s.send('Profiler.setSamplingInterval', { interval: 100 });
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-  const call = async (tool, args) => {
+  const callTool = async (tool, args) => {
     const t0 = performance.now();
     const res = await fetch(`${base}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
     const body = await res.json();
     return { client: performance.now() - t0, server: body?._meta?.latency_ms ?? null, trips: Number(res.headers.get('x-pincher-d1-round-trips')), bytes: JSON.stringify(body).length };
   };
-  const floor = async () => {
+  // The reference calls of the latency bench, profiled like tools: `ready` and `health` are GET routes.
+  const routes = { ready: '/v1/ready?shard=0', health: '/v1/health' };
+  const refs = { ...mix, ready: [{ args: {} }], health: [{ args: {} }], why_empty: [{ args: { code: 'no_results_in_corpus' } }] };
+  const get = async (route) => {
     const t0 = performance.now();
-    const body = await (await fetch(`${base}/v1/ready?shard=0`, { headers })).json();
-    return { client: performance.now() - t0, server: body?._meta?.latency_ms ?? null };
+    const res = await fetch(`${base}${route}`, { headers });
+    const body = await res.json();
+    return { client: performance.now() - t0, server: body?._meta?.latency_ms ?? null, trips: 0, bytes: JSON.stringify(body).length };
   };
+  const floor = () => get(routes.ready);
   for (let i = 0; i < warmup; i++) await floor();
   const ready = [];
   for (let i = 0; i < calls; i++) ready.push(await floor());
   console.log(`floor GET /v1/ready?shard=0: server p50 ${p50(ready.map((r) => r.server))} ms, client p50 ${p50(ready.map((r) => r.client)).toFixed(2)} ms`);
   for (const tool of values.tools.split(',')) {
-    const entries = mix[tool];
+    const entries = refs[tool];
+    const call = (t, args) => (routes[t] ? get(routes[t]) : callTool(t, args));
     if (!entries?.length) {
       console.log(`== ${tool}: no mix`);
       continue;
