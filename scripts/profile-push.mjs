@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childWorkerds, connectInspector, runtimeInspectorTargets, startInspectedWorker } from './battery/inspector.mjs';
+import { childWorkerds, connectInspector, runtimeInspectorTargets, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
 import { ROOT } from './dev-server.mjs';
 
 /** utime + stime of process `pid`, in seconds. */
@@ -20,41 +20,6 @@ async function oneCpuSeconds(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-/**
- * Self and inclusive time by function. A sample stands for at most 2 ms: a longer gap between
- * samples is time the isolate was not running (waiting on I/O), which the profiler books on
- * whatever frame it sampled next.
- */
-function summarize(name, profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const time = new Map();
-  for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i + 1] ?? 0, 2000));
-  const label = (f) => `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
-  const self = new Map();
-  const inclusive = new Map();
-  let busy = 0;
-  for (const [id, us] of time) {
-    const f = byId.get(id).callFrame;
-    if (f.functionName === '(idle)' || f.functionName === '(program)') continue;
-    busy += us;
-    self.set(label(f), (self.get(label(f)) ?? 0) + us);
-    const seen = new Set();
-    for (let c = id; c; c = parent.get(c)) {
-      const k = label(byId.get(c).callFrame);
-      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
-      seen.add(k);
-    }
-  }
-  const ms = (us) => (us / 1000).toFixed(0).padStart(7);
-  console.log(`== ${name}: busy ${ms(busy)} ms`);
-  console.log('-- self');
-  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(ms(us), k);
-  console.log('-- inclusive');
-  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(1, 36)) console.log(ms(us), k);
 }
 
 const [dir, out = path.join(tmpdir(), 'push.cpuprofile')] = process.argv.slice(2);
@@ -98,7 +63,7 @@ try {
     const { profile } = await s.send('Profiler.stop');
     s.close();
     if (name === 'worker') await writeFile(out, JSON.stringify(profile));
-    summarize(name, profile);
+    summarizeProfile(name, profile);
   }
 } finally {
   await worker.dispose().catch(() => {});

@@ -7,13 +7,14 @@ import { QUIET_ENV, ROOT, applyLocalMigrations, freePort } from '../dev-server.m
 
 /**
  * The Worker under wrangler's programmatic dev API with an inspector port, on a fresh migrated
- * local D1 (every shard) under a new temp folder, with `key` as its full access key.
+ * local D1 (every shard) under a new temp folder (or the local D1 already in `persistTo`,
+ * migrated), with `key` as its full access key and `vars` as further plain-text bindings.
  * `watch: false`: an edit in the tree while it runs must not reload the Worker mid-measure.
  */
-export async function startInspectedWorker({ key, tempPrefix, minify }) {
+export async function startInspectedWorker({ key, tempPrefix, minify, persistTo, vars = {} }) {
   Object.assign(process.env, QUIET_ENV);
   const { unstable_startWorker } = await import('wrangler');
-  const persist = await mkdtemp(path.join(tmpdir(), tempPrefix));
+  const persist = persistTo ?? (await mkdtemp(path.join(tmpdir(), tempPrefix)));
   applyLocalMigrations(persist);
   const port = await freePort();
   const inspectorPort = await freePort();
@@ -21,7 +22,7 @@ export async function startInspectedWorker({ key, tempPrefix, minify }) {
   const worker = await unstable_startWorker({
     config: path.join(ROOT, 'wrangler.toml'),
     ...(minify === undefined ? {} : { build: { minify } }),
-    bindings: { PINCHER_HTTP_KEY: plain(key), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
+    bindings: { PINCHER_HTTP_KEY: plain(key), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off'), ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, plain(String(v))])) },
     dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist, logLevel: 'warn', watch: false },
   });
   return { worker, persist, base: `http://127.0.0.1:${port}`, inspectorPort };
@@ -102,4 +103,39 @@ export async function connectInspector(url, headers = {}) {
     on: (method, fn) => listeners.set(method, fn),
     close: () => ws.close(),
   };
+}
+
+/**
+ * Self and inclusive time by function. A sample stands for at most 2 ms: a longer gap between
+ * samples is time the isolate was not running (waiting on I/O), which the profiler books on
+ * whatever frame it sampled next. `per` divides every figure (calls profiled: ms per call).
+ */
+export function summarizeProfile(name, profile, { self: selfRows = 20, inclusive: inclusiveRows = 35, per = 1 } = {}) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const time = new Map();
+  for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i + 1] ?? 0, 2000));
+  const label = (f) => `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  const self = new Map();
+  const inclusive = new Map();
+  let busy = 0;
+  for (const [id, us] of time) {
+    const f = byId.get(id).callFrame;
+    if (f.functionName === '(idle)' || f.functionName === '(program)') continue;
+    busy += us;
+    self.set(label(f), (self.get(label(f)) ?? 0) + us);
+    const seen = new Set();
+    for (let c = id; c; c = parent.get(c)) {
+      const k = label(byId.get(c).callFrame);
+      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+      seen.add(k);
+    }
+  }
+  const ms = (us) => (us / 1000 / per).toFixed(per > 1 ? 2 : 0).padStart(7);
+  console.log(`== ${name}: busy ${ms(busy)} ms${per > 1 ? ' per call' : ''}`);
+  console.log('-- self');
+  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, selfRows)) console.log(ms(us), k);
+  console.log('-- inclusive');
+  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(1, inclusiveRows + 1)) console.log(ms(us), k);
 }

@@ -4,6 +4,7 @@
  * exactly the paths in ['d/', 'd0') because '0' follows '/' in ASCII.
  */
 import { allRows } from './client';
+import { pathConditions, type PathFilter } from './path-filter';
 
 export interface FileRow {
   path: string;
@@ -51,6 +52,39 @@ export async function projectFiles(d1: D1Database, projectId: string, filter: Fi
       .prepare(`SELECT path, hash, size, language, status, symbol_count AS symbols FROM files WHERE ${w.sql} ORDER BY path`)
       .bind(...w.binds),
   );
+}
+
+/** A file as find lists it. */
+export type ListedFile = Omit<FileRow, 'hash'>;
+
+/**
+ * The first `limit` of the project's visible files matching the filter and a
+ * plain path condition (src/db/path-filter.ts), in SQLite's path order, and how
+ * many match in all: one statement, however many match. `reordered` says some
+ * match holds a character from U+E000 to U+FFFF, where JavaScript's string
+ * order (UTF-16 code units) and SQLite's (code points) part: the first `limit`
+ * in JavaScript's order may then be other files.
+ */
+export async function filePage(d1: D1Database, projectId: string, filter: FileFilter, plain: Omit<PathFilter, 'paths'>, limit: number): Promise<{ rows: ListedFile[]; total: number; reordered: boolean }> {
+  const w = where(projectId, filter);
+  const extra: unknown[] = [];
+  let n = w.binds.length;
+  const cond = [w.sql, ...pathConditions('path', plain, extra).map((c) => c.replace(/\?/g, () => `?${++n}`))].join(' AND ');
+  const rows = await allRows<ListedFile & { total: number; reordered: number }>(
+    d1
+      .prepare(
+        `SELECT path, size, language, status, symbol_count AS symbols,
+           (SELECT count(*) FROM files WHERE ${cond}) AS total,
+           (SELECT count(*) FROM files WHERE ${cond} AND path GLOB ?${n + 1}) AS reordered
+         FROM files WHERE ${cond} ORDER BY path LIMIT ?${n + 2}`,
+      )
+      .bind(...w.binds, ...extra, `*[${String.fromCharCode(0xe000)}-${String.fromCharCode(0xffff)}]*`, limit),
+  );
+  return {
+    rows: rows.map(({ total: _t, reordered: _r, ...f }) => f),
+    total: rows[0]?.total ?? 0,
+    reordered: (rows[0]?.reordered ?? 0) > 0,
+  };
 }
 
 /** The file at exactly this path, or null. */

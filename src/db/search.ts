@@ -5,8 +5,11 @@
  */
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
+import { pathConditions, type PathFilter } from './path-filter';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
+
+export { pathConditions, type PathFilter } from './path-filter';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
 
 // ---------------------------------------------------------------------------
@@ -303,33 +306,16 @@ export function prefixMatch(word: string): string {
 // ---------------------------------------------------------------------------
 
 /** A filter on symbols.file_path: one folder's range, or an explicit set of paths. */
-export interface PathFilter {
-  /** Every path under this folder (with its trailing `/`). */
-  prefix?: string;
-  /** The exact matching paths (when the glob keeps only some of the folder's files). */
-  paths?: string[];
-}
-
-/** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
-function prefixEnd(prefix: string): string {
-  const cps = [...prefix];
-  const last = cps.pop() as string;
-  return cps.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
-}
-
-function pathConditions(column: string, f: { prefix?: string }, params: unknown[]): string[] {
-  if (!f.prefix) return [];
-  params.push(f.prefix, prefixEnd(f.prefix));
-  return [`${column} >= ? AND ${column} < ?`];
-}
-
 /**
  * Turns a `file_pattern` glob (src/util/glob.ts, the syntax of every path
- * parameter) into a path filter for one project: reads the project's paths
- * under the glob's literal folder (one indexed range scan) and tests each.
- * When every one matches, the folder's range alone is the filter.
+ * parameter) into a path filter for one project. A glob that is a plain
+ * condition (a folder, a name ending: Glob.plain) is that condition, with no
+ * read. Any other reads the project's paths under the glob's literal folder
+ * (one indexed range scan, a round trip of its own) and tests each; when every
+ * one matches, the folder's range alone is the filter.
  */
 export async function resolvePathFilter(d1: D1Database, projectId: string, glob: Glob): Promise<PathFilter> {
+  if (glob.plain) return { ...glob.plain };
   const prefix = glob.folder ? `${glob.folder}/` : '';
   const params: unknown[] = [projectId];
   const where = ['project_id = ?', ...pathConditions('path', { prefix }, params)];

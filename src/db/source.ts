@@ -149,8 +149,30 @@ export async function fileSymbols(d1: D1Database, projectId: string, path: strin
 
 function fileSymbolsStatement(d1: D1Database, projectId: string, path: string): D1PreparedStatement {
   return d1
-    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC`)
+    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC, s.rowid`)
     .bind(projectId, path);
+}
+
+/**
+ * The symbols of the files most likely to hold a name's definition, as
+ * fileSymbols orders them within each file (by file, then as fileSymbols):
+ * the first `files` files defining one of `names`, non-test and exported
+ * definitions first. Sent with the name lookup, it saves the round trip of
+ * reading the chosen definition's file afterwards when it is one of these.
+ */
+export async function likelyFileSymbols(d1: D1Database, projectId: string, names: readonly string[], files: number): Promise<SymbolRow[]> {
+  if (names.length === 0) return [];
+  return allRows<SymbolRow>(
+    d1
+      .prepare(
+        `SELECT ${select(false)} FROM symbols s ${joins(false)}
+         WHERE s.project_id = ?1 AND s.file_path IN (
+           SELECT c.file_path FROM json_each(?2) j CROSS JOIN symbols c ON c.project_id = ?1 AND c.name = j.value
+           GROUP BY c.file_path ORDER BY min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3)
+         ORDER BY s.file_path, s.start_byte, s.end_byte DESC, s.rowid`,
+      )
+      .bind(projectId, JSON.stringify(names), files),
+  );
 }
 
 export interface OutlineOwner {

@@ -2,7 +2,8 @@
  * A D1 binding that reports each statement's wall time, for finding where a
  * tool call spends its time (`PINCHER_SQL_TIMING=1`; off by default). Each
  * statement logs one line: the tool, milliseconds, rows returned and the
- * first 160 characters of the SQL text. SQL here is the server's own text:
+ * first 160 characters of the SQL text (a batch: the first 80 of each of
+ * its statements). SQL here is the server's own text:
  * bound values (names, paths, queries, source) are never logged.
  */
 
@@ -14,6 +15,8 @@ interface Timing {
 }
 
 const unwrap = new WeakMap<object, D1PreparedStatement>();
+/** The SQL head of each wrapped statement, for the line of a batch that holds it. */
+const heads = new WeakMap<object, string>();
 
 function sqlHead(sql: string): string {
   return sql.replace(/\s+/g, ' ').trim().slice(0, 160);
@@ -48,6 +51,7 @@ function wrapStatement(real: D1PreparedStatement, sql: string, t: Timing): D1Pre
     raw: (options?: { columnNames?: boolean }) => timed(t, head, () => real.raw(options as { columnNames: true })),
   } as unknown as D1PreparedStatement;
   unwrap.set(wrapped, real);
+  heads.set(wrapped, head);
   return wrapped;
 }
 
@@ -57,6 +61,8 @@ export function timedDatabase(db: D1Reader, tool: string, log: (line: string) =>
   return {
     prepare: (sql: string) => wrapStatement(db.prepare(sql), sql, t),
     batch: <T>(statements: D1PreparedStatement[]) =>
-      timed(t, `batch of ${statements.length}`, () => db.batch<T>(statements.map((s) => unwrap.get(s) ?? s))),
+      timed(t, `batch of ${statements.length}: ${statements.map((s) => `[${(heads.get(s) ?? '?').slice(0, 80)}]`).join(' ')}`, () =>
+        db.batch<T>(statements.map((s) => unwrap.get(s) ?? s)),
+      ),
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { projectFiles, type FileFilter, type FileRow } from '../db/content';
+import { filePage, projectFiles, type FileFilter, type ListedFile } from '../db/content';
 import { projectListing } from './baseline';
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
@@ -82,26 +82,43 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 
   const filter: FileFilter = { language: args.language, minSize, maxSize };
   // walk_directory: the full listing of the project, one `path size` line per file (asked for in the same round trip).
-  const [matching, listing] = await Promise.all([matchingFiles(ctx.db, project.id, filter, glob), projectListing(ctx, project)]);
+  const [found, listing] = await Promise.all([firstFiles(ctx.db, project.id, filter, glob, args.limit), projectListing(ctx, project)]);
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
-  if (matching.length === 0) {
+  if (found.total === 0) {
     if (listing.files === 0) {
       ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
       ctx.meta.next('list', {}, 'confirm the right project is scoped');
     } else await explainNarrow(args, ctx, { project, filter, glob, files: listing.files });
     return empty;
   }
-  const files = matching.slice(0, args.limit).map((f) => ({ path: f.path, language: f.language, size: f.size, symbols: f.symbols, status: f.status }));
-  const hasMore = matching.length > files.length;
-  if (hasMore) ctx.meta.next('find', { ...stepArgs(args), limit: Math.min(1000, matching.length), project: project.name }, `list all ${matching.length} matching files`);
-  return { files, total: matching.length, has_more: hasMore };
+  const files = found.first.map((f) => ({ path: f.path, language: f.language, size: f.size, symbols: f.symbols, status: f.status }));
+  const hasMore = found.total > files.length;
+  if (hasMore) ctx.meta.next('find', { ...stepArgs(args), limit: Math.min(1000, found.total), project: project.name }, `list all ${found.total} matching files`);
+  return { files, total: found.total, has_more: hasMore };
 }
 
-async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<FileRow[]> {
+const byPath = (a: ListedFile, b: ListedFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/**
+ * The first `limit` matching files by path and how many match. No glob, or a
+ * plain one (a folder, a name ending: Glob.plain): SQL filters, counts and cuts
+ * the page. Any other glob: the candidate rows come back and the glob tests each.
+ */
+async function firstFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null, limit: number): Promise<{ first: ListedFile[]; total: number }> {
+  if (!glob || glob.plain) {
+    const page = await filePage(d1, projectId, filter, glob?.plain ?? {}, limit);
+    // JavaScript orders a few characters (U+E000–U+FFFF against astral ones) unlike SQLite: then every match is sorted here.
+    if (!page.reordered) return { first: page.rows.sort(byPath), total: page.total };
+  }
+  const all = await matchingFiles(d1, projectId, filter, glob);
+  return { first: all.slice(0, limit), total: all.length };
+}
+
+async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<ListedFile[]> {
   const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined, pathContains: glob?.literals });
   const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
-  return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return kept.sort(byPath);
 }
 
 type FilterName = 'pattern' | 'language' | 'min_size' | 'max_size';

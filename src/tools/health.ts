@@ -67,13 +67,6 @@ export const healthTool = defineTool({
     next_offset: z.number().optional(),
   }),
   handler: async ({ project, limit, offset }, ctx) => {
-    // Every shard's ledger: a shard left behind by a deploy fails the calls routed to it.
-    const ledgers = await Promise.all(
-      ctx.databases.all.map(async (s) => ({ shard: s.index, state: await schemaState(ctx.databases.on(s.index), true) })),
-    );
-    const state = ledgers.find((l) => l.shard === 0)?.state ?? ledgers[0].state;
-    const shards = ledgers.map(({ shard, state: st }) => ({ shard, applied_migrations: st.applied, migrations_current: st.applied === SCHEMA_VERSION }));
-    const allCurrent = shards.every((s) => s.migrations_current);
     // The ?project= pin scopes health like any other call when the argument is omitted.
     const wanted = project ?? ctx.defaultProject;
     let scope: IndexedProjects;
@@ -92,6 +85,9 @@ export const healthTool = defineTool({
       shardOf = across.shardOf;
     }
     const { rows, total, stale } = scope;
+    // Every shard's migration ledger (a shard left behind by a deploy fails the calls routed to it), asked for
+    // with the projects' statistics: one round trip per shard, side by side.
+    const ledgersRead = Promise.all(ctx.databases.all.map(async (s) => ({ shard: s.index, state: await schemaState(ctx.databases.on(s.index), true) })));
     const projects = await Promise.all(
       rows.map(async (p) => {
         const db = shardOf ? ctx.databases.on(shardOf.get(p.id) ?? 0) : ctx.db;
@@ -117,6 +113,10 @@ export const healthTool = defineTool({
         };
       }),
     );
+    const ledgers = await ledgersRead;
+    const state = ledgers.find((l) => l.shard === 0)?.state ?? ledgers[0].state;
+    const shards = ledgers.map(({ shard, state: st }) => ({ shard, applied_migrations: st.applied, migrations_current: st.applied === SCHEMA_VERSION }));
+    const allCurrent = shards.every((s) => s.migrations_current);
     // Stale projects are counted over every project in scope, not only the page shown.
     if (stale.total) {
       const named = stale.first;

@@ -1,13 +1,15 @@
 import * as z from 'zod';
-import { parseSymbolId } from '../symbols/symbol-id';
+import { nameCandidates, parseSymbolId, parseSymbolRef } from '../symbols/symbol-id';
 import { fileSizes } from '../db/graph';
-import { fileSymbols, type SymbolRow } from '../db/source';
+import { fileSymbols, likelyFileSymbols, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { resolveProject } from './project-scope';
 import { exactlyOne, nodeOut, resolveTarget, rootView } from './graph-common';
 
 const DEFAULT_LIMIT = 50;
+/** Files whose symbols a name lookup fetches along, betting the definition chosen lies in one of them. */
+const LIKELY_FILES = 3;
 const MAX_OFFSET = 10_000;
 
 /** Where a sibling sits relative to the symbol: before or after it, nested inside it, or around it (a container). */
@@ -65,15 +67,23 @@ export const neighborhoodTool = defineTool({
     const empty = { symbol: null, siblings: [], total: 0, has_more: false };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
-    // An id names its file: the file's symbols and size are asked for in the target's own round trip.
+    // An id names its file: the file's symbols and size are asked for in the target's own round trip. A name does
+    // not: the symbols of the files likely to define it ride along with the name lookup instead.
     const named = args.id === undefined ? null : parseSymbolId(args.id)?.path;
     const fileFacts = (path: string) => Promise.all([fileSymbols(ctx.db, project.id, path), fileSizes(ctx.db, project.id, [path])]);
     const early = named ? fileFacts(named) : null;
     early?.catch(() => undefined);
+    const likely = args.name === undefined ? null : likelyFileSymbols(ctx.db, project.id, nameCandidates(parseSymbolRef(args.name).name), LIKELY_FILES);
+    likely?.catch(() => undefined);
     const target = await resolveTarget(ctx, 'neighborhood', project, { id: args.id, name: args.name }, { limit: args.limit });
     if (!target) return empty;
 
-    const [symbols, sizes] = await (early && named === target.file_path ? early : fileFacts(target.file_path));
+    const inLikely = (await likely?.catch(() => null))?.filter((s) => s.file_path === target.file_path);
+    const [symbols, sizes] = await (early && named === target.file_path
+      ? early
+      : inLikely?.length
+        ? [inLikely, [{ path: target.file_path, size: inLikely[0].file_size }]]
+        : fileFacts(target.file_path));
     const all = symbols.filter((s) => s.id !== target.id);
     const page = all.slice(args.offset, args.offset + args.limit);
     const hasMore = args.offset + page.length < all.length;

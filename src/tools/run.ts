@@ -14,6 +14,15 @@ import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
 import { exportSpan, otlpConfig } from '../telemetry/otlp';
 
+/**
+ * Runs `work` (the call log, the trace span) in a later task, not before the
+ * seam returns: the answer is handed to the surface and on its way before the
+ * work's CPU is spent. `waitUntil` keeps the Worker alive for it.
+ */
+function afterResponse(work: () => Promise<unknown>): Promise<unknown> {
+  return new Promise((resolve) => setTimeout(resolve, 0)).then(work);
+}
+
 /** Request-level facts the surface (MCP or REST) hands to the seam. */
 export interface CallContext {
   env: Env;
@@ -80,32 +89,32 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const render = call.render;
   const known = call.scope === 'write' ? call.registry.names : call.registry.readNames;
   const meta = await stampCall(call, collector, payload, known, tool.tier, render && ((m) => render(outcome.ok, payload, m)));
-  call.waitUntil(
-    recordCall(call.env.DB, {
-      ts: Date.now(),
-      requestId: call.requestId,
-      tool: tool.name,
-      surface: call.surface,
-      status: outcome.ok ? (collector.emptyReason ? 'empty' : 'ok') : outcome.error.code,
-      latencyMs: meta.latency_ms ?? 0,
-      tokensUsed: meta.tokens_used ?? 0,
-      tokensSaved: meta.tokens_saved ?? 0,
-      emptyReason: collector.emptyReason ?? null,
-      projectId: collector.project?.id ?? null,
-    }),
-  );
+  const record = {
+    ts: Date.now(),
+    requestId: call.requestId,
+    tool: tool.name,
+    surface: call.surface,
+    status: outcome.ok ? (collector.emptyReason ? 'empty' : 'ok') : outcome.error.code,
+    latencyMs: meta.latency_ms ?? 0,
+    tokensUsed: meta.tokens_used ?? 0,
+    tokensSaved: meta.tokens_saved ?? 0,
+    emptyReason: collector.emptyReason ?? null,
+    projectId: collector.project?.id ?? null,
+  };
+  call.waitUntil(afterResponse(() => recordCall(call.env.DB, record)));
   const otlp = otlpConfig(call.env);
   if (otlp) {
+    const endedAt = Date.now();
     call.waitUntil(
-      exportSpan(otlp, {
+      afterResponse(() => exportSpan(otlp, {
         tool: tool.name,
         surface: call.surface,
         startedAt: call.startedAt,
-        endedAt: Date.now(),
+        endedAt,
         meta,
         errorCode: outcome.ok ? undefined : outcome.error.code,
         traceparent: call.traceparent,
-      }),
+      })),
     );
   }
   return { ...outcome, meta, collector, reads } as ToolOutcome;

@@ -23,7 +23,29 @@ export interface Glob {
   readonly folder: string;
   /** Fixed strings every matching path contains (case-sensitive): lets SQL drop most other rows before `test`. */
   readonly literals: readonly string[];
+  /**
+   * Set when `test` is exactly a plain condition SQL can check without reading paths first:
+   * `under` — the path is that one or lies under it (`src/db`, `src/db/`); `prefix` — the path
+   * starts with it (`src/db/**` → `src/db/`); `ending` — some segment of the path ends with it
+   * (`*.py`, `**\/*.py`).
+   */
+  readonly plain?: PlainGlob;
   test(path: string): boolean;
+}
+
+export type PlainGlob = { under: string } | { prefix: string } | { ending: string };
+
+/** Characters that make a glob more than a fixed string. */
+const SPECIAL = /[*?[\]{}\\]/;
+
+/** The plain condition `glob` (normalised) is exactly, or undefined (see Glob.plain). */
+function plainGlob(glob: string, anchored: boolean): PlainGlob | undefined {
+  if (anchored && !SPECIAL.test(glob)) return { under: glob };
+  if (glob.endsWith('/**') && glob.length > 3 && !SPECIAL.test(glob.slice(0, -3))) return { prefix: glob.slice(0, -2) };
+  // `*L` unrooted tests every segment; `**/*L` reaches every depth: both ask for a segment ending in L.
+  const ending = glob.startsWith('**/*') ? glob.slice(4) : !anchored && glob.startsWith('*') ? glob.slice(1) : null;
+  if (ending && !ending.includes('/') && !SPECIAL.test(ending)) return { ending };
+  return undefined;
 }
 
 /** Most literals a glob hands to SQL (each is a bound parameter). */
@@ -154,5 +176,6 @@ export function compileGlob(source: string): Glob {
   // The literal lead of a rooted glob, up to its last complete folder: `src/db/*.ts` → `src/db`.
   const lead = anchored ? glob.slice(0, glob.search(/[*?[{\\]|$/)) : '';
   const folder = lead.includes('/') ? lead.slice(0, lead.lastIndexOf('/')) : '';
-  return { source, folder, literals: requiredLiterals(glob), test: (path) => regex.test(path) };
+  const plain = plainGlob(glob, anchored);
+  return { source, folder, literals: requiredLiterals(glob), ...(plain ? { plain } : {}), test: (path) => regex.test(path) };
 }

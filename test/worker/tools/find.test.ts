@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callTool, rest, type Json } from '../helpers';
+import { compileGlob } from '../../../src/util/glob';
 
 const PROJECT = 'find-main';
 const big = `export const table = [\n${'  "0123456789abcdef0123456789abcdef",\n'.repeat(400)}];\n`;
@@ -66,6 +67,25 @@ describe('find', () => {
     expect(pathsOf(await find({ min_size: '20', max_size: '0.05k', language: 'typescript' }))).toEqual(
       paths.filter((p) => languageOf(p) === 'typescript' && bytes(FILES[p]) >= 20 && bytes(FILES[p]) <= 51),
     );
+  });
+
+  it('a plain glob (folder, name ending) pages in SQL exactly as the glob and a JavaScript sort do, odd characters included', async () => {
+    const project = 'find-plain';
+    // U+E000–U+FFFF sort after astral characters in JavaScript (UTF-16) and before them in SQLite (code points).
+    const odd = ['w/\u{1F600}.ts', 'w/\uFF21.ts', 'w/a.ts', 'w/x.d.ts', 'w/x.ts/y.md', 'w2/a.ts', 'w', 'v/w/a.ts'];
+    const pushed = await rest('index', { project, files: odd.map((path) => ({ path, content: 'x\n' })) });
+    expect(pushed.status).toBe(200);
+    for (const pattern of ['w/', 'w/**', '/w', '*.ts', '**/*.ts', '*.d.ts', undefined]) {
+      const glob = pattern === undefined ? null : compileGlob(pattern);
+      expect(glob === null || glob.plain !== undefined, pattern).toBe(true);
+      const want = odd.filter((p) => !glob || glob.test(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const limit of [1, 2, 100]) {
+        const { status, body } = await rest('find', { project, limit, ...(pattern === undefined ? {} : { pattern }) });
+        expect(status).toBe(200);
+        expect(pathsOf(body), `${pattern} limit ${limit}`).toEqual(want.slice(0, limit));
+        expect(body.result.total, `${pattern}`).toBe(want.length);
+      }
+    }
   });
 
   it('answers over MCP with structuredContent valid against the output schema', async () => {

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, type Json } from '../helpers';
 import { push } from '../upload/support';
@@ -55,6 +56,15 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('search', { query: 'norm*', kind: 'Function' })).trips).toBe(1);
   });
 
+  it('search with a folder or name-ending file_pattern answers in one; another glob reads the paths first', async () => {
+    for (const file_pattern of ['src/', 'src/**', '*.ts', '**/*.ts']) {
+      const r = await trips('search', { query: 'fetchWidget', file_pattern });
+      expect(r.body.result.results.map((h: Json) => h.name), file_pattern).toContain('fetchWidget');
+      expect(r.trips, file_pattern).toBe(1);
+    }
+    expect((await trips('search', { query: 'fetchWidget', file_pattern: 'src/w*.ts' })).trips).toBe(2);
+  });
+
   it('symbol, symbols and read answer in one', async () => {
     expect((await trips('symbol', { id: 'src/widget.ts::fetchWidget#Function' })).trips).toBe(1);
     expect((await trips('symbols', { ids: ['src/widget.ts::fetchWidget#Function', 'src/widget.ts::normaliseWidget#Function'] })).trips).toBe(1);
@@ -86,6 +96,25 @@ describe('D1 round trips per tool call', () => {
   it('find answers in one', async () => {
     expect((await trips('find', { pattern: '**/*.py' })).trips).toBe(1);
     expect((await trips('find', { pattern: 'src/**' })).trips).toBe(1);
+  });
+
+  it('the other lite tools answer in one (why_empty in none); listings across shards in one per shard', async () => {
+    const one: [string, Json][] = [
+      ['neighborhood', { id: 'src/widget.ts::fetchWidget#Function' }],
+      ['neighborhood', { name: 'normaliseWidget' }],
+      ['neighborhood', { name: 'WidgetStore.load' }],
+      ['ls', { path: 'src' }],
+      ['ls', { max_depth: 3 }],
+    ];
+    for (const [tool, args] of one) expect((await trips(tool, args)).trips, `${tool} ${JSON.stringify(args)}`).toBe(1);
+    expect((await trips('why_empty', { code: 'no_results_in_corpus' })).trips).toBe(0);
+    // schema computes its per-generation aggregate once (read, compute, store); then it reads it in one.
+    await trips('schema', {});
+    expect((await trips('schema', {})).trips).toBe(1);
+    const shards = Object.keys(env).filter((k) => /^DB(_SHARD_\d+)?$/.test(k)).length;
+    for (const [tool, args] of [['list', {}], ['health', {}]] as const) expect((await trips(tool, args)).trips, tool).toBeLessThanOrEqual(shards);
+    // health reads every shard's migration ledger, the project's statistics riding with its shard's.
+    expect((await trips('health', { project: PROJECT })).trips).toBe(shards);
   });
 
   it('trace answers one level in two: the walk with the target, then its baseline', async () => {

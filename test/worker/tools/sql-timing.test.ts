@@ -22,7 +22,7 @@ describe('timedDatabase (PINCHER_SQL_TIMING=1)', () => {
     for (const l of lines) expect(l).toMatch(/^sql-timing tool=probe ms=\d+\.\d /);
     expect(lines[0]).toContain('rows=1 SELECT ?1 AS v, 2 AS n');
     expect(lines[2]).toContain('rows=3 SELECT value FROM json_each(?1)');
-    expect(lines[4]).toContain('batch of 2');
+    expect(lines[4]).toContain('batch of 2: [SELECT ?1 AS n] [SELECT 8 AS n]');
     expect(lines.join('\n')).not.toContain(secret);
   });
 

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
 import { compileGlob, GlobError } from '../../../src/util/glob';
+import { pathConditions } from '../../../src/db/search';
 import { rest, type Json } from '../helpers';
 
 describe('path globs', () => {
@@ -32,6 +34,35 @@ describe('path globs', () => {
     expect(compileGlob('*.ts').folder).toBe('');
     expect(compileGlob('{src,lib}/a').folder).toBe('');
   });
+  it('calls plain only the globs whose test is a folder, a prefix or a name ending', () => {
+    expect(compileGlob('src/db').plain).toEqual({ under: 'src/db' });
+    expect(compileGlob('./src/db/').plain).toEqual({ under: 'src/db' });
+    expect(compileGlob('src/db/**').plain).toEqual({ prefix: 'src/db/' });
+    expect(compileGlob('*.py').plain).toEqual({ ending: '.py' });
+    expect(compileGlob('**/*.d.ts').plain).toEqual({ ending: '.d.ts' });
+    // Rooted `*.py` tests the first segment only; an unrooted name tests every segment whole.
+    for (const g of ['/*.py', 'src', '**.py', '**/*', 'src/*.ts', '*.{ts,py}', 'src/**/x', '**', 'a\\*b', '*[ab].ts', 'src/**/**']) {
+      expect(compileGlob(g).plain, g).toBeUndefined();
+    }
+  });
+
+  it('a plain glob is the same condition in SQL as in test', async () => {
+    const paths = [
+      'src', 'src/db', 'src/db.ts', 'src/db/a.ts', 'src/dbx/a.ts', 'src/db/deep/b.py', 'lib/src/db/c.ts', 'a.py', 'x/a.py', 'a.py/b.txt',
+      'a.pyc', 'b.d.ts', 'x/y/z.d.ts', 'd.ts', '.py', 'x/.py', 'é/ü.py', 'src/db\u{1F600}/a.ts', 'src/db/\u{1F600}.py', 'src/d', 'src/db/',
+    ];
+    const globs = ['src/db', 'src/db/', 'src/db/**', '*.py', '**/*.py', '*.d.ts', '**/*.d.ts', '*db', 'é/**', '*ü.py', '*\u{1F600}.py'];
+    const db = (env as unknown as { DB: D1Database }).DB;
+    for (const source of globs) {
+      const glob = compileGlob(source);
+      expect(glob.plain, source).toBeDefined();
+      const params: unknown[] = [JSON.stringify(paths)];
+      const cond = pathConditions('value', glob.plain!, params);
+      const { results } = await db.prepare(`SELECT value FROM json_each(?) WHERE ${cond.join(' AND ')}`).bind(...params).all<{ value: string }>();
+      expect(results.map((r) => r.value).sort(), source).toEqual(paths.filter((p) => glob.test(p)).sort());
+    }
+  });
+
   for (const bad of ['src/[abc', '*.{ts,js', 'a}b', 'x]y', '{a,{b,c}']) {
     it(`refuses the unbalanced glob '${bad}'`, () => {
       expect(() => compileGlob(bad)).toThrow(GlobError);
