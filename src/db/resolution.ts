@@ -66,11 +66,14 @@ export interface ResolutionResult {
 const FILES_PER_READ = 200;
 const NAMES_PER_READ = 1000;
 
-/** Values are matched against a JSON array parameter, `per` values per query. */
+/**
+ * Values are matched against a JSON array parameter, `per` values per query. The chunks are read
+ * at once (one round trip's wait for all of them); their rows come back in chunk order.
+ */
 async function eachChunk<R>(values: readonly string[], run: (json: string) => Promise<R[]>, per = FILES_PER_READ): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < values.length; i += per) out.push(...(await run(JSON.stringify(values.slice(i, i + per)))));
-  return out;
+  const reads: Promise<R[]>[] = [];
+  for (let i = 0; i < values.length; i += per) reads.push(run(JSON.stringify(values.slice(i, i + per))));
+  return (await Promise.all(reads)).flat();
 }
 
 const isConfig = (path: string) => LAYOUT_CONFIG_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
@@ -312,7 +315,10 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
       ).results,
     ))
       byId.set(r.id, toSymbol(r));
-    for (const r of await eachChunk([...needs.names], async (json) =>
+    // Every file's symbols read already hold every symbol a name could find.
+    const symbolFileSet = new Set(symbolFiles);
+    const names = layout.paths.every((p) => symbolFileSet.has(p)) ? [] : [...needs.names];
+    for (const r of await eachChunk(names, async (json) =>
       (
         await d1
           .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND name IN (SELECT value FROM json_each(?2))`)

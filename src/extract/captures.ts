@@ -9,6 +9,11 @@
  * Parts of a match:
  *   @name           the defined name; for a call the callee expression; for inherit the base type
  *   @doc            a comment before the definition or a docstring inside it (cleaned generically)
+ *   @documented     the node whose comments right before it document the definition: the run of
+ *                   named siblings just before it that are comments (the row's `docComments`), as
+ *                   `(comment)* @doc . (node)` would capture them. The engine reads them: a query
+ *                   pattern that starts with a quantified sibling costs a whole-grammar analysis
+ *                   when the query is compiled, once per pattern.
  *   @export         the definition is exported; when this node encloses the definition node
  *                   (e.g. `export_statement`) the symbol's range starts at it
  *   @test           the definition is a test (e.g. under `#[test]` or `@Test`)
@@ -29,7 +34,7 @@
 import type { SymbolKind } from './types';
 
 export type ReferenceKind = 'call' | 'import' | 'inherit';
-export type PartRole = 'name' | 'doc' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope' | 'parameters' | 'wrapper';
+export type PartRole = 'name' | 'doc' | 'documented' | 'export' | 'test' | 'owner' | 'receiver' | 'import.source' | 'import.name' | 'scope' | 'parameters' | 'wrapper';
 
 export type CaptureRole =
   | { role: 'definition'; kind: SymbolKind }
@@ -55,6 +60,7 @@ const VOCABULARY: ReadonlyMap<string, CaptureRole> = new Map<string, CaptureRole
   ['reference.inherit', { role: 'reference', kind: 'inherit' }],
   ['name', { role: 'name' }],
   ['doc', { role: 'doc' }],
+  ['documented', { role: 'documented' }],
   ['export', { role: 'export' }],
   ['test', { role: 'test' }],
   ['owner', { role: 'owner' }],

@@ -115,7 +115,14 @@ interface Parts {
   wrapper?: SyntaxNode;
 }
 
-function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>): Parts {
+/** The run of comments right before `node` (named siblings of a type in `comments`), in source order. */
+function commentsBefore(node: SyntaxNode, comments: ReadonlySet<string>): SyntaxNode[] {
+  const run: SyntaxNode[] = [];
+  for (let s = node.previousNamedSibling; s !== null && comments.has(s.type); s = s.previousNamedSibling) run.push(s);
+  return run.reverse();
+}
+
+function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRole>, docComments: ReadonlySet<string>): Parts {
   const parts: Parts = { docs: [], test: false, importNames: [] };
   for (const capture of captures) {
     let role = roles.get(capture.name);
@@ -129,6 +136,7 @@ function partsOf(captures: readonly QueryCapture[], roles: Map<string, CaptureRo
       case 'reference': parts.reference = { node, kind: role.kind }; break;
       case 'name': parts.name = node; break;
       case 'doc': parts.docs.push(node); break;
+      case 'documented': parts.docs.push(...commentsBefore(node, docComments)); break;
       case 'export': parts.exported = node; break;
       case 'test': parts.test = true; break;
       case 'owner': parts.owner = node; break;
@@ -269,15 +277,18 @@ function addReference(map: Map<string, RawReference>, parts: Parts, content: str
   }
 }
 
-/** Folds the matches of one file into definitions and references. */
-export function collect(matches: readonly QueryMatch[], content: string, roles: Map<string, CaptureRole>): Collected {
+/**
+ * Folds the matches of one file into definitions and references. `docComments`: the node types
+ * whose run right before a `@documented` node is its doc comments.
+ */
+export function collect(matches: readonly QueryMatch[], content: string, roles: Map<string, CaptureRole>, docComments: ReadonlySet<string>): Collected {
   const definitions = new Map<string, RawDefinition>();
   const references = new Map<string, RawReference>();
   const scopes: Span[] = [];
   const parameters: Span[] = [];
   const wrappers = new Set<string>();
   for (const match of matches) {
-    const parts = partsOf(match.captures, roles);
+    const parts = partsOf(match.captures, roles, docComments);
     addDefinition(definitions, parts, content);
     addReference(references, parts, content);
     if (parts.scope) scopes.push(span(parts.scope, content));

@@ -19,6 +19,8 @@ export interface GrammarLanguage {
   grammar: Grammar;
   /** Tags query source (one or more `.scm` files concatenated). */
   query: string;
+  /** Node types of the comments a `@documented` capture reads right before its node (default: `comment`). */
+  docComments?: readonly string[];
   confidence: number;
   testPaths: readonly RegExp[];
   testNames?: RegExp;
@@ -55,6 +57,7 @@ const PARSE_ERROR_SHARE = 0.5;
 interface CompiledQuery {
   query: Query;
   roles: Map<string, CaptureRole>;
+  docComments: ReadonlySet<string>;
 }
 
 const queries = new Map<string, CompiledQuery>();
@@ -75,7 +78,7 @@ export async function compileTagsQuery(grammar: Grammar, source: string): Promis
 async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   let compiled = queries.get(language.id);
   if (!compiled) {
-    compiled = { query: await compileTagsQuery(language.grammar, language.query), roles: new Map() };
+    compiled = { query: await compileTagsQuery(language.grammar, language.query), roles: new Map(), docComments: new Set(language.docComments ?? ['comment']) };
     queries.set(language.id, compiled);
   }
   return compiled;
@@ -102,7 +105,7 @@ export async function extractWithGrammar(
   content: string,
   timeoutMs: number,
 ): Promise<GrammarExtraction> {
-  const { query, roles } = await queryFor(language);
+  const { query, roles, docComments } = await queryFor(language);
   const deadline = new Deadline(timeoutMs);
   const read = readFile(language, query, language.prepare ? language.prepare(content) : content, deadline);
   if (!read) return timeout(timeoutMs);
@@ -110,7 +113,7 @@ export async function extractWithGrammar(
     const { matches, complete, hadErrors } = read;
     // What stayed unread after recovery (re-parsed chunks replace their share of the errors).
     const share = content.length === 0 ? 0 : read.errorChars / content.length;
-    const collected = collect(matches, content, roles);
+    const collected = collect(matches, content, roles, docComments);
     const failed = share > PARSE_ERROR_SHARE;
     const outline = buildOutline(
       collected.definitions,

@@ -2,9 +2,7 @@
 ; public. Namespaces are not symbols (file-scoped and block namespaces would give
 ; different names), so a class is `Class`, a method `Class.Method`.
 
-((comment)* @doc
-  .
-  [
+([
     (class_declaration name: (identifier) @name) @definition.class
     (record_declaration name: (identifier) @name) @definition.class
     (struct_declaration name: (identifier) @name) @definition.struct
@@ -18,7 +16,7 @@
     (event_field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
     (property_declaration name: (identifier) @name) @definition.field
     (event_declaration name: (identifier) @name) @definition.field
-  ])
+  ] @documented)
 
 [
   (class_declaration (modifier "public") @export name: (identifier) @name) @definition.class

@@ -4,48 +4,38 @@
 
 ; ---- definitions by assignment ---------------------------------------------------
 ; `exports.f = …`, `module.exports.f = …`: a member of the module's exports
-((comment)* @doc
-  .
-  (expression_statement
+((expression_statement
     (assignment_expression
       left: (member_expression object: (_) @_exports property: (property_identifier) @name)
-      right: (_)) @definition.variable @export)
+      right: (_)) @definition.variable @export) @documented
   (#match? @_exports "^(module\\.)?exports$"))
-((comment)* @doc
-  .
-  (expression_statement
+((expression_statement
     (assignment_expression
       left: (member_expression object: (_) @_exports property: (property_identifier) @name)
-      right: [(function_expression) (arrow_function) (generator_function)]) @definition.function @export)
+      right: [(function_expression) (arrow_function) (generator_function)]) @definition.function @export) @documented
   (#match? @_exports "^(module\\.)?exports$"))
 
 ; `Foo.prototype.bar = …`: a method of Foo
-((comment)* @doc
-  .
-  (expression_statement
+((expression_statement
     (assignment_expression
       left: (member_expression
         object: (member_expression object: [(identifier) (member_expression)] @owner property: (property_identifier) @_prototype)
         property: (property_identifier) @name)
-      right: (_)) @definition.method)
+      right: (_)) @definition.method) @documented
   (#eq? @_prototype "prototype"))
 
 ; `res.send = function …`, `ns.Type.parse = (…) => …`: a method of the object
-((comment)* @doc
-  .
-  (expression_statement
+((expression_statement
     (assignment_expression
       left: (member_expression object: [(identifier) (member_expression)] @owner property: (property_identifier) @name)
-      right: [(function_expression) (arrow_function) (generator_function)]) @definition.method)
+      right: [(function_expression) (arrow_function) (generator_function)]) @definition.method) @documented
   (#not-match? @owner "^(module\\.exports|exports|this)$|\\.prototype$"))
 
 ; `helper = function …` (a variable declared earlier)
-((comment)* @doc
-  .
-  (expression_statement
+((expression_statement
     (assignment_expression
       left: (identifier) @name
-      right: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+      right: [(function_expression) (arrow_function) (generator_function)]) @definition.function) @documented)
 
 ; ---- object literals: members of an object that is a declaration's or an assignment's value (or
 ; a member's); inside a function they are local. Objects passed as arguments are not definitions.

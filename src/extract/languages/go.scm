@@ -1,9 +1,7 @@
 ; Go tags. Vocabulary: ../captures.ts. Exported = capitalised (table row);
 ; methods are qualified by their receiver type through @owner.
 
-((comment)* @doc
-  .
-  [
+([
     (function_declaration name: (identifier) @name) @definition.function
     (method_declaration
       receiver: (parameter_list
@@ -18,70 +16,52 @@
     (const_declaration (const_spec name: (identifier) @name)) @definition.constant
     (var_declaration (var_spec name: (identifier) @name)) @definition.variable
     (var_declaration (var_spec_list (var_spec name: (identifier) @name))) @definition.variable
-  ])
+  ] @documented)
 
-((comment)* @doc
-  .
-  (method_elem name: (field_identifier) @name) @definition.method)
+((method_elem name: (field_identifier) @name) @definition.method @documented)
 
 ; ---- types: `type X …` is one definition; in a group `type ( … )` each spec is one
-(((comment)* @doc
-  .
-  (type_declaration [
+(((type_declaration [
     (type_spec name: (type_identifier) @name type: (struct_type)) @_s
     (type_alias name: (type_identifier) @name type: (struct_type)) @_s
-  ]) @definition.struct)
+  ]) @definition.struct @documented)
   (#not-match? @definition.struct "^type\\s*\\("))
-(((comment)* @doc
-  .
-  (type_declaration [
+(((type_declaration [
     (type_spec name: (type_identifier) @name type: (interface_type)) @_s
     (type_alias name: (type_identifier) @name type: (interface_type)) @_s
-  ]) @definition.interface)
+  ]) @definition.interface @documented)
   (#not-match? @definition.interface "^type\\s*\\("))
-(((comment)* @doc
-  .
-  (type_declaration [
+(((type_declaration [
     (type_spec name: (type_identifier) @name type: (_) @_t)
     (type_alias name: (type_identifier) @name type: (_) @_t)
-  ]) @definition.type)
+  ]) @definition.type @documented)
   (#not-match? @_t "^(struct|interface)\\b")
   (#not-match? @definition.type "^type\\s*\\("))
 ; a spec of a group; a lone spec is dropped as the same definition as its declaration
-((comment)* @doc
-  .
-  [
+([
     (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
     (type_alias name: (type_identifier) @name type: (struct_type)) @definition.struct
-  ])
-((comment)* @doc
-  .
-  [
+  ] @documented)
+([
     (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
     (type_alias name: (type_identifier) @name type: (interface_type)) @definition.interface
-  ])
-(((comment)* @doc
-  .
-  [
+  ] @documented)
+(([
     (type_spec name: (type_identifier) @name type: (_) @_t) @definition.type
     (type_alias name: (type_identifier) @name type: (_) @_t) @definition.type
-  ])
+  ] @documented)
   (#not-match? @_t "^(struct|interface)\\b"))
 
 ; ---- struct fields (`A, B int` are two); an embedded type is a field named after it
-((comment)* @doc
-  .
-  (field_declaration name: (field_identifier) @name) @definition.field)
-((comment)* @doc
-  .
-  (field_declaration
+((field_declaration name: (field_identifier) @name) @definition.field @documented)
+((field_declaration
     !name
     type: [
       (type_identifier) @name
       (qualified_type name: (type_identifier) @name)
       (pointer_type [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
       (generic_type type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
-    ]) @definition.field)
+    ]) @definition.field @documented)
 
 ; ---- references ----------------------------------------------------------------
 (call_expression function: [(identifier) (selector_expression)] @name) @reference.call

@@ -1,9 +1,7 @@
 ; Java tags. Vocabulary: ../captures.ts. Exported = `public` (interface members
 ; implicitly); tests = methods annotated @Test/@ParameterizedTest/@RepeatedTest.
 
-(([(block_comment) (line_comment)]* @doc
-  .
-  [
+(([
     (class_declaration name: (identifier) @name) @definition.class
     (record_declaration name: (identifier) @name) @definition.class
     (interface_declaration name: (identifier) @name) @definition.interface
@@ -13,7 +11,7 @@
     (constructor_declaration name: (identifier) @name) @definition.method
     (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
     (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
-  ]))
+  ] @documented))
 
 [
   (class_declaration (modifiers "public") @export name: (identifier) @name) @definition.class

@@ -1,51 +1,41 @@
 ; JavaScript tags (.js .jsx .mjs .cjs; JSX calls come from jsx.scm). Vocabulary: ../captures.ts.
 
 ; ---- declarations, with the doc comments right before them -------------------
-((comment)* @doc
-  .
-  [
+([
     (function_declaration name: (identifier) @name) @definition.function
     (generator_function_declaration name: (identifier) @name) @definition.function
     (class_declaration name: (identifier) @name) @definition.class
-  ])
+  ] @documented)
 
-((comment)* @doc
-  .
-  (export_statement
+((export_statement
     declaration: [
       (function_declaration name: (identifier) @name) @definition.function
       (generator_function_declaration name: (identifier) @name) @definition.function
       (class_declaration name: (identifier) @name) @definition.class
-    ]) @export)
+    ]) @export @documented)
 
 ; a named class expression (`module.exports = class Application …`)
 (class name: (identifier) @name) @definition.class
 
-((comment)* @doc
-  .
-  (export_statement
+((export_statement
     value: [
       (class name: (identifier) @name) @definition.class
       (function_expression name: (identifier) @name) @definition.function
-    ]) @export)
+    ]) @export @documented)
 
 ; ---- class members (public unless #private) ----------------------------------
-((comment)* @doc
-  .
-  [
+([
     (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
     (field_definition
       property: [(property_identifier) (private_property_identifier)] @name
       value: [(arrow_function) (function_expression)]) @definition.method
-  ])
+  ] @documented)
 (method_definition name: (property_identifier) @name) @definition.method @export
 (field_definition
   property: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method @export
 ; fields (a function-valued field is a method: the stronger kind wins)
-((comment)* @doc
-  .
-  (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+((field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field @documented)
 (field_definition property: (property_identifier) @name) @definition.field @export
 
 ; `this.x = …` statements of a class's constructor body are its (public) fields; @owner: the class
@@ -64,26 +54,18 @@
 
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)
-((comment)* @doc
-  .
-  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)
-((comment)* @doc
-  .
-  [
+((lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant @documented)
+([
     (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
     (variable_declaration (variable_declarator name: (identifier) @name))
-  ] @definition.variable)
-((comment)* @doc
-  .
-  (export_statement
-    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant) @export)
-((comment)* @doc
-  .
-  (export_statement
+  ] @definition.variable @documented)
+((export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant) @export @documented)
+((export_statement
     declaration: [
       (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
       (variable_declaration (variable_declarator name: (identifier) @name))
-    ] @definition.variable) @export)
+    ] @definition.variable) @export @documented)
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name

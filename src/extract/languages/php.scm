@@ -1,9 +1,7 @@
 ; PHP tags. Vocabulary: ../captures.ts. Top-level declarations are exported;
 ; members are exported unless `private` or `protected`. Namespaces are not symbols.
 
-((comment)* @doc
-  .
-  [
+([
     (class_declaration name: (name) @name) @definition.class
     (interface_declaration name: (name) @name) @definition.interface
     (trait_declaration name: (name) @name) @definition.trait
@@ -12,7 +10,7 @@
     (method_declaration name: (name) @name) @definition.method
     (const_declaration (const_element (name) @name)) @definition.constant
     (property_declaration (property_element name: (variable_name (name) @name))) @definition.field
-  ])
+  ] @documented)
 
 [
   (class_declaration name: (name) @name) @definition.class

@@ -3,14 +3,12 @@
 ; inner definition then lies inside it and is dropped by the engine as local.
 
 ; ---- functions and classes: comments above, or a docstring first in the body --
-((comment)* @doc
-  .
-  [
+([
     (function_definition name: (identifier) @name) @definition.function
     (decorated_definition definition: (function_definition name: (identifier) @name)) @definition.function
     (class_definition name: (identifier) @name) @definition.class
     (decorated_definition definition: (class_definition name: (identifier) @name)) @definition.class
-  ])
+  ] @documented)
 
 (function_definition
   name: (identifier) @name

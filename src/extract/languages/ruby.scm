@@ -1,9 +1,7 @@
 ; Ruby tags. Vocabulary: ../captures.ts. Everything is exported (table row);
 ; `def` at the top level is a Function, inside a class or module a Method.
 
-((comment)* @doc
-  .
-  [
+([
     (class name: (constant) @name) @definition.class
     (class name: (scope_resolution scope: (_) @owner name: (constant) @name)) @definition.class
     (class name: (scope_resolution !scope name: (constant) @name)) @definition.class
@@ -12,19 +10,15 @@
     (module name: (scope_resolution !scope name: (constant) @name)) @definition.module
     (method name: (_) @name) @definition.method
     (singleton_method name: (_) @name) @definition.method
-  ])
+  ] @documented)
 
-((comment)* @doc
-  .
-  (assignment left: (constant) @name) @definition.constant)
+((assignment left: (constant) @name) @definition.constant @documented)
 
 ; ---- attributes: `attr_accessor :a, :b` defines two fields ------------------------
-((comment)* @doc
-  .
-  (call
+((call
     !receiver
     method: (identifier) @_attr
-    arguments: (argument_list (simple_symbol) @name)) @definition.field
+    arguments: (argument_list (simple_symbol) @name)) @definition.field @documented
   (#match? @_attr "^attr(_accessor|_reader|_writer)?$"))
 
 ; ---- references ----------------------------------------------------------------

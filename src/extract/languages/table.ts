@@ -103,7 +103,7 @@ const ROWS = rows([
   },
   {
     id: 'java', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.java'],
-    grammar: { name: 'java', wasm: javaWasm }, query: javaQuery,
+    grammar: { name: 'java', wasm: javaWasm }, query: javaQuery, docComments: ['block_comment', 'line_comment'],
     testPaths: [/(?:^|\/)src\/test\//, /Tests?\.java$/, TEST_DIRS],
   },
   {

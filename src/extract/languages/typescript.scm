@@ -1,9 +1,7 @@
 ; TypeScript tags (also the base of tsx). Capture vocabulary: see ../captures.ts.
 
 ; ---- declarations, with the doc comments right before them -------------------
-((comment)* @doc
-  .
-  [
+([
     (function_declaration name: (identifier) @name) @definition.function
     (generator_function_declaration name: (identifier) @name) @definition.function
     (function_signature name: (identifier) @name) @definition.function
@@ -14,12 +12,10 @@
     (type_alias_declaration name: (type_identifier) @name) @definition.type
     (internal_module name: (identifier) @name) @definition.module
     (module name: (identifier) @name) @definition.module
-  ])
+  ] @documented)
 
 ; the same declarations behind `export`: marks them exported and widens them to the keyword
-((comment)* @doc
-  .
-  (export_statement
+((export_statement
     declaration: [
       (function_declaration name: (identifier) @name) @definition.function
       (generator_function_declaration name: (identifier) @name) @definition.function
@@ -30,30 +26,26 @@
       (enum_declaration name: (identifier) @name) @definition.enum
       (type_alias_declaration name: (type_identifier) @name) @definition.type
       (internal_module name: (identifier) @name) @definition.module
-    ]) @export)
+    ]) @export @documented)
 
 ; a named class expression (`module.exports = class Application …`)
 (class name: (type_identifier) @name) @definition.class
 
-((comment)* @doc
-  .
-  (export_statement
+((export_statement
     value: [
       (class name: (type_identifier) @name) @definition.class
       (function_expression name: (identifier) @name) @definition.function
-    ]) @export)
+    ]) @export @documented)
 
 ; ---- class and interface members ---------------------------------------------
-((comment)* @doc
-  .
-  [
+([
     (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
     (method_signature name: (property_identifier) @name) @definition.method
     (abstract_method_signature name: (property_identifier) @name) @definition.method
     (public_field_definition
       name: [(property_identifier) (private_property_identifier)] @name
       value: [(arrow_function) (function_expression)]) @definition.method
-  ])
+  ] @documented)
 
 ; members are public unless `private`/`protected` or `#named`
 ((method_definition name: (property_identifier) @name) @definition.method @export
@@ -66,23 +58,22 @@
   (#not-match? @export "^(private|protected)\\b"))
 (method_signature name: (property_identifier) @name) @definition.method @export
 ; a construct signature (`new (…): T` in an interface) is the method `new`
-((comment)* @doc . (construct_signature "new" @name) @definition.method)
+((construct_signature "new" @name) @definition.method @documented)
 (construct_signature "new" @name) @definition.method @export
 
 ; fields and property signatures (a function-valued field is a method: the stronger kind wins)
-((comment)* @doc
-  .
-  [
+([
     (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
     (property_signature name: (property_identifier) @name) @definition.field
-  ])
+  ] @documented)
 ((public_field_definition name: (property_identifier) @name) @definition.field @export
   (#not-match? @export "^(private|protected)\\b"))
 (property_signature name: (property_identifier) @name) @definition.field @export
 ; constructor parameter properties (`constructor(private readonly x: T)`) are fields of the class
 ; (@owner: the class, not the constructor, holds them); public ones are exported
-([
-  (class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+; (`_`: the class, abstract class or class expression, the only nodes with a `class_body`; a wildcard
+; costs no analysis when the query is compiled, where the three alternatives cost three)
+((_ name: (type_identifier) @owner body: (class_body (method_definition
     name: (property_identifier) @_constructor
     parameters: (formal_parameters
       [
@@ -91,74 +82,31 @@
         (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
         (optional_parameter "readonly" pattern: (identifier) @name)
       ] @definition.field))))
-  (abstract_class_declaration name: (type_identifier) @owner body: (class_body (method_definition
-    name: (property_identifier) @_constructor
-    parameters: (formal_parameters
-      [
-        (required_parameter (accessibility_modifier) pattern: (identifier) @name)
-        (required_parameter "readonly" pattern: (identifier) @name)
-        (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
-        (optional_parameter "readonly" pattern: (identifier) @name)
-      ] @definition.field))))
-  (class name: (type_identifier) @owner body: (class_body (method_definition
-    name: (property_identifier) @_constructor
-    parameters: (formal_parameters
-      [
-        (required_parameter (accessibility_modifier) pattern: (identifier) @name)
-        (required_parameter "readonly" pattern: (identifier) @name)
-        (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
-        (optional_parameter "readonly" pattern: (identifier) @name)
-      ] @definition.field))))
-]
   (#eq? @_constructor "constructor"))
-([
-  (class_declaration name: (type_identifier) @owner body: (class_body (method_definition
+((_ name: (type_identifier) @owner body: (class_body (method_definition
     name: (property_identifier) @_constructor
     parameters: (formal_parameters
       [
         (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
         (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
       ] @definition.field))))
-  (abstract_class_declaration name: (type_identifier) @owner body: (class_body (method_definition
-    name: (property_identifier) @_constructor
-    parameters: (formal_parameters
-      [
-        (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
-        (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
-      ] @definition.field))))
-  (class name: (type_identifier) @owner body: (class_body (method_definition
-    name: (property_identifier) @_constructor
-    parameters: (formal_parameters
-      [
-        (required_parameter (accessibility_modifier) @export pattern: (identifier) @name)
-        (optional_parameter (accessibility_modifier) @export pattern: (identifier) @name)
-      ] @definition.field))))
-]
   (#eq? @_constructor "constructor")
   (#eq? @export "public"))
 
 ; ---- constants and variables (the engine keeps top-level ones); function-valued
 ; declarations are functions (the stronger kind wins when both match)
-((comment)* @doc
-  .
-  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)
-((comment)* @doc
-  .
-  [
+((lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant @documented)
+([
     (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
     (variable_declaration (variable_declarator name: (identifier) @name))
-  ] @definition.variable)
-((comment)* @doc
-  .
-  (export_statement
-    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant) @export)
-((comment)* @doc
-  .
-  (export_statement
+  ] @definition.variable @documented)
+((export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant) @export @documented)
+((export_statement
     declaration: [
       (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
       (variable_declaration (variable_declarator name: (identifier) @name))
-    ] @definition.variable) @export)
+    ] @definition.variable) @export @documented)
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { collect } from '../../../src/extract/collect';
 import { compileTagsQuery } from '../../../src/extract/engine';
+import { Deadline, parse } from '../../../src/extract/parser';
 import { extractFile } from '../../../src/extract/index';
 import { TABLE } from '../../../src/extract/languages/table';
 
@@ -31,6 +33,47 @@ describe('capture vocabulary', () => {
       query.delete();
     }
   }, 60_000);
+});
+
+describe('@documented', () => {
+  const typescript = TABLE.find((row) => row.id === 'typescript');
+  const java = TABLE.find((row) => row.id === 'java');
+  if (typescript?.tier !== 'ast' || java?.tier !== 'ast') throw new Error('rows missing');
+
+  /** Docs of every definition, read with `query` (start offsets of the doc comments by definition name). */
+  async function docsWith(row: typeof typescript, source: string, text: string, comments: string[]) {
+    const query = await compileTagsQuery(row.grammar, source);
+    const tree = parse(row.grammar, text, new Deadline(10_000));
+    if (!tree) throw new Error('parse cancelled');
+    try {
+      const { definitions } = collect(query.matches(tree.rootNode), text, new Map(), new Set(comments));
+      return Object.fromEntries(definitions.map((d) => [d.name, d.docs.map((doc) => doc.text).sort()]));
+    } finally {
+      tree.delete();
+      query.delete();
+    }
+  }
+
+  it('reads the run of comments right before its node, as a `(comment)* @doc .` pattern captures it', async () => {
+    const text = [
+      '// license', 'import x from "y";', '// a', '/* a2 */', 'const z = 1;', '// b', '', '// c', 'export function f() {}',
+      'class K {', '  // m', '  ;', '  m() {}', '  n() {}', '}', 'function g() {} // trailing', 'function h() {}',
+    ].join('\n');
+    const old = '((comment)* @doc . [(function_declaration name: (identifier) @name) @definition.function (class_declaration name: (type_identifier) @name) @definition.class (method_definition name: (property_identifier) @name) @definition.method (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.constant])\n((comment)* @doc . (export_statement declaration: (function_declaration name: (identifier) @name) @definition.function) @export)';
+    const now = '([(function_declaration name: (identifier) @name) @definition.function (class_declaration name: (type_identifier) @name) @definition.class (method_definition name: (property_identifier) @name) @definition.method (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.constant] @documented)\n((export_statement declaration: (function_declaration name: (identifier) @name) @definition.function) @export @documented)';
+    const expected = await docsWith(typescript, old, text, ['comment']);
+    expect(await docsWith(typescript, now, text, ['comment'])).toEqual(expected);
+    expect(expected).toMatchObject({ z: ['/* a2 */', '// a'], f: ['// b', '// c'], m: ['// m'], n: [], h: [] });
+  });
+
+  it('takes the comment types of the row (Java: block and line comments)', async () => {
+    const text = 'class A {\n  /** doc */\n  // more\n  void m() {}\n  int x; // after\n  void n() {}\n}\n';
+    const old = '(([(block_comment) (line_comment)]* @doc . (method_declaration name: (identifier) @name) @definition.method))';
+    const now = '((method_declaration name: (identifier) @name) @definition.method @documented)';
+    const expected = await docsWith(java, old, text, ['block_comment', 'line_comment']);
+    expect(await docsWith(java, now, text, ['block_comment', 'line_comment'])).toEqual(expected);
+    expect(expected).toEqual({ m: ['/** doc */', '// more'], n: ['// after'] });
+  });
 });
 
 describe('symbol keys', () => {

@@ -1,0 +1,56 @@
+// What compiling each language's tags query costs (a Worker isolate pays it on a language's first
+// file), in Node with the project's own query sources, as CPU time (best of three, so that other
+// processes on the machine count less): the whole query per language; with a language id, each
+// pattern compiled alone as well, costliest first (alone, a pattern also pays the fixed cost of a
+// compile, a scan of the grammar's parse table of a few ms). Module hooks as in extract-node.mjs
+// stand in for wrangler's bundling rules.
+//
+//   node scripts/bench/query-compile.mjs [language-id] [patterns-to-show]
+import { register } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const [only, show = '12'] = process.argv.slice(2);
+const { register: tsx } = await import('tsx/esm/api');
+tsx();
+register(pathToFileURL(path.join(ROOT, 'scripts', 'bench', 'extract-hooks.mjs')));
+const load = (rel) => import(pathToFileURL(path.join(ROOT, rel)).href);
+const { TABLE } = await load('src/extract/languages/table.ts');
+const P = await load('src/extract/parser.ts');
+await P.ensureRuntime();
+
+/** CPU milliseconds of `f`, best of `n` runs. */
+function cpuMs(f, n = 3) {
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const c0 = process.cpuUsage();
+    f();
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / 1000);
+  }
+  return Math.round(best * 10) / 10;
+}
+
+let total = 0;
+for (const row of TABLE) {
+  if (row.tier !== 'ast' || (only && row.id !== only)) continue;
+  P.loadLanguage(row.grammar);
+  const first = cpuMs(() => P.compileQuery(row.grammar, row.query).delete(), 1);
+  const steady = cpuMs(() => P.compileQuery(row.grammar, row.query).delete());
+  total += steady;
+  const query = P.compileQuery(row.grammar, row.query);
+  const count = query.patternCount();
+  console.log(`${row.id.padEnd(11)} first ${String(first).padStart(7)} ms, then ${String(steady).padStart(7)} ms  (${count} patterns)`);
+  if (only) {
+    const rows = [];
+    for (let i = 0; i < count; i++) {
+      const text = row.query.slice(query.startIndexForPattern(i), i + 1 < count ? query.startIndexForPattern(i + 1) : undefined);
+      rows.push({ pattern: i, ms: cpuMs(() => P.compileQuery(row.grammar, text).delete(), 2), head: text.replace(/;[^\n]*/g, '').replace(/\s+/g, ' ').trim().slice(0, 110) });
+    }
+    rows.sort((a, b) => b.ms - a.ms);
+    for (const r of rows.slice(0, Number(show))) console.log(`${String(r.ms).padStart(7)} ms  #${r.pattern} ${r.head}`);
+  }
+  query.delete();
+}
+if (!only) console.log(`all (steady) ${Math.round(total)} ms`);
