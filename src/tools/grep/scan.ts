@@ -147,24 +147,94 @@ export async function scanFiles(
   return r;
 }
 
+/**
+ * A file's lines as `content.split('\n')` gives them (a final empty piece
+ * dropped) without making them: where each starts and ends (before its '\n').
+ */
+class Lines {
+  readonly starts: number[] = [];
+  private readonly last: number;
+
+  constructor(readonly content: string) {
+    const n = content.length;
+    if (n === 0) {
+      this.last = 0;
+      return;
+    }
+    this.starts.push(0);
+    for (let nl = content.indexOf('\n'); nl !== -1 && nl + 1 < n; nl = content.indexOf('\n', nl + 1)) this.starts.push(nl + 1);
+    this.last = content.endsWith('\n') ? n - 1 : n;
+  }
+
+  get count(): number {
+    return this.starts.length;
+  }
+
+  end(i: number): number {
+    return i + 1 < this.starts.length ? this.starts[i + 1] - 1 : this.last;
+  }
+
+  raw(i: number): string {
+    return this.content.slice(this.starts[i], this.end(i));
+  }
+
+  /** Line i as the pattern sees it: without its '\r', clipped to MAX_LINE; `clipped` says whether it was. */
+  examined(i: number): { line: string; clipped: boolean } {
+    const from = this.starts[i];
+    const to = this.end(i);
+    if (to - from <= MAX_LINE) return { line: clean(this.content.slice(from, to)), clipped: false };
+    const line = clean(this.content.slice(from, from + MAX_LINE + 1));
+    return line.length > MAX_LINE ? { line: line.slice(0, MAX_LINE), clipped: true } : { line, clipped: false };
+  }
+
+  /** Lines clipped to MAX_LINE. */
+  clipped(): number {
+    let k = 0;
+    for (let i = 0; i < this.starts.length; i++) if (this.end(i) - this.starts[i] > MAX_LINE && this.examined(i).clipped) k++;
+    return k;
+  }
+}
+
+/**
+ * The matching lines of a file (0-based), the same a test of every line
+ * finds: with an anchor, only the lines holding one of its literals are
+ * tested (a line without any cannot match), found by a search over the
+ * whole content rather than line by line.
+ */
+function matchingLines(lines: Lines, m: Matcher, stopAtFirst: boolean): number[] {
+  const hits: number[] = [];
+  const test = (i: number) => {
+    const { line } = lines.examined(i);
+    return m.mayMatch(line) && m.test(line);
+  };
+  const n = lines.count;
+  if (!m.anchor) {
+    for (let i = 0; i < n; i++) {
+      if (!test(i)) continue;
+      hits.push(i);
+      if (stopAtFirst) break;
+    }
+    return hits;
+  }
+  const { starts, content } = lines;
+  for (let i = 0, at = m.anchor(content, 0); at !== -1 && i < n; ) {
+    while (i + 1 < n && starts[i + 1] <= at) i++;
+    if (test(i)) {
+      hits.push(i);
+      if (stopAtFirst) break;
+    }
+    i++;
+    if (i >= n) break;
+    at = m.anchor(content, starts[i]);
+  }
+  return hits;
+}
+
 /** Scans one file; returns the number of output groups `grep -C` would print for it. */
 function scanContent(path: string, content: string, m: Matcher, opts: ScanOptions, r: ScanResult): number {
-  const lines = content.split('\n');
-  if (lines.length && lines[lines.length - 1] === '') lines.pop();
-  const hits: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
-    let line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE + 1) : raw;
-    line = clean(line);
-    if (line.length > MAX_LINE) {
-      r.clippedLines++;
-      line = line.slice(0, MAX_LINE);
-    }
-    if (m.mayMatch(line) && m.test(line)) {
-      hits.push(i);
-      if (opts.stopAtFirst) break;
-    }
-  }
+  const lines = new Lines(content);
+  r.clippedLines += lines.clipped();
+  const hits = matchingLines(lines, m, opts.stopAtFirst === true);
   if (hits.length === 0) return 0;
   r.totalMatches += hits.length;
   r.counts.push({ path, count: hits.length });
@@ -173,12 +243,14 @@ function scanContent(path: string, content: string, m: Matcher, opts: ScanOption
     return 0;
   }
   const c = opts.context;
+  const shown = (i: number) => clip(clean(lines.raw(i)));
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, k) => shown(from + k));
   for (const i of hits) {
     if (r.matches.length >= opts.limit) break;
-    const match: GrepMatch = { path, line: i + 1, text: clip(clean(lines[i])) };
+    const match: GrepMatch = { path, line: i + 1, text: shown(i) };
     if (c > 0) {
-      match.before = lines.slice(Math.max(0, i - c), i).map((l) => clip(clean(l)));
-      match.after = lines.slice(i + 1, i + 1 + c).map((l) => clip(clean(l)));
+      match.before = range(Math.max(0, i - c), i);
+      match.after = range(i + 1, Math.min(lines.count, i + 1 + c));
     }
     r.matches.push(match);
   }
@@ -187,9 +259,9 @@ function scanContent(path: string, content: string, m: Matcher, opts: ScanOption
   let shownUpTo = -1;
   for (const i of hits) {
     const from = Math.max(0, i - c);
-    const to = Math.min(lines.length - 1, i + c);
+    const to = Math.min(lines.count - 1, i + c);
     if (from > shownUpTo + 1 || shownUpTo < 0) groups++;
-    for (let j = Math.max(from, shownUpTo + 1); j <= to; j++) r.baselineChars += path.length + digits(j + 1) + 2 + clean(lines[j]).length + 1;
+    for (let j = Math.max(from, shownUpTo + 1); j <= to; j++) r.baselineChars += path.length + digits(j + 1) + 2 + clean(lines.raw(j)).length + 1;
     shownUpTo = Math.max(shownUpTo, to);
   }
   return groups;
