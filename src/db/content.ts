@@ -183,16 +183,18 @@ const HASHES_PER_QUERY = 90;
 
 /** Stored content by hash; hashes with no stored content (binary, oversized) are absent. */
 export async function blobContents(d1: D1Database, hashes: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
-    const chunk = hashes.slice(i, i + HASHES_PER_QUERY);
-    const rows = await d1
-      .prepare(`SELECT hash, content FROM blobs WHERE hash IN (${chunk.map((_, k) => `?${k + 1}`).join(', ')})`)
-      .bind(...chunk)
-      .all<{ hash: string; content: string }>();
-    for (const r of rows.results) out.set(r.hash, r.content);
-  }
-  return out;
+  const chunks: string[][] = [];
+  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) chunks.push(hashes.slice(i, i + HASHES_PER_QUERY));
+  // Every chunk is asked for at once: one round trip however many there are.
+  const answers = await Promise.all(
+    chunks.map((chunk) =>
+      d1
+        .prepare(`SELECT hash, content FROM blobs WHERE hash IN (${chunk.map((_, k) => `?${k + 1}`).join(', ')})`)
+        .bind(...chunk)
+        .all<{ hash: string; content: string }>(),
+    ),
+  );
+  return new Map(answers.flatMap((a) => a.results.map((r) => [r.hash, r.content] as const)));
 }
 
 /** Paths bound per statement (one more parameter is the project). */

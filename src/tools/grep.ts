@@ -24,7 +24,8 @@ const output = z.object({
   files: z.array(z.object({ path: z.string(), count: z.number() })).optional().describe('With summary: matching lines per file.'),
   total_matches: z.number(),
   files_matched: z.number(),
-  truncated: z.boolean(),
+  truncated: z.boolean().describe('More matches may exist than listed'),
+  counts_exact: z.literal(false).optional().describe('total_matches, files_matched are lower bounds: not every file was scanned'),
 });
 
 type Args = {
@@ -43,7 +44,7 @@ export const grepTool = defineTool({
   name: 'grep',
   title: 'Grep file contents',
   description:
-    `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
+    `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated). Past limit, counts cover the files read (counts_exact false); summary counts all.`,
   tier: 'lite',
   toolset: 'core',
   baseline: 'grep_recursive',
@@ -114,6 +115,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       context: args.context,
       summary: args.summary,
       deadline: started + SCAN_BUDGET_MS,
+      stopWhenListed: !args.summary,
     },
     prefiltered,
   );
@@ -124,6 +126,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     bytes_scanned: s.bytesScanned,
     full_scan: run.fullScan,
     files_in_scope: inScope,
+    ...(s.filesUnscanned ? { files_unscanned: s.filesUnscanned } : {}),
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });
   // grep_recursive: `grep -rn` printing what this answer delivers; truncating its own output saves nothing.
@@ -137,6 +140,12 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       candidates: run.candidates,
     });
   }
+  if (s.filesUnscanned > 0) {
+    ctx.meta.warn('grep_counts_partial', `listed the first ${s.matches.length} matches and left ${s.filesUnscanned} of ${run.candidates} candidate file(s) unread; total_matches and files_matched count the files read: lower bounds. summary: true counts every file`, {
+      files_scanned: s.filesScanned,
+      files_unscanned: s.filesUnscanned,
+    }, 'info');
+  }
   if (s.clippedLines > 0) {
     ctx.meta.warn('grep_lines_clipped', `${s.clippedLines} line(s) longer than ${MAX_LINE} characters were examined and shown only up to ${MAX_LINE}`, { lines: s.clippedLines }, 'info');
   }
@@ -146,17 +155,23 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
 
   if (args.summary) {
     const files = s.counts.slice(0, args.limit);
-    const truncated = files.length < filesMatched || s.budgetExhausted;
+    const truncated = files.length < filesMatched || !s.countsExact;
     if (files.length < filesMatched) ctx.meta.next('grep', again({ limit: Math.min(1000, filesMatched) }), 'list more of the matching files');
     ctx.meta.baseline('grep_recursive', tokensForBytes(files.reduce((n, f) => n + f.path.length + String(f.count).length + 2, 0)));
-    return { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+    const out: Output = { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+    if (!s.countsExact) out.counts_exact = false;
+    return out;
   }
-  const truncated = s.matches.length < s.totalMatches || s.budgetExhausted;
-  if (s.matches.length < s.totalMatches) {
+  const truncated = s.matches.length < s.totalMatches || !s.countsExact;
+  if (s.filesUnscanned > 0) {
+    ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched + s.filesUnscanned, 1)) }), `count every match per file: at least ${s.totalMatches} in ${filesMatched}+ file(s), then narrow path`);
+  } else if (s.matches.length < s.totalMatches) {
     ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
   }
   ctx.meta.baseline('grep_recursive', tokensForBytes(deliveredChars(s.matches, args.context)));
-  return { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+  const out: Output = { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+  if (!s.countsExact) out.counts_exact = false;
+  return out;
 }
 
 /**

@@ -6,12 +6,16 @@ export const MAX_LINE = 2_000;
 /** Wall-clock budget of one grep call's scanning. */
 export const SCAN_BUDGET_MS = 2_000;
 /**
- * Content fetched per D1 round trip. The deadline is checked between files;
- * on Cloudflare the clock only advances across I/O, so in production the
- * check bites at these batch boundaries: small batches keep it responsive.
+ * Content fetched per D1 round trip: the first batch this much, each next one
+ * twice the last, up to BATCH_BYTES_MAX (a large scan takes few round trips,
+ * a small one fetches little). The deadline is checked between files; on
+ * Cloudflare the clock only advances across I/O, so in production the check
+ * bites at these batch boundaries: bounded batches keep it responsive.
  */
 const BATCH_BYTES = 1024 * 1024;
-const BATCH_FILES = 90;
+const BATCH_BYTES_MAX = 4 * 1024 * 1024;
+/** Distinct contents per batch (blobContents asks for them in statements of 90 hashes, all in one round trip). */
+const BATCH_FILES = 720;
 
 export interface GrepMatch {
   path: string;
@@ -31,6 +35,12 @@ export interface ScanOptions {
   stopAtFirst?: boolean;
   /** Epoch ms after which scanning stops. */
   deadline: number;
+  /**
+   * Once `limit` matches are listed, stop unless every file left is in hand
+   * (already fetched or preloaded): the files left are unscanned and the
+   * counts become lower bounds (`countsExact` false).
+   */
+  stopWhenListed?: boolean;
 }
 
 export interface ScanResult {
@@ -51,6 +61,10 @@ export interface ScanResult {
   baselineChars: number;
   budgetExhausted: boolean;
   clippedLines: number;
+  /** Files left unscanned because the listing was full (stopWhenListed). */
+  filesUnscanned: number;
+  /** Whether every file was scanned: false when the budget ran out or the listing filled first (counts are then lower bounds). */
+  countsExact: boolean;
 }
 
 function clean(line: string): string {
@@ -65,17 +79,19 @@ function digits(n: number): number {
   return String(n).length;
 }
 
-/** Files grouped into fetch batches (by bytes and by bound parameters), in order. */
+/** Files grouped into fetch batches (growing by bytes, bounded by distinct contents), in order. */
 function batches(files: readonly FileRow[]): FileRow[][] {
   const out: FileRow[][] = [];
   let cur: FileRow[] = [];
   let bytes = 0;
+  let cap = BATCH_BYTES;
   let hashes = new Set<string>();
   for (const f of files) {
-    if (cur.length && (bytes + f.size > BATCH_BYTES || (hashes.size >= BATCH_FILES && !hashes.has(f.hash)))) {
+    if (cur.length && (bytes + f.size > cap || (hashes.size >= BATCH_FILES && !hashes.has(f.hash)))) {
       out.push(cur);
       cur = [];
       bytes = 0;
+      cap = Math.min(2 * cap, BATCH_BYTES_MAX);
       hashes = new Set();
     }
     cur.push(f);
@@ -89,8 +105,10 @@ function batches(files: readonly FileRow[]): FileRow[][] {
 /**
  * Runs a grep over files (already filtered and ordered by path): fetches
  * their content in batches (the next batch loads while this one is scanned),
- * tests each line, keeps the first `limit` matches and keeps counting past
- * the limit until the files or the time budget run out.
+ * tests the lines, keeps the first `limit` matches and keeps counting past
+ * the limit until the files or the time budget run out, or, with
+ * stopWhenListed, until the listing is full while some file left would need
+ * a fetch.
  */
 export async function scanFiles(
   d1: D1Database,
@@ -109,29 +127,46 @@ export async function scanFiles(
     baselineChars: 0,
     budgetExhausted: false,
     clippedLines: 0,
+    filesUnscanned: 0,
+    countsExact: true,
   };
   let groups = 0;
   const loaded = (f: FileRow) => typeof preloaded?.get(f.hash) === 'string';
   const plan = batches(files.filter((f) => !loaded(f)));
   const batchOf = new Map<FileRow, number>();
   plan.forEach((batch, k) => batch.forEach((f) => batchOf.set(f, k)));
-  const fetch = (k: number) => (k < plan.length ? blobContents(d1, [...new Set(plan[k].map((f) => f.hash))]) : Promise.resolve(new Map<string, string>()));
-  // The next batch loads while this one is scanned.
-  let pending = fetch(0);
+  const listed = () => opts.stopWhenListed === true && r.matches.length >= opts.limit;
+  const planBytes = plan.map((batch) => batch.reduce((n, f) => n + f.size, 0));
+  const likelyListed = (k: number) =>
+    opts.stopWhenListed === true && r.matches.length + (r.matches.length / Math.max(1, r.bytesScanned)) * planBytes[k] >= opts.limit;
+  const fetched: Promise<Map<string, string>>[] = [];
+  const fetch = (k: number) => {
+    if (k < plan.length && !fetched[k]) fetched[k] = blobContents(d1, [...new Set(plan[k].map((f) => f.hash))]);
+  };
+  // With stopWhenListed the first batch waits until it is needed: the content in hand may fill the listing.
+  if (!opts.stopWhenListed) fetch(0);
   let at = -1;
   let contents = new Map<string, string>();
-  for (const file of files) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
     if (Date.now() > opts.deadline) {
       r.budgetExhausted = true;
+      break;
+    }
+    // A full listing stops the scan unless every file left is in hand (then the counts come out exact at no I/O).
+    if (listed() && at < plan.length - 1) {
+      r.filesUnscanned = files.length - i;
       break;
     }
     let content = preloaded?.get(file.hash) ?? undefined;
     if (content === undefined) {
       const k = batchOf.get(file) ?? at;
       while (at < k) {
-        contents = await pending;
+        fetch(at + 1);
+        contents = await fetched[at + 1];
         at++;
-        pending = fetch(at + 1);
+        // The next batch loads while this one is scanned, unless this one should fill the listing at the rate seen so far.
+        if (!likelyListed(at)) fetch(at + 1);
       }
       content = contents.get(file.hash);
     }
@@ -142,7 +177,8 @@ export async function scanFiles(
     groups += scanContent(file.path, content, m, opts, r);
     if (opts.stopAtFirst && r.totalMatches > 0) break;
   }
-  await pending.catch(() => undefined);
+  await Promise.allSettled(fetched);
+  r.countsExact = !r.budgetExhausted && r.filesUnscanned === 0;
   if (!opts.summary && opts.context > 0 && groups > 1) r.baselineChars += 3 * (groups - 1);
   return r;
 }

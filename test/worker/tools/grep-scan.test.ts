@@ -178,3 +178,61 @@ describe('anchor literals', () => {
     expect(compilePattern('needle', { literal: true, ignoreCase: true }).anchor?.('a NEEDLE', 0)).toBe(2);
   });
 });
+
+/** A D1 stand-in answering blobContents' statements from a map, recording each statement's hashes. */
+function fakeD1(content: ReadonlyMap<string, string>) {
+  const asked: string[][] = [];
+  const d1 = {
+    prepare: () => ({
+      bind: (...hashes: string[]) => ({
+        all: async () => {
+          asked.push(hashes);
+          return { results: hashes.filter((h) => content.has(h)).map((h) => ({ hash: h, content: content.get(h) })) };
+        },
+      }),
+    }),
+  } as unknown as D1Database;
+  return { d1, asked };
+}
+
+describe('grep scan: fetching and stopping', () => {
+  const big = Array.from({ length: 40 }, (_, k) => ({ path: `p/${String(k).padStart(2, '0')}.txt`, content: `${'filler line\n'.repeat(25_000)}needle ${k}\n` }));
+  const all = rows(big);
+  const opts = (o: Partial<ScanOptions>): ScanOptions => ({ limit: 1000, context: 0, summary: false, deadline: Date.now() + 60_000, ...o });
+  const m = compilePattern('needle', { literal: true, ignoreCase: false });
+
+  it('fetches growing batches: 12 MB in 5 round trips, not 12', async () => {
+    const { d1, asked } = fakeD1(all.content);
+    const r = await scanFiles(d1, all.rows, m, opts({}));
+    expect(r.totalMatches).toBe(40);
+    expect(r.countsExact).toBe(true);
+    expect(asked.map((h) => h.length)).toEqual([3, 6, 13, 13, 5]);
+  });
+
+  it('with stopWhenListed, fetches nothing once the content in hand fills the listing, and says the counts are lower bounds', async () => {
+    const { d1, asked } = fakeD1(all.content);
+    const inHand = new Map([...all.content].slice(0, 5));
+    const r = await scanFiles(d1, all.rows, m, opts({ limit: 3, stopWhenListed: true }), inHand);
+    expect(asked).toEqual([]);
+    expect(r.matches.map((x) => x.text)).toEqual(['needle 0', 'needle 1', 'needle 2']);
+    expect(r).toMatchObject({ totalMatches: 3, filesScanned: 3, filesUnscanned: 37, countsExact: false });
+  });
+
+  it('with stopWhenListed, fetches until the listing is full', async () => {
+    const { d1, asked } = fakeD1(all.content);
+    const r = await scanFiles(d1, all.rows, m, opts({ limit: 4, stopWhenListed: true }));
+    expect(r.matches).toHaveLength(4);
+    // The first batch (3 files) is fetched when needed, the second while it is scanned; no third.
+    expect(asked.map((h) => h.length)).toEqual([3, 6]);
+    expect(r.countsExact).toBe(false);
+    expect(r.totalMatches).toBe(4);
+  });
+
+  it('with stopWhenListed, still counts every file when all of them are in hand: exact counts', async () => {
+    const { d1, asked } = fakeD1(all.content);
+    const r = await scanFiles(d1, all.rows, m, opts({ limit: 3, stopWhenListed: true }), all.content);
+    expect(asked).toEqual([]);
+    expect(r).toMatchObject({ totalMatches: 40, filesUnscanned: 0, countsExact: true });
+    expect(r.matches).toHaveLength(3);
+  });
+});
