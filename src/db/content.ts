@@ -167,6 +167,79 @@ export async function trigramCandidates(
   return { files, content, ...(folded ? { foldedOnly } : {}) };
 }
 
+/**
+ * One page of the files `trigramCandidates` would keep, in path order from
+ * `after` (exclusive), at most `limit` rows, each with its content: the scan
+ * of a listing that may stop early. Driven from the project's files in path
+ * order (the trigram candidates a set the walk probes), SQLite runs the
+ * exact check only until the page is full, so a common literal costs a page,
+ * not every file holding it. `more`: the page is full (further rows may
+ * exist, from `last` on). A miss still checks every trigram candidate.
+ */
+export async function trigramCandidatesPage(
+  d1: D1Database,
+  projectId: string,
+  match: string,
+  check: ContentCheck | null,
+  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null },
+): Promise<CandidatePage> {
+  const binds: unknown[] = [projectId, match, opts.limit];
+  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
+  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
+  let exactColumn = '1';
+  let where = '';
+  if (usable && folded) {
+    exactColumn = `(${renderCheck(usable, binds)})`;
+    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
+  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
+  const add = (clause: string, value: unknown) => {
+    binds.push(value);
+    where += ` AND ${clause.replace('?', `?${binds.length}`)}`;
+  };
+  if (opts.after !== undefined) add('f.path > ?', opts.after);
+  if (opts.under) {
+    add('f.path >= ?', `${opts.under}/`);
+    add('f.path < ?', `${opts.under}0`);
+  }
+  for (const text of opts.pathContains ?? []) add('instr(f.path, ?) > 0', text);
+  const rows = await d1
+    .prepare(
+      `WITH t AS MATERIALIZED (
+         SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
+       )
+       SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
+              ${exactColumn} AS exact, CASE WHEN ${exactColumn} THEN b.content END AS content
+       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
+       WHERE f.project_id = ?1 AND f.hash IN t${where}
+       ORDER BY f.path LIMIT ?3`,
+    )
+    .bind(...binds)
+    .all<FileRow & { content: string | null; exact: number }>();
+  const content = new Map<string, string | null>();
+  const files: FileRow[] = [];
+  const foldedOnly: FileRow[] = [];
+  for (const { content: text, exact, ...file } of rows.results) {
+    if (!exact) {
+      foldedOnly.push(file);
+      continue;
+    }
+    files.push(file);
+    content.set(file.hash, text);
+  }
+  const last = rows.results.at(-1)?.path;
+  const filter = { under: opts.under, pathContains: opts.pathContains };
+  return { files, content, ...(folded ? { foldedOnly } : {}), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
+}
+
+/** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
+export interface CandidatePage extends CandidateFiles {
+  more: boolean;
+  /** The page's last path (exact or folded-only row): the next page starts after it. */
+  last?: string;
+  /** The page's scope filters, for the next page. */
+  filter: { under?: string; pathContains?: readonly string[] };
+}
+
 /** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
 export interface CandidateFiles {
   files: FileRow[];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { projectFiles, type CandidateFiles, type FileRow } from '../db/content';
+import { projectFiles, type CandidateFiles, type CandidatePage, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
 import { globArg, globParamText, paramError } from './params';
-import { anyMatch, foldedMatch, prefilterFiles, runGrep } from './grep/run';
+import { anyMatch, foldedMatch, prefilterFiles, prefilterPage, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
@@ -89,7 +89,11 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   // The prefilter and the scope's file list (a glob to test, or a full scan) go to D1 together; a prefiltered grep
   // over the whole project lists no file: the prefilter names the candidates.
   const folded = args.ignore_case ? null : foldedMatcher(args);
-  const prefiltered = prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded);
+  // A listing may stop once `limit` matches are listed: its prefilter asks for a first page of candidates (each with its
+  // content), not all of them; summary counts every file.
+  const prefiltered = args.summary
+    ? prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded)
+    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded });
   const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
   const inScope = scope ? scope.length : project.fileCount;
   if (inScope === 0) {
@@ -127,6 +131,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     full_scan: run.fullScan,
     files_in_scope: inScope,
     ...(s.filesUnscanned ? { files_unscanned: s.filesUnscanned } : {}),
+    ...(run.unreadAfter === undefined ? {} : { unread_after: run.unreadAfter }),
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });
   // grep_recursive: `grep -rn` printing what this answer delivers; truncating its own output saves nothing.
@@ -140,10 +145,12 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       candidates: run.candidates,
     });
   }
-  if (s.filesUnscanned > 0) {
-    ctx.meta.warn('grep_counts_partial', `listed the first ${s.matches.length} matches and left ${s.filesUnscanned} of ${run.candidates} candidate file(s) unread; total_matches and files_matched count the files read: lower bounds. summary: true counts every file`, {
+  const partial = !s.countsExact && !s.budgetExhausted;
+  if (partial) {
+    const unread = run.unreadAfter === undefined ? `${s.filesUnscanned} candidate file(s)` : `the candidate files after '${run.unreadAfter}'`;
+    ctx.meta.warn('grep_counts_partial', `listed the first ${s.matches.length} matches and left ${unread} unread; total_matches and files_matched count the ${s.filesScanned} file(s) read: lower bounds. summary: true counts every file`, {
       files_scanned: s.filesScanned,
-      files_unscanned: s.filesUnscanned,
+      ...(run.unreadAfter === undefined ? { files_unscanned: s.filesUnscanned } : { unread_after: run.unreadAfter }),
     }, 'info');
   }
   if (s.clippedLines > 0) {
@@ -163,8 +170,8 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     return out;
   }
   const truncated = s.matches.length < s.totalMatches || !s.countsExact;
-  if (s.filesUnscanned > 0) {
-    ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched + s.filesUnscanned, 1)) }), `count every match per file: at least ${s.totalMatches} in ${filesMatched}+ file(s), then narrow path`);
+  if (partial) {
+    ctx.meta.next('grep', again({ summary: true, context: 0, limit: 1000 }), `count every match per file: at least ${s.totalMatches} in ${filesMatched}+ file(s), then narrow path`);
   } else if (s.matches.length < s.totalMatches) {
     ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
   }
@@ -214,7 +221,7 @@ async function explainEmpty(
     inScope: number;
     /** The pattern ignoring case (null under ignore_case, or when folding is unsafe). */
     folded: Matcher | null;
-    prefiltered: Promise<CandidateFiles | null>;
+    prefiltered: Promise<CandidateFiles | CandidatePage | null>;
     matcher: Matcher;
     budgetExhausted: boolean;
     again: (changes: Partial<Args>) => Record<string, unknown>;
