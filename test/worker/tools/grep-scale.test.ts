@@ -126,6 +126,21 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     expect(summary.body.result.counts_exact).toBeUndefined();
   });
 
+  it('pages on until the listing is full, listing exactly what a plain scan lists', async () => {
+    const plain = files
+      .map((f) => f)
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .flatMap((f) => f.content.split('\n').flatMap((text, i) => (text.includes('export function') ? [{ path: f.path, line: i + 1, text }] : [])));
+    const { body } = await timed('grep', { pattern: 'export function', limit: 1000 });
+    expect(body.result.matches).toEqual(plain.slice(0, 1000));
+    expect(body.result.truncated).toBe(true);
+    const under = await timed('grep', { pattern: 'export function', path: 'pkg03/**', limit: 1000 });
+    const inFolder = plain.filter((m) => m.path.startsWith('pkg03/'));
+    expect(under.body.result.matches).toEqual(inFolder.slice(0, 1000));
+    expect(under.body.result.total_matches).toBe(inFolder.length);
+    expect(under.body.result.counts_exact).toBeUndefined();
+  });
+
   it('scans every file for a pattern without a literal, or stops at the budget and says so', async () => {
     const { body, ms } = await timed('grep', { pattern: '\\(\\w\\w, \\d{4}\\)', summary: true });
     const s = stats(body);
