@@ -99,6 +99,43 @@ function checkSize(c: ContentCheck): number {
 }
 
 /**
+ * The SQL of a content check on `b.content` (and of the folded check riding along, when both fit in one
+ * statement's parameters: the exact one is bound twice): `exact`, the column saying a row passes the
+ * exact check, and `where`, the condition a row must meet.
+ */
+function checkSql(
+  check: ContentCheck | null | undefined,
+  orFolded: ContentCheck | null | undefined,
+  binds: unknown[],
+  /** Parameters the check may bind. */
+  budget = MAX_CHECK_LITERALS,
+): { exact: string; where: string; folded: boolean } {
+  const usable = check && checkSize(check) <= budget ? check : null;
+  const folded = usable && orFolded && 2 * checkSize(usable) + checkSize(orFolded) <= budget ? orFolded : null;
+  if (usable && folded) {
+    const exact = `(${renderCheck(usable, binds)})`;
+    return { exact, where: ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`, folded: true };
+  }
+  return { exact: '1', where: usable ? ` AND ${renderCheck(usable, binds)}` : '', folded: false };
+}
+
+/** Prefilter rows as candidates: exact ones with their content (a hash's first carried content kept), folded-only ones apart. */
+function candidatesOf(rows: (FileRow & { content: string | null; exact: number })[], folded: boolean): CandidateFiles {
+  const content = new Map<string, string | null>();
+  const files: FileRow[] = [];
+  const foldedOnly: FileRow[] = [];
+  for (const { content: text, exact, ...file } of rows) {
+    if (!exact) {
+      foldedOnly.push(file);
+      continue;
+    }
+    files.push(file);
+    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
+  }
+  return { files, content, ...(folded ? { foldedOnly } : {}) };
+}
+
+/**
  * The project's files whose stored content contains every trigram of the
  * MATCH expression (blob_grams, detail='none': a superset of the files
  * holding the literals, verified by the caller), and, with `check`, that also
@@ -121,15 +158,7 @@ export async function trigramCandidates(
   opts: { withContentBytes?: number; under?: string; orFolded?: ContentCheck | null } = {},
 ): Promise<CandidateFiles> {
   const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
-  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
-  // The folded check rides along only when both fit in one statement's parameters (the exact one is bound twice).
-  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
-  let exactColumn = '1';
-  let where = '';
-  if (usable && folded) {
-    exactColumn = `(${renderCheck(usable, binds)})`;
-    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
-  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
+  const { exact: exactColumn, where, folded } = checkSql(check, opts.orFolded, binds);
   let inFolder = '';
   if (opts.under) {
     binds.push(`${opts.under}/`, `${opts.under}0`);
@@ -153,18 +182,7 @@ export async function trigramCandidates(
     )
     .bind(...binds)
     .all<FileRow & { content: string | null; exact: number }>();
-  const content = new Map<string, string | null>();
-  const files: FileRow[] = [];
-  const foldedOnly: FileRow[] = [];
-  for (const { content: text, exact, ...file } of rows.results) {
-    if (!exact) {
-      foldedOnly.push(file);
-      continue;
-    }
-    files.push(file);
-    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
-  }
-  return { files, content, ...(folded ? { foldedOnly } : {}) };
+  return candidatesOf(rows.results, folded);
 }
 
 /**
@@ -184,14 +202,12 @@ export async function trigramCandidatesPage(
   opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null },
 ): Promise<CandidatePage> {
   const binds: unknown[] = [projectId, match, opts.limit];
-  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
-  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
-  let exactColumn = '1';
-  let where = '';
-  if (usable && folded) {
-    exactColumn = `(${renderCheck(usable, binds)})`;
-    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
-  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
+  // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
+  // a few are left to the caller's own test of the glob.
+  const pathContains = (opts.pathContains ?? []).slice(0, 4);
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length;
+  const { exact: exactColumn, where: checked, folded } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
+  let where = checked;
   const add = (clause: string, value: unknown) => {
     binds.push(value);
     where += ` AND ${clause.replace('?', `?${binds.length}`)}`;
@@ -201,7 +217,7 @@ export async function trigramCandidatesPage(
     add('f.path >= ?', `${opts.under}/`);
     add('f.path < ?', `${opts.under}0`);
   }
-  for (const text of opts.pathContains ?? []) add('instr(f.path, ?) > 0', text);
+  for (const text of pathContains) add('instr(f.path, ?) > 0', text);
   const rows = await d1
     .prepare(
       `WITH t AS MATERIALIZED (
@@ -215,20 +231,9 @@ export async function trigramCandidatesPage(
     )
     .bind(...binds)
     .all<FileRow & { content: string | null; exact: number }>();
-  const content = new Map<string, string | null>();
-  const files: FileRow[] = [];
-  const foldedOnly: FileRow[] = [];
-  for (const { content: text, exact, ...file } of rows.results) {
-    if (!exact) {
-      foldedOnly.push(file);
-      continue;
-    }
-    files.push(file);
-    content.set(file.hash, text);
-  }
   const last = rows.results.at(-1)?.path;
   const filter = { under: opts.under, pathContains: opts.pathContains };
-  return { files, content, ...(folded ? { foldedOnly } : {}), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
+  return { ...candidatesOf(rows.results, folded), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
 }
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
