@@ -24,8 +24,8 @@ const output = z.object({
   files: z.array(z.object({ path: z.string(), count: z.number() })).optional().describe('With summary: matching lines per file.'),
   total_matches: z.number(),
   files_matched: z.number(),
-  truncated: z.boolean().describe('More matches may exist than listed'),
-  counts_exact: z.literal(false).optional().describe('total_matches, files_matched are lower bounds: not every file was scanned'),
+  truncated: z.boolean(),
+  counts_exact: z.literal(false).optional().describe('Counts are lower bounds'),
 });
 
 type Args = {
@@ -44,7 +44,7 @@ export const grepTool = defineTool({
   name: 'grep',
   title: 'Grep file contents',
   description:
-    `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated). Past limit, counts cover the files read (counts_exact false); summary counts all.`,
+    `Like grep -rn over indexed text; for non-symbol text; stops after ${SCAN_BUDGET_MS / 1000} s (truncated).`,
   tier: 'lite',
   toolset: 'core',
   baseline: 'grep_recursive',
