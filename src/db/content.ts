@@ -191,7 +191,8 @@ export async function trigramCandidates(
  * of a listing that may stop early. Driven from the project's files in path
  * order (the trigram candidates a set the walk probes), SQLite runs the
  * exact check only until the page is full, so a common literal costs a page,
- * not every file holding it. `more`: the page is full (further rows may
+ * not every file holding it (the EXISTS, evaluated once, skips the walk when
+ * no blob holds the trigrams). `more`: the page is full (further rows may
  * exist, from `last` on). A miss still checks every trigram candidate.
  */
 export async function trigramCandidatesPage(
@@ -226,7 +227,7 @@ export async function trigramCandidatesPage(
        SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
               ${exactColumn} AS exact, CASE WHEN ${exactColumn} THEN b.content END AS content
        FROM files f CROSS JOIN blobs b ON b.hash = f.hash
-       WHERE f.project_id = ?1 AND f.hash IN t${where}
+       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
        ORDER BY f.path LIMIT ?3`,
     )
     .bind(...binds)
