@@ -133,6 +133,43 @@ function checkSize(c: ContentCheck): number {
 }
 
 /**
+ * The SQL of a content check on `b.content` (and of the folded check riding along, when both fit in one
+ * statement's parameters: the exact one is bound twice): `exact`, the column saying a row passes the
+ * exact check, and `where`, the condition a row must meet.
+ */
+function checkSql(
+  check: ContentCheck | null | undefined,
+  orFolded: ContentCheck | null | undefined,
+  binds: unknown[],
+  /** Parameters the check may bind. */
+  budget = MAX_CHECK_LITERALS,
+): { exact: string; where: string; folded: boolean } {
+  const usable = check && checkSize(check) <= budget ? check : null;
+  const folded = usable && orFolded && 2 * checkSize(usable) + checkSize(orFolded) <= budget ? orFolded : null;
+  if (usable && folded) {
+    const exact = `(${renderCheck(usable, binds)})`;
+    return { exact, where: ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`, folded: true };
+  }
+  return { exact: '1', where: usable ? ` AND ${renderCheck(usable, binds)}` : '', folded: false };
+}
+
+/** Prefilter rows as candidates: exact ones with their content (a hash's first carried content kept), folded-only ones apart. */
+function candidatesOf(rows: (FileRow & { content: string | null; exact: number })[], folded: boolean): CandidateFiles {
+  const content = new Map<string, string | null>();
+  const files: FileRow[] = [];
+  const foldedOnly: FileRow[] = [];
+  for (const { content: text, exact, ...file } of rows) {
+    if (!exact) {
+      foldedOnly.push(file);
+      continue;
+    }
+    files.push(file);
+    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
+  }
+  return { files, content, ...(folded ? { foldedOnly } : {}) };
+}
+
+/**
  * The project's files whose stored content contains every trigram of the
  * MATCH expression (blob_grams, detail='none': a superset of the files
  * holding the literals, verified by the caller), and, with `check`, that also
@@ -155,15 +192,7 @@ export async function trigramCandidates(
   opts: { withContentBytes?: number; under?: string; orFolded?: ContentCheck | null } = {},
 ): Promise<CandidateFiles> {
   const binds: unknown[] = [projectId, match, opts.withContentBytes ?? 0];
-  const usable = check && checkSize(check) <= MAX_CHECK_LITERALS ? check : null;
-  // The folded check rides along only when both fit in one statement's parameters (the exact one is bound twice).
-  const folded = usable && opts.orFolded && 2 * checkSize(usable) + checkSize(opts.orFolded) <= MAX_CHECK_LITERALS ? opts.orFolded : null;
-  let exactColumn = '1';
-  let where = '';
-  if (usable && folded) {
-    exactColumn = `(${renderCheck(usable, binds)})`;
-    where = ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`;
-  } else if (usable) where = ` AND ${renderCheck(usable, binds)}`;
+  const { exact: exactColumn, where, folded } = checkSql(check, opts.orFolded, binds);
   let inFolder = '';
   if (opts.under) {
     binds.push(`${opts.under}/`, `${opts.under}0`);
@@ -187,18 +216,68 @@ export async function trigramCandidates(
     )
     .bind(...binds)
     .all<FileRow & { content: string | null; exact: number }>();
-  const content = new Map<string, string | null>();
-  const files: FileRow[] = [];
-  const foldedOnly: FileRow[] = [];
-  for (const { content: text, exact, ...file } of rows.results) {
-    if (!exact) {
-      foldedOnly.push(file);
-      continue;
-    }
-    files.push(file);
-    if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
+  return candidatesOf(rows.results, folded);
+}
+
+/**
+ * One page of the files `trigramCandidates` would keep, in path order from
+ * `after` (exclusive), at most `limit` rows, each with its content: the scan
+ * of a listing that may stop early. Driven from the project's files in path
+ * order (the trigram candidates a set the walk probes), SQLite runs the
+ * exact check only until the page is full, so a common literal costs a page,
+ * not every file holding it (the EXISTS, evaluated once, skips the walk when
+ * no blob holds the trigrams). `more`: the page is full (further rows may
+ * exist, from `last` on). A miss still checks every trigram candidate.
+ */
+export async function trigramCandidatesPage(
+  d1: D1Database,
+  projectId: string,
+  match: string,
+  check: ContentCheck | null,
+  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null },
+): Promise<CandidatePage> {
+  const binds: unknown[] = [projectId, match, opts.limit];
+  // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
+  // a few are left to the caller's own test of the glob.
+  const pathContains = (opts.pathContains ?? []).slice(0, 4);
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length;
+  const { exact: exactColumn, where: checked, folded } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
+  let where = checked;
+  const add = (clause: string, value: unknown) => {
+    binds.push(value);
+    where += ` AND ${clause.replace('?', `?${binds.length}`)}`;
+  };
+  if (opts.after !== undefined) add('f.path > ?', opts.after);
+  if (opts.under) {
+    add('f.path >= ?', `${opts.under}/`);
+    add('f.path < ?', `${opts.under}0`);
   }
-  return { files, content, ...(folded ? { foldedOnly } : {}) };
+  for (const text of pathContains) add('instr(f.path, ?) > 0', text);
+  const rows = await d1
+    .prepare(
+      `WITH t AS MATERIALIZED (
+         SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
+       )
+       SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
+              ${exactColumn} AS exact, CASE WHEN ${exactColumn} THEN b.content END AS content
+       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
+       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
+       ORDER BY f.path LIMIT ?3`,
+    )
+    .bind(...binds)
+    .all<FileRow & { content: string | null; exact: number }>();
+  const last = rows.results.at(-1)?.path;
+  const filter = { under: opts.under, pathContains: opts.pathContains };
+  return { ...candidatesOf(rows.results, folded), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
+}
+
+/** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
+export interface CandidatePage extends CandidateFiles {
+  more: boolean;
+  /** The page's last path (exact or folded-only row): the next page starts after it. */
+  last?: string;
+  /** The page's scope filters, for the next page. */
+  filter: { under?: string; pathContains?: readonly string[] };
 }
 
 /** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
@@ -217,16 +296,18 @@ const HASHES_PER_QUERY = 90;
 
 /** Stored content by hash; hashes with no stored content (binary, oversized) are absent. */
 export async function blobContents(d1: D1Database, hashes: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
-    const chunk = hashes.slice(i, i + HASHES_PER_QUERY);
-    const rows = await d1
-      .prepare(`SELECT hash, content FROM blobs WHERE hash IN (${chunk.map((_, k) => `?${k + 1}`).join(', ')})`)
-      .bind(...chunk)
-      .all<{ hash: string; content: string }>();
-    for (const r of rows.results) out.set(r.hash, r.content);
-  }
-  return out;
+  const chunks: string[][] = [];
+  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) chunks.push(hashes.slice(i, i + HASHES_PER_QUERY));
+  // Every chunk is asked for at once: one round trip however many there are.
+  const answers = await Promise.all(
+    chunks.map((chunk) =>
+      d1
+        .prepare(`SELECT hash, content FROM blobs WHERE hash IN (${chunk.map((_, k) => `?${k + 1}`).join(', ')})`)
+        .bind(...chunk)
+        .all<{ hash: string; content: string }>(),
+    ),
+  );
+  return new Map(answers.flatMap((a) => a.results.map((r) => [r.hash, r.content] as const)));
 }
 
 /** Paths bound per statement (one more parameter is the project). */

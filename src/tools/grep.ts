@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { projectFiles, type CandidateFiles, type FileRow } from '../db/content';
+import { projectFiles, type CandidateFiles, type CandidatePage, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { PincherError } from '../errors';
 import { defineTool, type ToolContext } from './define';
@@ -7,7 +7,7 @@ import { PROJECT_PARAM } from './describe';
 import type { Glob } from '../util/glob';
 import { compilePattern, type Matcher } from './grep/pattern';
 import { globArg, globParamText, paramError } from './params';
-import { anyMatch, foldedMatch, prefilterFiles, runGrep } from './grep/run';
+import { anyMatch, foldedMatch, prefilterFiles, prefilterPage, runGrep } from './grep/run';
 import { MAX_LINE, SCAN_BUDGET_MS, type GrepMatch } from './grep/scan';
 import { resolveProject } from './project-scope';
 
@@ -25,6 +25,7 @@ const output = z.object({
   total_matches: z.number(),
   files_matched: z.number(),
   truncated: z.boolean(),
+  counts_exact: z.literal(false).optional().describe('Counts are lower bounds'),
 });
 
 type Args = {
@@ -88,7 +89,11 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   // The prefilter and the scope's file list (a glob to test, or a full scan) go to D1 together; a prefiltered grep
   // over the whole project lists no file: the prefilter names the candidates.
   const folded = args.ignore_case ? null : foldedMatcher(args);
-  const prefiltered = prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded);
+  // A listing may stop once `limit` matches are listed: its prefilter asks for a first page of candidates (each with its
+  // content), not all of them; summary counts every file.
+  const prefiltered = args.summary
+    ? prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded)
+    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded });
   const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
   const inScope = scope ? scope.length : project.fileCount;
   if (inScope === 0) {
@@ -114,6 +119,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       context: args.context,
       summary: args.summary,
       deadline: started + SCAN_BUDGET_MS,
+      stopWhenListed: !args.summary,
     },
     prefiltered,
   );
@@ -124,6 +130,8 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     bytes_scanned: s.bytesScanned,
     full_scan: run.fullScan,
     files_in_scope: inScope,
+    ...(s.filesUnscanned ? { files_unscanned: s.filesUnscanned } : {}),
+    ...(run.unreadAfter === undefined ? {} : { unread_after: run.unreadAfter }),
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });
   // grep_recursive: `grep -rn` printing what this answer delivers; truncating its own output saves nothing.
@@ -137,6 +145,14 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
       candidates: run.candidates,
     });
   }
+  const partial = !s.countsExact && !s.budgetExhausted;
+  if (partial) {
+    const unread = run.unreadAfter === undefined ? `${s.filesUnscanned} candidate file(s)` : `the candidate files after '${run.unreadAfter}'`;
+    ctx.meta.warn('grep_counts_partial', `listed the first ${s.matches.length} matches and left ${unread} unread; total_matches and files_matched count the ${s.filesScanned} file(s) read: lower bounds. summary: true counts every file`, {
+      files_scanned: s.filesScanned,
+      ...(run.unreadAfter === undefined ? { files_unscanned: s.filesUnscanned } : { unread_after: run.unreadAfter }),
+    }, 'info');
+  }
   if (s.clippedLines > 0) {
     ctx.meta.warn('grep_lines_clipped', `${s.clippedLines} line(s) longer than ${MAX_LINE} characters were examined and shown only up to ${MAX_LINE}`, { lines: s.clippedLines }, 'info');
   }
@@ -146,17 +162,23 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
 
   if (args.summary) {
     const files = s.counts.slice(0, args.limit);
-    const truncated = files.length < filesMatched || s.budgetExhausted;
+    const truncated = files.length < filesMatched || !s.countsExact;
     if (files.length < filesMatched) ctx.meta.next('grep', again({ limit: Math.min(1000, filesMatched) }), 'list more of the matching files');
     ctx.meta.baseline('grep_recursive', tokensForBytes(files.reduce((n, f) => n + f.path.length + String(f.count).length + 2, 0)));
-    return { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+    const out: Output = { files, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+    if (!s.countsExact) out.counts_exact = false;
+    return out;
   }
-  const truncated = s.matches.length < s.totalMatches || s.budgetExhausted;
-  if (s.matches.length < s.totalMatches) {
+  const truncated = s.matches.length < s.totalMatches || !s.countsExact;
+  if (partial) {
+    ctx.meta.next('grep', again({ summary: true, context: 0, limit: 1000 }), `count every match per file: at least ${s.totalMatches} in ${filesMatched}+ file(s), then narrow path`);
+  } else if (s.matches.length < s.totalMatches) {
     ctx.meta.next('grep', again({ summary: true, context: 0, limit: Math.min(1000, Math.max(filesMatched, 1)) }), `see how the ${s.totalMatches} matches spread over ${filesMatched} file(s), then narrow path`);
   }
   ctx.meta.baseline('grep_recursive', tokensForBytes(deliveredChars(s.matches, args.context)));
-  return { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+  const out: Output = { matches: s.matches, total_matches: s.totalMatches, files_matched: filesMatched, truncated };
+  if (!s.countsExact) out.counts_exact = false;
+  return out;
 }
 
 /**
@@ -199,7 +221,7 @@ async function explainEmpty(
     inScope: number;
     /** The pattern ignoring case (null under ignore_case, or when folding is unsafe). */
     folded: Matcher | null;
-    prefiltered: Promise<CandidateFiles | null>;
+    prefiltered: Promise<CandidateFiles | CandidatePage | null>;
     matcher: Matcher;
     budgetExhausted: boolean;
     again: (changes: Partial<Args>) => Record<string, unknown>;

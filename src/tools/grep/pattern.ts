@@ -3,7 +3,7 @@ import { dotStarChain } from '../../regex/chain';
 import { parseRegex, RegexSyntaxUnsupported } from '../../regex/regex-ast';
 import { unsafePattern } from '../../regex/regex-safety';
 import type { ContentCheck } from '../../db/content';
-import { contentCheck, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
+import { contentCheck, escapeRegex, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
 
 /** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
 export interface Matcher {
@@ -20,6 +20,13 @@ export interface Matcher {
    * the literal (a plain substring search, linear).
    */
   mayMatch(text: string): boolean;
+  /**
+   * Where in `text`, from `from` on, the next occurrence of a literal that every
+   * matching line contains starts (-1: none left), or null when `required` names
+   * no such literal. A line holding none of them cannot match: a scan tests only
+   * the lines this finds.
+   */
+  anchor: ((text: string, from: number) => number) | null;
 }
 
 /**
@@ -60,7 +67,38 @@ export function compilePattern(pattern: string, opts: { literal: boolean; ignore
     required = requiredOfRegex(ast, opts.ignoreCase);
   }
   const checks = compileChecks(required, opts.ignoreCase);
-  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), mayMatch: checks };
+  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
+}
+
+/**
+ * Literals one of which every text satisfying `r` contains: a literal itself,
+ * one conjunct's set for an AND (the fewest and longest), every branch's for an
+ * OR. Null when some branch has none.
+ */
+export function anchorsOf(r: Required): string[] | null {
+  if (r === null) return null;
+  if (r.op === 'lit') return [r.s];
+  const sets = r.items.map(anchorsOf);
+  if (r.op === 'or') return sets.some((a) => a === null) ? null : [...new Set(sets.flatMap((a) => a ?? []))];
+  const score = (a: string[]) => Math.min(...a.map((s) => s.length)) / a.length;
+  let best: string[] | null = null;
+  for (const a of sets) if (a && (!best || score(a) > score(best))) best = a;
+  return best;
+}
+
+/** The next start of any anchor literal (the same match `mayMatch` makes: exact, or an ASCII-folding /i regex). */
+function anchorFinder(required: Required, ignoreCase: boolean): Matcher['anchor'] {
+  const anchors = anchorsOf(required);
+  if (!anchors) return null;
+  if (anchors.length === 1 && !ignoreCase) {
+    const [s] = anchors;
+    return (text, from) => text.indexOf(s, from);
+  }
+  const re = new RegExp(anchors.map(escapeRegex).join('|'), ignoreCase ? 'gi' : 'g');
+  return (text, from) => {
+    re.lastIndex = from;
+    return re.exec(text)?.index ?? -1;
+  };
 }
 
 /** `satisfies` with its case-insensitive literal regexes compiled once. */

@@ -1,9 +1,15 @@
-import { trigramCandidates, type CandidateFiles, type FileRow } from '../../db/content';
+import { trigramCandidates, trigramCandidatesPage, type CandidateFiles, type CandidatePage, type FileRow } from '../../db/content';
 import type { Matcher } from './pattern';
 import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 
+/** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles, up to PAGE_MAX. */
+export const FIRST_PAGE = 32;
+const PAGE_MAX = 512;
+
 export interface GrepRun {
   scan: ScanResult;
+  /** With counts that are lower bounds because the listing filled: the last path the prefilter pages reached (files after it were not read). */
+  unreadAfter?: string;
   /** Files of the scope the trigram prefilter kept (all of them on a full scan). */
   candidates: number;
   fullScan: boolean;
@@ -21,16 +27,88 @@ export async function runGrep(
   scope: readonly FileRow[] | null,
   m: Matcher,
   opts: ScanOptions,
-  /** The prefilter's answer when the caller already asked for it (prefilterFiles), to share a round trip. */
-  prefiltered: Promise<CandidateFiles | null> = prefilterFiles(d1, projectId, m),
+  /** The prefilter's answer when the caller already asked for it (prefilterFiles, prefilterPage), to share a round trip. */
+  prefiltered: Promise<CandidateFiles | CandidatePage | null> = prefilterFiles(d1, projectId, m),
 ): Promise<GrepRun> {
   const kept = await prefiltered;
+  if (kept && 'more' in kept && kept.more && m.prefilter) return pagedGrep(d1, projectId, scope, m, opts, kept);
   let candidates: readonly FileRow[];
   if (kept) candidates = scope ? scope.filter((f) => kept.content.has(f.hash)) : kept.files;
   else if (scope) candidates = scope;
   else throw new Error('runGrep: a pattern without a prefilter needs the scope listed');
   const scan = await scanFiles(d1, candidates, m, opts, kept?.content);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
+}
+
+/**
+ * The scan over prefilter pages: each page's files (those in scope) are
+ * scanned with the content it carries; the next page, twice as large, is
+ * asked for only while the listing is not full. Stopping with a page full
+ * leaves later files unread: the counts are then lower bounds.
+ */
+async function pagedGrep(d1: D1Database, projectId: string, scope: readonly FileRow[] | null, m: Matcher, opts: ScanOptions, first: CandidatePage): Promise<GrepRun> {
+  const prefilter = m.prefilter!;
+  const inScope = scope ? new Set(scope.map((f) => f.path)) : null;
+  let page = first;
+  let size = FIRST_PAGE;
+  let candidates = 0;
+  let total: ScanResult | null = null;
+  for (;;) {
+    const files = inScope ? page.files.filter((f) => inScope.has(f.path)) : page.files;
+    candidates += files.length;
+    const listed = total?.matches.length ?? 0;
+    const part = await scanFiles(d1, files, m, { ...opts, limit: opts.limit - listed }, page.content);
+    total = total ? merged(total, part) : part;
+    if (total.budgetExhausted || opts.stopAtFirst && total.totalMatches > 0) break;
+    if (!page.more) break;
+    if (opts.stopWhenListed && total.matches.length >= opts.limit) {
+      total.countsExact = false;
+      break;
+    }
+    if (Date.now() > opts.deadline) {
+      total.budgetExhausted = true;
+      total.countsExact = false;
+      break;
+    }
+    size = Math.min(2 * size, PAGE_MAX);
+    page = await trigramCandidatesPage(d1, projectId, prefilter.match, m.check, { limit: size, after: page.last, ...page.filter });
+  }
+  return { scan: total, candidates, fullScan: false, ...(total.countsExact ? {} : { unreadAfter: page.last }) };
+}
+
+/** Two scans of consecutive files as one. */
+function merged(a: ScanResult, b: ScanResult): ScanResult {
+  return {
+    matches: [...a.matches, ...b.matches],
+    counts: [...a.counts, ...b.counts],
+    totalMatches: a.totalMatches + b.totalMatches,
+    filesScanned: a.filesScanned + b.filesScanned,
+    bytesScanned: a.bytesScanned + b.bytesScanned,
+    baselineChars: a.baselineChars + b.baselineChars,
+    budgetExhausted: a.budgetExhausted || b.budgetExhausted,
+    clippedLines: a.clippedLines + b.clippedLines,
+    filesUnscanned: a.filesUnscanned + b.filesUnscanned,
+    countsExact: a.countsExact && b.countsExact,
+  };
+}
+
+/**
+ * The first prefilter page for `m` (see trigramCandidatesPage), or null when
+ * `m` has no required literal. For a listing that may stop once `limit`
+ * matches are listed: a common literal then checks and ships one page of
+ * files, not all of them.
+ */
+export function prefilterPage(
+  d1: D1Database,
+  projectId: string,
+  m: Matcher,
+  opts: { under?: string; pathContains?: readonly string[]; folded?: Matcher | null } = {},
+): Promise<CandidatePage | null> {
+  if (!m.prefilter) return Promise.resolve(null);
+  const orFolded = opts.folded?.prefilter?.match === m.prefilter.match ? opts.folded.check : null;
+  const asked = trigramCandidatesPage(d1, projectId, m.prefilter.match, m.check, { limit: FIRST_PAGE, under: opts.under, pathContains: opts.pathContains, orFolded });
+  asked.catch(() => undefined);
+  return asked;
 }
 
 /** Candidate content the prefilter's own round trip carries (in path order); the rest comes in scan batches. */
@@ -81,11 +159,11 @@ export async function foldedMatch(
   projectId: string,
   scope: readonly FileRow[] | null,
   folded: Matcher,
-  prefiltered: CandidateFiles | null,
+  prefiltered: CandidateFiles | CandidatePage | null,
   listAll: () => Promise<FileRow[]>,
   budgetMs = 1_000,
 ): Promise<boolean> {
-  if (!prefiltered?.foldedOnly) return anyMatch(d1, projectId, scope, folded, listAll, budgetMs);
+  if (!prefiltered?.foldedOnly || ('more' in prefiltered && prefiltered.more)) return anyMatch(d1, projectId, scope, folded, listAll, budgetMs);
   const paths = scope ? new Set(scope.map((f) => f.path)) : null;
   const files = [...prefiltered.files, ...prefiltered.foldedOnly]
     .filter((f) => !paths || paths.has(f.path))
