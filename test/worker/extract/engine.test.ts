@@ -3,7 +3,7 @@ import { collect } from '../../../src/extract/collect';
 import { compileTagsQuery } from '../../../src/extract/engine';
 import { Deadline, parse } from '../../../src/extract/parser';
 import { extractFile } from '../../../src/extract/index';
-import { TABLE } from '../../../src/extract/languages/table';
+import { TABLE, type GrammarRow } from '../../../src/extract/languages/table';
 
 const python = TABLE.find((row) => row.id === 'python');
 if (!python || python.tier !== 'ast') throw new Error('python row missing');
@@ -41,7 +41,7 @@ describe('@documented', () => {
   if (typescript?.tier !== 'ast' || java?.tier !== 'ast') throw new Error('rows missing');
 
   /** Docs of every definition, read with `query` (start offsets of the doc comments by definition name). */
-  async function docsWith(row: typeof typescript, source: string, text: string, comments: string[]) {
+  async function docsWith(row: GrammarRow, source: string, text: string, comments: string[]) {
     const query = await compileTagsQuery(row.grammar, source);
     const tree = parse(row.grammar, text, new Deadline(10_000));
     if (!tree) throw new Error('parse cancelled');
