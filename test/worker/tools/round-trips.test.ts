@@ -94,9 +94,12 @@ describe('D1 round trips per tool call', () => {
     expect(t.trips).toBe(2);
   });
 
-  it('trace walks each further level in one more round trip', async () => {
+  it('trace walks every level in the same round trip, both directions at once', async () => {
     const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
-    expect(t.body.result.hops.length).toBeGreaterThan(1);
-    expect(t.trips).toBeLessThanOrEqual(4);
+    expect(t.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
+    expect(t.trips).toBe(2);
+    const both = await trips('trace', { id: 'src/widget.ts::fetchWidget#Function', direction: 'both', depth: 5 });
+    expect(both.body.result.hops.length).toBeGreaterThan(1);
+    expect(both.trips).toBe(2);
   });
 });
