@@ -228,34 +228,36 @@ async function level(
 const WALK_COLUMNS = 'via, kind, node_id, node_file, line, confidence, provenance, ref, name, qualified_name, node_kind, start_line, end_line, language, is_test, is_exported, file_size';
 
 /**
- * A whole walk in one direction as one statement: per level `r{d}` (what
+ * Levels of a walk in one direction as one statement: per level `r{d}` (what
  * `level` reads, per pair, cut at the row ceiling + 1) and the next frontier
  * `f{d+1}` worked out from it by walkOne's rules for symbol nodes — not seen
- * before (a start or an earlier frontier), a symbol row, not a test unless
- * asked, an edge at minConfidence at least, within the ceiling — each once
- * through its best row (most confident, a call before another reference,
- * then row order), in the order of those rows. Rows come back by level:
- * the level's edge rows (t = 0) in row order, then the frontier it leads to
- * (t = 1, node_id in `pos` order).
+ * before (in `?9`, the nodes seen before the first level read here, or an
+ * earlier frontier), a symbol row, not a test unless asked, an edge at
+ * minConfidence at least, within the ceiling — each once through its best
+ * row (most confident, a call before another reference, then row order), in
+ * the order of those rows. Rows come back unordered, each with its level:
+ * the level's edge rows (t = 0, `pos` their row order) and the frontier it
+ * leads to (t = 1, `pos` the frontier order).
  *
- * Binds: ?1 project, ?2 start ids (JSON), ?3 kinds (JSON), ?4 confidence
- * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence.
+ * Binds: ?1 project, ?2 frontier ids (JSON), ?3 kinds (JSON), ?4 confidence
+ * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence,
+ * ?9 seen ids (JSON); a one-level statement binds ?1–?5 only.
  */
-function walkStatementSql(direction: 'in' | 'out', depth: number): string {
+function walkStatementSql(direction: 'in' | 'out', levels: number): string {
   const ctes = ['f1 AS MATERIALIZED (SELECT key AS k, value AS id FROM json_each(?2))'];
   const parts: string[] = [];
   const none = WALK_COLUMNS.split(', ')
     .map((c) => (c === 'node_id' ? 'id AS node_id' : `NULL AS ${c}`))
     .join(', ');
-  for (let d = 1; d <= depth; d++) {
+  for (let d = 1; d <= levels; d++) {
     const level = levelSql({ from: `f${d} j`, k: 'j.k', id: 'j.id' }, direction, true, `, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos`);
     ctes.push(`r${d} AS MATERIALIZED (${level} ORDER BY ${LEVEL_ORDER} LIMIT ?5)`);
     const rows = `SELECT ${d} AS lvl, 0 AS t, ${WALK_COLUMNS}, pos FROM r${d}`;
-    if (d === depth) {
+    if (d === levels) {
       parts.push(rows);
       break;
     }
-    const unseen = Array.from({ length: d }, (_, i) => `node_id NOT IN (SELECT id FROM f${i + 1})`).join(' AND ');
+    const unseen = ['node_id NOT IN (SELECT value FROM json_each(?9))', ...Array.from({ length: d }, (_, i) => `node_id NOT IN (SELECT id FROM f${i + 1})`)].join(' AND ');
     ctes.push(
       `f${d + 1} AS MATERIALIZED (SELECT node_id AS id, row_number() OVER (ORDER BY pos) AS k FROM (
          SELECT node_id, pos, row_number() OVER (PARTITION BY node_id ORDER BY confidence DESC, kind = 'REFERENCES', pos) AS b FROM r${d}
@@ -264,7 +266,7 @@ function walkStatementSql(direction: 'in' | 'out', depth: number): string {
     );
     parts.push(`SELECT * FROM (${rows} UNION ALL SELECT ${d} AS lvl, 1 AS t, ${none}, k AS pos FROM f${d + 1})`);
   }
-  return `WITH ${ctes.join(',\n')}\n${unionAll(parts)}\nORDER BY lvl, t, pos`;
+  return `WITH ${ctes.join(',\n')}\n${unionAll(parts)}`;
 }
 
 /** D1 takes at most this many terms in one compound SELECT; a sub-select counts its own. */
@@ -278,26 +280,43 @@ function unionAll(parts: readonly string[]): string {
   return unionAll(groups);
 }
 
+/**
+ * Levels one walk statement reads at most: the statement's cost to prepare
+ * grows fast with its levels (each frontier refers to the ones before), so a
+ * deeper walk reads its further levels in another statement.
+ */
+const STATEMENT_LEVELS = 3;
+
 /** A walk statement's answer: each level's rows, and the frontier each level leads to. */
-interface PlannedWalk {
-  levels: LevelRow[][];
-  /** `frontiers[d - 1]`: the ids level d + 1 reads from. */
-  frontiers: string[][];
+interface PlannedLevels {
+  levels: (LevelRow & { pos: number })[][];
+  /** `frontiers[i]`: the ids the level after `levels[i]` reads from. */
+  frontiers: { id: string; pos: number }[][];
 }
 
-async function walkStatement(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: WalkRules, ceiling: number): Promise<PlannedWalk> {
+async function walkStatement(
+  d1: D1Database,
+  projectId: string,
+  frontier: readonly string[],
+  seen: ReadonlySet<string>,
+  direction: 'in' | 'out',
+  opts: WalkRules,
+  levels: number,
+  ceiling: number,
+): Promise<PlannedLevels> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
-  const binds = [projectId, JSON.stringify(startIds), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence];
-  // A one-level walk works out no frontier: it binds only what the level reads.
+  const binds = [projectId, JSON.stringify(frontier), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, JSON.stringify([...seen])];
+  // A one-level statement works out no frontier: it binds only what the level reads.
   const rows = await d1
-    .prepare(walkStatementSql(direction, opts.depth))
-    .bind(...(opts.depth === 1 ? binds.slice(0, 5) : binds))
-    .all<LevelRow & { lvl: number; t: number }>();
-  const planned: PlannedWalk = { levels: Array.from({ length: opts.depth }, () => []), frontiers: Array.from({ length: opts.depth }, () => []) };
+    .prepare(walkStatementSql(direction, levels))
+    .bind(...(levels === 1 ? binds.slice(0, 5) : binds))
+    .all<LevelRow & { lvl: number; t: number; pos: number }>();
+  const planned: PlannedLevels = { levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
   for (const row of rows.results) {
     if (row.t === 0) planned.levels[row.lvl - 1].push(row);
-    else planned.frontiers[row.lvl - 1].push(row.node_id as string);
+    else planned.frontiers[row.lvl - 1].push({ id: row.node_id as string, pos: row.pos });
   }
+  for (const list of [...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
   return planned;
 }
 
@@ -310,7 +329,7 @@ export interface WalkPlan {
   ceiling?: number;
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameIds = (a: readonly string[], b: readonly { id: string }[]): boolean => a.length === b.length && a.every((id, i) => id === b[i].id);
 
 async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
   const ceiling = how.ceiling ?? LEVEL_ROW_CEILING;
@@ -321,13 +340,17 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
   const perDepth: number[] = [];
   let complete = true;
   let frontier = [...new Set(startIds)];
-  // The whole walk in one round trip; its levels stand while the frontier they read from is the one worked out here.
-  const planned = how.plan === 'statement' && frontier.length > 0 ? await walkStatement(d1, projectId, frontier, direction, opts, ceiling) : null;
-  let fromPlan = planned !== null;
+  // Up to STATEMENT_LEVELS levels in one round trip; they stand while the frontier each reads from is the one worked out here.
+  let planned: (PlannedLevels & { from: number; valid: boolean }) | null = null;
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
+    if (how.plan === 'statement' && (planned === null || depth - planned.from >= planned.levels.length)) {
+      const levels = Math.min(STATEMENT_LEVELS, opts.depth - depth + 1);
+      planned = { ...(await walkStatement(d1, projectId, frontier, seen, direction, opts, levels, ceiling)), from: depth, valid: true };
+    }
+    const at = planned ? depth - planned.from : 0;
     // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
     const floor = opts.countHidden ? 0 : opts.minConfidence;
-    const rows = planned && fromPlan ? planned.levels[depth - 1] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
+    const rows: LevelRow[] = planned?.valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
     if (rows.length > ceiling) {
       complete = false;
       rows.length = ceiling;
@@ -358,7 +381,7 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
     }
     perDepth.push(reached.length);
     frontier = reached.flatMap(({ node }) => (node.id === null ? [] : [node.id]));
-    if (planned && fromPlan && depth < opts.depth) fromPlan = sameIds(frontier, planned.frontiers[depth - 1]);
+    if (planned?.valid && at + 1 < planned.levels.length) planned.valid = sameIds(frontier, planned.frontiers[at]);
   }
   for (const key of seen) weak.delete(key);
   return { hops, perDepth, complete, dropped, hidden: weak.size };
