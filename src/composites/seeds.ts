@@ -51,13 +51,16 @@ function asQualified(identifier: string): string {
   return identifier.replace(/::|#/g, '.');
 }
 
-/** Identifiers (every match kept up to PER_IDENTIFIER, misses reported) and plain words (the best exact-name match only). */
-async function byName(d1: D1Database, projectId: string, identifiers: readonly string[], words: readonly string[], files: readonly string[]): Promise<{ hits: Seed[]; missing: string[] }> {
+/**
+ * Identifiers (every match kept up to PER_IDENTIFIER, misses reported) and plain words (the best exact-name match only).
+ * The names are looked up at once; `files` (the task's files, found meanwhile) only order the matches.
+ */
+async function byName(d1: D1Database, projectId: string, identifiers: readonly string[], words: readonly string[], files: Promise<readonly string[]>): Promise<{ hits: Seed[]; missing: string[] }> {
   const names = identifiers.map(asQualified);
   const plain = words.filter((w) => w.length >= 3 && !names.some((n) => n.toLowerCase() === w));
   if (names.length + plain.length === 0) return { hits: [], missing: [] };
-  const rows = await symbolsByNames(d1, projectId, [...new Set([...names.flatMap(nameCandidates), ...plain])], { limit: 500 });
-  const mentioned = (r: SymbolRow) => (files.includes(r.file_path) ? 0 : 1);
+  const [rows, mentionedFiles] = await Promise.all([symbolsByNames(d1, projectId, [...new Set([...names.flatMap(nameCandidates), ...plain])], { limit: 500 }), files]);
+  const mentioned = (r: SymbolRow) => (mentionedFiles.includes(r.file_path) ? 0 : 1);
   rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
   const hits: Seed[] = [];
   const missing: string[] = [];
@@ -79,14 +82,17 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
   const files: string[] = [];
   if (paths.length === 0) return { hits, missing, files };
   const candidates = await pathsByFileNames(d1, projectId, paths.map((p) => baseName(p.path)), 50);
-  for (const p of paths) {
-    const found = matchPath([p.path], candidates.get(baseName(p.path)) ?? []);
+  const matched = paths.map((p) => matchPath([p.path], candidates.get(baseName(p.path)) ?? []));
+  // Every found file's symbols in one round trip.
+  const symbolsOf = await Promise.all(matched.map((found) => (found ? fileSymbols(d1, projectId, found.path) : [])));
+  for (const [i, p] of paths.entries()) {
+    const found = matched[i];
     if (!found) {
       missing.push(p.path);
       continue;
     }
     files.push(found.path);
-    const symbols = (await fileSymbols(d1, projectId, found.path)).filter((s) => s.language !== 'markdown' || s.parent === null);
+    const symbols = symbolsOf[i].filter((s) => s.language !== 'markdown' || s.parent === null);
     let picked: SymbolRow[];
     if (p.line !== undefined) {
       const line = p.line;
@@ -121,9 +127,9 @@ async function bySearch(d1: D1Database, projectId: string, words: readonly strin
  * const { seeds } = await findSeeds(env.DB, project.id, taskTerms('why does Server.start fail'), 3);
  */
 export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTerms, wanted: number): Promise<SeedResult> {
-  // Files first: a name the task spells is looked for in the files it mentions before anywhere else.
-  const pathed = await byPath(d1, projectId, terms.paths);
-  const named = await byName(d1, projectId, terms.identifiers, terms.words, pathed.files);
+  // Files first: a name the task spells is looked for in the files it mentions before anywhere else (the lookups go together).
+  const pathing = byPath(d1, projectId, terms.paths);
+  const [pathed, named] = await Promise.all([pathing, byName(d1, projectId, terms.identifiers, terms.words, pathing.then((p) => p.files))]);
   const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
   // Search hits rank below every name and path hit: with enough of those they could never be picked.
   const searched = known.size >= wanted ? [] : await bySearch(d1, projectId, terms.words, wanted);

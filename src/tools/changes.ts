@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { importersOf, isTestPath, walk, type Hop } from '../db/graph';
+import { importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
@@ -142,21 +142,26 @@ export const changesTool = defineTool({
     const indexed = targets.filter((t): t is Target & { stored: string } => t.stored !== null);
     ctx.meta.baseline('read_all_changed', tokensForBytes(indexed.filter((t) => t.spans.length > 0).reduce((n, t) => n + (t.facts?.size ?? 0), 0)));
 
-    const changed = await changedSymbols(ctx, project.id, indexed);
+    const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);
+    // The files importing the changed files are read with the changed symbols, and which of them hold tests with the walk.
+    const [changed, importers] = await Promise.all([changedSymbols(ctx, project.id, indexed), importersOf(ctx.db, project.id, changedFiles)]);
     const innermost = changed.filter((c) => c.innermost).map((c) => c.id);
     const pending = checkGraphState(ctx, project);
     const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
-    const walked = innermost.length
-      ? await walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], minConfidence: floor, includeTests: true, maxHops: 2000, countHidden: args.min_confidence === undefined })
-      : null;
+    const candidates = importingCandidates(importers, changedFiles);
+    const [walked, withTests] = await Promise.all([
+      innermost.length
+        ? walk(ctx.db, project.id, innermost, { direction: 'in', depth: args.depth, kinds: ['CALLS'], minConfidence: floor, includeTests: true, maxHops: 2000, countHidden: args.min_confidence === undefined })
+        : null,
+      filesWithTests(ctx.db, project.id, candidates),
+    ]);
     // The step repeats the input: past STEP_DIFF_CHARS of diff the warning alone says what to pass.
     const again = args.diff === undefined || args.diff.length <= STEP_DIFF_CHARS;
     const step = { tool: 'changes', args: { project: project.name, ...(args.diff === undefined ? { ranges: args.ranges } : { diff: args.diff }), depth: args.depth, limit: args.limit } };
     if (walked) warnHidden(ctx, walked.hidden, floor, again ? step : null);
     const hops = walked?.hops ?? [];
     const impactedAll = hops.filter((h) => !h.node.isTest);
-    const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);
-    const tests = await testsToRun(ctx, project.id, changed, hops.filter((h) => h.node.isTest), changedFiles);
+    const tests = testsToRun(changed, hops.filter((h) => h.node.isTest), candidates, withTests);
     for (const language of new Set(changed.filter((c) => c.innermost).map((c) => c.language))) warnCoverage(ctx, language);
     if (walked && !walked.complete) ctx.meta.warn('walk_incomplete', 'a level of the caller walk hit the edge-row ceiling: impacted_total is a lower bound', { total: walked.total });
 
@@ -298,8 +303,13 @@ function mostCalled(hops: readonly Hop[], starts: readonly string[]): string {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? starts[0];
 }
 
-/** Test files to run: changed tests, tests calling changed code (any depth walked), test files importing a changed file. */
-async function testsToRun(ctx: ToolContext, projectId: string, changed: readonly Changed[], testHops: readonly Hop[], changedFiles: readonly string[]): Promise<z.infer<typeof testOut>[]> {
+/** Files importing a changed file that may hold tests to run: other files, and changed test files. */
+function importingCandidates(importers: readonly FileImport[], changedFiles: readonly string[]): string[] {
+  return [...new Set(importers.map((i) => i.file))].filter((f) => !changedFiles.includes(f) || isTestPath(f));
+}
+
+/** Test files to run: changed tests, tests calling changed code (any depth walked), test files importing a changed file (`candidates`, those of them `withTests`). */
+function testsToRun(changed: readonly Changed[], testHops: readonly Hop[], candidates: readonly string[], withTests: ReadonlySet<string>): z.infer<typeof testOut>[] {
   const byPath = new Map<string, { ids: Set<string>; reasons: Set<z.infer<typeof testOut>['reasons'][number]> }>();
   const add = (path: string, reason: z.infer<typeof testOut>['reasons'][number], id?: string | null) => {
     const e = byPath.get(path) ?? { ids: new Set<string>(), reasons: new Set() };
@@ -309,9 +319,6 @@ async function testsToRun(ctx: ToolContext, projectId: string, changed: readonly
   };
   for (const c of changed) if (c.is_test) add(c.file_path, 'changed', c.innermost ? c.id : null);
   for (const h of testHops) add(h.node.file, 'calls_changed', h.node.id);
-  const importers = await importersOf(ctx.db, projectId, changedFiles);
-  const candidates = [...new Set(importers.map((i) => i.file))].filter((f) => !changedFiles.includes(f) || isTestPath(f));
-  const withTests = await filesWithTests(ctx.db, projectId, candidates);
   for (const f of candidates) if (isTestPath(f) || withTests.has(f)) add(f, 'imports_changed_file');
   return [...byPath]
     .map(([path, e]) => ({ path, ids: [...e.ids], reasons: [...e.reasons] }))

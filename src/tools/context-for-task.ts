@@ -10,7 +10,7 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProjectWithFiles } from './project-scope';
 import { explainNoSymbols } from './no-symbols';
-import { lookupIds } from './read/lookup';
+import { lookupIds, outlinesFor } from './read/lookup';
 import { outlineEntry } from './read/view';
 import { MAX_IDS } from './symbols';
 import { graphLag, nodeOut, symbolSpanOut, warnCoverage, warnGraphPending } from './graph-common';
@@ -94,9 +94,10 @@ export const contextForTaskTool = defineTool({
 async function assemble(ctx: ToolContext, project: ProjectRow, seeds: readonly Seed[], maxTokens: number): Promise<Output> {
   const ids = seeds.map((s) => s.row.id);
   const lag = graphLag(project);
-  const [full, skeleton, callers, callees] = await Promise.all([
+  // The seeds' rows are at hand: their outlines are read by them, in the same round trip as their sources and neighbours.
+  const [full, outlines, callers, callees] = await Promise.all([
     lookupIds(ctx, project.id, ids, { detail: 'full', fields: ['source'] }),
-    lookupIds(ctx, project.id, ids, { detail: 'skeleton', fields: ['outline'] }),
+    outlinesFor(ctx, project.id, seeds.map((s) => s.row)),
     callersOf(ctx.db, project.id, ids, { kinds: ['CALLS'], limit: NEIGHBOUR_ROWS }),
     calleesOf(ctx.db, project.id, ids, { kinds: ['CALLS'], limit: NEIGHBOUR_ROWS }),
   ]);
@@ -119,7 +120,7 @@ async function assemble(ctx: ToolContext, project: ProjectRow, seeds: readonly S
       via: s.via,
       matched: s.matched,
     };
-    const outline = skeleton.found.get(r.id)?.outline ?? [];
+    const outline = outlines.get(r.id) ?? [];
     const withOutline: SeedOut = outline.length ? { ...head, outline } : head;
     const entry = tokensOf(withOutline) + 1 <= left ? withOutline : head;
     const cost = tokensOf(entry) + 1;

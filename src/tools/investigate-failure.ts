@@ -117,7 +117,13 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   if (ambiguous.length > 0) {
     ctx.meta.warn('ambiguous_path', `${ambiguous.length} frame path(s) match several project files equally well (${ambiguous.slice(0, 3).join(', ')}); the shortest path was used`, { paths: ambiguous.slice(0, 20) });
   }
-  const facts = new Map((await filesByPaths(ctx.db, project.id, mapped.map((m) => m.path))).map((f) => [f.path, f]));
+  // The mapped files' facts and sizes and the symbols at the frames' lines depend only on the paths: one round trip.
+  const [files, symbols, sizes] = await Promise.all([
+    filesByPaths(ctx.db, project.id, mapped.map((m) => m.path)),
+    symbolsOverlapping(ctx.db, project.id, mapped.map((m, i) => ({ k: String(i), path: m.path, start: m.frame.line, end: m.frame.line })), true),
+    fileSizes(ctx.db, project.id, mapped.map((m) => m.path)),
+  ]);
+  const facts = new Map(files.map((f) => [f.path, f]));
   const past = mapped.filter((m) => (facts.get(m.path)?.lines ?? Infinity) < m.frame.line);
   if (past.length > 0) {
     ctx.meta.warn('line_out_of_range', `${past.length} frame(s) point past the end of their indexed file (${past.slice(0, 3).map((m) => `${m.path}:${m.frame.line}`).join(', ')}): the trace comes from other code than the index holds`, {
@@ -125,7 +131,6 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
     });
   }
 
-  const symbols = await symbolsOverlapping(ctx.db, project.id, mapped.map((m, i) => ({ k: String(i), path: m.path, start: m.frame.line, end: m.frame.line })), true);
   const innermost = new Map<string, SpanSymbol>();
   for (const s of symbols) {
     const held = innermost.get(s.k);
@@ -163,7 +168,7 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   } else {
     explainNoSymbol(ctx, project, parsed, located, unindexed, library, facts);
   }
-  fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, located.map((l) => l.path)));
+  fullFileReadBaseline(ctx, project.id, sizes);
   return result;
 }
 

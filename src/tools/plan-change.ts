@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { importersOf, isTestPath, walk, type Hop } from '../db/graph';
+import { importersOf, isTestPath, walk, type FileImport, type Hop, type WalkResult } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { fileMeta, fileSymbols, type SymbolRow } from '../db/source';
 import type { EdgeKind } from '../graph/types';
@@ -7,6 +7,7 @@ import { grepThenReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
 import { resolveProject } from './project-scope';
 import { normaliseRepoPath } from './read/files';
+import { parseSymbolId } from '../symbols/symbol-id';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 import { exactlyOne, explainNoHops, graphLag, warnGraphPending, type GraphLag, hopView, nodeOut, resolveTarget, rootView, warnCoverage, warnHidden } from './graph-common';
 
@@ -112,11 +113,25 @@ export const planChangeTool = defineTool({
     const empty = { target: null, impact: [], modules: [], tests: [], risk: { level: 'low' as const, direct: 0, indirect: 0, other_modules: 0, tests: 0, untested: true }, total: 0 };
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
+    // A symbol given by id is walked (and its file's importers read) in the target's own round trip; again only if the id resolves elsewhere.
+    const earlyFile = args.id === undefined ? undefined : parseSymbolId(args.id)?.path;
+    const early = args.id !== undefined && earlyFile !== undefined ? impactReads(ctx, project, [args.id], earlyFile, args) : null;
+    early?.catch(() => undefined);
     const target = args.path !== undefined ? await fileTarget(ctx, project, args.path) : await symbolTarget(ctx, project, args);
     if (!target) return empty;
-    return plan(ctx, project, target, args, graphLag(project));
+    const reads = early && target.kind === 'symbol' && target.rows[0].id === args.id && target.file === earlyFile ? early : impactReads(ctx, project, target.rows.map((r) => r.id), target.file, args);
+    return plan(ctx, project, target, args, graphLag(project), await reads);
   },
 });
+
+/** The inbound walk from `startIds` and the files importing `file` (test files among them are affected tests), read together. */
+function impactReads(ctx: ToolContext, project: ProjectRow, startIds: readonly string[], file: string, args: Args): Promise<[WalkResult, FileImport[]]> {
+  const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
+  return Promise.all([
+    walk(ctx.db, project.id, startIds, { direction: 'in', depth: args.depth, kinds: IMPACT_KINDS, minConfidence: floor, includeTests: true, maxHops: 10_000, countHidden: args.min_confidence === undefined }),
+    importersOf(ctx.db, project.id, [file]),
+  ]);
+}
 
 interface Target {
   kind: 'symbol' | 'file';
@@ -146,14 +161,10 @@ async function fileTarget(ctx: ToolContext, project: ProjectRow, raw: string): P
   return { kind: 'file', file: path, rows };
 }
 
-async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args: Args, lag: GraphLag) {
+async function plan(ctx: ToolContext, project: ProjectRow, target: Target, args: Args, lag: GraphLag, [result, allImporters]: [WalkResult, FileImport[]]) {
   const startIds = target.rows.map((r) => r.id);
   const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
-  // Test files importing the target file (whole-file imports included), besides test callers: read alongside the walk.
-  const [result, allImporters] = await Promise.all([
-    walk(ctx.db, project.id, startIds, { direction: 'in', depth: args.depth, kinds: IMPACT_KINDS, minConfidence: floor, includeTests: true, maxHops: 10_000, countHidden: args.min_confidence === undefined }),
-    importersOf(ctx.db, project.id, [target.file]),
-  ]);
+  // Test files importing the target file (whole-file imports included), besides test callers.
   const home = moduleOf(target.file);
   const testHops = result.hops.filter((h) => h.node.isTest);
   const impactHops = result.hops.filter((h) => !h.node.isTest);

@@ -91,7 +91,8 @@ export async function lookupIds(
 /** Outline rows across every skeleton of one answer, so many skeletons cannot flood it. */
 export const OUTLINE_BUDGET = 2000;
 
-async function outlinesFor(ctx: ToolContext, projectId: string, rows: readonly SymbolRow[]): Promise<Map<string, OutlineEntry[]>> {
+/** The outlines of `rows` (skeleton views), OUTLINE_BUDGET shared among them; for callers that already hold the rows. */
+export async function outlinesFor(ctx: ToolContext, projectId: string, rows: readonly SymbolRow[]): Promise<Map<string, OutlineEntry[]>> {
   const owners = [...new Map(rows.map((r) => [r.id, r])).values()];
   if (owners.length === 0) return new Map();
   const perOwner = Math.max(20, Math.floor(OUTLINE_BUDGET / owners.length));

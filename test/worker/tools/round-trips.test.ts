@@ -5,8 +5,9 @@ import { push } from '../upload/support';
 
 /**
  * D1 round trips per tool call (X-Pincher-D1-Round-Trips), pinned so that they cannot creep
- * back: a lite tool answers in one, trace (standard) in at most two — once the project row is
- * cached in the isolate (its check rides along with the call's own round trip).
+ * back: a lite tool answers in one, trace (standard) in at most two, the composites in as few
+ * as their dependent reads allow — once the project row is cached in the isolate (its check
+ * rides along with the call's own round trip).
  */
 const PROJECT = 'round-trips';
 
@@ -123,9 +124,44 @@ describe('D1 round trips per tool call', () => {
     expect(t.trips).toBe(2);
   });
 
-  it('trace walks each further level in one more round trip', async () => {
+  it('trace walks up to three levels in the same round trip as one, both directions at once', async () => {
     const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
-    expect(t.body.result.hops.length).toBeGreaterThan(1);
-    expect(t.trips).toBeLessThanOrEqual(4);
+    expect(t.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
+    expect(t.trips).toBe(2);
+    const both = await trips('trace', { id: 'src/widget.ts::fetchWidget#Function', direction: 'both', depth: 3 });
+    expect(both.body.result.hops.map((h: Json) => `${h.direction} ${h.depth}`)).toEqual(['inbound 1', 'outbound 1']);
+    expect(both.trips).toBe(2);
+  });
+});
+
+describe('D1 round trips per composite call', () => {
+  it('context_for_task answers in three: names with the task’s files, their symbols, then sources, outlines and neighbours together', async () => {
+    const t = await trips('context_for_task', { task: 'Fix WidgetStore.load in src/widget.ts: it returns a stale value when its input is empty' });
+    expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::WidgetStore.load#Method');
+    expect(t.trips).toBe(3);
+  });
+
+  it('investigate_failure answers in three: the frame files, then their facts, sizes and symbols together, then the callers', async () => {
+    const t = await trips('investigate_failure', { trace: 'Error: no widget id\n    at fetchWidget (/app/src/widget.ts:8:20)\n    at WidgetStore.load (/app/src/widget.ts:3:12)\n' });
+    expect(t.body.result.implicated[0].id).toBe('src/widget.ts::fetchWidget#Function');
+    expect(t.trips).toBe(3);
+  });
+
+  it('plan_change by id walks in the target’s round trip: one more for an empty answer’s diagnosis', async () => {
+    const t = await trips('plan_change', { id: 'src/widget.ts::normaliseWidget#Function' });
+    expect(t.body.result.impact.length).toBeGreaterThan(0);
+    // Its baseline figures were read (and kept) by the trace calls above.
+    expect(t.trips).toBe(1);
+    const empty = await trips('plan_change', { id: 'src/widget.ts::WidgetStore#Class' });
+    expect(empty.body.result.impact).toEqual([]);
+    expect(empty.trips).toBe(2);
+  });
+
+  it('changes answers in four: the diff’s files, their contents, the changed symbols with the importers, then the caller walk', async () => {
+    const diff = 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -13 +13 @@\n-  return id.trim();\n+  return id.trim().toLowerCase();\n';
+    const t = await trips('changes', { diff });
+    expect(t.body.result.changed.map((c: Json) => c.id)).toContain('src/widget.ts::normaliseWidget#Function');
+    expect(t.body.result.impacted.length).toBeGreaterThan(0);
+    expect(t.trips).toBe(4);
   });
 });

@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { walkWith, type WalkOptions, type WalkPlan } from '../../../src/db/graph';
+import type { EdgeKind } from '../../../src/graph/types';
+import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
+import { DB, indexProject } from './support';
+
+// A walk reads each direction in one statement per three levels (chained per-level CTEs that
+// work out every frontier in SQL); the per-level plan (one statement per level) is the
+// reference it must equal. These walk random graphs — cycles, diamonds, self-loops, repeated pairs, test
+// symbols, module ends, stale ids, weak edges, every kind — both ways with every option and
+// compare the whole results, and count the statements each plan sends.
+
+const fn = (name: string) => `export function ${name}(): number {\n  return 1;\n}\n`;
+const FILES: Record<string, string> = {
+  'src/a.ts': Array.from({ length: 8 }, (_, i) => fn(`a${i}`)).join('\n'),
+  'src/b.ts': Array.from({ length: 6 }, (_, i) => fn(`b${i}`)).join('\n'),
+  'src/c.py': Array.from({ length: 5 }, (_, i) => `def c${i}():\n    return 1\n`).join('\n'),
+  'test/a.test.ts': Array.from({ length: 4 }, (_, i) => fn(`t${i}`)).join('\n'),
+  'src/k.ts': 'export class K {\n  m0(): number {\n    return 0;\n  }\n  m1(): number {\n    return 1;\n  }\n}\n',
+};
+/** Files that are module ends only (no symbols of theirs are seeded), one of them a test file. */
+const MODULE_FILES = ['src/main.ts', 'test/setup.test.ts', 'src/a.ts', 'src/c.py'];
+const KINDS: EdgeKind[] = ['CALLS', 'CALLS', 'CALLS', 'CALLS', 'REFERENCES', 'IMPORTS', 'INHERITS'];
+const CONFIDENCES = [1, 1, 0.95, 0.9, 0.9, 0.7, 0.5, 0.4, 0.3];
+
+let project: { id: string; ids: Set<string> };
+let symbols: string[];
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomGraph(seed: number, size: number): SeedEdge[] {
+  const rand = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const end = (): { id: string | null; file: string | null } => {
+    const r = rand();
+    if (r < 0.08) return { id: null, file: pick(MODULE_FILES) };
+    if (r < 0.11) return { id: 'src/a.ts::ghost#Function', file: 'src/a.ts' };
+    const id = pick(symbols);
+    return { id, file: id.slice(0, id.indexOf('::')) };
+  };
+  const edges: SeedEdge[] = [];
+  for (let i = 0; i < size; i++) {
+    const src = end();
+    const dst = end();
+    edges.push({ kind: pick(KINDS), src: src.id, srcFile: src.file ?? undefined, dst: dst.id, dstFile: dst.file, line: 1 + Math.floor(rand() * 12), confidence: pick(CONFIDENCES), name: 'ref' });
+  }
+  // A diamond and a repeated pair: two ways to one node, and many sites of one call.
+  const [p, q, r, s] = symbols.slice(0, 4);
+  edges.push({ src: p, dst: q, line: 3 }, { src: p, dst: r, line: 4 }, { src: q, dst: s, line: 5, confidence: 0.9 }, { src: r, dst: s, line: 2, confidence: 0.9 });
+  for (let line = 20; line < 26; line++) edges.push({ src: q, dst: p, line, confidence: line === 23 ? 1 : 0.9, kind: line === 21 ? 'REFERENCES' : 'CALLS' });
+  return edges;
+}
+
+/** A D1 binding counting the statements it is asked to run. */
+function counting(): { d1: D1Database; statements: () => number } {
+  let n = 0;
+  const d1 = {
+    prepare(sql: string) {
+      const real = DB.prepare(sql);
+      return {
+        bind(...args: unknown[]) {
+          n++;
+          return real.bind(...args);
+        },
+      };
+    },
+  } as unknown as D1Database;
+  return { d1, statements: () => n };
+}
+
+/** Both plans of one walk, and the statements each sent. */
+async function both(starts: readonly string[], options: WalkOptions, ceiling?: number) {
+  const how = (plan: WalkPlan['plan']): WalkPlan => (ceiling === undefined ? { plan } : { plan, ceiling });
+  const perLevel = counting();
+  const levels = await walkWith(perLevel.d1, project.id, starts, options, how('levels'));
+  const { d1, statements } = counting();
+  const statement = await walkWith(d1, project.id, starts, options, how('statement'));
+  return { levels, statement, statements: statements(), levelStatements: perLevel.statements() };
+}
+
+/**
+ * The statements the one-statement plan sends: per direction one per STATEMENT_LEVELS (3)
+ * levels it reads — a walk of up to three levels is one round trip, both directions together.
+ */
+function expectStatements(r: { statements: number; levelStatements: number }, direction: WalkOptions['direction'], depth: number): void {
+  if (direction === 'both') {
+    expect(r.statements).toBeLessThanOrEqual(2 * Math.ceil(depth / 3));
+    if (depth <= 3) expect(r.statements).toBe(2);
+  } else {
+    // The per-level plan sends one statement per level it reads.
+    expect(r.statements).toBe(Math.ceil(r.levelStatements / 3));
+  }
+}
+
+beforeAll(async () => {
+  project = await indexProject('graph-walk-plans', FILES);
+  symbols = [...project.ids].sort();
+  expect(symbols.length).toBeGreaterThan(20);
+});
+
+describe('the one-statement walk reads what the per-level walk reads', () => {
+  it('on random graphs, both ways, every depth, kinds, floors and test rules, in one statement per direction and three levels', async () => {
+    let compared = 0;
+    let reached = 0;
+    for (const seed of [1, 2, 3]) {
+      await writeSeedEdges(project.id, randomGraph(seed, 90 + 30 * seed).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+      const rand = prng(100 + seed);
+      for (let round = 0; round < 8; round++) {
+        const starts = round === 0 ? [symbols[0], symbols[0], 'src/a.ts::ghost#Function'] : [symbols[Math.floor(rand() * symbols.length)], ...(round % 3 === 0 ? [symbols[Math.floor(rand() * symbols.length)]] : [])];
+        for (const direction of ['in', 'out', 'both'] as const) {
+          for (let depth = 1; depth <= 5; depth++) {
+            const options: WalkOptions = {
+              direction,
+              depth,
+              kinds: round % 2 === 0 ? ['CALLS'] : ['CALLS', 'REFERENCES', 'IMPORTS', 'INHERITS'],
+              minConfidence: [0, 0.5, 0.95][round % 3],
+              includeTests: round % 4 < 2,
+              countHidden: round % 3 !== 1,
+              maxHops: round === 5 ? 3 : 500,
+            };
+            const r = await both(starts, options);
+            const { levels, statement } = r;
+            expect(statement, `seed ${seed} ${JSON.stringify({ starts, ...options })}`).toEqual(levels);
+            expectStatements(r, direction, depth);
+            compared++;
+            reached += levels.total;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(3 * 8 * 3 * 5);
+    // The graphs are not trivially empty: the walks reach many nodes.
+    expect(reached).toBeGreaterThan(1000);
+  }, 180_000);
+
+  it('cuts each level at the same row ceiling (complete false), in as few statements', async () => {
+    await writeSeedEdges(project.id, randomGraph(7, 200).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+    let cut = 0;
+    for (const start of symbols.slice(0, 12)) {
+      for (const direction of ['in', 'out', 'both'] as const) {
+        for (const ceiling of [2, 5, 9]) {
+          const options: WalkOptions = { direction, depth: 4, kinds: ['CALLS', 'REFERENCES', 'IMPORTS'], minConfidence: 0.5, countHidden: true, includeTests: ceiling !== 5 };
+          const r = await both([start], options, ceiling);
+          const { levels, statement } = r;
+          expect(statement, `${start} ${direction} ceiling ${ceiling}`).toEqual(levels);
+          expectStatements(r, direction, options.depth);
+          if (!levels.complete) cut++;
+        }
+      }
+    }
+    expect(cut).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('sends nothing for no start ids', async () => {
+    const { levels, statement, statements } = await both([], { direction: 'both', depth: 3 });
+    expect(statement).toEqual(levels);
+    expect(statement.total).toBe(0);
+    expect(statements).toBe(0);
+  });
+});
