@@ -48,6 +48,8 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
     table: 'edges',
     select: 'SELECT rowid AS __rowid, * FROM edges WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3',
     page: PAGE_ROWS.narrow,
+    // Read from the stored codes (migration 0015).
+    generated: ['kind', 'provenance', 'confidence'],
   },
 ];
 
