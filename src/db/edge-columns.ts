@@ -21,7 +21,7 @@ function quote(text: string): string {
 
 /** SQL: the code of `text` (an SQL expression) in `values`; null for a value not in the list (the NOT NULL column refuses it). */
 function encodeSql(values: readonly string[], text: string): string {
-  return `CASE ${text} ${values.map((v, i) => `WHEN ${quote(v)} THEN ${i}`).join(' ')} END`;
+  return `CASE (${text}) ${values.map((v, i) => `WHEN ${quote(v)} THEN ${i}`).join(' ')} END`;
 }
 
 /** SQL: the value of the code in `column` (the generated column's expression). */
@@ -39,5 +39,5 @@ export const EDGE_CODE_COLUMNS = 'kind_code, provenance_code, confidence_milli';
 
 /** SQL: the values of EDGE_CODE_COLUMNS for an edge's kind, provenance and confidence given as SQL expressions. */
 export function edgeCodesSql(kind: string, provenance: string, confidence: string): string {
-  return `${encodeSql(EDGE_KINDS, kind)}, ${encodeSql(EDGE_PROVENANCES, provenance)}, CAST(round(${confidence} * 1000) AS INTEGER)`;
+  return `${encodeSql(EDGE_KINDS, kind)}, ${encodeSql(EDGE_PROVENANCES, provenance)}, CAST(round((${confidence}) * 1000) AS INTEGER)`;
 }

@@ -7,6 +7,7 @@
  */
 import { auxiliarySql } from './search-rank';
 import { symbolField } from './extraction-json';
+import { storedParentSql } from './symbol-parent';
 import { symbolInFileSql } from './symbol-range';
 
 export interface ExtractionRow {
@@ -144,10 +145,10 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
-    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent_raw, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
        SELECT ?1, ${f('storedKey')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
-              ${f('signature')}, ${f('docstring')}, ${f('parent')}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
+              ${f('signature')}, ${f('docstring')}, ${storedParentSql(f('parent'), f('qualifiedName'), f('name'))}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
               ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
               ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
               coalesce(${f('declaration')}, 0)

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { EDGE_CONFIDENCE_SQL, EDGE_KIND_SQL, EDGE_PROVENANCE_SQL } from './edge-columns';
+import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
 /**
  * Conventions for every table: times are epoch milliseconds (UTC); ids are
@@ -179,7 +180,10 @@ export const symbols = sqliteTable(
     kind: text('kind').notNull(),
     signature: text('signature').notNull(),
     docstring: text('docstring'),
-    parent: text('parent'),
+    /** `parent` as stored: null when the qualified name implies it (src/db/symbol-parent.ts). */
+    parentRaw: text('parent_raw'),
+    /** The enclosing symbol's qualified name; null at the top level. Read from `parent_raw` and the qualified name. */
+    parent: text('parent').generatedAlwaysAs(sql.raw(SYMBOL_PARENT_SQL), { mode: 'virtual' }),
     language: text('language').notNull(),
     corpus: text('corpus').notNull(),
     isExported: integer('is_exported', { mode: 'boolean' }).notNull(),

@@ -8,6 +8,7 @@ import { jsonChunks } from './json-param';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
+import { symbolInPathRangeSql } from './symbol-range';
 
 // ---------------------------------------------------------------------------
 // Query translation
@@ -372,7 +373,12 @@ function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
     params.push(f.minConfidence);
   }
   if (f.path) {
-    cond.push(...pathConditions('s.file_path', f.path, params));
+    if (f.path.prefix) {
+      // The folder's symbols: one range of the id index as well as of the paths (src/db/symbol-range.ts).
+      const end = prefixEnd(f.path.prefix);
+      cond.push(symbolInPathRangeSql('s', '?', '?'));
+      params.push(f.path.prefix, end, f.path.prefix, end);
+    }
     if (f.path.paths) {
       const chunks = jsonChunks(f.path.paths);
       if (chunks.length === 0) cond.push('0');

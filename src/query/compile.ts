@@ -6,6 +6,7 @@ import type { Required } from '../regex/literals';
 import { NODE_VIEW, REL_VIEW } from './vocabulary';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql } from '../db/edge-ends';
+import { symbolInFileSql } from '../db/symbol-range';
 
 /**
  * pinchQL → SQLite for D1. Every value from the query text is a bound
@@ -223,7 +224,10 @@ function columnSql(alias: string, column: string): string {
 function mapSql(alias: string, props: readonly PropEntry[], c: Ctx): string[] {
   return props.map((p) => {
     const def = c.a.properties.get(p)?.def;
-    return def ? `${alias}.${def.column} = ${sqlOf(p.value, c)}` : 'NULL';
+    if (!def) return 'NULL';
+    // A symbol's file given as text: the file's range of the id index (db/symbol-range.ts), one bound value.
+    if (def.column === 'file_path' && p.value.type === 'literal' && typeof p.value.value === 'string') return symbolInFileSql(alias, sqlOf(p.value, c));
+    return `${alias}.${def.column} = ${sqlOf(p.value, c)}`;
   });
 }
 
