@@ -3,7 +3,7 @@
  * src/db/graph.ts: symbols overlapping line ranges, file facts and contents
  * by path, paths by file name, and which files hold test code. Every list
  * travels as one JSON parameter read with json_each, joined with CROSS JOIN
- * so SQLite seeks an index per item (`symbols_file`, the `files` key).
+ * so SQLite seeks an index per item (a file's range of `symbols_project_id`, the `files` key).
  */
 import { jsonChunks } from './json-param';
 import type { SymbolRow } from './source';

@@ -2,8 +2,8 @@
  * Reads behind symbol, symbols, read and context: symbols by id or name,
  * source slices, file contents and the references of a range. Every list
  * lookup is one statement over `json_each` (no per-item round trips), and
- * every statement seeks an index: `symbols_project_id`, `symbols_name`,
- * `symbols_file`, `refs_file` or the `files` primary key.
+ * every statement seeks an index: `symbols_project_id` (by id, or a file's
+ * range of ids: src/db/symbol-range.ts), `symbols_name` or the `files` primary key.
  *
  * `json_each` lists are joined with CROSS JOIN, which makes SQLite loop over
  * the list and seek the index per item: with a plain JOIN the planner, blind
