@@ -7,34 +7,12 @@ import { fileSymbols, fileWithSymbols, nestedSymbols } from '../../../src/db/sou
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { DB, FILES, indexProject, rest } from '../graph/support';
+import { recording, type Captured } from '../recording-d1';
 
 // Migration 0015 dropped the symbols index on (project_id, file_path): a file's symbols are one range of
 // symbols_project_id, since every id starts with `{file_path}::` (src/db/symbol-range.ts). These hold that every
 // statement that sought symbols by file through the dropped index now seeks that range, and none scans the table.
 let project: { id: string; ids: Set<string> };
-
-interface Captured {
-  sql: string;
-  args: unknown[];
-}
-
-/** A D1 binding that records every bound statement it prepares (and runs it on the real one). */
-function recording(): { d1: D1Database; seen: Captured[] } {
-  const seen: Captured[] = [];
-  const d1 = {
-    prepare(sql: string) {
-      const real = DB.prepare(sql);
-      return {
-        bind(...args: unknown[]) {
-          seen.push({ sql, args });
-          return real.bind(...args);
-        },
-      };
-    },
-    batch: (s: D1PreparedStatement[]) => DB.batch(s),
-  } as unknown as D1Database;
-  return { d1, seen };
-}
 
 /** The query plan of each recorded statement that reads the symbols table (not its FTS index or the extractions' JSON). */
 async function symbolPlans(seen: readonly Captured[]): Promise<{ sql: string; plan: string[] }[]> {
