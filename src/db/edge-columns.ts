@@ -15,6 +15,9 @@ export const EDGE_KINDS = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERE
 /** `provenance_code` → `provenance`. Append only. */
 export const EDGE_PROVENANCES = ['same_file', 'receiver', 'module', 'unique_name', 'ambiguous', 'import', 'package', 'scip'] as const satisfies readonly Provenance[];
 
+/** True only while every kind and provenance has a code: adding one to src/graph/types.ts without a code here fails to compile. */
+export const EDGE_CODES_COMPLETE: [Exclude<EdgeKind, (typeof EDGE_KINDS)[number]> | Exclude<Provenance, (typeof EDGE_PROVENANCES)[number]>] extends [never] ? true : false = true;
+
 function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
