@@ -3,10 +3,11 @@
  * src/db/graph.ts: symbols overlapping line ranges, file facts and contents
  * by path, paths by file name, and which files hold test code. Every list
  * travels as one JSON parameter read with json_each, joined with CROSS JOIN
- * so SQLite seeks an index per item (`symbols_file`, the `files` key).
+ * so SQLite seeks an index per item (a file's range of `symbols_project_id`, the `files` key).
  */
 import { jsonChunks } from './json-param';
 import type { SymbolRow } from './source';
+import { symbolInFileSql } from './symbol-range';
 
 /** A symbol as the composites show it (snake_case, as stored). */
 export type SpanSymbol = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'signature' | 'language' | 'start_line' | 'end_line' | 'is_test' | 'is_exported'> & {
@@ -32,7 +33,7 @@ export async function symbolsOverlapping(d1: D1Database, projectId: string, prob
         `SELECT json_extract(p.value, '$.k') AS k, s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.language, s.corpus,
                 s.start_line, s.end_line, s.is_test, s.is_exported
          FROM json_each(?2) p
-         CROSS JOIN symbols s ON s.project_id = ?1 AND s.file_path = json_extract(p.value, '$.f')
+         CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', "json_extract(p.value, '$.f')")}
          WHERE s.start_line <= json_extract(p.value, '$.e') AND s.end_line >= json_extract(p.value, '$.s')
            AND (?3 = 0 OR s.corpus = 'code')
          ORDER BY s.file_path, s.start_line, s.end_line DESC`,
@@ -128,7 +129,7 @@ export async function filesWithTests(d1: D1Database, projectId: string, paths: r
   const rows = await d1
     .prepare(
       `SELECT j.value AS path FROM json_each(?2) j
-       WHERE EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND s.file_path = j.value AND s.is_test = 1)`,
+       WHERE EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND ${symbolInFileSql('s', 'j.value')} AND s.is_test = 1)`,
     )
     .bind(projectId, JSON.stringify(distinct))
     .all<{ path: string }>();

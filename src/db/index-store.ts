@@ -7,6 +7,8 @@
  */
 import { auxiliarySql } from './search-rank';
 import { symbolField } from './extraction-json';
+import { storedParentSql } from './symbol-parent';
+import { symbolInFileSql } from './symbol-range';
 
 export interface ExtractionRow {
   hash: string;
@@ -119,7 +121,7 @@ const REBUILT_SYMBOLS = `(SELECT json_group_array(json(j)) FROM (
   SELECT json_array(CASE WHEN substr(s.id, length(d.path) + 3) = s.qualified_name || '#' || s.kind THEN NULL ELSE substr(s.id, length(d.path) + 3) END,
     s.name, s.qualified_name, s.kind, s.signature, s.docstring, s.parent, s.is_exported, s.is_test, s.start_line, s.end_line,
     s.start_byte, s.end_byte, s.confidence, s.words, s.declaration) AS j
-  FROM files d JOIN symbols s ON s.project_id = d.project_id AND s.file_path = d.path
+  FROM files d JOIN symbols s ON s.project_id = d.project_id AND ${symbolInFileSql('s', 'd.path')}
   WHERE d.rowid = (${HOLDER}) ORDER BY s.rowid))`;
 
 /**
@@ -138,15 +140,15 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
   return [
     b(`UPDATE extractions SET symbols_json = ${REBUILT_SYMBOLS}
        WHERE rowid IN (${TOUCHED_EXTRACTIONS}) AND symbols_json = ${HELD} AND EXISTS (${HOLDER}) AND ${STILL_OPEN}`, 3),
-    b(`DELETE FROM symbols WHERE project_id = ?1 AND file_path IN (${CHANGED})`, 2),
+    b(`DELETE FROM symbols WHERE rowid IN (SELECT s.rowid FROM (${CHANGED}) c CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'c.path')})`, 2),
     b(`DELETE FROM files WHERE project_id = ?1 AND path IN (${CHANGED})`, 2),
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
-    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent_raw, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
        SELECT ?1, ${f('storedKey')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
-              ${f('signature')}, ${f('docstring')}, ${f('parent')}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
+              ${f('signature')}, ${f('docstring')}, ${storedParentSql(f('parent'), f('qualifiedName'), f('name'))}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
               ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
               ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
               coalesce(${f('declaration')}, 0)

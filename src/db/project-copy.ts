@@ -41,13 +41,15 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
     table,
     select: `SELECT rowid AS __rowid, * FROM ${table} WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
     page: PAGE_ROWS.narrow,
-    // A symbol's id is computed from its row (migration 0013).
-    generated: table === 'symbols' ? ['id'] : undefined,
+    // A symbol's id (migration 0013) and parent (0015) are computed from its row.
+    generated: table === 'symbols' ? ['id', 'parent'] : undefined,
   })),
   {
     table: 'edges',
     select: 'SELECT rowid AS __rowid, * FROM edges WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3',
     page: PAGE_ROWS.narrow,
+    // Read from the stored codes (migration 0015).
+    generated: ['kind', 'provenance', 'confidence'],
   },
 ];
 

@@ -28,9 +28,11 @@ import { DECLARED_TYPE_LANGUAGES } from '../graph/languages';
 import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
+import { EDGE_CODE_COLUMNS, edgeCodesSql } from './edge-columns';
 import { edgeEnd } from './edge-ends';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
+import { symbolsOfFilesSql } from './symbol-range';
 import { scipTargets } from './scip';
 
 /** What the pass needs to know about the push, read before its commit batch runs. */
@@ -116,7 +118,7 @@ const SYMBOL_SIGNATURE = "id || char(9) || name || char(9) || qualified_name || 
 
 function symbolSignatures(d1: D1Database, projectId: string, json: string) {
   return d1
-    .prepare(`SELECT file_path, ${SYMBOL_SIGNATURE} AS sig FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`)
+    .prepare(`SELECT file_path, ${SYMBOL_SIGNATURE} AS sig FROM ${symbolsOfFilesSql('?1', '?2')}`)
     .bind(projectId, json)
     .all<{ file_path: string; sig: string }>();
 }
@@ -309,7 +311,7 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
     for (const r of await eachChunk(symbolFiles, async (json) =>
       (
         await d1
-          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`)
+          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM ${symbolsOfFilesSql('?1', '?2')}`)
           .bind(projectId, json)
           .all<SymbolRow>()
       ).results,
@@ -365,8 +367,8 @@ async function writeEdges(d1: D1Database, projectId: string, generation: number,
     stmts.push(
       d1
         .prepare(
-          `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
-           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
+          `INSERT INTO edges (project_id, ${EDGE_CODE_COLUMNS}, src_key, src_file, dst_key, dst_file, name, line)
+           SELECT ?1, ${edgeCodesSql('value ->> 0', 'value ->> 8', 'value ->> 7')}, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
            FROM json_each(?3) WHERE ${guard}`,
         )
         .bind(projectId, generation, json),

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { EDGE_CONFIDENCE_SQL, EDGE_KIND_SQL, EDGE_PROVENANCE_SQL } from './edge-columns';
+import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
 /**
  * Conventions for every table: times are epoch milliseconds (UTC); ids are
@@ -178,7 +180,10 @@ export const symbols = sqliteTable(
     kind: text('kind').notNull(),
     signature: text('signature').notNull(),
     docstring: text('docstring'),
-    parent: text('parent'),
+    /** `parent` as stored: null when the qualified name implies it (src/db/symbol-parent.ts). */
+    parentRaw: text('parent_raw'),
+    /** The enclosing symbol's qualified name; null at the top level. Read from `parent_raw` and the qualified name. */
+    parent: text('parent').generatedAlwaysAs(sql.raw(SYMBOL_PARENT_SQL), { mode: 'virtual' }),
     language: text('language').notNull(),
     corpus: text('corpus').notNull(),
     isExported: integer('is_exported', { mode: 'boolean' }).notNull(),
@@ -203,7 +208,6 @@ export const symbols = sqliteTable(
   },
   (t) => [
     uniqueIndex('symbols_project_id').on(t.projectId, t.id),
-    index('symbols_file').on(t.projectId, t.filePath),
     index('symbols_name').on(t.projectId, t.name),
   ],
 );
@@ -287,18 +291,29 @@ export const edges = sqliteTable(
   {
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
     projectId: text('project_id').notNull(),
-    kind: text('kind').notNull(), // 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES'
     srcFile: text('src_file').notNull(),
     dstFile: text('dst_file'),
     /** The reference text as written (callee, module specifier or base type). */
     name: text('name').notNull(),
     line: integer('line').notNull(),
-    confidence: real('confidence').notNull(),
-    provenance: text('provenance').notNull(),
     /** Source symbol id minus `{src_file}::`; null at module level. */
     srcKey: text('src_key'),
     /** Target symbol id minus `{dst_file}::`; null for IMPORTS of a whole file or module. */
     dstKey: text('dst_key'),
+    /** The kind, provenance and confidence as stored: small codes and thousandths (src/db/edge-columns.ts). */
+    kindCode: integer('kind_code').notNull(),
+    provenanceCode: integer('provenance_code').notNull(),
+    confidenceMilli: integer('confidence_milli').notNull(),
+    /** 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES', read from `kind_code`. */
+    kind: text('kind')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(EDGE_KIND_SQL), { mode: 'virtual' }),
+    provenance: text('provenance')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(EDGE_PROVENANCE_SQL), { mode: 'virtual' }),
+    confidence: real('confidence')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(EDGE_CONFIDENCE_SQL), { mode: 'virtual' }),
   },
   (t) => [index('edges_src').on(t.projectId, t.srcFile, t.srcKey), index('edges_dst').on(t.projectId, t.dstFile, t.dstKey)],
 );

@@ -5,6 +5,7 @@
  */
 import type { ScipRefRow, ScipTargetRow } from '../graph/scip/edges';
 import { jsonChunks } from './json-param';
+import { symbolsOfFilesSql } from './symbol-range';
 
 /**
  * Line count (newlines + 1) of each listed path of the upload that is not deleted, counted
@@ -44,8 +45,7 @@ export async function scipTargets(d1: D1Database, projectId: string, files: read
     const [s, r] = await d1.batch([
       d1
         .prepare(
-          `SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM symbols
-           WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`,
+          `SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`,
         )
         .bind(projectId, chunk),
       d1

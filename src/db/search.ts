@@ -11,6 +11,7 @@ import type { Glob } from '../util/glob';
 
 export { pathConditions, type PathFilter } from './path-filter';
 import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
+import { symbolInPathRangeSql } from './symbol-range';
 
 // ---------------------------------------------------------------------------
 // Query translation
@@ -358,7 +359,12 @@ function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
     params.push(f.minConfidence);
   }
   if (f.path) {
-    cond.push(...pathConditions('s.file_path', f.path, params));
+    if (f.path.prefix) {
+      // The folder's symbols: one range of the id index as well as of the paths (src/db/symbol-range.ts).
+      const end = prefixEnd(f.path.prefix);
+      cond.push(symbolInPathRangeSql('s', '?', '?'));
+      params.push(f.path.prefix, end, f.path.prefix, end);
+    }
     if (f.path.paths) {
       const chunks = jsonChunks(f.path.paths);
       if (chunks.length === 0) cond.push('0');

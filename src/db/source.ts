@@ -2,8 +2,8 @@
  * Reads behind symbol, symbols, read and context: symbols by id or name,
  * source slices, file contents and the references of a range. Every list
  * lookup is one statement over `json_each` (no per-item round trips), and
- * every statement seeks an index: `symbols_project_id`, `symbols_name`,
- * `symbols_file`, `refs_file` or the `files` primary key.
+ * every statement seeks an index: `symbols_project_id` (by id, or a file's
+ * range of ids: src/db/symbol-range.ts), `symbols_name` or the `files` primary key.
  *
  * `json_each` lists are joined with CROSS JOIN, which makes SQLite loop over
  * the list and seek the index per item: with a plain JOIN the planner, blind
@@ -15,6 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
+import { symbolInFileSql } from './symbol-range';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -149,7 +150,7 @@ export async function fileSymbols(d1: D1Database, projectId: string, path: strin
 
 function fileSymbolsStatement(d1: D1Database, projectId: string, path: string): D1PreparedStatement {
   return d1
-    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND s.file_path = ?2 ORDER BY s.start_byte, s.end_byte DESC, s.rowid`)
+    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`)
     .bind(projectId, path);
 }
 
@@ -210,7 +211,7 @@ export async function nestedSymbols(d1: D1Database, projectId: string, owners: r
                   row_number() OVER (PARTITION BY o.key ORDER BY s.start_byte, s.end_byte DESC) AS n,
                   count(*) OVER (PARTITION BY o.key) AS total
            FROM json_each(?2) o
-           CROSS JOIN symbols s ON s.project_id = ?1 AND s.file_path = json_extract(o.value, '$.f')
+           CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', "json_extract(o.value, '$.f')")}
            WHERE s.start_byte >= json_extract(o.value, '$.s') AND s.end_byte <= json_extract(o.value, '$.e')
              AND s.id != json_extract(o.value, '$.id')
          ) WHERE n <= ?3 ORDER BY owner, n`,

@@ -6,6 +6,7 @@ import type { Required } from '../regex/literals';
 import { NODE_VIEW, REL_VIEW } from './vocabulary';
 import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql } from '../db/edge-ends';
+import { symbolInFileSql } from '../db/symbol-range';
 
 /**
  * pinchQL → SQLite for D1. Every value from the query text is a bound
@@ -145,6 +146,10 @@ function binarySql(e: Extract<Expr, { type: 'binary' }>, c: Ctx): string {
     if (!values) throw new Error('regex values were not computed before compiling');
     return `(${sqlOf(e.left, c)} IN (SELECT value FROM json_each(${c.p.add(JSON.stringify(values))})))`;
   }
+  if (e.op === '=') {
+    const inFile = fileTestSql(e.left, e.right, c) ?? fileTestSql(e.right, e.left, c);
+    if (inFile) return inFile;
+  }
   const l = sqlOf(e.left, c);
   const r = sqlOf(e.right, c);
   switch (e.op) {
@@ -167,6 +172,14 @@ function binarySql(e: Extract<Expr, { type: 'binary' }>, c: Ctx): string {
       // = <> < <= > >= - * / %: the same spelling in SQLite.
       return `(${l} ${e.op} ${r})`;
   }
+}
+
+/** `n.file = 'path'` for a node `n`: the file's range of the id index (db/symbol-range.ts); null for any other test. */
+function fileTestSql(prop: Expr, value: Expr, c: Ctx): string | null {
+  if (prop.type !== 'prop' || value.type !== 'literal' || typeof value.value !== 'string') return null;
+  const found = c.a.properties.get(prop);
+  if (!found?.def || !found.binding || found.binding.kind !== 'node' || found.def.column !== 'file_path') return null;
+  return `(${symbolInFileSql(aliasOf(c, found.binding), sqlOf(value, c))})`;
 }
 
 function callSql(e: Extract<Expr, { type: 'call' }>, c: Ctx): string {
@@ -223,7 +236,10 @@ function columnSql(alias: string, column: string): string {
 function mapSql(alias: string, props: readonly PropEntry[], c: Ctx): string[] {
   return props.map((p) => {
     const def = c.a.properties.get(p)?.def;
-    return def ? `${alias}.${def.column} = ${sqlOf(p.value, c)}` : 'NULL';
+    if (!def) return 'NULL';
+    // A symbol's file given as text: the file's range of the id index (db/symbol-range.ts), one bound value.
+    if (def.column === 'file_path' && p.value.type === 'literal' && typeof p.value.value === 'string') return symbolInFileSql(alias, sqlOf(p.value, c));
+    return `${alias}.${def.column} = ${sqlOf(p.value, c)}`;
   });
 }
 

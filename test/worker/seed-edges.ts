@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { EDGE_CODE_COLUMNS, edgeCodesSql } from '../../src/db/edge-columns';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 
@@ -60,10 +61,10 @@ export async function writeSeedEdges(projectId: string, rows: readonly EdgeRowSe
     DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(projectId),
     DB.prepare('DELETE FROM project_aggregates WHERE project_id = ?1').bind(projectId),
     DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(value, '$.kind'), substr(json_extract(value, '$.src'), instr(json_extract(value, '$.src'), '::') + 2), json_extract(value, '$.srcFile'), substr(json_extract(value, '$.dst'), instr(json_extract(value, '$.dst'), '::') + 2),
-              json_extract(value, '$.dstFile'), json_extract(value, '$.name'), json_extract(value, '$.line'), json_extract(value, '$.confidence'),
-              json_extract(value, '$.provenance')
+      `INSERT INTO edges (project_id, ${EDGE_CODE_COLUMNS}, src_key, src_file, dst_key, dst_file, name, line)
+       SELECT ?1, ${edgeCodesSql("json_extract(value, '$.kind')", "json_extract(value, '$.provenance')", "json_extract(value, '$.confidence')")},
+              substr(json_extract(value, '$.src'), instr(json_extract(value, '$.src'), '::') + 2), json_extract(value, '$.srcFile'), substr(json_extract(value, '$.dst'), instr(json_extract(value, '$.dst'), '::') + 2),
+              json_extract(value, '$.dstFile'), json_extract(value, '$.name'), json_extract(value, '$.line')
        FROM json_each(?2)`,
     ).bind(projectId, JSON.stringify(rows)),
     DB.prepare(`UPDATE projects SET graph_generation = CASE WHEN ?2 THEN generation - 1 ELSE generation END WHERE id = ?1`).bind(projectId, opts.pending ? 1 : 0),

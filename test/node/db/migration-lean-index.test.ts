@@ -1,36 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasSqlite, migratedFile, type MigratedFile } from './migration-support';
 
 // Migration 0013 on a database populated in the previous layout: edge ends become file + key,
 // symbol ids become computed from their rows, references get the shorter layout. Every answer
 // read back (edge ids, symbol ids, search rows, the refs view) must equal what was stored before.
-const MIGRATIONS = path.resolve(__dirname, '../../../migrations');
-const hasSqlite = (() => {
-  try {
-    execFileSync('sqlite3', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-let dir = '';
-let file = '';
-
-function sql(text: string): any[] {
-  const out = execFileSync('sqlite3', ['-json', file], { input: text, encoding: 'utf8' });
-  return out.trim() ? JSON.parse(out) : [];
-}
-
-function apply(upTo: number, from = 0): void {
-  for (const f of readdirSync(MIGRATIONS).filter((n) => /^\d{4}_.*\.sql$/.test(n)).sort()) {
-    const n = Number(f.slice(0, 4));
-    if (n >= from && n <= upTo) execFileSync('sqlite3', [file], { input: readFileSync(path.join(MIGRATIONS, f), 'utf8') });
-  }
-}
+let db: MigratedFile | null = null;
+const sql = (text: string) => (db as MigratedFile).sql(text);
 
 const OLD_REFS = JSON.stringify([
   ['import', './util', null, ['helper', '*'], null, 1],
@@ -43,9 +18,8 @@ const OLD_REFS = JSON.stringify([
 describe.skipIf(!hasSqlite)('migration 0013 on a populated database', () => {
   let refsBefore: any[] = [];
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pincher-mig-'));
-    file = path.join(dir, 'd1.sqlite');
-    apply(12);
+    db = migratedFile();
+    db.apply(12);
     sql(`
       INSERT INTO projects (id, name, created_at) VALUES ('P1', 'p', 0);
       INSERT INTO extractions (hash, language, extractor_version, corpus, status, symbols_json, refs_json, created_at)
@@ -62,10 +36,10 @@ describe.skipIf(!hasSqlite)('migration 0013 on a populated database', () => {
                ('P1', 'IMPORTS', NULL, 'src/main.ts', NULL, 'src/util.ts', './util', 1, 1, 'module');
     `);
     refsBefore = sql('SELECT * FROM refs ORDER BY line');
-    apply(13, 13);
+    db.apply(13, 13);
   });
   afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    db?.remove();
   });
 
   it('keeps every edge, each end read back as the id it stored', () => {

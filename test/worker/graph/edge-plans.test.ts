@@ -2,34 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hotspots } from '../../../src/db/architecture';
 import { callersOf, calleesOf, importersOf, scipCovers, uncalledSymbols, walk } from '../../../src/db/graph';
 import { DB, EDGES, FILES, indexProject, seedEdges } from './support';
+import { recording, type Captured } from '../recording-d1';
 
 // The edges table keeps two indexes, one per end: (project, src_file, src_key) and
 // (project, dst_file, dst_key). These hold that every graph read seeks one of them (by a
 // symbol's id cut into file and key, or by a file alone) and none scans the project's edges.
 let project: { id: string; ids: Set<string> };
-
-interface Captured {
-  sql: string;
-  args: unknown[];
-}
-
-/** A D1 binding that records every bound statement it prepares. */
-function recording(): { d1: D1Database; seen: Captured[] } {
-  const seen: Captured[] = [];
-  const d1 = {
-    prepare(sql: string) {
-      const real = DB.prepare(sql);
-      return {
-        bind(...args: unknown[]) {
-          seen.push({ sql, args });
-          return real.bind(...args);
-        },
-      };
-    },
-    batch: (s: D1PreparedStatement[]) => DB.batch(s),
-  } as unknown as D1Database;
-  return { d1, seen };
-}
 
 async function plansOf(seen: readonly Captured[]): Promise<string[][]> {
   const out: string[][] = [];

@@ -46,6 +46,14 @@ describe('pinchQL statement plans', () => {
     expect(out, out.join(' | ')).toContain('SEARCH r0 USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
   });
 
+  it('reads the symbols of one file (a property or a WHERE test) from its range of the id index', async () => {
+    const range = /SEARCH n0 USING INDEX symbols_project_id \(project_id=\? AND id>\? AND id<\?\)/;
+    for (const text of ["MATCH (a {file: 'src/core/db.ts'}) RETURN a.name", "MATCH (a) WHERE a.path = 'src/core/db.ts' AND a.kind = 'Function' RETURN a.name"]) {
+      const d = await plan(text);
+      expect(d.some((x) => range.test(x)), `${text}: ${d.join(' | ')}`).toBe(true);
+    }
+  });
+
   it('keeps the edge scan for a pattern with no narrowing condition (LIMIT stops it early)', async () => {
     const d = await plan('MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 5');
     expect(d[0], d.join(' | ')).toMatch(/r0/);

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { EDGE_CODE_COLUMNS, edgeCodesSql } from '../../../src/db/edge-columns';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 
@@ -87,9 +88,10 @@ export async function seedProject(name: string, files: Record<string, string> = 
   await DB.prepare('DELETE FROM edges WHERE project_id = ?1').bind(id).run();
   if (edges.length) {
     await DB.prepare(
-      `INSERT INTO edges (project_id, kind, src_key, src_file, dst_key, dst_file, name, line, confidence, provenance)
-       SELECT ?1, json_extract(e.value, '$[0]'), substr(json_extract(e.value, '$[1]'), instr(json_extract(e.value, '$[1]'), '::') + 2), json_extract(e.value, '$[2]'), substr(json_extract(e.value, '$[3]'), instr(json_extract(e.value, '$[3]'), '::') + 2),
-              json_extract(e.value, '$[4]'), json_extract(e.value, '$[5]'), json_extract(e.value, '$[6]'), json_extract(e.value, '$[7]'), json_extract(e.value, '$[8]')
+      `INSERT INTO edges (project_id, ${EDGE_CODE_COLUMNS}, src_key, src_file, dst_key, dst_file, name, line)
+       SELECT ?1, ${edgeCodesSql("json_extract(e.value, '$[0]')", "json_extract(e.value, '$[8]')", "json_extract(e.value, '$[7]')")},
+              substr(json_extract(e.value, '$[1]'), instr(json_extract(e.value, '$[1]'), '::') + 2), json_extract(e.value, '$[2]'), substr(json_extract(e.value, '$[3]'), instr(json_extract(e.value, '$[3]'), '::') + 2),
+              json_extract(e.value, '$[4]'), json_extract(e.value, '$[5]'), json_extract(e.value, '$[6]')
        FROM json_each(?2) e`,
     )
       .bind(id, JSON.stringify(edges))

@@ -40,19 +40,20 @@ async function seed(name: string, id: string): Promise<void> {
     ).bind(id, SYMBOLS / PER_FILE, content.length, PER_FILE, EXTRACTOR_VERSION, now),
   ]);
   // Names like getUser17 / handleToken3: 8 verbs × 16 nouns × 50 numbers, with words split as the extractor does.
+  // No parent: parent_raw '' (the qualified name Mod….name would imply one; src/db/symbol-parent.ts).
   const verb = caseOf(VERBS, 'i % 8');
   const noun = caseOf(NOUNS, '(i / 8) % 16');
   await env.DB.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1),
      v AS (SELECT i, ${verb} AS verb, ${noun} AS noun, (i / 128) % 50 AS num, 'src/m' || ((i / ${PER_FILE}) % 40) || '/f' || (i / ${PER_FILE}) || '.ts' AS path FROM n)
-     INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent, language, corpus,
+     INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent_raw, language, corpus,
                           is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words)
      SELECT ?1, verb || noun || num || '_' || i || '#Function', path, verb || noun || num,
             'Mod' || (i % 300) || '.' || verb || noun || num,
             CASE i % 3 WHEN 0 THEN 'Function' WHEN 1 THEN 'Method' ELSE 'Class' END,
             'export function ' || verb || noun || num || '(input: ' || noun || '): void',
             CASE WHEN i % 7 = 0 THEN 'Handles the ' || lower(noun) || ' for the ' || verb || ' path.' END,
-            NULL, 'typescript', 'code', 1, 0, (i % ${PER_FILE}) * 3 + 1, (i % ${PER_FILE}) * 3 + 3, (i % ${PER_FILE}) * 34, (i % ${PER_FILE}) * 34 + 33,
+            '', 'typescript', 'code', 1, 0, (i % ${PER_FILE}) * 3 + 1, (i % ${PER_FILE}) * 3 + 3, (i % ${PER_FILE}) * 34, (i % ${PER_FILE}) * 34 + 33,
             CASE WHEN i % 11 = 0 THEN 0.8 ELSE 1.0 END,
             verb || ' ' || lower(noun) || ' ' || num || ' mod' || (i % 300)
      FROM v`,

@@ -1,0 +1,46 @@
+/**
+ * How an edge stores its kind, provenance and confidence (schema.ts `edges`,
+ * migration 0015): small integers, read back as the text and the number
+ * through virtual generated columns `kind`, `provenance` and `confidence`, so
+ * statements that read edges name those as before. Only writes use the
+ * stored columns, through these helpers. A code is the value's position in
+ * its list (0 and 1, the commonest, take no bytes in a row); the confidence
+ * is kept in thousandths, the resolver's precision (src/graph/resolve).
+ */
+import type { EdgeKind, Provenance } from '../graph/types';
+
+/** `kind_code` → `kind`. Append only: a stored code never changes meaning. */
+export const EDGE_KINDS = ['CALLS', 'IMPORTS', 'INHERITS', 'IMPLEMENTS', 'REFERENCES'] as const satisfies readonly EdgeKind[];
+
+/** `provenance_code` → `provenance`. Append only. */
+export const EDGE_PROVENANCES = ['same_file', 'receiver', 'module', 'unique_name', 'ambiguous', 'import', 'package', 'scip'] as const satisfies readonly Provenance[];
+
+/** True only while every kind and provenance has a code: adding one to src/graph/types.ts without a code here fails to compile. */
+export const EDGE_CODES_COMPLETE: [Exclude<EdgeKind, (typeof EDGE_KINDS)[number]> | Exclude<Provenance, (typeof EDGE_PROVENANCES)[number]>] extends [never] ? true : false = true;
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** SQL: the code of `text` (an SQL expression) in `values`; null for a value not in the list (the NOT NULL column refuses it). */
+function encodeSql(values: readonly string[], text: string): string {
+  return `CASE (${text}) ${values.map((v, i) => `WHEN ${quote(v)} THEN ${i}`).join(' ')} END`;
+}
+
+/** SQL: the value of the code in `column` (the generated column's expression). */
+function decodeSql(values: readonly string[], column: string): string {
+  return `CASE ${column} ${values.map((v, i) => `WHEN ${i} THEN ${quote(v)}`).join(' ')} END`;
+}
+
+/** SQL of the generated columns, as the schema declares them. */
+export const EDGE_KIND_SQL = decodeSql(EDGE_KINDS, 'kind_code');
+export const EDGE_PROVENANCE_SQL = decodeSql(EDGE_PROVENANCES, 'provenance_code');
+export const EDGE_CONFIDENCE_SQL = 'confidence_milli / 1000.0';
+
+/** The stored columns of an edge's kind, provenance and confidence, in the order `edgeCodesSql` gives their values. */
+export const EDGE_CODE_COLUMNS = 'kind_code, provenance_code, confidence_milli';
+
+/** SQL: the values of EDGE_CODE_COLUMNS for an edge's kind, provenance and confidence given as SQL expressions. */
+export function edgeCodesSql(kind: string, provenance: string, confidence: string): string {
+  return `${encodeSql(EDGE_KINDS, kind)}, ${encodeSql(EDGE_PROVENANCES, provenance)}, CAST(round((${confidence}) * 1000) AS INTEGER)`;
+}
