@@ -5,7 +5,7 @@
  */
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
-import { pathConditions, type PathFilter } from './path-filter';
+import { pathConditions, prefixEnd, type PathFilter } from './path-filter';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
@@ -365,6 +365,8 @@ function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
       cond.push(symbolInPathRangeSql('s', '?', '?'));
       params.push(f.path.prefix, end, f.path.prefix, end);
     }
+    // A folder or file, and a name ending (src/db/path-filter.ts).
+    cond.push(...pathConditions('s.file_path', { under: f.path.under, ending: f.path.ending }, params));
     if (f.path.paths) {
       const chunks = jsonChunks(f.path.paths);
       if (chunks.length === 0) cond.push('0');

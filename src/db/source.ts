@@ -166,10 +166,12 @@ export async function likelyFileSymbols(d1: D1Database, projectId: string, names
   return allRows<SymbolRow>(
     d1
       .prepare(
-        `SELECT ${select(false)} FROM symbols s ${joins(false)}
-         WHERE s.project_id = ?1 AND s.file_path IN (
-           SELECT c.file_path FROM json_each(?2) j CROSS JOIN symbols c ON c.project_id = ?1 AND c.name = j.value
-           GROUP BY c.file_path ORDER BY min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3)
+        // Each chosen file's symbols are one range of the id index (src/db/symbol-range.ts).
+        `SELECT ${select(false)} FROM (
+           SELECT c.file_path AS file FROM json_each(?2) j CROSS JOIN symbols c ON c.project_id = ?1 AND c.name = j.value
+           GROUP BY c.file_path ORDER BY min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3) lf
+         CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'lf.file')}
+         ${joins(false)}
          ORDER BY s.file_path, s.start_byte, s.end_byte DESC, s.rowid`,
       )
       .bind(projectId, JSON.stringify(names), files),

@@ -3,7 +3,7 @@ import { filesWithTests, symbolsOverlapping } from '../../../src/db/composites';
 import { commitStatements } from '../../../src/db/index-store';
 import { planResolution, resolveCommitted } from '../../../src/db/resolution';
 import { scipTargets } from '../../../src/db/scip';
-import { fileSymbols, fileWithSymbols, nestedSymbols } from '../../../src/db/source';
+import { fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { DB, FILES, indexProject, rest } from '../graph/support';
@@ -56,6 +56,14 @@ describe('symbols by file seek the id index', () => {
     expect(overlap.map((o) => o.id)).toEqual(['src/core/db.ts::query#Function']);
     expect((await filesWithTests(d1, project.id, ['src/core/db.ts', 'test/users.test.ts'])).has('src/core/db.ts')).toBe(false);
     expectRangeSeeks(await symbolPlans(seen), 5);
+  });
+
+  it('reads the symbols of the files most likely to define a name (neighborhood by name) through one id range per file', async () => {
+    const { d1, seen } = recording();
+    const rows = await likelyFileSymbols(d1, project.id, ['query', 'Users'], 3);
+    expect([...new Set(rows.map((r) => r.file_path))].sort()).toEqual(['src/api/users.ts', 'src/core/db.ts']);
+    expect(rows.filter((r) => r.file_path === 'src/core/db.ts').map((r) => r.id)).toEqual((await fileSymbols(DB, project.id, 'src/core/db.ts')).map((r) => r.id));
+    expectRangeSeeks(await symbolPlans(seen), 1);
   });
 
   it('reads the symbols of a list of files (resolution, SCIP targets) through one id range per file', async () => {
