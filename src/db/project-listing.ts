@@ -27,7 +27,10 @@ async function catalogMap(primary: D1Database): Promise<Map<string, number>> {
 }
 
 /** listProjects over every shard: ordered by name, `total` counting every match. */
-export async function listProjectsAcross(shards: readonly ShardDb[], opts: { nameContains?: string; limit: number; offset: number }): Promise<ProjectPage & { shardOf: Map<string, number> }> {
+export async function listProjectsAcross(
+  shards: readonly ShardDb[],
+  opts: { nameContains?: string; limit: number; offset: number },
+): Promise<ProjectPage & { shardOf: Map<string, number>; every?: ProjectRow[] }> {
   if (shards.length === 1) {
     const page = await listProjects(shards[0].db, opts);
     return { ...page, shardOf: new Map(page.rows.map((r) => [r.id, shards[0].index])) };
@@ -39,7 +42,8 @@ export async function listProjectsAcross(shards: readonly ShardDb[], opts: { nam
   const shardOf = new Map<string, number>();
   const rows = pages.flatMap((page, i) => page.rows.filter(byCatalog(catalog, shards[i].index)).map((r) => (shardOf.set(r.id, shards[i].index), r)));
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { total: rows.length, rows: rows.slice(opts.offset, opts.offset + opts.limit), shardOf };
+  // Every matching row is in hand already: `every` spares a caller that needs them all another pass.
+  return { total: rows.length, rows: rows.slice(opts.offset, opts.offset + opts.limit), shardOf, every: rows };
 }
 
 /** Stale first, then the latest indexed, then by name: indexedProjects' order. */

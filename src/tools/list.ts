@@ -56,8 +56,9 @@ export const listTool = defineTool({
     const page = await listProjectsAcross(shards, { nameContains: name_contains, limit, offset });
     const projects = page.rows.map(projectView);
     // Baseline: the unpaginated listing of every matching project.
-    const all = page.total > projects.length ? await listProjectsAcross(shards, { nameContains: name_contains, limit: 10_000, offset: 0 }) : page;
-    ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.rows.map(projectView)).length));
+    // Across shards the page was cut from every matching row, which it hands back; one shard pages in SQL.
+    const all = page.every ?? (page.total > projects.length ? (await listProjectsAcross(shards, { nameContains: name_contains, limit: 10_000, offset: 0 })).rows : page.rows);
+    ctx.meta.baseline('walk_directory', tokensForBytes(JSON.stringify(all.map(projectView)).length));
     const hasMore = offset + projects.length < page.total;
     if (projects.length === 0) {
       if (page.total > 0) {

@@ -114,6 +114,11 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('schema', {})).trips).toBe(1);
     const shards = Object.keys(env).filter((k) => /^DB(_SHARD_\d+)?$/.test(k)).length;
     for (const [tool, args] of [['list', {}], ['health', {}]] as const) expect((await trips(tool, args)).trips, tool).toBeLessThanOrEqual(shards);
+    // A page shorter than the listing: its savings baseline (the whole listing) comes from the rows already read.
+    expect((await push(`${PROJECT}-second`, { 'a.ts': 'export const a = 1;\n' })).commit?.status).toBe(200);
+    const paged = await trips('list', { limit: 1 });
+    expect(paged.body.result.total).toBeGreaterThan(1);
+    expect(paged.trips).toBeLessThanOrEqual(shards);
     // health reads every shard's migration ledger, the project's statistics riding with its shard's.
     expect((await trips('health', { project: PROJECT })).trips).toBe(shards);
   });
