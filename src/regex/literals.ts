@@ -298,6 +298,13 @@ export function contentCheck(req: Required, ignoreCase: boolean): ContentCheck |
   return req === null ? null : build(req);
 }
 
+/** Whether `contentCheck` keeps every literal of the formula (then a text passes the check exactly when it satisfies the formula). */
+export function checkIsExact(req: Required, ignoreCase: boolean): boolean {
+  if (req === null) return false;
+  if (req.op === 'lit') return !ignoreCase || !/[^\x00-\x7f]/.test(req.s);
+  return req.items.every((r) => checkIsExact(r, ignoreCase));
+}
+
 /** Whether a text satisfies the formula (exact check of what the trigram index only approximates). */
 export function satisfies(req: Required, text: string, ignoreCase: boolean): boolean {
   if (req === null) return true;
