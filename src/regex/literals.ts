@@ -210,9 +210,13 @@ export function requiredOfLiteral(text: string, ignoreCase: boolean): Required {
 }
 
 /** Up to this many trigram terms in one MATCH expression. */
-const MAX_TERMS = 48;
-/** Per literal, this many of its trigrams (spread across it) are enough to be selective. */
-const TRIGRAMS_PER_LITERAL = 8;
+const MAX_TERMS = 64;
+/**
+ * Trigrams per literal when every one of them does not fit: this many, spread across it, then half as many, and so
+ * on. Every trigram is taken when the expression allows: the index keeps no positions, so each one left out lets
+ * more files through to the exact check, which reads their whole content.
+ */
+const TRIGRAMS_PER_LITERAL = 16;
 /** In a conjunction, the longest literals are the most selective. */
 const LITERALS_PER_AND = 3;
 
@@ -248,6 +252,8 @@ function quote(gram: string): string {
 export function ftsMatch(req: Required): { match: string; literals: string[] } | null {
   if (req === null) return null;
   // A wide disjunction (an exact set) takes fewer trigrams per literal rather than none: still a superset, still selective.
+  const all = ftsMatchWith(req, Infinity);
+  if (all) return all;
   for (let most = TRIGRAMS_PER_LITERAL; most >= 1; most = Math.floor(most / 2)) {
     const built = ftsMatchWith(req, most);
     if (built) return built;
