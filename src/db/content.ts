@@ -292,22 +292,26 @@ export async function trigramCandidatesPage(
     carried = `NULL AS content, (SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
                 WHERE ${line('j.value')} OR length(j.value) > ?${binds.length}) AS lines`;
   }
+  const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
+              ${exactColumn} AS exact, ${carried}
+       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
+       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
+       ORDER BY f.path`;
+  // With lines, a file none of whose lines meets the check (its literals on different lines) holds no match and no long
+  // line: the page skips it. LIMIT -1 keeps the walk a lazy co-routine (not flattened: the lines are split once per file).
+  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines <> '[]' LIMIT ?3` : `${walk} LIMIT ?3`;
   const rows = await d1
     .prepare(
       `WITH t AS MATERIALIZED (
          SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
        )
-       SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
-              ${exactColumn} AS exact, ${carried}
-       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
-       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
-       ORDER BY f.path LIMIT ?3`,
+       ${page}`,
     )
     .bind(...binds)
     .all<CandidateRow>();
   const last = rows.results.at(-1)?.path;
   const filter = { under: opts.under, pathContains: opts.pathContains, ...(opts.lines ? { lines: true } : {}) };
-  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
+  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
 }
 
 /**
@@ -322,6 +326,8 @@ export interface CandidatePage extends CandidateFiles {
   more: boolean;
   /** The page's last path (exact or folded-only row): the next page starts after it. */
   last?: string;
+  /** The rows carried lines (files without a line meeting the check were skipped), not content. */
+  carriesLines?: boolean;
   /** The page's scope filters (and whether it carried lines), for the next page. */
   filter: { under?: string; pathContains?: readonly string[]; lines?: boolean };
 }

@@ -2,7 +2,7 @@ import { trigramCandidates, trigramCandidatesPage, type CandidateFiles, type Can
 import type { Matcher } from './pattern';
 import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 
-/** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles, up to PAGE_MAX. */
+/** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles (quadruples when it carries lines), up to PAGE_MAX. */
 export const FIRST_PAGE = 32;
 const PAGE_MAX = 512;
 
@@ -70,7 +70,8 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
       total.countsExact = false;
       break;
     }
-    size = Math.min(2 * size, PAGE_MAX);
+    // A page of lines ships little: it grows faster (its cost is SQLite's split of the files walked).
+    size = Math.min((page.carriesLines ? 4 : 2) * size, PAGE_MAX);
     page = await trigramCandidatesPage(d1, projectId, prefilter.match, m.check, { limit: size, after: page.last, ...page.filter });
   }
   return { scan: total, candidates, fullScan: false, ...(total.countsExact ? {} : { unreadAfter: page.last }) };
