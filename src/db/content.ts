@@ -253,8 +253,8 @@ export async function trigramCandidates(
  * no blob holds the trigrams). `more`: the page is full (further rows may
  * exist, from `last` on). A miss still checks every trigram candidate.
  *
- * With `lines` (and a check that applies), a row carries, instead of its
- * content, only the lines a match could be on: those meeting the check (or the
+ * With `lines` (and a check that applies), a row (of a file up to
+ * LINES_MAX_BYTES) carries, instead of its content, only the lines a match could be on: those meeting the check (or the
  * folded one) themselves, since every matching line holds the required
  * literals, plus every line longer than LONG_LINE characters (the scan counts
  * clipped lines). The rest of the file never leaves SQLite. The caller asks for
@@ -271,7 +271,7 @@ export async function trigramCandidatesPage(
   // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
   // a few are left to the caller's own test of the glob.
   const pathContains = (opts.pathContains ?? []).slice(0, 4);
-  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + 1;
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + 2;
   const { exact: exactColumn, where: checked, folded, line } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
   // Lines cover the folded check too only when it was asked along (a folded-only scan of this page then needs no content).
   const withLines = opts.lines === true && line !== null && (!opts.orFolded || folded);
@@ -288,9 +288,12 @@ export async function trigramCandidatesPage(
   for (const text of pathContains) add('instr(f.path, ?) > 0', text);
   let carried = `CASE WHEN ${exactColumn} THEN b.content END AS content`;
   if (withLines && line) {
-    binds.push(LONG_LINE);
-    carried = `NULL AS content, (SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
-                WHERE ${line('j.value')} OR length(j.value) > ?${binds.length}) AS lines`;
+    binds.push(LONG_LINE, LINES_MAX_BYTES);
+    const long = binds.length - 1;
+    const small = `b.size <= ?${binds.length}`;
+    carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content,
+              CASE WHEN ${small} THEN (SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
+                WHERE ${line('j.value')} OR length(j.value) > ?${long}) END AS lines`;
   }
   const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
               ${exactColumn} AS exact, ${carried}
@@ -299,7 +302,7 @@ export async function trigramCandidatesPage(
        ORDER BY f.path`;
   // With lines, a file none of whose lines meets the check (its literals on different lines) holds no match and no long
   // line: the page skips it. LIMIT -1 keeps the walk a lazy co-routine (not flattened: the lines are split once per file).
-  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines <> '[]' LIMIT ?3` : `${walk} LIMIT ?3`;
+  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines IS NULL OR lines <> '[]' LIMIT ?3` : `${walk} LIMIT ?3`;
   const rows = await d1
     .prepare(
       `WITH t AS MATERIALIZED (
@@ -320,6 +323,13 @@ export async function trigramCandidatesPage(
  * units) is among them.
  */
 const LONG_LINE = 1_000;
+
+/**
+ * Files up to this size carry lines; larger ones their content, as without `lines`. D1 caps a string at
+ * 2,000,000 bytes, and the split's quoted text and the lines' JSON can each grow a file up to six times (a
+ * control character quotes as six bytes), plus a few bytes per carried line: within the cap below this.
+ */
+const LINES_MAX_BYTES = 192 * 1024;
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
 export interface CandidatePage extends CandidateFiles {

@@ -256,6 +256,8 @@ describe('grep from the lines a prefilter page carries (through D1)', () => {
   const WIDE = [
     { path: 'w/astral.txt', content: `${'😀'.repeat(1_200)}abc\n${'é'.repeat(1_500)}abc\nabc\n` },
     { path: 'w/astral-quiet.txt', content: `${'😀'.repeat(1_200)}\n${'é'.repeat(1_500)}\nabc needle\n` },
+    // Past LINES_MAX_BYTES (192 KiB): the page carries this file's content, not its lines.
+    { path: 'w/big.txt', content: `${'filler text\n'.repeat(20)}line abc needle\r\n`.repeat(800) },
   ];
   // Short lines after the long ones keep the mean line length under the upload's minified-file cut.
   const padded = (f: { path: string; content: string }) => (f.content.length > 2_000 ? { ...f, content: `${f.content}${'pad\n'.repeat(80)}` } : f);
