@@ -119,13 +119,16 @@ export type ContentCheck = { op: 'has'; text: string; fold: boolean } | { op: 'a
 /** Literals one check may bind (two more parameters are the project and the MATCH; D1 allows 100). */
 export const MAX_CHECK_LITERALS = 90;
 
-function renderCheck(c: ContentCheck, binds: unknown[]): string {
+/** The check as SQL on any text column (its literals bound once, so the same parameters serve several columns). */
+function renderCheck(c: ContentCheck, binds: unknown[]): (column: string) => string {
   if (c.op === 'has') {
     // lower() folds ASCII only, exactly what a JavaScript /i regex (no u flag) does to an ASCII literal.
     binds.push(c.fold ? c.text.toLowerCase() : c.text);
-    return c.fold ? `instr(lower(b.content), ?${binds.length}) > 0` : `instr(b.content, ?${binds.length}) > 0`;
+    const n = binds.length;
+    return (column) => (c.fold ? `instr(lower(${column}), ?${n}) > 0` : `instr(${column}, ?${n}) > 0`);
   }
-  return `(${c.items.map((i) => renderCheck(i, binds)).join(c.op === 'and' ? ' AND ' : ' OR ')})`;
+  const items = c.items.map((i) => renderCheck(i, binds));
+  return (column) => `(${items.map((i) => i(column)).join(c.op === 'and' ? ' AND ' : ' OR ')})`;
 }
 
 function checkSize(c: ContentCheck): number {
@@ -134,8 +137,8 @@ function checkSize(c: ContentCheck): number {
 
 /**
  * The SQL of a content check on `b.content` (and of the folded check riding along, when both fit in one
- * statement's parameters: the exact one is bound twice): `exact`, the column saying a row passes the
- * exact check, and `where`, the condition a row must meet.
+ * statement's parameters): `exact`, the column saying a row passes the exact check, and `where`, the
+ * condition a row must meet; `line`, the same condition on one line's text (null when no check applies).
  */
 function checkSql(
   check: ContentCheck | null | undefined,
@@ -143,22 +146,43 @@ function checkSql(
   binds: unknown[],
   /** Parameters the check may bind. */
   budget = MAX_CHECK_LITERALS,
-): { exact: string; where: string; folded: boolean } {
+): { exact: string; where: string; folded: boolean; line: ((column: string) => string) | null } {
   const usable = check && checkSize(check) <= budget ? check : null;
-  const folded = usable && orFolded && 2 * checkSize(usable) + checkSize(orFolded) <= budget ? orFolded : null;
+  const folded = usable && orFolded && checkSize(usable) + checkSize(orFolded) <= budget ? orFolded : null;
   if (usable && folded) {
-    const exact = `(${renderCheck(usable, binds)})`;
-    return { exact, where: ` AND (${renderCheck(usable, binds)} OR ${renderCheck(folded, binds)})`, folded: true };
+    const exact = renderCheck(usable, binds);
+    const either = renderCheck(folded, binds);
+    const line = (column: string) => `(${exact(column)} OR ${either(column)})`;
+    return { exact: `(${exact('b.content')})`, where: ` AND ${line('b.content')}`, folded: true, line };
   }
-  return { exact: '1', where: usable ? ` AND ${renderCheck(usable, binds)}` : '', folded: false };
+  if (!usable) return { exact: '1', where: '', folded: false, line: null };
+  const exact = renderCheck(usable, binds);
+  return { exact: '1', where: ` AND ${exact('b.content')}`, folded: false, line: exact };
 }
 
+/**
+ * A text column's lines (`split('\n')` of it) as `json_each` rows: key the 0-based line number, value the
+ * line without its newline. `json_quote` escapes the text (a newline becomes `\n`, a backslash `\\`), the
+ * escaped backslashes step aside (char(1) never survives json_quote, which escapes it), each `\n` becomes
+ * `","`, and the backslashes come back.
+ */
+export function jsonLines(column: string): string {
+  return `json_each('[' || replace(replace(replace(json_quote(${column}), '\\\\', char(1)), '\\n', '","'), char(1), '\\\\') || ']')`;
+}
+
+/** Lines a prefilter row carries: [0-based line number, line text] (see trigramCandidatesPage's `lines`). */
+export type CarriedLines = readonly (readonly [number, string])[];
+
+type CandidateRow = FileRow & { content: string | null; exact: number; lines?: string | null };
+
 /** Prefilter rows as candidates: exact ones with their content (a hash's first carried content kept), folded-only ones apart. */
-function candidatesOf(rows: (FileRow & { content: string | null; exact: number })[], folded: boolean): CandidateFiles {
+function candidatesOf(rows: CandidateRow[], folded: boolean, withLines = false): CandidateFiles {
   const content = new Map<string, string | null>();
+  const lines = new Map<string, CarriedLines>();
   const files: FileRow[] = [];
   const foldedOnly: FileRow[] = [];
-  for (const { content: text, exact, ...file } of rows) {
+  for (const { content: text, exact, lines: carried, ...file } of rows) {
+    if (withLines && typeof carried === 'string' && !lines.has(file.hash)) lines.set(file.hash, JSON.parse(carried) as CarriedLines);
     if (!exact) {
       foldedOnly.push(file);
       continue;
@@ -166,7 +190,7 @@ function candidatesOf(rows: (FileRow & { content: string | null; exact: number }
     files.push(file);
     if (text !== null || !content.has(file.hash)) content.set(file.hash, text);
   }
-  return { files, content, ...(folded ? { foldedOnly } : {}) };
+  return { files, content, ...(folded ? { foldedOnly } : {}), ...(withLines ? { lines } : {}) };
 }
 
 /**
@@ -215,7 +239,7 @@ export async function trigramCandidates(
        FROM w JOIN blobs b ON b.rowid = w.rid ORDER BY w.path`,
     )
     .bind(...binds)
-    .all<FileRow & { content: string | null; exact: number }>();
+    .all<CandidateRow>();
   return candidatesOf(rows.results, folded);
 }
 
@@ -228,20 +252,29 @@ export async function trigramCandidates(
  * not every file holding it (the EXISTS, evaluated once, skips the walk when
  * no blob holds the trigrams). `more`: the page is full (further rows may
  * exist, from `last` on). A miss still checks every trigram candidate.
+ *
+ * With `lines` (and a check that applies), a row (of a file up to
+ * LINES_MAX_BYTES) carries, instead of its content, only the lines a match could be on: those meeting the check (or the
+ * folded one) themselves, since every matching line holds the required
+ * literals, plus every line longer than LONG_LINE characters (the scan counts
+ * clipped lines). The rest of the file never leaves SQLite. The caller asks for
+ * it only when the checks are exactly the pattern's requirement.
  */
 export async function trigramCandidatesPage(
   d1: D1Database,
   projectId: string,
   match: string,
   check: ContentCheck | null,
-  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null },
+  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null; lines?: boolean },
 ): Promise<CandidatePage> {
   const binds: unknown[] = [projectId, match, opts.limit];
   // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
   // a few are left to the caller's own test of the glob.
   const pathContains = (opts.pathContains ?? []).slice(0, 4);
-  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length;
-  const { exact: exactColumn, where: checked, folded } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + 2;
+  const { exact: exactColumn, where: checked, folded, line } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
+  // Lines cover the folded check too only when it was asked along (a folded-only scan of this page then needs no content).
+  const withLines = opts.lines === true && line !== null && (!opts.orFolded || folded);
   let where = checked;
   const add = (clause: string, value: unknown) => {
     binds.push(value);
@@ -253,31 +286,60 @@ export async function trigramCandidatesPage(
     add('f.path < ?', `${opts.under}0`);
   }
   for (const text of pathContains) add('instr(f.path, ?) > 0', text);
+  let carried = `CASE WHEN ${exactColumn} THEN b.content END AS content`;
+  if (withLines && line) {
+    binds.push(LONG_LINE, LINES_MAX_BYTES);
+    const long = binds.length - 1;
+    const small = `b.size <= ?${binds.length}`;
+    carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content,
+              CASE WHEN ${small} THEN (SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
+                WHERE ${line('j.value')} OR length(j.value) > ?${long}) END AS lines`;
+  }
+  const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
+              ${exactColumn} AS exact, ${carried}
+       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
+       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
+       ORDER BY f.path`;
+  // With lines, a file none of whose lines meets the check (its literals on different lines) holds no match and no long
+  // line: the page skips it. LIMIT -1 keeps the walk a lazy co-routine (not flattened: the lines are split once per file).
+  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines IS NULL OR lines <> '[]' LIMIT ?3` : `${walk} LIMIT ?3`;
   const rows = await d1
     .prepare(
       `WITH t AS MATERIALIZED (
          SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
        )
-       SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
-              ${exactColumn} AS exact, CASE WHEN ${exactColumn} THEN b.content END AS content
-       FROM files f CROSS JOIN blobs b ON b.hash = f.hash
-       WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
-       ORDER BY f.path LIMIT ?3`,
+       ${page}`,
     )
     .bind(...binds)
-    .all<FileRow & { content: string | null; exact: number }>();
+    .all<CandidateRow>();
   const last = rows.results.at(-1)?.path;
-  const filter = { under: opts.under, pathContains: opts.pathContains };
-  return { ...candidatesOf(rows.results, folded), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }) };
+  const filter = { under: opts.under, pathContains: opts.pathContains, ...(opts.lines ? { lines: true } : {}) };
+  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
 }
+
+/**
+ * Lines at least this long (in characters; SQLite counts code points, JavaScript UTF-16 units, at most two
+ * per code point) ride along with a page's carried lines: every line the scan clips (past MAX_LINE = 2,000
+ * units) is among them.
+ */
+const LONG_LINE = 1_000;
+
+/**
+ * Files up to this size carry lines; larger ones their content, as without `lines`. D1 caps a string at
+ * 2,000,000 bytes, and the split's quoted text and the lines' JSON can each grow a file up to six times (a
+ * control character quotes as six bytes), plus a few bytes per carried line: within the cap below this.
+ */
+const LINES_MAX_BYTES = 192 * 1024;
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
 export interface CandidatePage extends CandidateFiles {
   more: boolean;
   /** The page's last path (exact or folded-only row): the next page starts after it. */
   last?: string;
-  /** The page's scope filters, for the next page. */
-  filter: { under?: string; pathContains?: readonly string[] };
+  /** The rows carried lines (files without a line meeting the check were skipped), not content. */
+  carriesLines?: boolean;
+  /** The page's scope filters (and whether it carried lines), for the next page. */
+  filter: { under?: string; pathContains?: readonly string[]; lines?: boolean };
 }
 
 /** The files a prefilter keeps (path order) and their content by hash (null: not carried, fetch it). */
@@ -289,6 +351,11 @@ export interface CandidateFiles {
    * Absent: the folded check was not asked.
    */
   foldedOnly?: FileRow[];
+  /**
+   * Present when the rows carry lines instead of content: by hash, the lines a match could be on (those
+   * meeting the exact or the folded check, and every long line), for exact and folded-only rows alike.
+   */
+  lines?: Map<string, CarriedLines>;
 }
 
 /** Bound parameters per statement stay under D1's 100. */

@@ -17,7 +17,7 @@
  * (code points): a character outside the Basic Multilingual Plane counts one,
  * where JavaScript's `.length` counts two.
  */
-import { MAX_CHECK_LITERALS } from './content';
+import { jsonLines, MAX_CHECK_LITERALS } from './content';
 
 /** Characters of a line the scanner examines. */
 const LINE_CHARS = 2_000;
@@ -68,7 +68,7 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
   } else {
     source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
   }
-  const lines = `json_each('[' || replace(replace(replace(json_quote(b.content), '\\\\', char(1)), '\\n', '","'), char(1), '\\\\') || ']') j`;
+  const lines = `${jsonLines('b.content')} j`;
   return d1
     .prepare(
       `WITH cand AS (

@@ -9,8 +9,13 @@ import type { Node } from './regex-ast';
 export type Required = null | { op: 'lit'; s: string } | { op: 'and'; items: NonNullable<Required>[] } | { op: 'or'; items: NonNullable<Required>[] };
 
 interface Info {
-  /** The one string the node always matches, or null. */
-  exact: string | null;
+  /**
+   * Every string the node can match, when they are few (MAX_EXACT_SET): an
+   * optional part or a small alternation stays exact, so `export (async )?f`
+   * requires `export f` or `export async f`, not `export ` and `f` apart
+   * (Russ Cox's codesearch keeps such sets). Null when unknown or too many.
+   */
+  exact: string[] | null;
   /** Every match starts / ends with these. */
   prefix: string;
   suffix: string;
@@ -20,6 +25,10 @@ interface Info {
 const MIN_LITERAL = 3;
 /** Repeats like a{500} are expanded only this far. */
 const MAX_EXPANSION = 256;
+/** Exact sets larger than this are reduced to what each of their strings requires. */
+const MAX_EXACT_SET = 8;
+/** A character class of at most this many characters is an exact set. */
+const MAX_CLASS_CHARS = 4;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function codepoints(s: string): number {
@@ -47,12 +56,25 @@ function and(items: Required[]): Required {
 
 function or(items: Required[]): Required {
   if (items.length === 0 || items.some((i) => i === null)) return null;
-  const kept = items as NonNullable<Required>[];
+  const kept: NonNullable<Required>[] = [];
+  for (const i of items as NonNullable<Required>[]) {
+    if (i.op === 'or') kept.push(...i.items);
+    else kept.push(i);
+  }
   return kept.length === 1 ? kept[0] : { op: 'or', items: kept };
 }
 
+/** What a match of one of `set` contains: one of its strings. */
+function oneOf(set: readonly string[]): Required {
+  return or(set.map(lit));
+}
+
+function product(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set(a.flatMap((x) => b.map((y) => x + y)))];
+}
+
 const OPAQUE: Info = { exact: null, prefix: '', suffix: '', req: null };
-const ZERO_WIDTH: Info = { exact: '', prefix: '', suffix: '', req: null };
+const ZERO_WIDTH: Info = { exact: [''], prefix: '', suffix: '', req: null };
 
 function commonPrefix(a: string, b: string): string {
   let i = 0;
@@ -64,6 +86,15 @@ function commonSuffix(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
   return a.slice(a.length - i);
+}
+
+/** An exact set as a non-exact node: its common ends, and one of its strings required. */
+function inexact(set: readonly string[]): Info {
+  return { exact: null, prefix: set.reduce(commonPrefix), suffix: set.reduce(commonSuffix), req: oneOf(set) };
+}
+
+function exactInfo(set: string[]): Info {
+  return set.length > MAX_EXACT_SET ? inexact(set) : { exact: set, prefix: set.reduce(commonPrefix), suffix: set.reduce(commonSuffix), req: oneOf(set) };
 }
 
 class Extractor {
@@ -80,8 +111,9 @@ class Extractor {
         // Under ignore_case only ASCII letters fold the same way in JS (no u flag) and in
         // the trigram index; any other character breaks the literal run.
         if (this.ignoreCase && n.code > 0x7f) return OPAQUE;
-        return { exact: String.fromCharCode(n.code), prefix: '', suffix: '', req: null };
+        return { exact: [String.fromCharCode(n.code)], prefix: '', suffix: '', req: null };
       case 'set':
+        return this.set(n.ranges);
       case 'unknown':
         return OPAQUE;
       case 'seq':
@@ -93,70 +125,82 @@ class Extractor {
     }
   }
 
+  /** A small class of whole characters (ASCII under ignore_case) is the set of its characters. */
+  private set(ranges: readonly (readonly [number, number])[]): Info {
+    let size = 0;
+    for (const [lo, hi] of ranges) size += hi - lo + 1;
+    if (size === 0 || size > MAX_CLASS_CHARS) return OPAQUE;
+    const chars: string[] = [];
+    for (const [lo, hi] of ranges) {
+      for (let c = lo; c <= hi; c++) {
+        if ((c >= 0xd800 && c <= 0xdfff) || (this.ignoreCase && c > 0x7f)) return OPAQUE;
+        chars.push(String.fromCharCode(c));
+      }
+    }
+    return { exact: [...new Set(chars)], prefix: '', suffix: '', req: null };
+  }
+
   private seq(items: Info[]): Info {
-    const runs: string[] = [];
+    const runs: string[][] = [];
     const reqs: Required[] = [];
-    let cur = '';
+    let cur: string[] = [''];
     let prefix = '';
     let prefixOpen = true;
     let allExact = true;
     for (const x of items) {
       if (x.exact !== null) {
-        cur += x.exact;
-        if (prefixOpen) prefix += x.exact;
+        if (cur.length * x.exact.length > MAX_EXACT_SET) {
+          // Too many strings: the run so far is required as it is, and only its common end joins what follows.
+          runs.push(cur);
+          if (prefixOpen) prefix = cur.reduce(commonPrefix);
+          prefixOpen = false;
+          allExact = false;
+          cur = [cur.reduce(commonSuffix)];
+        }
+        cur = product(cur, x.exact);
         continue;
       }
       allExact = false;
-      runs.push(cur + x.prefix);
-      if (prefixOpen) prefix += x.prefix;
+      const run = product(cur, [x.prefix]);
+      runs.push(run);
+      if (prefixOpen) prefix = run.reduce(commonPrefix);
       prefixOpen = false;
       reqs.push(x.req);
-      cur = x.suffix;
+      cur = [x.suffix];
     }
+    if (allExact) return exactInfo(cur);
     runs.push(cur);
-    if (allExact) return { exact: cur, prefix: cur, suffix: cur, req: lit(cur) };
-    let suffix = '';
-    for (let k = items.length - 1; k >= 0; k--) {
-      const x = items[k];
-      if (x.exact === null) {
-        suffix = x.suffix + suffix;
-        break;
-      }
-      suffix = x.exact + suffix;
-    }
-    return { exact: null, prefix, suffix, req: and([...runs.map(lit), ...reqs]) };
+    return { exact: null, prefix, suffix: cur.reduce(commonSuffix), req: and([...runs.map(oneOf), ...reqs]) };
   }
 
   private alt(branches: Info[]): Info {
-    const exacts = branches.map((b) => b.exact);
-    if (exacts.every((e) => e !== null && e === exacts[0])) return branches[0];
-    const starts = branches.map((b) => b.exact ?? b.prefix);
-    const ends = branches.map((b) => b.exact ?? b.suffix);
+    if (branches.every((b) => b.exact !== null)) return exactInfo([...new Set(branches.flatMap((b) => b.exact ?? []))]);
     return {
       exact: null,
-      prefix: starts.reduce(commonPrefix),
-      suffix: ends.reduce(commonSuffix),
-      req: or(branches.map((b) => (b.exact !== null ? lit(b.exact) : b.req))),
+      prefix: branches.map((b) => (b.exact ? b.exact.reduce(commonPrefix) : b.prefix)).reduce(commonPrefix),
+      suffix: branches.map((b) => (b.exact ? b.exact.reduce(commonSuffix) : b.suffix)).reduce(commonSuffix),
+      req: or(branches.map((b) => (b.exact !== null ? oneOf(b.exact) : b.req))),
     };
   }
 
   private repeat(body: Info, min: number, max: number): Info {
     if (max === 0) return ZERO_WIDTH;
-    if (min === 0) return OPAQUE;
-    if (body.exact !== null) {
-      const times = Math.min(min, Math.max(1, Math.floor(MAX_EXPANSION / Math.max(1, body.exact.length))));
-      const run = body.exact.repeat(times);
-      if (min === max && times === min) return { exact: run, prefix: run, suffix: run, req: lit(run) };
-      return { exact: null, prefix: run, suffix: run, req: lit(run) };
-    }
-    return { exact: null, prefix: body.prefix, suffix: body.suffix, req: body.req };
+    if (min === 0) return max === 1 && body.exact !== null ? exactInfo([...new Set([...body.exact, ''])]) : OPAQUE;
+    if (body.exact === null) return { exact: null, prefix: body.prefix, suffix: body.suffix, req: body.req };
+    if (min === 1 && max === 1) return body;
+    if (body.exact.length > 1) return inexact(body.exact);
+    const [one] = body.exact;
+    const times = Math.min(min, Math.max(1, Math.floor(MAX_EXPANSION / Math.max(1, one.length))));
+    const run = one.repeat(times);
+    if (min === max && times === min) return { exact: [run], prefix: run, suffix: run, req: lit(run) };
+    return { exact: null, prefix: run, suffix: run, req: lit(run) };
   }
 }
 
 /** What every match of the parsed regex must contain (ignore_case aware). */
 export function requiredOfRegex(ast: Node, ignoreCase: boolean): Required {
   const info = new Extractor(ignoreCase).info(ast);
-  return info.exact !== null ? lit(info.exact) : info.req;
+  return info.exact !== null ? oneOf(info.exact) : info.req;
 }
 
 /** A fixed string must appear whole; under ignore_case, non-ASCII characters split it. */
@@ -166,24 +210,32 @@ export function requiredOfLiteral(text: string, ignoreCase: boolean): Required {
 }
 
 /** Up to this many trigram terms in one MATCH expression. */
-const MAX_TERMS = 48;
-/** Per literal, this many of its trigrams (spread across it) are enough to be selective. */
-const TRIGRAMS_PER_LITERAL = 8;
+const MAX_TERMS = 64;
+/**
+ * Trigrams per literal when every one of them does not fit: this many, spread across it, then half as many, and so
+ * on. Every trigram is taken when the expression allows: the index keeps no positions, so each one left out lets
+ * more files through to the exact check, which reads their whole content.
+ */
+const TRIGRAMS_PER_LITERAL = 16;
 /** In a conjunction, the longest literals are the most selective. */
 const LITERALS_PER_AND = 3;
 
-function trigrams(s: string): string[] {
+function trigrams(s: string, most: number): string[] {
   const cps = Array.from(s);
   const all = new Set<string>();
   for (let i = 0; i + 3 <= cps.length; i++) all.add(cps.slice(i, i + 3).join(''));
   const list = [...all];
-  if (list.length <= TRIGRAMS_PER_LITERAL) return list;
-  const step = (list.length - 1) / (TRIGRAMS_PER_LITERAL - 1);
-  return Array.from({ length: TRIGRAMS_PER_LITERAL }, (_, k) => list[Math.round(k * step)]);
+  if (list.length <= most) return list;
+  if (most === 1) return [list[Math.floor(list.length / 2)]];
+  const step = (list.length - 1) / (most - 1);
+  return Array.from({ length: most }, (_, k) => list[Math.round(k * step)]);
 }
 
+/** How selective a conjunct is: a literal's length; a disjunction is as weak as its shortest branch. */
 function weight(r: NonNullable<Required>): number {
-  return r.op === 'lit' ? codepoints(r.s) : 0;
+  if (r.op === 'lit') return codepoints(r.s);
+  const ws = r.items.map(weight);
+  return r.op === 'or' ? Math.min(...ws) : Math.max(...ws);
 }
 
 function quote(gram: string): string {
@@ -198,11 +250,23 @@ function quote(gram: string): string {
  * literal of 3+ characters is required, or the formula is too large.
  */
 export function ftsMatch(req: Required): { match: string; literals: string[] } | null {
+  if (req === null) return null;
+  // A wide disjunction (an exact set) takes fewer trigrams per literal rather than none: still a superset, still selective.
+  const all = ftsMatchWith(req, Infinity);
+  if (all) return all;
+  for (let most = TRIGRAMS_PER_LITERAL; most >= 1; most = Math.floor(most / 2)) {
+    const built = ftsMatchWith(req, most);
+    if (built) return built;
+  }
+  return null;
+}
+
+function ftsMatchWith(req: NonNullable<Required>, most: number): { match: string; literals: string[] } | null {
   let terms = 0;
   const literals: string[] = [];
   const build = (r: NonNullable<Required>): string | null => {
     if (r.op === 'lit') {
-      const grams = trigrams(r.s);
+      const grams = trigrams(r.s, most);
       terms += grams.length;
       literals.push(r.s);
       return grams.map(quote).join(' AND ');
@@ -218,7 +282,6 @@ export function ftsMatch(req: Required): { match: string; literals: string[] } |
     if (parts.some((p) => p === null)) return null;
     return parts.map((p) => `(${p})`).join(' OR ');
   };
-  if (req === null) return null;
   const match = build(req);
   return match !== null && terms <= MAX_TERMS ? { match, literals } : null;
 }
@@ -239,6 +302,13 @@ export function contentCheck(req: Required, ignoreCase: boolean): ContentCheck |
     return kept.length === 0 ? null : kept.length === 1 ? kept[0] : { op: 'and', items: kept };
   };
   return req === null ? null : build(req);
+}
+
+/** Whether `contentCheck` keeps every literal of the formula (then a text passes the check exactly when it satisfies the formula). */
+export function checkIsExact(req: Required, ignoreCase: boolean): boolean {
+  if (req === null) return false;
+  if (req.op === 'lit') return !ignoreCase || !/[^\x00-\x7f]/.test(req.s);
+  return req.items.every((r) => checkIsExact(r, ignoreCase));
 }
 
 /** Whether a text satisfies the formula (exact check of what the trigram index only approximates). */

@@ -93,7 +93,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   // content), not all of them; summary counts every file.
   const prefiltered = args.summary
     ? prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded)
-    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded });
+    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded, context: args.context });
   const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
   const inScope = scope ? scope.length : project.fileCount;
   if (inScope === 0) {
@@ -131,6 +131,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
     full_scan: run.fullScan,
     files_in_scope: inScope,
     ...(s.filesUnscanned ? { files_unscanned: s.filesUnscanned } : {}),
+    ...(s.filesByLines ? { files_by_lines: s.filesByLines } : {}),
     ...(run.unreadAfter === undefined ? {} : { unread_after: run.unreadAfter }),
     ...(matcher.prefilter ? { literals: matcher.prefilter.literals } : {}),
   });

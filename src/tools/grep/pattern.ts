@@ -3,7 +3,7 @@ import { dotStarChain } from '../../regex/chain';
 import { parseRegex, RegexSyntaxUnsupported } from '../../regex/regex-ast';
 import { unsafePattern } from '../../regex/regex-safety';
 import type { ContentCheck } from '../../db/content';
-import { contentCheck, escapeRegex, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
+import { checkIsExact, contentCheck, escapeRegex, ftsMatch, literalRegex, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../regex/literals';
 
 /** How grep matches: a per-line regex, and what a file must contain to be worth scanning. */
 export interface Matcher {
@@ -14,6 +14,8 @@ export interface Matcher {
   prefilter: { match: string; literals: string[] } | null;
   /** `required` as a check SQLite runs on the prefilter's candidates, or null. */
   check: ContentCheck | null;
+  /** Whether `check` is exactly `required` (no literal left out): a text passes it exactly when it may match, so SQLite can pick a file's candidate lines. */
+  checkExact: boolean;
   /**
    * Exact check of `required` on a file or a line: the trigram index only
    * approximates it, and on a line it spares the regex every line without
@@ -67,7 +69,7 @@ export function compilePattern(pattern: string, opts: { literal: boolean; ignore
     required = requiredOfRegex(ast, opts.ignoreCase);
   }
   const checks = compileChecks(required, opts.ignoreCase);
-  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
+  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), checkExact: checkIsExact(required, opts.ignoreCase), mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
 }
 
 /**

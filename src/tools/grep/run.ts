@@ -2,7 +2,7 @@ import { trigramCandidates, trigramCandidatesPage, type CandidateFiles, type Can
 import type { Matcher } from './pattern';
 import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 
-/** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles, up to PAGE_MAX. */
+/** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles (quadruples when it carries lines), up to PAGE_MAX. */
 export const FIRST_PAGE = 32;
 const PAGE_MAX = 512;
 
@@ -36,7 +36,7 @@ export async function runGrep(
   if (kept) candidates = scope ? scope.filter((f) => kept.content.has(f.hash)) : kept.files;
   else if (scope) candidates = scope;
   else throw new Error('runGrep: a pattern without a prefilter needs the scope listed');
-  const scan = await scanFiles(d1, candidates, m, opts, kept?.content);
+  const scan = await scanFiles(d1, candidates, m, opts, kept?.content, kept?.lines);
   return { scan, candidates: candidates.length, fullScan: m.prefilter === null };
 }
 
@@ -57,7 +57,7 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
     const files = inScope ? page.files.filter((f) => inScope.has(f.path)) : page.files;
     candidates += files.length;
     const listed = total?.matches.length ?? 0;
-    const part = await scanFiles(d1, files, m, { ...opts, limit: opts.limit - listed }, page.content);
+    const part = await scanFiles(d1, files, m, { ...opts, limit: opts.limit - listed }, page.content, page.lines);
     total = total ? merged(total, part) : part;
     if (total.budgetExhausted || opts.stopAtFirst && total.totalMatches > 0) break;
     if (!page.more) break;
@@ -70,7 +70,8 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
       total.countsExact = false;
       break;
     }
-    size = Math.min(2 * size, PAGE_MAX);
+    // A page of lines ships little: it grows faster (its cost is SQLite's split of the files walked).
+    size = Math.min((page.carriesLines ? 4 : 2) * size, PAGE_MAX);
     page = await trigramCandidatesPage(d1, projectId, prefilter.match, m.check, { limit: size, after: page.last, ...page.filter });
   }
   return { scan: total, candidates, fullScan: false, ...(total.countsExact ? {} : { unreadAfter: page.last }) };
@@ -88,6 +89,7 @@ function merged(a: ScanResult, b: ScanResult): ScanResult {
     budgetExhausted: a.budgetExhausted || b.budgetExhausted,
     clippedLines: a.clippedLines + b.clippedLines,
     filesUnscanned: a.filesUnscanned + b.filesUnscanned,
+    filesByLines: a.filesByLines + b.filesByLines,
     countsExact: a.countsExact && b.countsExact,
   };
 }
@@ -102,11 +104,14 @@ export function prefilterPage(
   d1: D1Database,
   projectId: string,
   m: Matcher,
-  opts: { under?: string; pathContains?: readonly string[]; folded?: Matcher | null } = {},
+  opts: { under?: string; pathContains?: readonly string[]; folded?: Matcher | null; context?: number } = {},
 ): Promise<CandidatePage | null> {
   if (!m.prefilter) return Promise.resolve(null);
   const orFolded = opts.folded?.prefilter?.match === m.prefilter.match ? opts.folded.check : null;
-  const asked = trigramCandidatesPage(d1, projectId, m.prefilter.match, m.check, { limit: FIRST_PAGE, under: opts.under, pathContains: opts.pathContains, orFolded });
+  // Without context a match needs only its own line: the page carries the lines holding the required literals, not whole files,
+  // when the checks are exactly what the pattern (and the folded one riding along) requires.
+  const lines = (opts.context ?? 0) === 0 && m.checkExact && (orFolded === null || opts.folded?.checkExact === true);
+  const asked = trigramCandidatesPage(d1, projectId, m.prefilter.match, m.check, { limit: FIRST_PAGE, under: opts.under, pathContains: opts.pathContains, orFolded, lines });
   asked.catch(() => undefined);
   return asked;
 }
@@ -169,6 +174,6 @@ export async function foldedMatch(
     .filter((f) => !paths || paths.has(f.path))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.length === 0) return false;
-  const scan = await scanFiles(d1, files, folded, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs }, prefiltered.content);
+  const scan = await scanFiles(d1, files, folded, { limit: 1, context: 0, summary: true, stopAtFirst: true, deadline: Date.now() + budgetMs }, prefiltered.content, prefiltered.lines);
   return scan.totalMatches > 0;
 }

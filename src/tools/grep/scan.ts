@@ -1,4 +1,4 @@
-import { blobContents, type FileRow } from '../../db/content';
+import { blobContents, type CarriedLines, type FileRow } from '../../db/content';
 import type { Matcher } from './pattern';
 
 /** Characters of a line the regex examines (and the answer shows); the rest is clipped. */
@@ -63,6 +63,8 @@ export interface ScanResult {
   clippedLines: number;
   /** Files left unscanned because the listing was full (stopWhenListed). */
   filesUnscanned: number;
+  /** Files scanned from the lines a prefilter page carried (their content never fetched). */
+  filesByLines: number;
   /** Whether every file was scanned: false when the budget ran out or the listing filled first (counts are then lower bounds). */
   countsExact: boolean;
 }
@@ -117,6 +119,12 @@ export async function scanFiles(
   opts: ScanOptions,
   /** Content the caller already holds, by hash (a null entry: not loaded); the rest is fetched in batches. */
   preloaded?: ReadonlyMap<string, string | null>,
+  /**
+   * By hash, the only lines of a file a match of `m` can be on (and every line long enough to be clipped),
+   * as a prefilter page carries them (trigramCandidatesPage `lines`): such a file is scanned from them, and
+   * its content is never fetched. Only without context (other lines are not at hand).
+   */
+  carried?: ReadonlyMap<string, CarriedLines>,
 ): Promise<ScanResult> {
   const r: ScanResult = {
     matches: [],
@@ -128,10 +136,12 @@ export async function scanFiles(
     budgetExhausted: false,
     clippedLines: 0,
     filesUnscanned: 0,
+    filesByLines: 0,
     countsExact: true,
   };
   let groups = 0;
-  const loaded = (f: FileRow) => typeof preloaded?.get(f.hash) === 'string';
+  const sparse = opts.context === 0 ? carried : undefined;
+  const loaded = (f: FileRow) => typeof preloaded?.get(f.hash) === 'string' || sparse?.has(f.hash) === true;
   const plan = batches(files.filter((f) => !loaded(f)));
   const batchOf = new Map<FileRow, number>();
   plan.forEach((batch, k) => batch.forEach((f) => batchOf.set(f, k)));
@@ -158,6 +168,16 @@ export async function scanFiles(
       r.filesUnscanned = files.length - i;
       break;
     }
+    const lines = sparse?.get(file.hash);
+    if (lines) {
+      // The prefilter's check (exactly the pattern's requirement) kept the file: what mayMatch(content) would say.
+      r.filesScanned++;
+      r.filesByLines++;
+      r.bytesScanned += file.size;
+      scanContent(file.path, new SparseLines(lines), m, opts, r);
+      if (opts.stopAtFirst && r.totalMatches > 0) break;
+      continue;
+    }
     let content = preloaded?.get(file.hash) ?? undefined;
     if (content === undefined) {
       const k = batchOf.get(file) ?? at;
@@ -174,7 +194,7 @@ export async function scanFiles(
     r.filesScanned++;
     r.bytesScanned += file.size;
     if (!m.mayMatch(content)) continue;
-    groups += scanContent(file.path, content, m, opts, r);
+    groups += scanContent(file.path, new Lines(content), m, opts, r);
     if (opts.stopAtFirst && r.totalMatches > 0) break;
   }
   await Promise.allSettled(fetched);
@@ -183,11 +203,30 @@ export async function scanFiles(
   return r;
 }
 
+/** A line as the pattern sees it: without its '\r', clipped to MAX_LINE; `clipped` says whether it was. `raw` may stop past MAX_LINE + 1. */
+function examine(raw: string): { line: string; clipped: boolean } {
+  if (raw.length <= MAX_LINE) return { line: clean(raw), clipped: false };
+  const line = clean(raw.slice(0, MAX_LINE + 1));
+  return line.length > MAX_LINE ? { line: line.slice(0, MAX_LINE), clipped: true } : { line, clipped: false };
+}
+
+/** A file's lines as a scan reads them. */
+interface LineSource {
+  /** Lines in the file (an upper bound on any line number asked for). */
+  readonly count: number;
+  raw(i: number): string;
+  examined(i: number): { line: string; clipped: boolean };
+  /** Lines clipped to MAX_LINE. */
+  clipped(): number;
+  /** The matching lines (0-based), ascending; the first only with stopAtFirst. */
+  matching(m: Matcher, stopAtFirst: boolean): number[];
+}
+
 /**
  * A file's lines as `content.split('\n')` gives them (a final empty piece
  * dropped) without making them: where each starts and ends (before its '\n').
  */
-class Lines {
+class Lines implements LineSource {
   readonly starts: number[] = [];
   private readonly last: number;
 
@@ -214,20 +253,59 @@ class Lines {
     return this.content.slice(this.starts[i], this.end(i));
   }
 
-  /** Line i as the pattern sees it: without its '\r', clipped to MAX_LINE; `clipped` says whether it was. */
   examined(i: number): { line: string; clipped: boolean } {
     const from = this.starts[i];
-    const to = this.end(i);
-    if (to - from <= MAX_LINE) return { line: clean(this.content.slice(from, to)), clipped: false };
-    const line = clean(this.content.slice(from, from + MAX_LINE + 1));
-    return line.length > MAX_LINE ? { line: line.slice(0, MAX_LINE), clipped: true } : { line, clipped: false };
+    return examine(this.content.slice(from, Math.min(this.end(i), from + MAX_LINE + 1)));
   }
 
-  /** Lines clipped to MAX_LINE. */
   clipped(): number {
     let k = 0;
     for (let i = 0; i < this.starts.length; i++) if (this.end(i) - this.starts[i] > MAX_LINE && this.examined(i).clipped) k++;
     return k;
+  }
+
+  matching(m: Matcher, stopAtFirst: boolean): number[] {
+    return matchingLines(this, m, stopAtFirst);
+  }
+}
+
+/**
+ * Some lines of a file, by number: those a prefilter page carried (every line
+ * a match can be on, and every line long enough to be clipped). Testing each
+ * finds what a test of every line of the file would.
+ */
+class SparseLines implements LineSource {
+  private readonly text = new Map<number, string>();
+  private readonly numbers: number[];
+  readonly count: number;
+
+  constructor(lines: CarriedLines) {
+    for (const [no, line] of lines) this.text.set(no, line);
+    this.numbers = [...this.text.keys()].sort((a, b) => a - b);
+    this.count = (this.numbers.at(-1) ?? -1) + 1;
+  }
+
+  raw(i: number): string {
+    return this.text.get(i) ?? '';
+  }
+
+  examined(i: number): { line: string; clipped: boolean } {
+    return examine(this.raw(i));
+  }
+
+  clipped(): number {
+    return this.numbers.filter((i) => this.examined(i).clipped).length;
+  }
+
+  matching(m: Matcher, stopAtFirst: boolean): number[] {
+    const hits: number[] = [];
+    for (const i of this.numbers) {
+      const { line } = this.examined(i);
+      if (!m.mayMatch(line) || !m.test(line)) continue;
+      hits.push(i);
+      if (stopAtFirst) break;
+    }
+    return hits;
   }
 }
 
@@ -267,10 +345,9 @@ function matchingLines(lines: Lines, m: Matcher, stopAtFirst: boolean): number[]
 }
 
 /** Scans one file; returns the number of output groups `grep -C` would print for it. */
-function scanContent(path: string, content: string, m: Matcher, opts: ScanOptions, r: ScanResult): number {
-  const lines = new Lines(content);
+function scanContent(path: string, lines: LineSource, m: Matcher, opts: ScanOptions, r: ScanResult): number {
   r.clippedLines += lines.clipped();
-  const hits = matchingLines(lines, m, opts.stopAtFirst === true);
+  const hits = lines.matching(m, opts.stopAtFirst === true);
   if (hits.length === 0) return 0;
   r.totalMatches += hits.length;
   r.counts.push({ path, count: hits.length });

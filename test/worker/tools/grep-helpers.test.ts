@@ -16,10 +16,15 @@ describe('required literals of a regex', () => {
   const cases: [string, boolean, Required][] = [
     ['handle_request\\(', false, { op: 'lit', s: 'handle_request(' }],
     ['foo\\d+bar', false, { op: 'and', items: [{ op: 'lit', s: 'foo' }, { op: 'lit', s: 'bar' }] }],
-    ['(?:get|set)Value', false, { op: 'and', items: [{ op: 'lit', s: 'etValue' }, { op: 'or', items: [{ op: 'lit', s: 'get' }, { op: 'lit', s: 'set' }] }] }],
+    ['(?:get|set)Value', false, { op: 'or', items: [{ op: 'lit', s: 'getValue' }, { op: 'lit', s: 'setValue' }] }],
+    // Exact sets: an optional part or a small class keeps the literal whole on either side.
+    ['export (async )?function \\w+', false, { op: 'or', items: [{ op: 'lit', s: 'export async function ' }, { op: 'lit', s: 'export function ' }] }],
+    ['[gs]et_[xy]\\(', false, { op: 'or', items: ['get_x(', 'get_y(', 'set_x(', 'set_y('].map((s) => ({ op: 'lit' as const, s })) }],
+    ['(?:a|b|c)(?:d|e|f)(?:g|h|i)xyz', false, { op: 'or', items: ['gxyz', 'hxyz', 'ixyz'].map((s) => ({ op: 'lit' as const, s })) }],
+    ['(ab|cd)+xyz', false, { op: 'lit', s: 'xyz' }],
     ['ab', false, null],
     ['\\d{4}-\\d{2}', false, null],
-    ['colou?r', false, { op: 'lit', s: 'colo' }],
+    ['colou?r', false, { op: 'or', items: [{ op: 'lit', s: 'colour' }, { op: 'lit', s: 'color' }] }],
     ['(ab)+c', false, { op: 'lit', s: 'abc' }],
     ['x(abc)+y', false, { op: 'and', items: [{ op: 'lit', s: 'xabc' }, { op: 'lit', s: 'abcy' }, { op: 'lit', s: 'abc' }] }],
     ['^import .* from', false, { op: 'and', items: [{ op: 'lit', s: 'import ' }, { op: 'lit', s: ' from' }] }],
@@ -42,6 +47,20 @@ describe('required literals of a regex', () => {
   it('turns each literal into an AND of its trigrams (detail=none refuses phrases)', () => {
     const m = ftsMatch({ op: 'or', items: [{ op: 'lit', s: 'get"x' }, { op: 'lit', s: 'abc' }] });
     expect(m?.match).toBe('("get" AND "et""" AND "t""x") OR ("abc")');
+  });
+
+  it('gives each literal of a wide disjunction fewer trigrams rather than dropping the prefilter', () => {
+    const words = ['alphaBetaGamma', 'deltaEpsilonZeta', 'etaThetaIotaKappa', 'lambdaMuNuXiOmicron', 'piRhoSigmaTau', 'upsilonPhiChiPsi', 'omegaAlephBeth'];
+    const m = ftsMatch({ op: 'or', items: words.map((s) => ({ op: 'lit' as const, s })) });
+    expect(m?.literals).toEqual(words);
+    const terms = m?.match.split(/ AND | OR /).length ?? 0;
+    expect(terms).toBeGreaterThanOrEqual(words.length);
+    expect(terms).toBeLessThanOrEqual(64);
+  });
+
+  it('takes every trigram of a literal when they fit (the index keeps no positions: each one left out lets more files through)', () => {
+    const m = ftsMatch({ op: 'lit', s: 'export function ' });
+    expect(m?.match.split(' AND ')).toHaveLength('export function '.length - 2);
   });
 
   // Soundness: whenever the regex matches a line, the line satisfies the extracted formula.

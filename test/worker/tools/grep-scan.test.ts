@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rest, type Json } from '../helpers';
 import type { FileRow } from '../../../src/db/content';
 import { anchorsOf, compilePattern } from '../../../src/tools/grep/pattern';
 import { MAX_LINE, scanFiles, type GrepMatch, type ScanOptions } from '../../../src/tools/grep/scan';
@@ -168,8 +169,9 @@ describe('anchor literals', () => {
   it('takes one literal of a conjunction, every branch of an alternation, none for a pattern without', () => {
     expect(anchors('def [a-z]+_[a-z]+\\(self')).toEqual(['(self']);
     expect(anchors('class \\w+Error\\b')).toEqual(['class ']);
-    expect(anchors('(needle|haystack)s')).toEqual(['needle', 'haystack']);
-    expect(anchors('(ab|haystack)s')).toBeNull();
+    expect(anchors('(needle|haystack)s')).toEqual(['needles', 'haystacks']);
+    expect(anchors('(ab|haystack)s')).toEqual(['abs', 'haystacks']);
+    expect(anchors('(a|haystack)s')).toBeNull();
     expect(anchors('\\w+')).toBeNull();
   });
 
@@ -234,5 +236,83 @@ describe('grep scan: fetching and stopping', () => {
     expect(asked).toEqual([]);
     expect(r).toMatchObject({ totalMatches: 40, filesUnscanned: 0, countsExact: true });
     expect(r.matches).toHaveLength(3);
+  });
+});
+
+/**
+ * Without context a listing's prefilter page carries only the lines a match can be on (those holding the
+ * required literals, and long lines), split inside SQLite: the same answers as a plain scan of whole files.
+ */
+describe('grep from the lines a prefilter page carries (through D1)', () => {
+  const PROJECT = 'grep-carried-lines';
+  let seed = 77;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pieces = ['abc', 'ABC', 'abcabc', 'bca', 'x', ' ', '\r', '\n', '\r\n', '\n\n', 'ü', 'Ü', '😀', '\u2028', 'xyz', 'XYZ', '"', '\\', '\\n', '\t', '\u0001'];
+  const RANDOM = Array.from({ length: 24 }, (_, k) => ({ path: `r/f${String(k).padStart(2, '0')}.txt`, content: Array.from({ length: 1 + rand(80) }, () => pieces[rand(pieces.length)]).join('') }));
+  // Lines of 1,200 characters outside the Basic Multilingual Plane: 2,400 UTF-16 units, clipped, though without a literal.
+  const WIDE = [
+    { path: 'w/astral.txt', content: `${'😀'.repeat(1_200)}abc\n${'é'.repeat(1_500)}abc\nabc\n` },
+    { path: 'w/astral-quiet.txt', content: `${'😀'.repeat(1_200)}\n${'é'.repeat(1_500)}\nabc needle\n` },
+    // Past LINES_MAX_BYTES (192 KiB): the page carries this file's content, not its lines.
+    { path: 'w/big.txt', content: `${'filler text\n'.repeat(20)}line abc needle\r\n`.repeat(800) },
+  ];
+  // Short lines after the long ones keep the mean line length under the upload's minified-file cut.
+  const padded = (f: { path: string; content: string }) => (f.content.length > 2_000 ? { ...f, content: `${f.content}${'pad\n'.repeat(80)}` } : f);
+  const FILES = [...AWKWARD, ...RANDOM, ...WIDE].map(padded).sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  beforeAll(async () => {
+    const pushed = await rest('index', { project: PROJECT, files: FILES.map(({ path, content }) => ({ path, content })) });
+    expect(pushed.status).toBe(200);
+  });
+
+  const grep = async (args: Json) => {
+    const { status, body } = await rest('grep', { project: PROJECT, limit: 1000, ...args });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const entry = (key: string, code: string) => (body._meta[key] as Json[] | undefined)?.find((d) => d.code === code)?.data;
+    return { result: body.result, scan: entry('diagnosis_v2', 'grep_scan'), clipped: entry('warnings_v2', 'grep_lines_clipped')?.lines ?? 0 };
+  };
+
+  const patterns: [string, { literal?: boolean; ignoreCase?: boolean }][] = [
+    ...CASES,
+    ...['abc', 'bca', 'abc|xyz', 'abc.*xyz', '^abc', 'abc$', '\\babc', 'ab[cd]', '(abc|bca)x', 'xyz\\s*abc', 'c\\r', 'ü.*abc', '"\\\\n', 'x(yz)?abc'].map((p): [string, { ignoreCase?: boolean }] => [p, {}]),
+    ['ABC', { ignoreCase: true }],
+    ['\\n', { literal: true }],
+  ];
+  it('lists, counts and clips exactly as a plain scan does', async () => {
+    const mismatches: string[] = [];
+    let byLines = 0;
+    for (const [pattern, o] of patterns) {
+      for (const ignoreCase of [o.ignoreCase ?? false, !(o.ignoreCase ?? false)]) {
+        const literal = o.literal ?? false;
+        const got = await grep({ pattern, literal, ignore_case: ignoreCase });
+        const m = compilePattern(pattern, { literal, ignoreCase });
+        const want = plainScan(FILES, plainTest(pattern, literal, ignoreCase), { limit: 1000, context: 0, mayMatch: (c) => m.mayMatch(c) });
+        byLines += got.scan?.files_by_lines ?? 0;
+        const seen = [got.result.matches, got.result.total_matches, got.result.files_matched, got.clipped];
+        const expected = [want.matches, want.totalMatches, want.counts.length, want.clippedLines];
+        if (JSON.stringify(seen) !== JSON.stringify(expected)) {
+          const k = want.matches.findIndex((w, i) => JSON.stringify(w) !== JSON.stringify(got.result.matches[i]));
+          const at = (ms: GrepMatch[]) => JSON.stringify(ms[k] ?? null).slice(0, 200);
+          mismatches.push(`/${pattern}/ literal=${literal} ic=${ignoreCase}: ${JSON.stringify(seen.slice(1))} vs ${JSON.stringify(expected.slice(1))}; match ${k}: ${at(got.result.matches)} vs ${at(want.matches)}`);
+        }
+      }
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    // The comparison ran over carried lines, not whole files.
+    expect(byLines).toBeGreaterThan(50);
+    expect(FILES.length).toBe(AWKWARD.length + RANDOM.length + WIDE.length);
+  });
+
+  it('carries lines only without context, and the answer is the same with the whole files', async () => {
+    const lines = await grep({ pattern: 'needle', literal: true });
+    const whole = await grep({ pattern: 'needle', literal: true, context: 1 });
+    expect(lines.scan?.files_by_lines).toBeGreaterThan(0);
+    expect(whole.scan?.files_by_lines).toBeUndefined();
+    expect(lines.result.matches).toEqual(whole.result.matches.map(({ before: _b, after: _a, ...rest }: Json) => rest));
+    expect(lines.clipped).toBe(whole.clipped);
+    expect(lines.clipped).toBeGreaterThan(0);
   });
 });

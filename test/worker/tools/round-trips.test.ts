@@ -83,13 +83,17 @@ describe('D1 round trips per tool call', () => {
     expect(regex.trips).toBe(1);
   });
 
-  it('grep answers a miss in one; a miss that matches ignoring case in two (its files are read to verify the retry)', async () => {
+  it('grep answers a miss in one, and a miss that matches ignoring case in one too (the first page carries the lines the folded check keeps, so the retry is verified without reading the files)', async () => {
     const miss = await trips('grep', { pattern: 'absentTokenNowhere', literal: true });
     expect(miss.body._meta.empty_reason).toBe('no_results_in_corpus');
     expect(miss.trips).toBe(1);
     const cased = await trips('grep', { pattern: 'FETCHWIDGET', literal: true });
     expect(cased.body._meta.next_steps.map((s: Json) => s.args.ignore_case)).toContain(true);
-    expect(cased.trips).toBe(2);
+    expect(cased.trips).toBe(1);
+    // With context the page carries whole files, not lines: the folded-only files are then read to verify the retry.
+    const casedWithContext = await trips('grep', { pattern: 'FETCHWIDGET', literal: true, context: 1 });
+    expect(casedWithContext.body._meta.next_steps.map((s: Json) => s.args.ignore_case)).toContain(true);
+    expect(casedWithContext.trips).toBe(2);
     const regexMiss = await trips('grep', { pattern: 'zq[0-9]{3}_absent_\\w+' });
     expect(regexMiss.trips).toBe(1);
   });
