@@ -481,33 +481,45 @@ export function pageQuery(
   page: { limit: number; offset: number; snippets: boolean },
   rank: NameRank | null = null,
 ): SqlPart {
+  const hits = hitsQuery(match, f, rank);
+  const top = pageOf('h', f, page);
+  return { sql: `WITH h AS (${hits.sql}) ${top.sql}`, params: [...hits.params, ...top.params] };
+}
+
+/**
+ * Every hit, narrow (its rowid and what orders it; confidence for the count's
+ * best): the page sorts these and reads its symbols' columns for its rows only.
+ */
+function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const windowCols = page.snippets
-    ? `, max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
-         hex(substr(CAST(b.content AS BLOB), max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
-    : '';
-  const cols = `s.rowid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
-             s.signature, s.docstring, s.language, s.confidence`;
+  const cols = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
   const ftsScore = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...ftsScore.params, ...w.params];
-  let hits = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
+  let sql = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
   if (named) {
     // Found by name only: no bm25, so the lowest relevance of its tier.
     const namedScore = scoreSql(rank, '0');
-    hits = `SELECT * FROM (${hits} UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql})`;
+    sql += ` UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql}`;
     params.push(...namedScore.params, ...named.params);
   }
-  const sql = `SELECT p.*, f.size AS file_size${windowCols}
-    FROM (
-      ${hits}
-      ORDER BY score DESC, file_path, start_line, rid
-      LIMIT ? OFFSET ?
-    ) p
+  return { sql, params };
+}
+
+/** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
+function pageOf(from: string, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): SqlPart {
+  const windowCols = page.snippets
+    ? `, max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
+         hex(substr(CAST(b.content AS BLOB), max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
+    : '';
+  const sql = `SELECT p.rid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
+             s.signature, s.docstring, s.language, s.confidence, p.score AS score, f.size AS file_size${windowCols}
+    FROM (SELECT rid, score, file_path, start_line FROM ${from} ORDER BY score DESC, file_path, start_line, rid LIMIT ? OFFSET ?) p
+    CROSS JOIN symbols s ON s.rowid = p.rid
     LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path
     ${page.snippets ? 'LEFT JOIN blobs b ON b.hash = f.hash' : ''}
     ORDER BY p.score DESC, p.file_path, p.start_line, p.rid`;
-  return { sql, params: [...params, page.limit, page.offset, f.projectId] };
+  return { sql, params: [page.limit, page.offset, f.projectId] };
 }
 
 export interface CountRow {
@@ -535,7 +547,7 @@ export function countQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank 
 
 /**
  * What explains a search that found nothing, asked in the statement that
- * counts it (totalQuery): each is computed only when the count is 0, so a
+ * pages and counts it (searchQuery): each is computed only when the count is 0, so a
  * search with hits pays for none of them.
  */
 export interface MissQuestions {
@@ -549,9 +561,18 @@ export interface MissQuestions {
   prefixes: readonly string[];
 }
 
-/** The row of totalQuery. JSON columns are null when not asked or not needed (the search found something). */
-export interface TotalRow extends CountRow {
-  /** 1 when every word matched nothing and the count is of any word (SearchMatch's fallback). */
+/**
+ * A row of searchQuery: a hit of the page (SymbolHitRow; `rid` null on the
+ * one row of an empty page) carrying the count of every hit and the answers
+ * to the miss questions. JSON columns are null when not asked or not needed
+ * (the search found something).
+ */
+export interface SearchRow extends Omit<SymbolHitRow, 'rid'> {
+  rid: number | null;
+  /** Every hit under the filters, and the best extraction confidence among them. */
+  total_n: number;
+  total_best: number | null;
+  /** 1 when every word matched nothing and the hits are of any word (SearchMatch's fallback). */
   fallback: number;
   /** JSON `[[n, best], …]`, one per MissQuestions.relaxations. */
   relaxed?: string | null;
@@ -565,11 +586,18 @@ export interface TotalRow extends CountRow {
 export const MAX_BOUND_PARAMETERS = 100;
 
 /**
- * totalQuery as a statement, its parameters numbered (each distinct value
+ * searchQuery as a statement, its parameters numbered (each distinct value
  * bound once); null when it would bind more than D1 allows (MAX_BOUND_PARAMETERS).
  */
-export function totalStatement(d1: D1Database, match: SearchMatch, f: SymbolFilters, rank: NameRank | null, miss: MissQuestions | null): D1PreparedStatement | null {
-  const q = numbered(totalQuery(match, f, rank, miss));
+export function searchStatement(
+  d1: D1Database,
+  match: SearchMatch,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean } | null,
+  rank: NameRank | null,
+  miss: MissQuestions | null,
+): D1PreparedStatement | null {
+  const q = numbered(searchQuery(match, f, page, rank, miss));
   return q.params.length > MAX_BOUND_PARAMETERS ? null : d1.prepare(q.sql).bind(...q.params);
 }
 
@@ -611,15 +639,25 @@ export function numbered(q: SqlPart): SqlPart {
 }
 
 /**
- * countQuery, with whether the any-word fallback was taken and, when `miss`
- * is given and the count is 0, the answers to its questions — all in one
- * statement, the count computed once and every question behind it.
+ * A whole search in one statement: the hits are found and scored once, then
+ * counted and paged (best first, the symbols' columns read for the page's
+ * rows only); whether the any-word fallback was taken; and, when `miss` is
+ * given and nothing was found, the answers to its questions, each computed
+ * only then. At least one row: an empty page gives one row whose `rid` is
+ * null. Without `page`, the one row carries the count and the answers only.
  */
-export function totalQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, miss: MissQuestions | null): SqlPart {
-  const count = countQuery(match, f, rank);
-  const params: unknown[] = [...count.params];
-  const ctes = [`t AS MATERIALIZED (${count.sql})`];
-  const cols = ['t.n AS n', 't.best AS best'];
+export function searchQuery(
+  match: SearchMatch,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean } | null,
+  rank: NameRank | null,
+  miss: MissQuestions | null,
+): SqlPart {
+  const hits = hitsQuery(match, f, rank);
+  const ctes = [`h AS MATERIALIZED (${hits.sql})`, 't AS MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
+  const cteParams: unknown[] = [...hits.params];
+  const params: unknown[] = [];
+  const cols = ['t.n AS total_n', 't.best AS total_best'];
   if (typeof match === 'string') {
     cols.push('0 AS fallback');
   } else {
@@ -628,16 +666,15 @@ export function totalQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank 
     params.push(...all.params);
   }
   if (miss) {
-    const anywhere = hitsExist(miss.match, { projectId: f.projectId }, rank);
     const relaxed = miss.relaxations.map((r) => countQuery(miss.match, r, rank));
     cols.push(`CASE WHEN t.n = 0 THEN json_array(${relaxed.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')}) END AS relaxed`);
     params.push(...relaxed.flatMap((r) => r.params));
     // Nothing anywhere in the project: the one condition both remaining questions wait for (computed once).
     const nowhere = 't.n = 0 AND NOT (SELECT hit FROM a)';
     if (miss.gaps || miss.prefixes.length) {
+      const anywhere = hitsExist(miss.match, { projectId: f.projectId }, rank);
       ctes.push(`a AS MATERIALIZED (SELECT ${anywhere.sql} AS hit)`);
-      // The CTE's parameters come before the select list's in the text.
-      params.splice(count.params.length, 0, ...anywhere.params);
+      cteParams.push(...anywhere.params);
     }
     if (miss.gaps) {
       const gaps = extractionGapsQuery(f.projectId, miss.gaps);
@@ -650,7 +687,13 @@ export function totalQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank 
       params.push(...prefixes.flatMap((p) => p.params));
     }
   }
-  return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params };
+  if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
+  const top = pageOf('h', f, page);
+  return {
+    sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
+      ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,
+    params: [...cteParams, ...params, ...top.params],
+  };
 }
 
 /** Files of a project stored without an extractor (language 'none'): how many, and a few paths. */

@@ -3,11 +3,10 @@ import { LANGUAGES, SYMBOL_KINDS } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
   countStatement,
-  pageStatement,
   prefixMatch,
   resolvePathFilter,
   snippetFromWindow,
-  totalStatement,
+  searchStatement,
   translateQuery,
   MAX_BOUND_PARAMETERS,
   unsupportedFilesStatement,
@@ -15,7 +14,7 @@ import {
   type SearchMatch,
   type SymbolFilters,
   type SymbolHitRow,
-  type TotalRow,
+  type SearchRow,
   type TranslatedQuery,
 } from '../db/search';
 import { gapsOf, type ExtractionGap } from '../db/extraction-gaps';
@@ -153,15 +152,12 @@ export const searchTool = defineTool({
     // same round trip and computed only if the search finds nothing.
     const match: SearchMatch = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
     const miss = missPlan(project, args, query, filters);
-    const withMiss = miss && totalStatement(ctx.db, match, filters, query.rank, miss.questions);
-    const [pageRows, totalRows] = await ctx.db.batch<unknown>([
-      pageStatement(ctx.db, match, filters, page, query.rank),
-      withMiss ?? fitting(totalStatement(ctx.db, match, filters, query.rank, null)),
-    ]);
-    let rows = pageRows.results as SymbolHitRow[];
-    let counted = totalRows.results[0] as TotalRow;
-    if (miss && !withMiss && counted.n === 0) counted = await askApart(ctx.db, match, filters, query.rank, miss.questions);
-    const total = counted.n;
+    const together = miss && searchStatement(ctx.db, match, filters, page, query.rank, miss.questions);
+    const found = await (together ?? fitting(searchStatement(ctx.db, match, filters, page, query.rank, null))).all<SearchRow>();
+    let counted = found.results[0];
+    let rows = found.results.filter((r): r is SearchRow & { rid: number } => r.rid !== null) as SymbolHitRow[];
+    if (miss && !together && counted.total_n === 0) counted = await askApart(ctx.db, match, filters, query.rank, miss.questions);
+    const total = counted.total_n;
     if (total > 0 && counted.fallback) {
       const message = `no symbol matches every word of ${query.canonical}; showing symbols matching any of them, best first`;
       ctx.meta.warn('and_fallback_or', message, { query: query.canonical }, 'info');
@@ -226,13 +222,13 @@ function fitting(statement: D1PreparedStatement | null): D1PreparedStatement {
  * nothing: only when, asked with the count, they would have bound more
  * values than D1 takes in one statement (a file_pattern listing many paths).
  */
-async function askApart(d1: D1Database, match: SearchMatch, filters: SymbolFilters, rank: NameRank | null, questions: MissQuestions): Promise<TotalRow> {
+async function askApart(d1: D1Database, match: SearchMatch, filters: SymbolFilters, rank: NameRank | null, questions: MissQuestions): Promise<SearchRow> {
   const parts: MissQuestions[] = [
     { ...questions, gaps: null, prefixes: [] },
     { ...questions, relaxations: [], prefixes: [] },
     { ...questions, relaxations: [], gaps: null },
   ];
-  const [relaxed, gaps, prefixes] = await d1.batch<TotalRow>(parts.map((p) => fitting(totalStatement(d1, match, filters, rank, p))));
+  const [relaxed, gaps, prefixes] = await d1.batch<SearchRow>(parts.map((p) => fitting(searchStatement(d1, match, filters, null, rank, p))));
   return { ...relaxed.results[0], gaps: gaps.results[0].gaps, prefixes: prefixes.results[0].prefixes };
 }
 
@@ -389,7 +385,7 @@ function shorterPrefixes(words: readonly string[]): { word: string; lengths: num
  * questions (`counted`, read in the search's own round trip). Every next step
  * is a call verified here to return hits.
  */
-function explainEmpty(ctx: ToolContext, project: ProjectRow, args: Args, query: TranslatedQuery, step: StepArgs, miss: MissPlan | null, counted: TotalRow): void {
+function explainEmpty(ctx: ToolContext, project: ProjectRow, args: Args, query: TranslatedQuery, step: StepArgs, miss: MissPlan | null, counted: SearchRow): void {
   if (explainNoSymbols(ctx, project, query.words[0] ?? args.query, 'no query')) return;
   if (!miss) return;
   const found = JSON.parse(counted.relaxed ?? '[]') as [number, number | null][];
