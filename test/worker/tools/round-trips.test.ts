@@ -72,6 +72,9 @@ describe('D1 round trips per tool call', () => {
       expect(r.body._meta.next_steps[0].tool, JSON.stringify(args)).toBe(tool);
       expect(r.trips, JSON.stringify(args)).toBe(1);
     }
+    const past = await trips('search', { query: 'fetchWidget', offset: 50 });
+    expect(past.body._meta.empty_reason).toBe('cap_dropped_all');
+    expect(past.trips).toBe(1);
     const fallback = await trips('search', { query: 'fetchWidget zebra' });
     expect(fallback.body._meta.warnings_v2.map((w: Json) => w.code)).toContain('and_fallback_or');
     expect(fallback.body.result.results.map((h: Json) => h.name)).toContain('fetchWidget');
