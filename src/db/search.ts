@@ -639,8 +639,8 @@ export function numbered(q: SqlPart): SqlPart {
 }
 
 /**
- * A whole search in one statement: the hits are found and scored once, then
- * counted and paged (best first, the symbols' columns read for the page's
+ * A whole search in one statement: the hits are counted and paged (best
+ * first: narrow rows are sorted, and the symbols' columns read for the page's
  * rows only); whether the any-word fallback was taken; and, when `miss` is
  * given and nothing was found, the answers to its questions, each computed
  * only then. At least one row: an empty page gives one row whose `rid` is
@@ -654,7 +654,9 @@ export function searchQuery(
   miss: MissQuestions | null,
 ): SqlPart {
   const hits = hitsQuery(match, f, rank);
-  const ctes = [`h AS MATERIALIZED (${hits.sql})`, 't AS MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
+  // Not materialized: a temporary table of every hit costs more than finding them twice (count and page) when
+  // SQLite keeps temporary tables in files (workerd's build: TEMP_STORE=1), measured in sqlite3 on the latency bench's mix.
+  const ctes = [`h AS NOT MATERIALIZED (${hits.sql})`, 't AS NOT MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
   const cteParams: unknown[] = [...hits.params];
   const params: unknown[] = [];
   const cols = ['t.n AS total_n', 't.best AS total_best'];
