@@ -16,30 +16,52 @@ export interface ExtractionGap {
   mentions: number;
 }
 
+/** What extractionGaps asks: `text` null checks no content; `corpus` and `path` narrow the files. */
+export interface ExtractionGapQuestion {
+  text: string | null;
+  corpus?: string;
+  path?: string;
+  limit: number;
+}
+
+/**
+ * SQL and (positional) parameters of extractionGaps, for a statement of its
+ * own or a subquery of another (search sends it with its page: src/db/search.ts).
+ */
+export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuestion): { sql: string; params: unknown[] } {
+  const text = opts.text;
+  const corpus = opts.corpus ?? null;
+  const path = opts.path ?? null;
+  return {
+    sql: `SELECT f.path, f.status, f.reason, coalesce(e.had_errors, 0) AS partial,
+              CASE WHEN ? IS NULL THEN 0 ELSE coalesce(instr(b.content, ?) > 0, 0) END AS mentions
+       FROM files f
+       LEFT JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
+       LEFT JOIN blobs b ON ? IS NOT NULL AND b.hash = f.hash
+       WHERE f.project_id = ? AND (? IS NULL OR f.corpus = ?) AND (? IS NULL OR f.path = ?)
+         AND (f.status = 'failed' OR f.reason = 'file_too_large' OR e.had_errors = 1)
+       ORDER BY mentions DESC, f.path
+       LIMIT ?`,
+    params: [text, text, text, projectId, corpus, corpus, path, path, opts.limit],
+  };
+}
+
+/** Rows of extractionGapsQuery as gaps. */
+export function gapsOf(rows: readonly (Omit<ExtractionGap, 'partial'> & { partial: number })[]): ExtractionGap[] {
+  return rows.map((r) => ({ ...r, partial: r.partial === 1 }));
+}
+
 /**
  * Up to `limit` gaps of a project, those whose content holds `text` first
  * (text null: none is checked). `corpus` and `path` narrow the files.
  */
-export async function extractionGaps(
-  d1: D1Database,
-  projectId: string,
-  opts: { text: string | null; corpus?: string; path?: string; limit: number },
-): Promise<ExtractionGap[]> {
+export async function extractionGaps(d1: D1Database, projectId: string, opts: ExtractionGapQuestion): Promise<ExtractionGap[]> {
+  const q = extractionGapsQuery(projectId, opts);
   const rows = await d1
-    .prepare(
-      `SELECT f.path, f.status, f.reason, coalesce(e.had_errors, 0) AS partial,
-              CASE WHEN ?2 IS NULL THEN 0 ELSE coalesce(instr(b.content, ?2) > 0, 0) END AS mentions
-       FROM files f
-       LEFT JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
-       LEFT JOIN blobs b ON ?2 IS NOT NULL AND b.hash = f.hash
-       WHERE f.project_id = ?1 AND (?3 IS NULL OR f.corpus = ?3) AND (?4 IS NULL OR f.path = ?4)
-         AND (f.status = 'failed' OR f.reason = 'file_too_large' OR e.had_errors = 1)
-       ORDER BY mentions DESC, f.path
-       LIMIT ?5`,
-    )
-    .bind(projectId, opts.text, opts.corpus ?? null, opts.path ?? null, opts.limit)
+    .prepare(q.sql)
+    .bind(...q.params)
     .all<Omit<ExtractionGap, 'partial'> & { partial: number }>();
-  return rows.results.map((r) => ({ ...r, partial: r.partial === 1 }));
+  return gapsOf(rows.results);
 }
 
 /** `path (reason)` for a diagnosis. */

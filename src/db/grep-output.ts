@@ -55,10 +55,11 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
     return `?${binds.length}`;
   };
   const params = q.words.map(word);
+  // The file is case-folded once, before it is split (lower() folds ASCII only: lengths do not change).
   const fileText = q.ignoreCase ? 'lower(b.content)' : 'b.content';
-  const lineText = q.ignoreCase ? `lower(substr(j.value, 1, ${LINE_CHARS}))` : `substr(j.value, 1, ${LINE_CHARS})`;
   const fileHas = params.map((p) => `instr(${fileText}, ${p}) > 0`).join(' OR ');
-  const lineHas = params.map((p) => `instr(${lineText}, ${p}) > 0`).join(' OR ');
+  // A word within the first LINE_CHARS characters: its first occurrence ends there (no copy of the line is made).
+  const lineHas = params.map((p) => `instr(j.value, ${p}) BETWEEN 1 AND ${LINE_CHARS + 1} - length(${p})`).join(' OR ');
   let source: string;
   if (q.match !== null) {
     binds.push(q.match);
@@ -68,7 +69,7 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
   } else {
     source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
   }
-  const lines = `${jsonLines('b.content')} j`;
+  const lines = `${jsonLines(fileText)} j`;
   return d1
     .prepare(
       `WITH cand AS (

@@ -100,7 +100,7 @@ export function auxiliarySql(e: { path: string; isTest: string; language: string
  * overload, a redeclaration): its id ends `~N`, while every kind name ends
  * with a letter.
  */
-const REPEAT_SQL = `(substr(s.id, -1) BETWEEN '0' AND '9')`;
+const REPEAT_SQL = `(s.key IS NOT NULL AND substr(s.key, -1) BETWEEN '0' AND '9')`;
 
 function chars(text: string): number {
   return [...text].length;

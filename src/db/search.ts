@@ -10,7 +10,8 @@ import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
 export { pathConditions, type PathFilter } from './path-filter';
-import { nameRankOf, namedCandidates, scoreSql, type NameRank } from './search-rank';
+import { nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
+import { extractionGapsQuery, type ExtractionGapQuestion } from './extraction-gaps';
 import { symbolInPathRangeSql } from './symbol-range';
 
 // ---------------------------------------------------------------------------
@@ -335,7 +336,8 @@ export async function resolvePathFilter(d1: D1Database, projectId: string, glob:
 
 export interface SymbolFilters {
   projectId: string;
-  corpus: string;
+  /** Undefined: every corpus. */
+  corpus?: string;
   kind?: string;
   language?: string;
   minConfidence?: number;
@@ -344,8 +346,12 @@ export interface SymbolFilters {
 
 /** The filters as conditions over `s` (every statement of a search applies the same ones). */
 function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
-  params.push(f.projectId, f.corpus);
-  const cond = ['s.project_id = ?', 's.corpus = ?'];
+  params.push(f.projectId);
+  const cond = ['s.project_id = ?'];
+  if (f.corpus !== undefined) {
+    cond.push('s.corpus = ?');
+    params.push(f.corpus);
+  }
   if (f.kind !== undefined) {
     cond.push('s.kind = ?');
     params.push(f.kind);
@@ -377,9 +383,34 @@ function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
   return cond;
 }
 
-function where(match: string, f: SymbolFilters): { sql: string; params: unknown[] } {
-  const params: unknown[] = [match];
-  const cond = ['symbols_fts MATCH ?', ...filterConditions(f, params)];
+/**
+ * What a search matches: one FTS5 MATCH expression, or every word (`all`)
+ * falling back to any of them (`any`) when `all` finds nothing under the
+ * filters. The fallback is decided inside each statement, so the retry costs
+ * no round trip of its own.
+ */
+export type SearchMatch = string | { all: string; any: string };
+
+/** The MATCH operand: a parameter, or the fallback's choice between two. */
+function matchOperand(m: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+  if (typeof m === 'string') return { sql: '?', params: [m] };
+  const hit = hitsExist(m.all, f, rank);
+  return { sql: `(CASE WHEN ${hit.sql} THEN ? ELSE ? END)`, params: [...hit.params, m.all, m.any] };
+}
+
+/** Whether `match` finds anything under the filters (name-index candidates included): a SQL condition. */
+function hitsExist(match: string, f: SymbolFilters, rank: NameRank | null): SqlPart {
+  const w = where(match, f, rank);
+  const named = namedWhere(match, f, rank);
+  const fts = `EXISTS (SELECT 1 ${FROM} WHERE ${w.sql})`;
+  if (!named) return { sql: fts, params: w.params };
+  return { sql: `(${fts} OR EXISTS (SELECT 1 FROM symbols s WHERE ${named.sql}))`, params: [...w.params, ...named.params] };
+}
+
+function where(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+  const m = matchOperand(match, f, rank);
+  const params: unknown[] = [...m.params];
+  const cond = [`symbols_fts MATCH ${m.sql}`, ...filterConditions(f, params)];
   return { sql: cond.join(' AND '), params };
 }
 
@@ -387,13 +418,14 @@ function where(match: string, f: SymbolFilters): { sql: string; params: unknown[
  * Hits of the name index the full-text match does not hold (`pkg.Func`:
  * a top-level Func in folder pkg; `==`: an operator method): a WHERE over `s`, or null.
  */
-function namedWhere(match: string, f: SymbolFilters, rank: NameRank | null): { sql: string; params: unknown[] } | null {
+function namedWhere(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart | null {
   const named = namedCandidates(rank);
   if (!named) return null;
   const params: unknown[] = [...named.params];
   const cond = [named.sql, ...filterConditions(f, params)];
-  cond.push('NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ? AND symbols_fts.rowid = s.rowid)');
-  params.push(match);
+  const m = matchOperand(match, f, rank);
+  cond.push(`NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ${m.sql} AND symbols_fts.rowid = s.rowid)`);
+  params.push(...m.params);
   return { sql: cond.join(' AND '), params };
 }
 
@@ -433,7 +465,7 @@ export const SNIPPET_MAX_BYTES = 4096;
  */
 export function pageStatement(
   d1: D1Database,
-  match: string,
+  match: SearchMatch,
   f: SymbolFilters,
   page: { limit: number; offset: number; snippets: boolean },
   rank: NameRank | null = null,
@@ -444,38 +476,50 @@ export function pageStatement(
 
 /** SQL and parameters of pageStatement (exported for EXPLAIN QUERY PLAN checks). */
 export function pageQuery(
-  match: string,
+  match: SearchMatch,
   f: SymbolFilters,
   page: { limit: number; offset: number; snippets: boolean },
   rank: NameRank | null = null,
-): { sql: string; params: unknown[] } {
-  const w = where(match, f);
+): SqlPart {
+  const hits = hitsQuery(match, f, rank);
+  const top = pageOf('h', f, page);
+  return { sql: `WITH h AS (${hits.sql}) ${top.sql}`, params: [...hits.params, ...top.params] };
+}
+
+/**
+ * Every hit, narrow (its rowid and what orders it; confidence for the count's
+ * best): the page sorts these and reads its symbols' columns for its rows only.
+ */
+function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+  const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const windowCols = page.snippets
-    ? `, max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
-         hex(substr(CAST(b.content AS BLOB), max(0, p.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
-    : '';
-  const cols = `s.rowid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
-             s.signature, s.docstring, s.language, s.confidence`;
+  const cols = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
   const ftsScore = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...ftsScore.params, ...w.params];
-  let hits = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
+  let sql = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
   if (named) {
     // Found by name only: no bm25, so the lowest relevance of its tier.
     const namedScore = scoreSql(rank, '0');
-    hits = `SELECT * FROM (${hits} UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql})`;
+    sql += ` UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql}`;
     params.push(...namedScore.params, ...named.params);
   }
-  const sql = `SELECT p.*, f.size AS file_size${windowCols}
-    FROM (
-      ${hits}
-      ORDER BY score DESC, file_path, start_line, rid
-      LIMIT ? OFFSET ?
-    ) p
+  return { sql, params };
+}
+
+/** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
+function pageOf(from: string, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): SqlPart {
+  const windowCols = page.snippets
+    ? `, max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
+         hex(substr(CAST(b.content AS BLOB), max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
+    : '';
+  const sql = `SELECT p.rid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
+             s.signature, s.docstring, s.language, s.confidence, p.score AS score, f.size AS file_size${windowCols}
+    FROM (SELECT rid, score, file_path, start_line FROM ${from} ORDER BY score DESC, file_path, start_line, rid LIMIT ? OFFSET ?) p
+    CROSS JOIN symbols s ON s.rowid = p.rid
     LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path
     ${page.snippets ? 'LEFT JOIN blobs b ON b.hash = f.hash' : ''}
     ORDER BY p.score DESC, p.file_path, p.start_line, p.rid`;
-  return { sql, params: [...params, page.limit, page.offset, f.projectId] };
+  return { sql, params: [page.limit, page.offset, f.projectId] };
 }
 
 export interface CountRow {
@@ -485,19 +529,172 @@ export interface CountRow {
 }
 
 /** Matches after filters, and the best confidence among them. */
-export function countStatement(d1: D1Database, match: string, f: SymbolFilters, rank: NameRank | null = null): D1PreparedStatement {
+export function countStatement(d1: D1Database, match: SearchMatch, f: SymbolFilters, rank: NameRank | null = null): D1PreparedStatement {
   const q = countQuery(match, f, rank);
   return d1.prepare(q.sql).bind(...q.params);
 }
 
-export function countQuery(match: string, f: SymbolFilters, rank: NameRank | null = null): { sql: string; params: unknown[] } {
-  const w = where(match, f);
+export function countQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null = null): SqlPart {
+  const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
   const fts = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${w.sql}`;
   if (!named) return { sql: fts, params: w.params };
   return {
     sql: `SELECT sum(n) AS n, max(best) AS best FROM (${fts} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${named.sql})`,
     params: [...w.params, ...named.params],
+  };
+}
+
+/**
+ * What explains a search that found nothing, asked in the statement that
+ * pages and counts it (searchQuery): each is computed only when the count is 0, so a
+ * search with hits pays for none of them.
+ */
+export interface MissQuestions {
+  /** The match the causes are counted with: the any-word form when there is one. */
+  match: string;
+  /** Matches of `match` under each of these (filters lifted or swapped). */
+  relaxations: readonly SymbolFilters[];
+  /** Asked only when nothing of the project matches `match` in any corpus: files not fully extracted. */
+  gaps: ExtractionGapQuestion | null;
+  /** Asked only when nothing of the project matches `match` in any corpus: matches of each (a prefix MATCH) under the search's filters. */
+  prefixes: readonly string[];
+}
+
+/**
+ * A row of searchQuery: a hit of the page (SymbolHitRow; `rid` null on the
+ * one row of an empty page) carrying the count of every hit and the answers
+ * to the miss questions. JSON columns are null when not asked or not needed
+ * (the search found something).
+ */
+export interface SearchRow extends Omit<SymbolHitRow, 'rid'> {
+  rid: number | null;
+  /** Every hit under the filters, and the best extraction confidence among them. */
+  total_n: number;
+  total_best: number | null;
+  /** 1 when every word matched nothing and the hits are of any word (SearchMatch's fallback). */
+  fallback: number;
+  /** JSON `[[n, best], …]`, one per MissQuestions.relaxations. */
+  relaxed?: string | null;
+  /** JSON array of extraction gap rows (src/db/extraction-gaps.ts). */
+  gaps?: string | null;
+  /** JSON `[n, …]`, one per MissQuestions.prefixes. */
+  prefixes?: string | null;
+}
+
+/** Bound parameters D1 takes in one statement. */
+export const MAX_BOUND_PARAMETERS = 100;
+
+/**
+ * searchQuery as a statement, its parameters numbered (each distinct value
+ * bound once); null when it would bind more than D1 allows (MAX_BOUND_PARAMETERS).
+ */
+export function searchStatement(
+  d1: D1Database,
+  match: SearchMatch,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean } | null,
+  rank: NameRank | null,
+  miss: MissQuestions | null,
+): D1PreparedStatement | null {
+  const q = numbered(searchQuery(match, f, page, rank, miss));
+  return q.params.length > MAX_BOUND_PARAMETERS ? null : d1.prepare(q.sql).bind(...q.params);
+}
+
+/**
+ * Rewrites the positional `?` of a statement as numbered parameters, each
+ * distinct value bound once: the statements of a search repeat the project,
+ * the match and the filters many times over. String literals are skipped
+ * (no builder here puts a `?` in one, but a literal may hold any text).
+ */
+export function numbered(q: SqlPart): SqlPart {
+  const values: unknown[] = [];
+  const seen = new Map<string, number>();
+  let out = '';
+  let next = 0;
+  for (let i = 0; i < q.sql.length; i++) {
+    const c = q.sql[i];
+    if (c === "'") {
+      let end = i + 1;
+      while (end < q.sql.length && !(q.sql[end] === "'" && q.sql[end + 1] !== "'")) end += q.sql[end] === "'" ? 2 : 1;
+      out += q.sql.slice(i, end + 1);
+      i = end;
+    } else if (c === '?') {
+      if (/[0-9]/.test(q.sql[i + 1] ?? '')) throw new Error('numbered: the statement already numbers its parameters');
+      const value = q.params[next++];
+      const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
+      let n = seen.get(key);
+      if (n === undefined) {
+        values.push(value);
+        n = values.length;
+        seen.set(key, n);
+      }
+      out += `?${n}`;
+    } else {
+      out += c;
+    }
+  }
+  if (next !== q.params.length) throw new Error(`numbered: ${q.params.length} parameters for ${next} placeholders`);
+  return { sql: out, params: values };
+}
+
+/**
+ * A whole search in one statement: the hits are counted and paged (best
+ * first: narrow rows are sorted, and the symbols' columns read for the page's
+ * rows only); whether the any-word fallback was taken; and, when `miss` is
+ * given and nothing was found, the answers to its questions, each computed
+ * only then. At least one row: an empty page gives one row whose `rid` is
+ * null. Without `page`, the one row carries the count and the answers only.
+ */
+export function searchQuery(
+  match: SearchMatch,
+  f: SymbolFilters,
+  page: { limit: number; offset: number; snippets: boolean } | null,
+  rank: NameRank | null,
+  miss: MissQuestions | null,
+): SqlPart {
+  const hits = hitsQuery(match, f, rank);
+  // Not materialized: a temporary table of every hit costs more than finding them twice (count and page) when
+  // SQLite keeps temporary tables in files (workerd's build: TEMP_STORE=1), measured in sqlite3 on the latency bench's mix.
+  const ctes = [`h AS NOT MATERIALIZED (${hits.sql})`, 't AS NOT MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
+  const cteParams: unknown[] = [...hits.params];
+  const params: unknown[] = [];
+  const cols = ['t.n AS total_n', 't.best AS total_best'];
+  if (typeof match === 'string') {
+    cols.push('0 AS fallback');
+  } else {
+    const all = hitsExist(match.all, f, rank);
+    cols.push(`(CASE WHEN t.n = 0 THEN 0 ELSE NOT ${all.sql} END) AS fallback`);
+    params.push(...all.params);
+  }
+  if (miss) {
+    const relaxed = miss.relaxations.map((r) => countQuery(miss.match, r, rank));
+    cols.push(`CASE WHEN t.n = 0 THEN json_array(${relaxed.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')}) END AS relaxed`);
+    params.push(...relaxed.flatMap((r) => r.params));
+    // Nothing anywhere in the project: the one condition both remaining questions wait for (computed once).
+    const nowhere = 't.n = 0 AND NOT (SELECT hit FROM a)';
+    if (miss.gaps || miss.prefixes.length) {
+      const anywhere = hitsExist(miss.match, { projectId: f.projectId }, rank);
+      ctes.push(`a AS MATERIALIZED (SELECT ${anywhere.sql} AS hit)`);
+      cteParams.push(...anywhere.params);
+    }
+    if (miss.gaps) {
+      const gaps = extractionGapsQuery(f.projectId, miss.gaps);
+      cols.push(`CASE WHEN ${nowhere} THEN (SELECT json_group_array(json_object('path', path, 'status', status, 'reason', reason, 'partial', partial, 'mentions', mentions)) FROM (${gaps.sql})) END AS gaps`);
+      params.push(...gaps.params);
+    }
+    if (miss.prefixes.length) {
+      const prefixes = miss.prefixes.map((p) => countQuery(p, f));
+      cols.push(`CASE WHEN ${nowhere} THEN json_array(${prefixes.map((p) => `(SELECT n FROM (${p.sql}))`).join(', ')}) END AS prefixes`);
+      params.push(...prefixes.flatMap((p) => p.params));
+    }
+  }
+  if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
+  const top = pageOf('h', f, page);
+  return {
+    sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
+      ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,
+    params: [...cteParams, ...params, ...top.params],
   };
 }
 

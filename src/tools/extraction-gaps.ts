@@ -1,8 +1,8 @@
-import { extractionGaps, gapLabel } from '../db/extraction-gaps';
+import { extractionGaps, gapLabel, type ExtractionGap } from '../db/extraction-gaps';
 import type { ToolContext } from './define';
 
 /** Gap files listed in one answer. */
-const SHOWN = 10;
+export const SHOWN_GAPS = 10;
 
 /**
  * After a lookup missed: when files of the project were not fully extracted
@@ -21,10 +21,24 @@ export async function explainExtractionGaps(
   text: string | null,
   opts: { setEmpty: boolean; corpus?: string; path?: string },
 ): Promise<boolean> {
-  const gaps = await extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN + 1 });
+  const gaps = await extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN_GAPS + 1 });
+  return reportExtractionGaps(ctx, project, text, gaps, opts);
+}
+
+/**
+ * explainExtractionGaps over gaps already read (up to SHOWN_GAPS + 1 of
+ * them, as extractionGaps orders them), e.g. in the caller's own round trip.
+ */
+export function reportExtractionGaps(
+  ctx: ToolContext,
+  project: { id: string; name: string },
+  text: string | null,
+  gaps: readonly ExtractionGap[],
+  opts: { setEmpty: boolean },
+): boolean {
   if (gaps.length === 0) return false;
-  const shown = gaps.slice(0, SHOWN);
-  const more = gaps.length > SHOWN ? ' (and more; health lists them all)' : '';
+  const shown = gaps.slice(0, SHOWN_GAPS);
+  const more = gaps.length > SHOWN_GAPS ? ' (and more; health lists them all)' : '';
   const files = shown.map((g) => ({ path: g.path, status: g.status, reason: g.reason, partial: g.partial, mentions: g.mentions === 1 }));
   const mentioning = text === null ? [] : shown.filter((g) => g.mentions === 1);
   const grepStep = () => {

@@ -3,22 +3,27 @@ import { LANGUAGES, SYMBOL_KINDS } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
   countStatement,
-  pageStatement,
   prefixMatch,
   resolvePathFilter,
   snippetFromWindow,
+  searchStatement,
   translateQuery,
+  MAX_BOUND_PARAMETERS,
   unsupportedFilesStatement,
-  type CountRow,
+  type MissQuestions,
+  type SearchMatch,
   type SymbolFilters,
   type SymbolHitRow,
+  type SearchRow,
   type TranslatedQuery,
 } from '../db/search';
+import { gapsOf, type ExtractionGap } from '../db/extraction-gaps';
 import { TIER_SCORE, type NameRank } from '../db/search-rank';
+import { PincherError } from '../errors';
 import { clip, firstParagraph } from '../util/clip';
 import { didYouMean } from '../util/did-you-mean';
 import { startQueryGrepBaseline } from './baseline';
-import { explainExtractionGaps } from './extraction-gaps';
+import { reportExtractionGaps, SHOWN_GAPS } from './extraction-gaps';
 import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { resolveProjectWithFiles, staleness } from './project-scope';
@@ -143,16 +148,20 @@ export const searchTool = defineTool({
     }
 
     const page = { limit: args.limit ?? DEFAULT_LIMIT, offset: args.offset, snippets: args.snippet_lines > 0 };
-    let match = query.match;
-    let [rows, total] = await runPage(ctx.db, match, filters, page, query.rank);
-    if (total === 0 && query.orMatch) {
-      match = query.orMatch;
-      [rows, total] = await runPage(ctx.db, match, filters, page, query.rank);
-      if (total > 0) {
-        const message = `no symbol matches every word of ${query.canonical}; showing symbols matching any of them, best first`;
-        ctx.meta.warn('and_fallback_or', message, { query: query.canonical }, 'info');
-        ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
-      }
+    // Every word, else any of them (chosen inside the statements); and what would explain a miss, asked in the
+    // same round trip and computed only if the search finds nothing.
+    const match: SearchMatch = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
+    const miss = missPlan(project, args, query, filters);
+    const together = miss && searchStatement(ctx.db, match, filters, page, query.rank, miss.questions);
+    const found = await (together ?? fitting(searchStatement(ctx.db, match, filters, page, query.rank, null))).all<SearchRow>();
+    let counted = found.results[0];
+    let rows = found.results.filter((r): r is SearchRow & { rid: number } => r.rid !== null) as SymbolHitRow[];
+    if (miss && !together && counted.total_n === 0) counted = await askApart(ctx.db, match, filters, query.rank, miss.questions);
+    const total = counted.total_n;
+    if (total > 0 && counted.fallback) {
+      const message = `no symbol matches every word of ${query.canonical}; showing symbols matching any of them, best first`;
+      ctx.meta.warn('and_fallback_or', message, { query: query.canonical }, 'info');
+      ctx.meta.diagnose('and_fallback_or', 'info', message, { query: query.canonical, total });
     }
     // Nothing found: the baseline is 0, as grep would print nothing worth the comparison.
     ctx.meta.baseline('grep_recursive', 0);
@@ -176,7 +185,7 @@ export const searchTool = defineTool({
         ctx.meta.empty('cap_dropped_all', `offset ${args.offset} is past the last of ${total} match(es)`, { cap: 'offset', offset: args.offset, total });
         ctx.meta.next('search', step({ offset: 0 }), 'rewind to the first page');
       } else {
-        await explainEmpty(ctx, project, args, query, match, filters, step);
+        explainEmpty(ctx, project, args, query, step, miss, counted);
       }
     }
     return { results, total, has_more: hasMore, ...(nextOffset !== undefined ? { next_offset: nextOffset } : {}) };
@@ -203,15 +212,24 @@ function stepArgs(args: Args, query: TranslatedQuery, project: string, over: Rec
   return out;
 }
 
-async function runPage(
-  d1: D1Database,
-  match: string,
-  filters: SymbolFilters,
-  page: { limit: number; offset: number; snippets: boolean },
-  rank: NameRank | null,
-): Promise<[SymbolHitRow[], number]> {
-  const [rows, count] = await d1.batch<unknown>([pageStatement(d1, match, filters, page, rank), countStatement(d1, match, filters, rank)]);
-  return [rows.results as SymbolHitRow[], (count.results[0] as CountRow).n];
+function fitting(statement: D1PreparedStatement | null): D1PreparedStatement {
+  if (!statement) throw new PincherError('invalid_params', `the search's filters bind more than ${MAX_BOUND_PARAMETERS} values in one statement`, { suggestion: 'use a simpler file_pattern (a folder or a name ending)', details: { param: 'file_pattern' } });
+  return statement;
+}
+
+/**
+ * The miss questions in statements of their own, after the search found
+ * nothing: only when, asked with the count, they would have bound more
+ * values than D1 takes in one statement (a file_pattern listing many paths).
+ */
+async function askApart(d1: D1Database, match: SearchMatch, filters: SymbolFilters, rank: NameRank | null, questions: MissQuestions): Promise<SearchRow> {
+  const parts: MissQuestions[] = [
+    { ...questions, gaps: null, prefixes: [] },
+    { ...questions, relaxations: [], prefixes: [] },
+    { ...questions, relaxations: [], gaps: null },
+  ];
+  const [relaxed, gaps, prefixes] = await d1.batch<SearchRow>(parts.map((p) => fitting(searchStatement(d1, match, filters, null, rank, p))));
+  return { ...relaxed.results[0], gaps: gaps.results[0].gaps, prefixes: prefixes.results[0].prefixes };
 }
 
 /**
@@ -258,12 +276,6 @@ function pick(h: Hit, fields: readonly (keyof Hit)[] | undefined): Hit {
   return Object.fromEntries(fields.filter((f) => h[f] !== undefined).map((f) => [f, h[f]]));
 }
 
-async function counts(d1: D1Database, match: string, variants: readonly SymbolFilters[], rank: NameRank | null): Promise<CountRow[]> {
-  if (variants.length === 0) return [];
-  const out = await d1.batch<CountRow>(variants.map((f) => countStatement(d1, match, f, rank)));
-  return out.map((r) => r.results[0]);
-}
-
 async function explainUnsupportedLanguage(ctx: ToolContext, language: string, filters: SymbolFilters, query: TranslatedQuery, step: StepArgs): Promise<void> {
   const guess = didYouMean(language, LANGUAGE_IDS);
   const stmts = [unsupportedFilesStatement(ctx.db, filters.projectId), countStatement(ctx.db, query.orMatch ?? query.match, { ...filters, language: undefined }, query.rank)];
@@ -292,22 +304,25 @@ interface Relaxation {
   action: string;
 }
 
+/** What a miss is explained with: the questions sent with the search (MissQuestions) and what each answer means. */
+interface MissPlan {
+  questions: MissQuestions;
+  relaxations: Relaxation[];
+  /** The name looked for in files not fully extracted. */
+  gapText: string | null;
+  /** The word shortened for a prefix search, and its lengths, one per questions.prefixes. */
+  prefix: { word: string; lengths: number[] } | null;
+}
+
 /**
- * Finds why a search came back empty, most specific cause first: a filter
- * that excluded every match (min_confidence → low_confidence_extractor, any
- * other → query_too_narrow), then a stale index, then a genuine absence.
- * Every next step is a call verified here to return hits.
+ * The questions that explain a miss, most specific cause first: a filter that
+ * excluded every match (min_confidence → low_confidence_extractor, any other
+ * → query_too_narrow), then a stale index, then files the extractor could not
+ * read fully, then a genuine absence with a shorter prefix to try. Null when
+ * the project row alone explains any miss (no symbol at all).
  */
-async function explainEmpty(
-  ctx: ToolContext,
-  project: ProjectRow,
-  args: Args,
-  query: TranslatedQuery,
-  match: string,
-  filters: SymbolFilters,
-  step: StepArgs,
-): Promise<void> {
-  if (explainNoSymbols(ctx, project, query.words[0] ?? args.query, 'no query')) return;
+function missPlan(project: ProjectRow, args: Args, query: TranslatedQuery, filters: SymbolFilters): MissPlan | null {
+  if (project.symbolCount === 0 && project.fileCount > 0) return null;
   const singles: Relaxation[] = [];
   const drop = (filter: string, label: string, f: SymbolFilters, over: Record<string, unknown>): Relaxation => ({
     filter,
@@ -338,9 +353,44 @@ async function explainEmpty(
         action: `drop every filter${corpus === args.corpus ? '' : ` and search corpus=${corpus}`}`,
       }))
     : [];
-  const found = await counts(ctx.db, match, [...singles, ...wide].map((r) => r.filters), query.rank);
-  const hits = [...singles, ...wide]
-    .map((r, k) => ({ ...r, n: found[k].n, best: found[k].best }))
+  const relaxations = [...singles, ...wide];
+  // A stale index is named before gaps and prefixes are looked at: they are not asked for then.
+  const fresh = !staleness(project);
+  const gapText = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;
+  const prefix = fresh ? shorterPrefixes(query.words) : null;
+  return {
+    questions: {
+      match: query.orMatch ?? query.match,
+      relaxations: relaxations.map((r) => r.filters),
+      gaps: fresh ? { text: gapText, limit: SHOWN_GAPS + 1 } : null,
+      prefixes: prefix ? prefix.lengths.map((n) => prefixMatch(prefix.word.slice(0, n))) : [],
+    },
+    relaxations,
+    gapText,
+    prefix,
+  };
+}
+
+/** The longest word's shorter prefixes to try, longest first (down to half of it, at least 3 characters, at most 10). */
+function shorterPrefixes(words: readonly string[]): { word: string; lengths: number[] } | null {
+  const word = [...words].sort((a, b) => b.length - a.length)[0];
+  if (!word || word.length < 4) return null;
+  const lengths: number[] = [];
+  for (let n = word.length - 1; n >= Math.max(3, Math.ceil(word.length / 2)) && lengths.length < 10; n--) lengths.push(n);
+  return { word, lengths };
+}
+
+/**
+ * Says why a search came back empty, from the answers to missPlan's
+ * questions (`counted`, read in the search's own round trip). Every next step
+ * is a call verified here to return hits.
+ */
+function explainEmpty(ctx: ToolContext, project: ProjectRow, args: Args, query: TranslatedQuery, step: StepArgs, miss: MissPlan | null, counted: SearchRow): void {
+  if (explainNoSymbols(ctx, project, query.words[0] ?? args.query, 'no query')) return;
+  if (!miss) return;
+  const found = JSON.parse(counted.relaxed ?? '[]') as [number, number | null][];
+  const hits = miss.relaxations
+    .map((r, k) => ({ ...r, n: found[k]?.[0] ?? 0, best: found[k]?.[1] ?? null }))
     .filter((r) => r.n > 0);
   const rescue = hits.filter((r) => r.filter !== 'all').sort((a, b) => b.n - a.n);
   const stale = staleness(project);
@@ -387,24 +437,15 @@ async function explainEmpty(
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
     return;
   }
-  const name = query.rank?.name ?? [...query.words].sort((a, b) => b.length - a.length)[0] ?? null;
-  if (await explainExtractionGaps(ctx, project, name, { setEmpty: true })) return;
+  const gaps: ExtractionGap[] = gapsOf(JSON.parse(counted.gaps ?? '[]'));
+  if (reportExtractionGaps(ctx, project, miss.gapText, gaps, { setEmpty: true })) return;
   ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
     query: query.canonical,
   });
-  const shorter = await shorterPrefix(ctx.db, query.words, filters);
-  if (shorter) ctx.meta.next('search', step({ ...offset, query: shorter.query }), `the shorter prefix ${shorter.query} finds ${shorter.n} symbol(s)`);
-  else ctx.meta.next('list', {}, 'check that this is the project you meant');
-}
-
-/** The longest prefix of the longest word (down to half of it, at least 3 characters) that finds hits under the same filters. */
-async function shorterPrefix(d1: D1Database, words: readonly string[], filters: SymbolFilters): Promise<{ query: string; n: number } | null> {
-  const word = [...words].sort((a, b) => b.length - a.length)[0];
-  if (!word || word.length < 4) return null;
-  const lengths: number[] = [];
-  for (let n = word.length - 1; n >= Math.max(3, Math.ceil(word.length / 2)) && lengths.length < 10; n--) lengths.push(n);
-  const stmts = lengths.map((n) => countStatement(d1, prefixMatch(word.slice(0, n)), filters));
-  const found = await d1.batch<CountRow>(stmts);
-  const k = found.findIndex((r) => r.results[0].n > 0);
-  return k < 0 ? null : { query: `${word.slice(0, lengths[k])}*`, n: found[k].results[0].n };
+  const counts = JSON.parse(counted.prefixes ?? '[]') as number[];
+  const k = counts.findIndex((n) => n > 0);
+  if (miss.prefix && k >= 0) {
+    const shorter = `${miss.prefix.word.slice(0, miss.prefix.lengths[k])}*`;
+    ctx.meta.next('search', step({ ...offset, query: shorter }), `the shorter prefix ${shorter} finds ${counts[k]} symbol(s)`);
+  } else ctx.meta.next('list', {}, 'check that this is the project you meant');
 }

@@ -15,12 +15,15 @@ const PROJECT = 'grep-output';
 const FILES: Record<string, string> = {
   'src/escapes.ts': 'const a = "Widget\\n";\nconst b = \'\\\\widget\\\\\';\r\nconst c = `tab\there widget`;\n\u0001widget\u0002\n',
   'src/crlf.py': 'def widget():\r\n    return "WIDGET"\r\n\r\nno match here\r\n',
-  'src/long.js': `${'x'.repeat(2_100)}widget\n${'y'.repeat(1_990)}widget\nwidget at the start\n`,
+  // Short lines after the long ones keep the mean line under the push's minified-bundle limit (500 characters).
+  'src/long.js': `${'x'.repeat(2_100)}widget\n${'y'.repeat(1_990)}widget\nwidget at the start\n${'ok\n'.repeat(20)}`,
   'src/copy-a.ts': 'export function gadget() { return widget(); }\n',
   'src/copy-b.ts': 'export function gadget() { return widget(); }\n',
   'src/no-newline.ts': 'widget gadget id',
   'docs/accents.md': 'café widget über\nÉCOLE gadget\n',
   'src/none.ts': 'nothing to see\n',
+  // A word ending on the 2,000th character counts; one ending on the 2,001st does not (nor a later repeat of it).
+  'src/edge.js': `${'ok\n'.repeat(20)}${'z'.repeat(1_994)}Widget\n${'z'.repeat(1_995)}widget widget\n${'z'.repeat(1_995)}widget gadget\n`,
 };
 
 let projectId = '';
@@ -28,6 +31,7 @@ let projectId = '';
 beforeAll(async () => {
   const pushed = await rest('index', { project: PROJECT, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
   expect(pushed.status).toBe(200);
+  expect(pushed.body.result.files.blocked).toBe(0);
   projectId = (await getProjectByName(DB, PROJECT))!.id;
 });
 

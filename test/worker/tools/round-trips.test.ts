@@ -57,6 +57,30 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('search', { query: 'norm*', kind: 'Function' })).trips).toBe(1);
   });
 
+  it('an empty search answers in one: the any-word retry, the filters lifted, extraction gaps and a shorter prefix ride with the page', async () => {
+    const cases: [Json, string, string][] = [
+      [{ query: 'fetchWidget', kind: 'Class' }, 'query_too_narrow', 'search'],
+      [{ query: 'fetchWidget', language: 'python', file_pattern: 'src/' }, 'query_too_narrow', 'search'],
+      [{ query: 'Widgets' }, 'query_too_narrow', 'search'],
+      [{ query: 'fetchWidgetsAll' }, 'no_results_in_corpus', 'search'],
+      [{ query: 'qqqqqqqq' }, 'no_results_in_corpus', 'list'],
+      [{ query: 'zebra quagga' }, 'no_results_in_corpus', 'list'],
+    ];
+    for (const [args, reason, tool] of cases) {
+      const r = await trips('search', args);
+      expect(r.body._meta.empty_reason, JSON.stringify(args)).toBe(reason);
+      expect(r.body._meta.next_steps[0].tool, JSON.stringify(args)).toBe(tool);
+      expect(r.trips, JSON.stringify(args)).toBe(1);
+    }
+    const past = await trips('search', { query: 'fetchWidget', offset: 50 });
+    expect(past.body._meta.empty_reason).toBe('cap_dropped_all');
+    expect(past.trips).toBe(1);
+    const fallback = await trips('search', { query: 'fetchWidget zebra' });
+    expect(fallback.body._meta.warnings_v2.map((w: Json) => w.code)).toContain('and_fallback_or');
+    expect(fallback.body.result.results.map((h: Json) => h.name)).toContain('fetchWidget');
+    expect(fallback.trips).toBe(1);
+  });
+
   it('search with a folder or name-ending file_pattern answers in one; another glob reads the paths first', async () => {
     for (const file_pattern of ['src/', 'src/**', '*.ts', '**/*.ts']) {
       const r = await trips('search', { query: 'fetchWidget', file_pattern });

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countQuery, pageQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
+import { countQuery, numbered, pageQuery, prefixMatch, searchQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { rest, type Json } from '../helpers';
@@ -107,6 +107,32 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
       expect(details.some((d) => /SEARCH s USING INDEX symbols_name \(project_id=\? AND name=\?\)/.test(d)), details.join(' | ')).toBe(true);
       expect(details.some((d) => /SCAN s\b|SCAN symbols\b/.test(d)), details.join(' | ')).toBe(false);
     }
+  });
+
+  it('runs a whole search, its any-word fallback and its miss questions in one statement without a scan of symbols', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code', kind: 'Function', path: { prefix: 'src/' } };
+    const query = translateQuery('parse invoice');
+    const miss = {
+      match: query.orMatch!,
+      relaxations: [{ ...filters, kind: undefined }, { ...filters, corpus: 'docs' }, { projectId, corpus: 'code' }],
+      gaps: { text: 'parse', limit: 11 },
+      prefixes: ['pars', 'par'].map(prefixMatch),
+    };
+    const q = numbered(searchQuery({ all: query.match, any: query.orMatch! }, filters, { limit: 20, offset: 0, snippets: true }, query.rank, miss));
+    expect(q.params.length).toBeLessThanOrEqual(100);
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+    const details = plan.results.map((r) => r.detail);
+    expect(details.some((d) => /SCAN symbols_fts VIRTUAL TABLE INDEX/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SEARCH s USING INTEGER PRIMARY KEY/.test(d)), details.join(' | ')).toBe(true);
+    expect(details.some((d) => /SCAN (s|symbols|f|files|b|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
+  });
+
+  it('binds each distinct value once, numbering the placeholders and leaving string literals alone', () => {
+    expect(numbered({ sql: "SELECT ? AS a, '?' AS q, 'it''s ?' AS r, ?, ?, ?", params: ['x', 1, 'x', '1'] })).toEqual({
+      sql: "SELECT ?1 AS a, '?' AS q, 'it''s ?' AS r, ?2, ?1, ?3",
+      params: ['x', 1, '1'],
+    });
+    expect(() => numbered({ sql: 'SELECT ?', params: [1, 2] })).toThrow();
   });
 
   // Latency on this project is measured by `npm run bench` (latency stage), not here.
