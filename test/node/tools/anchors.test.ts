@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { lineHash, normaliseLine, splitLines } from '../../../src/tools/read/anchors';
-import { linesChars, splitLinesChars } from '../../../src/tools/baseline';
 
 /** The anchor hash as the module comment defines it: FNV-1a over the UTF-8 bytes of the normalised line, xor-folded. */
 function reference(line: string): string {
@@ -62,12 +61,5 @@ describe('line anchors', () => {
     expect(splitLines('a\r\nb\r\n')).toEqual(['a', 'b']);
     expect(splitLines('a\rb\n\r')).toEqual(['a\rb', '']);
     expect(splitLines('\n')).toEqual(['']);
-  });
-
-  it('count a window of lines from the split lines exactly as from the text', () => {
-    for (const text of ['', '\n', 'a', 'a\n', 'a\nbb\n\nccc', 'a\r\nb\r\n', 'x\ny\r\nz', '\n\n\n']) {
-      const lines = splitLines(text);
-      for (let start = 0; start <= 6; start++) for (let end = start; end <= 7; end++) expect(splitLinesChars(text, lines, start, end), `${JSON.stringify(text)} ${start}-${end}`).toBe(linesChars(text, start, end));
-    }
   });
 });
