@@ -60,31 +60,43 @@ export type ListedFile = Omit<FileRow, 'hash'>;
 /**
  * The first `limit` of the project's visible files matching the filter and a
  * plain path condition (src/db/path-filter.ts), in SQLite's path order, and how
- * many match in all: one statement, however many match. `reordered` says some
- * match holds a character from U+E000 to U+FFFF, where JavaScript's string
- * order (UTF-16 code units) and SQLite's (code points) part: the first `limit`
- * in JavaScript's order may then be other files.
+ * many match in all: one statement, however many match. SQLite's order is
+ * JavaScript's unless a path holds a character from U+E000 to U+FFFF
+ * (pathsOrderedAlike says whether any does).
  */
-export async function filePage(d1: D1Database, projectId: string, filter: FileFilter, plain: Omit<PathFilter, 'paths'>, limit: number): Promise<{ rows: ListedFile[]; total: number; reordered: boolean }> {
+export async function filePage(d1: D1Database, projectId: string, filter: FileFilter, plain: Omit<PathFilter, 'paths'>, limit: number): Promise<{ rows: ListedFile[]; total: number }> {
   const w = where(projectId, filter);
   const extra: unknown[] = [];
   let n = w.binds.length;
   const cond = [w.sql, ...pathConditions('path', plain, extra).map((c) => c.replace(/\?/g, () => `?${++n}`))].join(' AND ');
-  const rows = await allRows<ListedFile & { total: number; reordered: number }>(
+  const rows = await allRows<ListedFile & { total: number }>(
     d1
       .prepare(
         `SELECT path, size, language, status, symbol_count AS symbols,
-           (SELECT count(*) FROM files WHERE ${cond}) AS total,
-           (SELECT count(*) FROM files WHERE ${cond} AND path GLOB ?${n + 1}) AS reordered
-         FROM files WHERE ${cond} ORDER BY path LIMIT ?${n + 2}`,
+           (SELECT count(*) FROM files WHERE ${cond}) AS total
+         FROM files WHERE ${cond} ORDER BY path LIMIT ?${n + 1}`,
       )
-      .bind(...w.binds, ...extra, `*[${String.fromCharCode(0xe000)}-${String.fromCharCode(0xffff)}]*`, limit),
+      .bind(...w.binds, ...extra, limit),
   );
   return {
-    rows: rows.map(({ total: _t, reordered: _r, ...f }) => f),
+    rows: rows.map(({ total: _t, ...f }) => f),
     total: rows[0]?.total ?? 0,
-    reordered: (rows[0]?.reordered ?? 0) > 0,
   };
+}
+
+/**
+ * Whether every path of the project sorts alike in SQLite (code points) and
+ * JavaScript (UTF-16 code units): they part only on a character from U+E000
+ * to U+FFFF against one outside the Basic Multilingual Plane. False: some path
+ * holds such a character, and the first `limit` in JavaScript's order may be
+ * other files than filePage's.
+ */
+export async function pathsOrderedAlike(d1: D1Database, projectId: string): Promise<boolean> {
+  const row = await d1
+    .prepare('SELECT EXISTS (SELECT 1 FROM files WHERE project_id = ?1 AND path GLOB ?2) AS odd')
+    .bind(projectId, `*[${String.fromCharCode(0xe000)}-${String.fromCharCode(0xffff)}]*`)
+    .first<{ odd: number }>();
+  return !row?.odd;
 }
 
 /** The file at exactly this path, or null. */

@@ -50,6 +50,8 @@ export async function stampCall(
   tier?: ComplexityTier,
   /** What the model receives given the stamped envelope, when it is more than the JSON payload. */
   render?: (meta: Meta) => string,
+  /** `JSON.stringify(payload)`, when the caller already made it (it sends that text on). */
+  payloadText: string = JSON.stringify(payload),
 ): Promise<Meta> {
   const [state] = await Promise.all([schemaState(call.env.DB), prepareTokens(tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING))]);
   const input: StampInput = {
@@ -59,7 +61,7 @@ export async function stampCall(
     now: Date.now(),
     collector,
     tier,
-    payloadText: JSON.stringify(payload),
+    payloadText,
     tokenMode: tokenMode(call.env.PINCHER_TOKEN_ACCOUNTING),
     capabilities: capabilitiesStampEnabled(call.env) ? computeCapabilities(call.env) : null,
     storedSchemaVersion: state.applied,

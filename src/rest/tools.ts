@@ -48,9 +48,10 @@ toolRoutes.post('/:tool', async (c) => {
     waitUntil: (p) => c.executionCtx.waitUntil(p),
     bookmark: bookmarkArg(c.req.header(BOOKMARK_HEADER)),
   });
-  const res = outcome.ok
-    ? c.json({ result: outcome.result, _meta: outcome.meta })
-    : c.json({ error: outcome.error.toBody(), _meta: outcome.meta }, outcome.error.status);
+  // `{result, _meta}` or `{error, _meta}` as c.json writes it, with the payload's JSON text the envelope already made.
+  const meta = JSON.stringify(outcome.meta);
+  const body = outcome.ok ? `{"result":${outcome.payloadText},"_meta":${meta}}` : `${outcome.payloadText.slice(0, -1)},"_meta":${meta}}`;
+  const res = c.body(body, outcome.ok ? 200 : outcome.error.status, { 'Content-Type': 'application/json' });
   if (!outcome.ok) for (const [k, v] of Object.entries(outcome.error.headers ?? {})) res.headers.set(k, v);
   setReadHeaders(res.headers, outcome.reads);
   return res;

@@ -177,6 +177,15 @@ export function linesChars(text: string, start: number, end: number): number {
   return n;
 }
 
+/** linesChars of `text` from its lines as splitLines (src/tools/read/anchors.ts) gave them, without splitting it again. */
+export function splitLinesChars(text: string, lines: readonly string[], start: number, end: number): number {
+  // splitLines dropped each line's CR: then the lines no longer hold every character.
+  if (text.includes('\r')) return linesChars(text, start, end);
+  let n = 0;
+  for (let i = Math.max(1, start); i <= Math.min(end, lines.length); i++) n += lines[i - 1].length + 1;
+  return n;
+}
+
 /**
  * Turns the declared parts into `baselineTokens`: whole files not yet
  * credited to the session (credits are claimed only when the answer

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { filePage, projectFiles, type FileFilter, type ListedFile } from '../db/content';
-import { projectListing } from './baseline';
+import { filePage, pathsOrderedAlike, projectFiles, type FileFilter, type ListedFile } from '../db/content';
+import { projectListing, type BaselineProject } from './baseline';
+import { BoundedMap } from '../util/bounded-map';
 import { languageStats } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
@@ -82,7 +83,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 
   const filter: FileFilter = { language: args.language, minSize, maxSize };
   // walk_directory: the full listing of the project, one `path size` line per file (asked for in the same round trip).
-  const [found, listing] = await Promise.all([firstFiles(ctx.db, project.id, filter, glob, args.limit), projectListing(ctx, project)]);
+  const [found, listing] = await Promise.all([firstFiles(ctx.db, project, filter, glob, args.limit), projectListing(ctx, project)]);
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
   if (found.total === 0) {
@@ -100,18 +101,30 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
 
 const byPath = (a: ListedFile, b: ListedFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
+/** Per project generation (its paths are fixed): whether SQLite orders its paths as JavaScript does (pathsOrderedAlike). */
+const orderedAlike = new BoundedMap<string, boolean>(256);
+
+async function pathOrderAlike(d1: D1Database, project: BaselineProject): Promise<boolean> {
+  const key = `${project.id}@${project.generation}`;
+  const known = orderedAlike.get(key);
+  if (known !== undefined) return known;
+  const alike = await pathsOrderedAlike(d1, project.id);
+  orderedAlike.set(key, alike);
+  return alike;
+}
+
 /**
  * The first `limit` matching files by path and how many match. No glob, or a
  * plain one (a folder, a name ending: Glob.plain): SQL filters, counts and cuts
  * the page. Any other glob: the candidate rows come back and the glob tests each.
  */
-async function firstFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null, limit: number): Promise<{ first: ListedFile[]; total: number }> {
+async function firstFiles(d1: D1Database, project: BaselineProject, filter: FileFilter, glob: Glob | null, limit: number): Promise<{ first: ListedFile[]; total: number }> {
   if (!glob || glob.plain) {
-    const page = await filePage(d1, projectId, filter, glob?.plain ?? {}, limit);
+    const [page, alike] = await Promise.all([filePage(d1, project.id, filter, glob?.plain ?? {}, limit), pathOrderAlike(d1, project)]);
     // JavaScript orders a few characters (U+E000–U+FFFF against astral ones) unlike SQLite: then every match is sorted here.
-    if (!page.reordered) return { first: page.rows.sort(byPath), total: page.total };
+    if (alike) return { first: page.rows.sort(byPath), total: page.total };
   }
-  const all = await matchingFiles(d1, projectId, filter, glob);
+  const all = await matchingFiles(d1, project.id, filter, glob);
   return { first: all.slice(0, limit), total: all.length };
 }
 

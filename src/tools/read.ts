@@ -3,7 +3,7 @@ import { PincherError } from '../errors';
 import { fileSymbols, fileWithSymbols, type StoredFile, type SymbolRow } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
-import { fullFileReadBaseline, linesChars } from './baseline';
+import { fullFileReadBaseline, linesChars, splitLinesChars } from './baseline';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { explainExtractionGaps } from './extraction-gaps';
@@ -169,7 +169,7 @@ async function readContent(
       const truncated = end < (chosen ? goal : cap);
       Object.assign(out, { start_line: start, end_line: end, text: anchoredText(lines, start, end), truncated });
       // A window of lines: reading exactly those lines natively is the baseline (a symbol or a map needs the file).
-      if (!chosen && !args.map) ctx.meta.baseline('lines_read', tokensForBytes(linesChars(file.content, start, end)));
+      if (!chosen && !args.map) ctx.meta.baseline('lines_read', tokensForBytes(splitLinesChars(file.content, lines, start, end)));
       // More lines in scope (the symbol, or the file): say where to continue; a cut request continues with what is left of it.
       if (end < last) {
         out.next_offset = end + 1;

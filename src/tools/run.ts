@@ -65,9 +65,10 @@ export interface ToolReads {
   bookmark: string | null;
 }
 
+/** `payloadText`: the JSON text of the result, or of `{error}` on failure, as the envelope counted it. */
 export type ToolOutcome =
-  | { ok: true; result: Record<string, unknown>; meta: Meta; collector: MetaCollector; reads: ToolReads }
-  | { ok: false; error: PincherError; meta: Meta; collector: MetaCollector; reads: ToolReads };
+  | { ok: true; result: Record<string, unknown>; meta: Meta; collector: MetaCollector; reads: ToolReads; payloadText: string }
+  | { ok: false; error: PincherError; meta: Meta; collector: MetaCollector; reads: ToolReads; payloadText: string };
 
 /**
  * The one seam every tool call goes through, whatever the surface: scope
@@ -88,7 +89,8 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };
   const render = call.render;
   const known = call.scope === 'write' ? call.registry.names : call.registry.readNames;
-  const meta = await stampCall(call, collector, payload, known, tool.tier, render && ((m) => render(outcome.ok, payload, m)));
+  const payloadText = JSON.stringify(payload);
+  const meta = await stampCall(call, collector, payload, known, tool.tier, render && ((m) => render(outcome.ok, payload, m)), payloadText);
   const record = {
     ts: Date.now(),
     requestId: call.requestId,
@@ -117,7 +119,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
       })),
     );
   }
-  return { ...outcome, meta, collector, reads } as ToolOutcome;
+  return { ...outcome, meta, collector, reads, payloadText } as ToolOutcome;
 }
 
 /** What the seam needs to run a handler: the request-level facts a ToolContext carries. */

@@ -17,35 +17,57 @@ export function normaliseLine(line: string): string {
   return line.replace(/\s+/g, ' ').trim();
 }
 
-/** HASH of one line (see the module comment). */
+/** Whether UTF-16 unit `c` is one JavaScript's `\s` matches (what normaliseLine collapses and trims). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function mix(h: number, byte: number): number {
+  return Math.imul(h ^ byte, FNV_PRIME) >>> 0;
+}
+
+/**
+ * HASH of one line (see the module comment): the hash of normaliseLine(line),
+ * computed in one pass over the line without building the normalised text.
+ */
 export function lineHash(line: string): string {
-  const text = normaliseLine(line);
   let h = FNV_OFFSET;
-  const mix = (byte: number) => {
-    h = Math.imul(h ^ byte, FNV_PRIME) >>> 0;
-  };
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const low = text.charCodeAt(i + 1);
+  // A whitespace run between two other characters counts as one space; leading and trailing runs count nothing.
+  let started = false;
+  let space = false;
+  for (let i = 0; i < line.length; i++) {
+    let c = line.charCodeAt(i);
+    if (isSpace(c)) {
+      space = started;
+      continue;
+    }
+    if (space) {
+      h = mix(h, 0x20);
+      space = false;
+    }
+    started = true;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < line.length) {
+      const low = line.charCodeAt(i + 1);
       if (low >= 0xdc00 && low <= 0xdfff) {
         c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
         i++;
       }
     }
-    if (c < 0x80) mix(c);
+    if (c < 0x80) h = mix(h, c);
     else if (c < 0x800) {
-      mix(0xc0 | (c >> 6));
-      mix(0x80 | (c & 0x3f));
+      h = mix(h, 0xc0 | (c >> 6));
+      h = mix(h, 0x80 | (c & 0x3f));
     } else if (c < 0x10000) {
-      mix(0xe0 | (c >> 12));
-      mix(0x80 | ((c >> 6) & 0x3f));
-      mix(0x80 | (c & 0x3f));
+      h = mix(h, 0xe0 | (c >> 12));
+      h = mix(h, 0x80 | ((c >> 6) & 0x3f));
+      h = mix(h, 0x80 | (c & 0x3f));
     } else {
-      mix(0xf0 | (c >> 18));
-      mix(0x80 | ((c >> 12) & 0x3f));
-      mix(0x80 | ((c >> 6) & 0x3f));
-      mix(0x80 | (c & 0x3f));
+      h = mix(h, 0xf0 | (c >> 18));
+      h = mix(h, 0x80 | ((c >> 12) & 0x3f));
+      h = mix(h, 0x80 | ((c >> 6) & 0x3f));
+      h = mix(h, 0x80 | (c & 0x3f));
     }
   }
   return (((h >>> 16) ^ h) & 0xffff).toString(16).padStart(4, '0');
@@ -118,5 +140,5 @@ export function splitLines(content: string): string[] {
   if (content === '') return [];
   const lines = content.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  return content.includes('\r') ? lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) : lines;
 }

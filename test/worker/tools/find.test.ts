@@ -88,6 +88,22 @@ describe('find', () => {
     }
   });
 
+  it('checks path order again after a push: a path with an odd character in a new generation pages in the JavaScript order', async () => {
+    const project = 'find-regen';
+    const plain = ['w/a.ts', 'w/b.ts'];
+    expect((await rest('index', { project, files: plain.map((path) => ({ path, content: 'x\n' })) })).status).toBe(200);
+    expect(pathsOf((await rest('find', { project, pattern: '*.ts', limit: 1 })).body)).toEqual(['w/a.ts']);
+    // The same project pushed again with U+FF21 and an astral name: SQLite puts U+FF21 last, JavaScript the astral one.
+    const odd = [...plain, 'w/\uFF21.ts', 'w/\u{1F600}.ts'];
+    expect((await rest('index', { project, files: odd.map((path) => ({ path, content: 'x\n' })) })).status).toBe(200);
+    const want = [...odd].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const limit of [3, 4]) {
+      const { body } = await rest('find', { project, pattern: '*.ts', limit });
+      expect(pathsOf(body), `limit ${limit}`).toEqual(want.slice(0, limit));
+      expect(body.result.total).toBe(4);
+    }
+  });
+
   it('answers over MCP with structuredContent valid against the output schema', async () => {
     const { body } = await callTool('find', { project: PROJECT, pattern: '*.ts', min_size: '1k' });
     expect(body.result.isError).toBeUndefined();
