@@ -22,6 +22,7 @@ import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -167,38 +168,6 @@ function nodeOf(r: LevelRow): GraphNode | null {
 
 const nodeKey = (n: GraphNode): string => n.id ?? `${n.file}::`;
 
-/** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
-interface FrontierSql {
-  from: string;
-  k: string;
-  id: string;
-}
-
-/** Row order of a level: frontier position, then the far end's file, the line and the edge. */
-const LEVEL_ORDER = 'x.k, x.node_file, x.line, x.r';
-
-/**
- * SQL of one level of edges from `frontier` in one direction, with the far
- * end's symbol and file rows (columns of LevelRow, plus `k` and the edge's
- * rowid `r`); the caller orders and cuts it. With `perPair`, one row per
- * (frontier id, far end): its most confident edge, a call before another
- * reference and the earliest line among equals.
- */
-function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair: boolean, extraColumns = ''): string {
-  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
-  const edgeRows = `SELECT ${frontier.k} AS k, ${frontier.id} AS via, e.kind, ${edgeIdSql('e', far)} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
-       ${perPair ? `, row_number() OVER (PARTITION BY ${frontier.k}, e.${far}_file, ${edgeIdSql('e', far)} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
-       FROM ${frontier.from}
-       CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, frontier.id)}
-       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
-  return `SELECT x.k, x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref, x.r,
-              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size${extraColumns}
-       FROM (${edgeRows}) x
-       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
-       LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
-       ${perPair ? 'WHERE x.rn = 1' : ''}`;
-}
-
 /**
  * One level of edges from `ids` in one direction, with the far end's symbol
  * row. Ordered by frontier position, then the far end's file and the line.
@@ -224,69 +193,6 @@ async function level(
   return rows.results;
 }
 
-/** Columns of a walk statement's rows (LevelRow, its level, and whether it is a frontier row). */
-const WALK_COLUMNS = 'via, kind, node_id, node_file, line, confidence, provenance, ref, name, qualified_name, node_kind, start_line, end_line, language, is_test, is_exported, file_size';
-
-/**
- * Levels of a walk in one direction as one statement: per level `r{d}` (what
- * `level` reads, per pair, cut at the row ceiling + 1) and the next frontier
- * `f{d+1}` worked out from it by walkOne's rules for symbol nodes — not seen
- * before (in `?9`, the nodes seen before the first level read here, or an
- * earlier frontier), a symbol row, not a test unless asked, an edge at
- * minConfidence at least, within the ceiling — each once through its best
- * row (most confident, a call before another reference, then row order), in
- * the order of those rows. Rows come back unordered, each with its level:
- * the level's edge rows (t = 0, `pos` their row order) and the frontier it
- * leads to (t = 1, `pos` the frontier order).
- *
- * Binds: ?1 project, ?2 frontier ids (JSON), ?3 kinds (JSON), ?4 confidence
- * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence,
- * ?9 seen ids (JSON); a one-level statement binds ?1–?5 only.
- */
-function walkStatementSql(direction: 'in' | 'out', levels: number): string {
-  const ctes = ['f1 AS MATERIALIZED (SELECT key AS k, value AS id FROM json_each(?2))'];
-  const parts: string[] = [];
-  const none = WALK_COLUMNS.split(', ')
-    .map((c) => (c === 'node_id' ? 'id AS node_id' : `NULL AS ${c}`))
-    .join(', ');
-  for (let d = 1; d <= levels; d++) {
-    const level = levelSql({ from: `f${d} j`, k: 'j.k', id: 'j.id' }, direction, true, `, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos`);
-    ctes.push(`r${d} AS MATERIALIZED (${level} ORDER BY ${LEVEL_ORDER} LIMIT ?5)`);
-    const rows = `SELECT ${d} AS lvl, 0 AS t, ${WALK_COLUMNS}, pos FROM r${d}`;
-    if (d === levels) {
-      parts.push(rows);
-      break;
-    }
-    const unseen = ['node_id NOT IN (SELECT value FROM json_each(?9))', ...Array.from({ length: d }, (_, i) => `node_id NOT IN (SELECT id FROM f${i + 1})`)].join(' AND ');
-    ctes.push(
-      `f${d + 1} AS MATERIALIZED (SELECT node_id AS id, row_number() OVER (ORDER BY pos) AS k FROM (
-         SELECT node_id, pos, row_number() OVER (PARTITION BY node_id ORDER BY confidence DESC, kind = 'REFERENCES', pos) AS b FROM r${d}
-         WHERE pos <= ?6 AND node_id IS NOT NULL AND name IS NOT NULL AND (?7 OR is_test IS NOT 1) AND confidence >= ?8 AND ${unseen}
-       ) WHERE b = 1)`,
-    );
-    parts.push(`SELECT * FROM (${rows} UNION ALL SELECT ${d} AS lvl, 1 AS t, ${none}, k AS pos FROM f${d + 1})`);
-  }
-  return `WITH ${ctes.join(',\n')}\n${unionAll(parts)}`;
-}
-
-/** D1 takes at most this many terms in one compound SELECT; a sub-select counts its own. */
-const COMPOUND_TERMS = 5;
-
-/** `parts` as one UNION ALL, nested in sub-selects of at most COMPOUND_TERMS terms. */
-function unionAll(parts: readonly string[]): string {
-  if (parts.length <= COMPOUND_TERMS) return parts.join('\nUNION ALL ');
-  const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += COMPOUND_TERMS) groups.push(`SELECT * FROM (${parts.slice(i, i + COMPOUND_TERMS).join('\nUNION ALL ')})`);
-  return unionAll(groups);
-}
-
-/**
- * Levels one walk statement reads at most: the statement's cost to prepare
- * grows fast with its levels (each frontier refers to the ones before), so a
- * deeper walk reads its further levels in another statement.
- */
-const STATEMENT_LEVELS = 3;
-
 /** A walk statement's answer: each level's rows, and the frontier each level leads to. */
 interface PlannedLevels {
   levels: (LevelRow & { pos: number })[][];
@@ -305,11 +211,10 @@ async function walkStatement(
   ceiling: number,
 ): Promise<PlannedLevels> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
-  const binds = [projectId, JSON.stringify(frontier), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, JSON.stringify([...seen])];
-  // A one-level statement works out no frontier: it binds only what the level reads.
+  const binds = [projectId, JSON.stringify(frontier), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, JSON.stringify([...seen]), levels];
   const rows = await d1
-    .prepare(walkStatementSql(direction, levels))
-    .bind(...(levels === 1 ? binds.slice(0, 5) : binds))
+    .prepare(walkStatementSql(direction))
+    .bind(...binds)
     .all<LevelRow & { lvl: number; t: number; pos: number }>();
   const planned: PlannedLevels = { levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
   for (const row of rows.results) {
@@ -340,11 +245,11 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
   const perDepth: number[] = [];
   let complete = true;
   let frontier = [...new Set(startIds)];
-  // Up to STATEMENT_LEVELS levels in one round trip; they stand while the frontier each reads from is the one worked out here.
+  // Every level in one round trip; they stand while the frontier each reads from is the one worked out here.
   let planned: (PlannedLevels & { from: number; valid: boolean }) | null = null;
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
     if (how.plan === 'statement' && (planned === null || depth - planned.from >= planned.levels.length)) {
-      const levels = Math.min(STATEMENT_LEVELS, opts.depth - depth + 1);
+      const levels = opts.depth - depth + 1;
       planned = { ...(await walkStatement(d1, projectId, frontier, seen, direction, opts, levels, ceiling)), from: depth, valid: true };
     }
     const at = planned ? depth - planned.from : 0;

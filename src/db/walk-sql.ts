@@ -1,0 +1,100 @@
+/**
+ * The SQL of a walk over `edges` (graph.ts reads it): one level from a
+ * frontier, and several levels of one direction as one statement. Kept apart
+ * from graph.ts so that it imports nothing but the edge-end helpers.
+ */
+import { edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+
+/** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
+export interface FrontierSql {
+  from: string;
+  k: string;
+  id: string;
+}
+
+/** Row order of a level: frontier position, then the far end's file, the line and the edge. */
+export const LEVEL_ORDER = 'x.k, x.node_file, x.line, x.r';
+
+/**
+ * SQL of one level of edges from `frontier` in one direction, with the far
+ * end's symbol and file rows (columns of LevelRow, plus `k` and the edge's
+ * rowid `r`); the caller orders and cuts it. With `perPair`, one row per
+ * (frontier id, far end): its most confident edge, a call before another
+ * reference and the earliest line among equals.
+ */
+export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair: boolean, extraColumns = ''): string {
+  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+  const edgeRows = `SELECT ${frontier.k} AS k, ${frontier.id} AS via, e.kind, ${edgeIdSql('e', far)} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
+       ${perPair ? `, row_number() OVER (PARTITION BY ${frontier.k}, e.${far}_file, ${edgeIdSql('e', far)} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
+       FROM ${frontier.from}
+       CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, frontier.id)}
+       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+  return `SELECT x.k, x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref, x.r,
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size${extraColumns}
+       FROM (${edgeRows}) x
+       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
+       LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
+       ${perPair ? 'WHERE x.rn = 1' : ''}`;
+}
+
+/**
+ * A whole walk in one direction as one recursive statement, the same text
+ * for every depth: each step reads one level from the frontier the step
+ * before worked out, so the statement's cost to prepare does not grow with
+ * the levels it reads. A step's state `st` is one JSON array:
+ * `[level rows as [edge rowid, pos], next frontier as [id, pos], seen ids]`.
+ *
+ * A step reads what `level` reads (per pair, in row order, cut at the row
+ * ceiling + 1) and works out the next frontier by walkOne's rules for symbol
+ * nodes — not seen (the seen ids are carried from step to step), a symbol
+ * row, not a test unless asked, an edge at minConfidence at least, within
+ * the ceiling — each once through its best row (most confident, a call
+ * before another reference, then row order), in the order of those rows
+ * (`pos` of the best row). The last level works out no frontier.
+ *
+ * Rows come back unordered, each with its level (`lvl`): the level's edge
+ * rows (t = 0, `pos` their row order), read again by rowid with the far
+ * end's symbol and file rows, and the frontier the level leads to (t = 1,
+ * `pos` the frontier order).
+ *
+ * Binds: ?1 project, ?2 frontier ids (JSON), ?3 kinds (JSON), ?4 confidence
+ * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence,
+ * ?9 seen ids (JSON), ?10 levels to read.
+ */
+export function walkStatementSql(direction: 'in' | 'out'): string {
+  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+  const farId = edgeIdSql('e', far);
+  // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
+  const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
+         SELECT j.k, e.rowid AS r, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.kind, e.confidence,
+                row_number() OVER (PARTITION BY j.k, e.${far}_file, ${farId} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn
+         FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
+         CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, 'j.id')}
+         WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4
+       ) x WHERE x.rn = 1 ORDER BY ${LEVEL_ORDER} LIMIT ?5`;
+  // The level's rows and the seen ids together: per node the seen id first, then its best edge that may lead on.
+  const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = 'REFERENCES', c.pos) AS b FROM (
+         SELECT value AS node_id, 1 AS seen, 0 AS open, NULL AS r, NULL AS kind, NULL AS confidence, NULL AS pos FROM json_each(w.st, '$[2]')
+         UNION ALL SELECT node_id, 0, pos <= ?6 AND node_id IS NOT NULL AND confidence >= ?8, r, kind, confidence, pos FROM (${level})
+       ) c`;
+  // A node the walk goes on from: unseen, through an edge that may lead on, with a symbol row (not a test unless asked).
+  const next = `z.b = 1 AND z.open AND w.lvl + 1 < ?10 AND EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND s.id = z.node_id AND (?7 OR s.is_test IS NOT 1))`;
+  const step = `SELECT json_array(
+         json_group_array(json_array(r, pos)) FILTER (WHERE NOT seen),
+         json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
+         json_group_array(node_id) FILTER (WHERE seen OR go))
+       FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
+  return `WITH RECURSIVE w(lvl, st) AS (
+       SELECT 0, json_array(json_array(), json((SELECT json_group_array(json_array(value, key)) FROM json_each(?2))), json(?9))
+       UNION ALL
+       SELECT w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?10 AND json_array_length(w.st, '$[1]') > 0
+     )
+     SELECT w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+            s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
+     FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
+     LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
+     UNION ALL
+     SELECT w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+     FROM w CROSS JOIN json_each(w.st, '$[1]') j WHERE w.lvl > 0`;
+}
