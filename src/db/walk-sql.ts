@@ -42,11 +42,13 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * for every depth: each step reads one level from the frontier the step
  * before worked out, so the statement's cost to prepare does not grow with
  * the levels it reads. A step's state `st` is one JSON array:
- * `[level rows as [edge rowid, pos], next frontier as [id, pos], seen ids]`.
+ * `[level rows as [edge rowid, pos], next frontier as [id, pos], ids seen
+ * before that frontier]`.
  *
  * A step reads what `level` reads (per pair, in row order, cut at the row
  * ceiling + 1) and works out the next frontier by walkOne's rules for symbol
- * nodes — not seen (the seen ids are carried from step to step), a symbol
+ * nodes — not seen (the seen ids are carried from step to step: those seen
+ * before the step's frontier, and the frontier), a symbol
  * row, not a test unless asked, an edge at minConfidence at least, within
  * the ceiling — each once through its best row (most confident, a call
  * before another reference, then row order), in the order of those rows
@@ -75,6 +77,7 @@ export function walkStatementSql(direction: 'in' | 'out'): string {
   // The level's rows and the seen ids together: per node the seen id first, then its best edge that may lead on.
   const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = 'REFERENCES', c.pos) AS b FROM (
          SELECT value AS node_id, 1 AS seen, 0 AS open, NULL AS r, NULL AS kind, NULL AS confidence, NULL AS pos FROM json_each(w.st, '$[2]')
+         UNION ALL SELECT value ->> 0, 1, 0, NULL, NULL, NULL, NULL FROM json_each(w.st, '$[1]')
          UNION ALL SELECT node_id, 0, pos <= ?6 AND node_id IS NOT NULL AND confidence >= ?8, r, kind, confidence, pos FROM (${level})
        ) c`;
   // A node the walk goes on from: unseen, through an edge that may lead on, with a symbol row (not a test unless asked).
@@ -82,7 +85,7 @@ export function walkStatementSql(direction: 'in' | 'out'): string {
   const step = `SELECT json_array(
          json_group_array(json_array(r, pos)) FILTER (WHERE NOT seen),
          json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
-         json_group_array(node_id) FILTER (WHERE seen OR go))
+         json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   return `WITH RECURSIVE w(lvl, st) AS (
        SELECT 0, json_array(json_array(), json((SELECT json_group_array(json_array(value, key)) FROM json_each(?2))), json(?9))
