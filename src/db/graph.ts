@@ -22,7 +22,8 @@ import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
-import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
+import { LEVEL_ORDER, levelSql, walkStatementSql, type NamePick } from './walk-sql';
+import { lastPart, splitQualified } from '../util/qualified-ref';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -193,35 +194,34 @@ async function level(
   return rows.results;
 }
 
-/** A walk statement's answer: each level's rows, and the frontier each level leads to. */
+/** A walk statement's answer: where it started, each level's rows, and the frontier each level leads to. */
 interface PlannedLevels {
+  /** The start ids the statement read from (level 0's frontier). */
+  start: string[];
   levels: (LevelRow & { pos: number })[][];
   /** `frontiers[i]`: the ids the level after `levels[i]` reads from. */
   frontiers: { id: string; pos: number }[][];
 }
 
-async function walkStatement(
-  d1: D1Database,
-  projectId: string,
-  frontier: readonly string[],
-  seen: ReadonlySet<string>,
-  direction: 'in' | 'out',
-  opts: WalkRules,
-  levels: number,
-  ceiling: number,
-): Promise<PlannedLevels> {
+/** Where a walk starts: symbol ids, or the symbol a name resolves to (worked out in the walk's own statement). */
+type WalkStart = { ids: readonly string[] } | { name: NamePick };
+
+async function walkStatement(d1: D1Database, projectId: string, start: WalkStart, direction: 'in' | 'out', opts: WalkRules, ceiling: number): Promise<PlannedLevels> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
-  const binds = [projectId, JSON.stringify(frontier), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, JSON.stringify([...seen]), levels];
+  const from = 'ids' in start ? JSON.stringify(start.ids) : JSON.stringify(start.name);
   const rows = await d1
-    .prepare(walkStatementSql(direction))
-    .bind(...binds)
+    .prepare(walkStatementSql(direction, 'ids' in start ? 'ids' : 'name'))
+    .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
     .all<LevelRow & { lvl: number; t: number; pos: number }>();
-  const planned: PlannedLevels = { levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
+  const levels = opts.depth;
+  const starts: { id: string; pos: number }[] = [];
+  const planned: PlannedLevels = { start: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
   for (const row of rows.results) {
     if (row.t === 0) planned.levels[row.lvl - 1].push(row);
-    else planned.frontiers[row.lvl - 1].push({ id: row.node_id as string, pos: row.pos });
+    else (row.lvl === 0 ? starts : planned.frontiers[row.lvl - 1]).push({ id: row.node_id as string, pos: row.pos });
   }
-  for (const list of [...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
+  for (const list of [starts, ...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
+  planned.start = starts.map((f) => f.id);
   return planned;
 }
 
@@ -236,23 +236,21 @@ export interface WalkPlan {
 
 const sameIds = (a: readonly string[], b: readonly { id: string }[]): boolean => a.length === b.length && a.every((id, i) => id === b[i].id);
 
-async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
+async function walkOne(d1: D1Database, projectId: string, start: WalkStart, direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
   const ceiling = how.ceiling ?? LEVEL_ROW_CEILING;
+  // Every level in one round trip; they stand while the frontier each reads from is the one worked out here.
+  const read = 'ids' in start ? how.plan === 'statement' && start.ids.length > 0 : true;
+  const planned: (PlannedLevels & { valid: boolean }) | null = read ? { ...(await walkStatement(d1, projectId, start, direction, opts, ceiling)), valid: true } : null;
+  const startIds = planned?.start ?? ('ids' in start ? [...new Set(start.ids)] : []);
   const seen = new Set<string>(startIds);
   const dropped = new Set<string>();
   const weak = new Set<string>();
   const hops: Hop[] = [];
   const perDepth: number[] = [];
   let complete = true;
-  let frontier = [...new Set(startIds)];
-  // Every level in one round trip; they stand while the frontier each reads from is the one worked out here.
-  let planned: (PlannedLevels & { from: number; valid: boolean }) | null = null;
+  let frontier = startIds;
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
-    if (how.plan === 'statement' && (planned === null || depth - planned.from >= planned.levels.length)) {
-      const levels = opts.depth - depth + 1;
-      planned = { ...(await walkStatement(d1, projectId, frontier, seen, direction, opts, levels, ceiling)), from: depth, valid: true };
-    }
-    const at = planned ? depth - planned.from : 0;
+    const at = depth - 1;
     // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
     const floor = opts.countHidden ? 0 : opts.minConfidence;
     const rows: LevelRow[] = planned?.valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
@@ -289,7 +287,7 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
     if (planned?.valid && at + 1 < planned.levels.length) planned.valid = sameIds(frontier, planned.frontiers[at]);
   }
   for (const key of seen) weak.delete(key);
-  return { hops, perDepth, complete, dropped, hidden: weak.size };
+  return { start: startIds, hops, perDepth, complete, dropped, hidden: weak.size };
 }
 
 /**
@@ -308,6 +306,36 @@ export function walk(d1: D1Database, projectId: string, startIds: readonly strin
 
 /** walk, read as `how` says: the equivalence test runs both plans (walk takes the one-statement plan). */
 export async function walkWith(d1: D1Database, projectId: string, startIds: readonly string[], options: WalkOptions, how: WalkPlan): Promise<WalkResult> {
+  return (await walkFrom(d1, projectId, { ids: startIds }, options, how)).result;
+}
+
+/**
+ * walk from the symbol `text` (`Name` or `Class.method`) resolves to, the
+ * name resolved in the walk's own statement: `start` is the id it walked
+ * from (null when none matched, or the directions disagreed). The pick
+ * orders paths by bytes where resolveSymbolName orders them by locale, so a
+ * caller walks from its own resolution unless `start` equals it. Null for a
+ * `Name@line` (no walk is read).
+ */
+export async function walkFromName(d1: D1Database, projectId: string, text: string, options: WalkOptions): Promise<{ start: string | null; result: WalkResult } | null> {
+  const ref = parseSymbolRef(text);
+  if (ref.line !== undefined) return null;
+  const split = splitQualified(ref.name);
+  const member = split?.owner ? { ...split, owner: split.owner } : null;
+  const name: NamePick = {
+    names: nameCandidates(ref.name),
+    ref: ref.name,
+    dotted: member ? `${member.owner}.${member.name}` : null,
+    member: member?.name ?? null,
+    owner: member && (member.separator === '.' || member.separator === '::') ? lastPart(member.owner) : null,
+  };
+  const { starts, result } = await walkFrom(d1, projectId, { name }, options, { plan: 'statement' });
+  const [first] = starts;
+  const start = first?.length === 1 && starts.every((s) => s.length === 1 && s[0] === first[0]) ? first[0] : null;
+  return { start, result };
+}
+
+async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, options: WalkOptions, how: WalkPlan): Promise<{ starts: string[][]; result: WalkResult }> {
   const opts: WalkRules = {
     depth: Math.max(1, Math.floor(options.depth)),
     kinds: options.kinds?.length ? [...new Set(options.kinds)] : (['CALLS'] as EdgeKind[]),
@@ -318,11 +346,11 @@ export async function walkWith(d1: D1Database, projectId: string, startIds: read
   const maxHops = Math.max(0, options.maxHops ?? 50);
   const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
   // The directions are independent walks: their statements go to D1 side by side (one round trip).
-  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, startIds, dir, opts, how)));
+  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, start, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
   for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));
-  return {
+  const result: WalkResult = {
     hops: all.slice(0, maxHops),
     total: all.length,
     perDepth,
@@ -331,6 +359,7 @@ export async function walkWith(d1: D1Database, projectId: string, startIds: read
     testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
     hidden: parts.reduce((n, p) => n + p.hidden, 0),
   };
+  return { starts: parts.map((p) => p.start), result };
 }
 
 /** One edge next to a queried symbol, with the far end as a node. */

@@ -57,13 +57,16 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * Rows come back unordered, each with its level (`lvl`): the level's edge
  * rows (t = 0, `pos` their row order), read again by rowid with the far
  * end's symbol and file rows, and the frontier the level leads to (t = 1,
- * `pos` the frontier order).
+ * `pos` the frontier order; level 0: the start).
  *
- * Binds: ?1 project, ?2 frontier ids (JSON), ?3 kinds (JSON), ?4 confidence
- * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence,
- * ?9 seen ids (JSON), ?10 levels to read.
+ * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
+ * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON).
+ *
+ * Binds: ?1 project, ?2 start, ?3 kinds (JSON), ?4 confidence floor read,
+ * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
+ * to read.
  */
-export function walkStatementSql(direction: 'in' | 'out'): string {
+export function walkStatementSql(direction: 'in' | 'out', start: 'ids' | 'name' = 'ids'): string {
   const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
   const farId = edgeIdSql('e', far);
   // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
@@ -81,16 +84,16 @@ export function walkStatementSql(direction: 'in' | 'out'): string {
          UNION ALL SELECT node_id, 0, pos <= ?6 AND node_id IS NOT NULL AND confidence >= ?8, r, kind, confidence, pos FROM (${level})
        ) c`;
   // A node the walk goes on from: unseen, through an edge that may lead on, with a symbol row (not a test unless asked).
-  const next = `z.b = 1 AND z.open AND w.lvl + 1 < ?10 AND EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND s.id = z.node_id AND (?7 OR s.is_test IS NOT 1))`;
+  const next = `z.b = 1 AND z.open AND w.lvl + 1 < ?9 AND EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND s.id = z.node_id AND (?7 OR s.is_test IS NOT 1))`;
   const step = `SELECT json_array(
          json_group_array(json_array(r, pos)) FILTER (WHERE NOT seen),
          json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   return `WITH RECURSIVE w(lvl, st) AS (
-       SELECT 0, json_array(json_array(), json((SELECT json_group_array(json_array(value, key)) FROM json_each(?2))), json(?9))
+       SELECT 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK}))), json_array())
        UNION ALL
-       SELECT w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?10 AND json_array_length(w.st, '$[1]') > 0
+       SELECT w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
      )
      SELECT w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
@@ -99,5 +102,46 @@ export function walkStatementSql(direction: 'in' | 'out'): string {
      LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
      UNION ALL
      SELECT w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-     FROM w CROSS JOIN json_each(w.st, '$[1]') j WHERE w.lvl > 0`;
+     FROM w CROSS JOIN json_each(w.st, '$[1]') j`;
 }
+
+/**
+ * What NAME_PICK binds as ?2: the name as given and its parts, as
+ * resolveRef (src/symbols/resolve.ts) reads them.
+ */
+export interface NamePick {
+  /** Values of `symbols.name` that may match (nameCandidates). */
+  names: string[];
+  /** The name as given, without `@line`. */
+  ref: string;
+  /** `Owner.name` for a member; null for a bare name. */
+  dotted: string | null;
+  /** The member's own name; null for a bare name. */
+  member: string | null;
+  /** The owner's last part, when `pkg.Func` may name a top-level definition by its folder or module file; else null. */
+  owner: string | null;
+}
+
+/**
+ * The id a name resolves to, as resolveSymbolName picks it without `@line`:
+ * among the first 500 symbols of those names in path order, the best name
+ * quality (exact qualified name, name, qualified-name suffix, owner named by
+ * the path), then non-test, exported, path and source order. Paths are
+ * ordered by bytes here and by locale there: the caller checks the pick
+ * against its own resolution. Columns `id, k`.
+ */
+const NAME_PICK = `SELECT id, 0 AS k FROM (
+       SELECT s.id, CASE
+           WHEN s.qualified_name = ?2 ->> '$.ref' OR s.qualified_name = ?2 ->> '$.dotted' THEN 0
+           WHEN s.name = ?2 ->> '$.ref' THEN 1
+           WHEN substr(s.qualified_name, -length(?2 ->> '$.ref') - 1) = '.' || (?2 ->> '$.ref')
+             OR substr(s.qualified_name, -length(?2 ->> '$.ref') - 3) = ' > ' || (?2 ->> '$.ref')
+             OR substr(s.qualified_name, -length(?2 ->> '$.dotted') - 1) = '.' || (?2 ->> '$.dotted') THEN 2
+           WHEN s.name = ?2 ->> '$.member' AND s.qualified_name = s.name
+             AND (instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '/') > 0 OR instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '.') > 0) THEN 3
+           ELSE 4 END AS q, s.is_test, s.is_exported, s.file_path, s.start_byte
+       FROM (SELECT s.id, s.name, s.qualified_name, s.file_path, s.is_test, s.is_exported, s.start_byte FROM json_each(?2, '$.names') j
+             CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
+             JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
+             ORDER BY s.file_path, s.start_byte LIMIT 500) s
+     ) WHERE q < 4 ORDER BY q, is_test, is_exported DESC, file_path, start_byte LIMIT 1`;

@@ -137,6 +137,15 @@ describe('D1 round trips per tool call', () => {
     expect(both.body.result.hops.map((h: Json) => `${h.direction} ${h.depth}`)).toEqual(['inbound 1', 'outbound 1']);
     expect(both.trips).toBe(2);
   });
+  it('trace by name resolves the name in the walk’s own round trip: two with the baseline, one once the baseline is kept', async () => {
+    const t = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });
+    expect(t.body.result.root.id).toBe('src/widget.ts::WidgetStore.load#Method');
+    expect(t.body.result.hops.map((h: Json) => `${h.name} ${h.depth}`)).toEqual(['fetchWidget 1', 'normaliseWidget 2']);
+    expect(t.trips).toBe(2);
+    const again = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });
+    expect(again.body.result).toEqual(t.body.result);
+    expect(again.trips).toBe(1);
+  });
 });
 
 describe('D1 round trips per composite call', () => {
