@@ -206,23 +206,36 @@ interface PlannedLevels {
 /** Where a walk starts: symbol ids, or the symbol a name resolves to (worked out in the walk's own statement). */
 type WalkStart = { ids: readonly string[] } | { name: NamePick };
 
-async function walkStatement(d1: D1Database, projectId: string, start: WalkStart, direction: 'in' | 'out', opts: WalkRules, ceiling: number): Promise<PlannedLevels> {
+/** Reads a whole walk in every direction asked for in one statement: each direction's levels, by direction. */
+async function walkStatement(
+  d1: D1Database,
+  projectId: string,
+  start: WalkStart,
+  directions: readonly ('in' | 'out')[],
+  opts: WalkRules,
+  ceiling: number,
+): Promise<Map<'in' | 'out', PlannedLevels>> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
   const from = 'ids' in start ? JSON.stringify(start.ids) : JSON.stringify(start.name);
   const rows = await d1
-    .prepare(walkStatementSql(direction, 'ids' in start ? 'ids' : 'name'))
+    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name'))
     .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
-    .all<LevelRow & { lvl: number; t: number; pos: number }>();
+    .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
   const levels = opts.depth;
-  const starts: { id: string; pos: number }[] = [];
-  const planned: PlannedLevels = { start: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
+  const byDirection = new Map<'in' | 'out', PlannedLevels & { starts: { id: string; pos: number }[] }>();
+  for (const dir of directions) byDirection.set(dir, { start: [], starts: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) });
   for (const row of rows.results) {
+    const planned = byDirection.get(row.dir);
+    if (!planned) continue;
     if (row.t === 0) planned.levels[row.lvl - 1].push(row);
-    else (row.lvl === 0 ? starts : planned.frontiers[row.lvl - 1]).push({ id: row.node_id as string, pos: row.pos });
+    else (row.lvl === 0 ? planned.starts : planned.frontiers[row.lvl - 1]).push({ id: row.node_id as string, pos: row.pos });
   }
-  for (const list of [starts, ...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
-  planned.start = starts.map((f) => f.id);
-  return planned;
+  const out = new Map<'in' | 'out', PlannedLevels>();
+  for (const [dir, { starts, ...planned }] of byDirection) {
+    for (const list of [starts, ...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
+    out.set(dir, { ...planned, start: starts.map((f) => f.id) });
+  }
+  return out;
 }
 
 type WalkRules = Required<Omit<WalkOptions, 'direction' | 'maxHops'>>;
@@ -236,12 +249,14 @@ export interface WalkPlan {
 
 const sameIds = (a: readonly string[], b: readonly { id: string }[]): boolean => a.length === b.length && a.every((id, i) => id === b[i].id);
 
-async function walkOne(d1: D1Database, projectId: string, start: WalkStart, direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
+/**
+ * One direction of a walk: the levels `planned` read (each checked against the frontier worked out
+ * here, read one by one from where it differs), or, without it, a statement per level from `ids`.
+ */
+async function walkOne(d1: D1Database, projectId: string, planned: PlannedLevels | null, ids: readonly string[], direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
   const ceiling = how.ceiling ?? LEVEL_ROW_CEILING;
-  // Every level in one round trip; they stand while the frontier each reads from is the one worked out here.
-  const read = 'ids' in start ? how.plan === 'statement' && start.ids.length > 0 : true;
-  const planned: (PlannedLevels & { valid: boolean }) | null = read ? { ...(await walkStatement(d1, projectId, start, direction, opts, ceiling)), valid: true } : null;
-  const startIds = planned?.start ?? ('ids' in start ? [...new Set(start.ids)] : []);
+  let valid = planned !== null;
+  const startIds = planned?.start ?? [...new Set(ids)];
   const seen = new Set<string>(startIds);
   const dropped = new Set<string>();
   const weak = new Set<string>();
@@ -253,7 +268,7 @@ async function walkOne(d1: D1Database, projectId: string, start: WalkStart, dire
     const at = depth - 1;
     // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
     const floor = opts.countHidden ? 0 : opts.minConfidence;
-    const rows: LevelRow[] = planned?.valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
+    const rows: LevelRow[] = planned && valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
     if (rows.length > ceiling) {
       complete = false;
       rows.length = ceiling;
@@ -284,7 +299,7 @@ async function walkOne(d1: D1Database, projectId: string, start: WalkStart, dire
     }
     perDepth.push(reached.length);
     frontier = reached.flatMap(({ node }) => (node.id === null ? [] : [node.id]));
-    if (planned?.valid && at + 1 < planned.levels.length) planned.valid = sameIds(frontier, planned.frontiers[at]);
+    if (planned && valid && at + 1 < planned.levels.length) valid = sameIds(frontier, planned.frontiers[at]);
   }
   for (const key of seen) weak.delete(key);
   return { start: startIds, hops, perDepth, complete, dropped, hidden: weak.size };
@@ -345,8 +360,11 @@ async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, opt
   };
   const maxHops = Math.max(0, options.maxHops ?? 50);
   const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
-  // The directions are independent walks: their statements go to D1 side by side (one round trip).
-  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, start, dir, opts, how)));
+  // Every direction in one statement (one round trip); the per-level plan reads each direction's levels side by side.
+  const ids = 'ids' in start ? start.ids : [];
+  const read = 'ids' in start ? how.plan === 'statement' && ids.length > 0 : true;
+  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING) : null;
+  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.get(dir) ?? null, ids, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
   for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));

@@ -38,10 +38,11 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
 }
 
 /**
- * A whole walk in one direction as one recursive statement, the same text
- * for every depth: each step reads one level from the frontier the step
- * before worked out, so the statement's cost to prepare does not grow with
- * the levels it reads. A step's state `st` is one JSON array:
+ * A whole walk as one recursive statement, both directions together, the
+ * same text for every depth: each step reads one level in one direction
+ * from the frontier the step before worked out, so the statement's cost to
+ * prepare does not grow with the levels it reads. A step's state `st`
+ * (with its direction `dir` and level `lvl`) is one JSON array:
  * `[level rows as [edge rowid, pos], next frontier as [id, pos], ids seen
  * before that frontier]`.
  *
@@ -54,7 +55,7 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * before another reference, then row order), in the order of those rows
  * (`pos` of the best row). The last level works out no frontier.
  *
- * Rows come back unordered, each with its level (`lvl`): the level's edge
+ * Rows come back unordered, each with its direction and level: the level's edge
  * rows (t = 0, `pos` their row order), read again by rowid with the far
  * end's symbol and file rows, and the frontier the level leads to (t = 1,
  * `pos` the frontier order; level 0: the start).
@@ -66,16 +67,23 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
  * to read.
  */
-export function walkStatementSql(direction: 'in' | 'out', start: 'ids' | 'name' = 'ids'): string {
-  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
-  const farId = edgeIdSql('e', far);
-  // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
-  const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
-         SELECT j.k, e.rowid AS r, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.kind, e.confidence,
+export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids'): string {
+  const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
+    const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+    return { near, far, farId: edgeIdSql('e', far) };
+  };
+  // A step's edges in its direction from its frontier, each with its rank within its (frontier node, far end) pair.
+  const edgeRows = directions.map((direction) => {
+    const { near, far, farId } = ends(direction);
+    return `SELECT j.k, e.rowid AS r, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.kind, e.confidence,
                 row_number() OVER (PARTITION BY j.k, e.${far}_file, ${farId} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn
          FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
          CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, 'j.id')}
-         WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4
+         WHERE w.dir = '${direction}' AND e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+  });
+  // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
+  const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
+         ${edgeRows.join('\n         UNION ALL ')}
        ) x WHERE x.rn = 1 ORDER BY ${LEVEL_ORDER} LIMIT ?5`;
   // The level's rows and the seen ids together: per node the seen id first, then its best edge that may lead on.
   const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = 'REFERENCES', c.pos) AS b FROM (
@@ -90,18 +98,26 @@ export function walkStatementSql(direction: 'in' | 'out', start: 'ids' | 'name' 
          json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
-  return `WITH RECURSIVE w(lvl, st) AS (
-       SELECT 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK}))), json_array())
-       UNION ALL
-       SELECT w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
-     )
-     SELECT w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+  const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK;
+  // Each level's edge rows read again by rowid, with the far end's symbol and file rows.
+  const rows = directions.map((direction) => {
+    const { near, far, farId } = ends(direction);
+    return `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
      FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
      LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
      LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
+     WHERE w.dir = '${direction}'`;
+  });
+  return `WITH RECURSIVE w(dir, lvl, st) AS (
+       SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
+       FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
+       UNION ALL
+       SELECT w.dir, w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
+     )
+     ${rows.join('\n     UNION ALL ')}
      UNION ALL
-     SELECT w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+     SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
      FROM w CROSS JOIN json_each(w.st, '$[1]') j`;
 }
 

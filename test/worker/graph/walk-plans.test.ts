@@ -4,7 +4,7 @@ import type { EdgeKind } from '../../../src/graph/types';
 import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
 import { DB, indexProject } from './support';
 
-// A walk reads each direction in one recursive statement (each step reads a level and works
+// A walk reads both directions in one recursive statement (each step reads a level and works
 // out the next frontier in SQL); the per-level plan (one statement per level) is the
 // reference it must equal. These walk random graphs — cycles, diamonds, self-loops, repeated pairs, test
 // symbols, module ends, stale ids, weak edges, every kind — both ways with every option and
@@ -88,13 +88,11 @@ async function both(starts: readonly string[], options: WalkOptions, ceiling?: n
 }
 
 /**
- * The statements the one-statement plan sends: one per direction, whatever the depth — a walk
- * is one round trip, both directions together.
+ * The statements the one-statement plan sends: one for the whole walk, whatever the depth and
+ * direction (the per-level plan sends one per level it reads).
  */
-function expectStatements(r: { statements: number; levelStatements: number }, direction: WalkOptions['direction']): void {
-  if (direction === 'both') expect(r.statements).toBe(2);
-  // The per-level plan sends one statement per level it reads.
-  else expect(r.statements).toBe(r.levelStatements > 0 ? 1 : 0);
+function expectStatements(r: { statements: number; levelStatements: number }): void {
+  expect(r.statements).toBe(r.levelStatements > 0 ? 1 : 0);
 }
 
 beforeAll(async () => {
@@ -104,7 +102,7 @@ beforeAll(async () => {
 });
 
 describe('the one-statement walk reads what the per-level walk reads', () => {
-  it('on random graphs, both ways, every depth, kinds, floors and test rules, in one statement per direction', async () => {
+  it('on random graphs, both ways, every depth, kinds, floors and test rules, in one statement', async () => {
     let compared = 0;
     let reached = 0;
     for (const seed of [1, 2, 3]) {
@@ -126,7 +124,7 @@ describe('the one-statement walk reads what the per-level walk reads', () => {
             const r = await both(starts, options);
             const { levels, statement } = r;
             expect(statement, `seed ${seed} ${JSON.stringify({ starts, ...options })}`).toEqual(levels);
-            expectStatements(r, direction);
+            expectStatements(r);
             compared++;
             reached += levels.total;
           }
@@ -148,7 +146,7 @@ describe('the one-statement walk reads what the per-level walk reads', () => {
           const r = await both([start], options, ceiling);
           const { levels, statement } = r;
           expect(statement, `${start} ${direction} ceiling ${ceiling}`).toEqual(levels);
-          expectStatements(r, direction);
+          expectStatements(r);
           if (!levels.complete) cut++;
         }
       }
@@ -189,7 +187,7 @@ describe('a walk from a name resolves it in its own statement', () => {
           const options: WalkOptions = { direction, depth, kinds: ['CALLS', 'REFERENCES', 'IMPORTS', 'INHERITS'], minConfidence: 0.5, countHidden: true, includeTests: depth !== 3 };
           const { d1, statements } = counting();
           const byName = await walkFromName(d1, named.id, name, options);
-          expect(statements(), name).toBe(direction === 'both' ? 2 : 1);
+          expect(statements(), name).toBe(1);
           if (name === 'pick') {
             // Byte order puts src/Zed.ts first, the resolver's locale order src/alpha.ts: the caller walks again.
             expect([byName?.start, chosen?.id]).toEqual(['src/Zed.ts::pick#Function', 'src/alpha.ts::pick#Function']);
