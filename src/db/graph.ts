@@ -4,13 +4,12 @@
  * callers/callees, callables nobody calls, importers of files, and a
  * `Name` / `Class.method` resolver.
  *
- * A walk level reads its frontier (a `json_each` list, or in a whole-walk
- * statement the CTE of the level before) joined with CROSS JOIN, so SQLite
- * loops over the list and seeks `edges_dst` (inbound) or `edges_src`
- * (outbound) per item by the id's file and key (edge-ends.ts); the node's
- * symbol row comes from `symbols_project_id` in the same statement. A whole
- * walk in one direction is one statement (one round trip, both directions
- * together).
+ * A walk level reads its frontier (a `json_each` list) joined with CROSS
+ * JOIN, so SQLite loops over the list and seeks `edges_dst` (inbound) or
+ * `edges_src` (outbound) per item by the id's file and key (edge-ends.ts);
+ * the node's symbol row comes from `symbols_project_id` in the same
+ * statement. A whole walk, both directions and every level, is one
+ * recursive statement (walk-sql.ts): one round trip.
  *
  * Node identity: a symbol id, or — when an edge starts at module level
  * (`src_key` null) or imports a whole file (`dst_key` null) — the module of a
@@ -216,7 +215,7 @@ async function walkStatement(
   ceiling: number,
 ): Promise<Map<'in' | 'out', PlannedLevels>> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
-  const from = 'ids' in start ? JSON.stringify(start.ids) : JSON.stringify(start.name);
+  const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
   const rows = await d1
     .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name'))
     .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
@@ -363,7 +362,9 @@ async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, opt
   // Every direction in one statement (one round trip); the per-level plan reads each direction's levels side by side.
   const ids = 'ids' in start ? start.ids : [];
   const read = 'ids' in start ? how.plan === 'statement' && ids.length > 0 : true;
-  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING) : null;
+  // A statement D1 refuses (a walk whose carried state passes D1's 2 MB value limit) leaves the walk to the per-level
+  // plan; a name it was to resolve then has no walk (`start` null: the caller walks from its own resolution).
+  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING).catch(() => null) : null;
   const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.get(dir) ?? null, ids, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];

@@ -154,6 +154,32 @@ describe('the one-statement walk reads what the per-level walk reads', () => {
     expect(cut).toBeGreaterThan(20);
   }, 120_000);
 
+  it('reads a start given twice once (its level is cut at the same ceiling)', async () => {
+    await writeSeedEdges(project.id, randomGraph(7, 200).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+    for (const start of symbols.slice(0, 6)) {
+      for (const ceiling of [2, 5]) {
+        const r = await both([start, start, start], { direction: 'both', depth: 3, kinds: ['CALLS', 'REFERENCES', 'IMPORTS'], countHidden: true }, ceiling);
+        expect(r.statement, `${start} ceiling ${ceiling}`).toEqual(r.levels);
+        expectStatements(r);
+      }
+    }
+  });
+
+  it('reads level by level when D1 refuses the walk statement (a carried state past its value limit)', async () => {
+    await writeSeedEdges(project.id, randomGraph(7, 200).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+    const refusing = {
+      prepare(sql: string) {
+        if (sql.trimStart().startsWith('WITH RECURSIVE')) return { bind: () => ({ all: () => Promise.reject(new Error('D1_ERROR: string or blob too big: SQLITE_TOOBIG')) }) };
+        return DB.prepare(sql);
+      },
+    } as unknown as D1Database;
+    for (const start of symbols.slice(0, 4)) {
+      const options: WalkOptions = { direction: 'both', depth: 4, kinds: ['CALLS', 'REFERENCES', 'IMPORTS'], countHidden: true };
+      expect(await walkWith(refusing, project.id, [start], options, { plan: 'statement' })).toEqual(await walkWith(DB, project.id, [start], options, { plan: 'levels' }));
+    }
+    expect((await walkFromName(refusing, project.id, 'a0', { direction: 'in', depth: 2 }))?.start).toBeNull();
+  });
+
   it('sends nothing for no start ids', async () => {
     const { levels, statement, statements } = await both([], { direction: 'both', depth: 3 });
     expect(statement).toEqual(levels);
