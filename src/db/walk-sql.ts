@@ -49,19 +49,22 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * A step reads what `level` reads (per pair, in row order, cut at the row
  * ceiling + 1) and works out the next frontier by walkOne's rules for symbol
  * nodes — not seen (the seen ids are carried from step to step: those seen
- * before the step's frontier, and the frontier), a symbol
- * row, not a test unless asked, an edge at minConfidence at least, within
+ * before the step's frontier, and the frontier), a symbol row, not a test
+ * unless asked, an edge at minConfidence at least, within
  * the ceiling — each once through its best row (most confident, a call
  * before another reference, then row order), in the order of those rows
  * (`pos` of the best row). The last level works out no frontier.
  *
- * Rows come back unordered, each with its direction and level: the level's edge
- * rows (t = 0, `pos` their row order), read again by rowid with the far
+ * Rows come back unordered, each with its direction and level: the level's
+ * edge rows (t = 0, `pos` their row order), read again by rowid with the far
  * end's symbol and file rows, and the frontier the level leads to (t = 1,
  * `pos` the frontier order; level 0: the start).
  *
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
  * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON).
+ *
+ * The state is one value: past D1's 2 MB limit on a value (tens of thousands
+ * of seen ids) D1 refuses the statement and graph.ts reads level by level.
  *
  * Binds: ?1 project, ?2 start, ?3 kinds (JSON), ?4 confidence floor read,
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
