@@ -4,13 +4,12 @@
  * callers/callees, callables nobody calls, importers of files, and a
  * `Name` / `Class.method` resolver.
  *
- * A walk level reads its frontier (a `json_each` list, or in a whole-walk
- * statement the CTE of the level before) joined with CROSS JOIN, so SQLite
- * loops over the list and seeks `edges_dst` (inbound) or `edges_src`
- * (outbound) per item by the id's file and key (edge-ends.ts); the node's
- * symbol row comes from `symbols_project_id` in the same statement. A whole
- * walk in one direction is one statement (one round trip, both directions
- * together).
+ * A walk level reads its frontier (a `json_each` list) joined with CROSS
+ * JOIN, so SQLite loops over the list and seeks `edges_dst` (inbound) or
+ * `edges_src` (outbound) per item by the id's file and key (edge-ends.ts);
+ * the node's symbol row comes from `symbols_project_id` in the same
+ * statement. A whole walk, both directions and every level, is one
+ * recursive statement (walk-sql.ts): one round trip.
  *
  * Node identity: a symbol id, or — when an edge starts at module level
  * (`src_key` null) or imports a whole file (`dst_key` null) — the module of a
@@ -22,6 +21,8 @@ import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { LEVEL_ORDER, levelSql, walkStatementSql, type NamePick } from './walk-sql';
+import { lastPart, splitQualified } from '../util/qualified-ref';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -167,38 +168,6 @@ function nodeOf(r: LevelRow): GraphNode | null {
 
 const nodeKey = (n: GraphNode): string => n.id ?? `${n.file}::`;
 
-/** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
-interface FrontierSql {
-  from: string;
-  k: string;
-  id: string;
-}
-
-/** Row order of a level: frontier position, then the far end's file, the line and the edge. */
-const LEVEL_ORDER = 'x.k, x.node_file, x.line, x.r';
-
-/**
- * SQL of one level of edges from `frontier` in one direction, with the far
- * end's symbol and file rows (columns of LevelRow, plus `k` and the edge's
- * rowid `r`); the caller orders and cuts it. With `perPair`, one row per
- * (frontier id, far end): its most confident edge, a call before another
- * reference and the earliest line among equals.
- */
-function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair: boolean, extraColumns = ''): string {
-  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
-  const edgeRows = `SELECT ${frontier.k} AS k, ${frontier.id} AS via, e.kind, ${edgeIdSql('e', far)} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
-       ${perPair ? `, row_number() OVER (PARTITION BY ${frontier.k}, e.${far}_file, ${edgeIdSql('e', far)} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
-       FROM ${frontier.from}
-       CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, frontier.id)}
-       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
-  return `SELECT x.k, x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref, x.r,
-              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size${extraColumns}
-       FROM (${edgeRows}) x
-       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
-       LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
-       ${perPair ? 'WHERE x.rn = 1' : ''}`;
-}
-
 /**
  * One level of edges from `ids` in one direction, with the far end's symbol
  * row. Ordered by frontier position, then the far end's file and the line.
@@ -224,100 +193,48 @@ async function level(
   return rows.results;
 }
 
-/** Columns of a walk statement's rows (LevelRow, its level, and whether it is a frontier row). */
-const WALK_COLUMNS = 'via, kind, node_id, node_file, line, confidence, provenance, ref, name, qualified_name, node_kind, start_line, end_line, language, is_test, is_exported, file_size';
-
-/**
- * Levels of a walk in one direction as one statement: per level `r{d}` (what
- * `level` reads, per pair, cut at the row ceiling + 1) and the next frontier
- * `f{d+1}` worked out from it by walkOne's rules for symbol nodes — not seen
- * before (in `?9`, the nodes seen before the first level read here, or an
- * earlier frontier), a symbol row, not a test unless asked, an edge at
- * minConfidence at least, within the ceiling — each once through its best
- * row (most confident, a call before another reference, then row order), in
- * the order of those rows. Rows come back unordered, each with its level:
- * the level's edge rows (t = 0, `pos` their row order) and the frontier it
- * leads to (t = 1, `pos` the frontier order).
- *
- * Binds: ?1 project, ?2 frontier ids (JSON), ?3 kinds (JSON), ?4 confidence
- * floor read, ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence,
- * ?9 seen ids (JSON); a one-level statement binds ?1–?5 only.
- */
-function walkStatementSql(direction: 'in' | 'out', levels: number): string {
-  const ctes = ['f1 AS MATERIALIZED (SELECT key AS k, value AS id FROM json_each(?2))'];
-  const parts: string[] = [];
-  const none = WALK_COLUMNS.split(', ')
-    .map((c) => (c === 'node_id' ? 'id AS node_id' : `NULL AS ${c}`))
-    .join(', ');
-  for (let d = 1; d <= levels; d++) {
-    const level = levelSql({ from: `f${d} j`, k: 'j.k', id: 'j.id' }, direction, true, `, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos`);
-    ctes.push(`r${d} AS MATERIALIZED (${level} ORDER BY ${LEVEL_ORDER} LIMIT ?5)`);
-    const rows = `SELECT ${d} AS lvl, 0 AS t, ${WALK_COLUMNS}, pos FROM r${d}`;
-    if (d === levels) {
-      parts.push(rows);
-      break;
-    }
-    const unseen = ['node_id NOT IN (SELECT value FROM json_each(?9))', ...Array.from({ length: d }, (_, i) => `node_id NOT IN (SELECT id FROM f${i + 1})`)].join(' AND ');
-    ctes.push(
-      `f${d + 1} AS MATERIALIZED (SELECT node_id AS id, row_number() OVER (ORDER BY pos) AS k FROM (
-         SELECT node_id, pos, row_number() OVER (PARTITION BY node_id ORDER BY confidence DESC, kind = 'REFERENCES', pos) AS b FROM r${d}
-         WHERE pos <= ?6 AND node_id IS NOT NULL AND name IS NOT NULL AND (?7 OR is_test IS NOT 1) AND confidence >= ?8 AND ${unseen}
-       ) WHERE b = 1)`,
-    );
-    parts.push(`SELECT * FROM (${rows} UNION ALL SELECT ${d} AS lvl, 1 AS t, ${none}, k AS pos FROM f${d + 1})`);
-  }
-  return `WITH ${ctes.join(',\n')}\n${unionAll(parts)}`;
-}
-
-/** D1 takes at most this many terms in one compound SELECT; a sub-select counts its own. */
-const COMPOUND_TERMS = 5;
-
-/** `parts` as one UNION ALL, nested in sub-selects of at most COMPOUND_TERMS terms. */
-function unionAll(parts: readonly string[]): string {
-  if (parts.length <= COMPOUND_TERMS) return parts.join('\nUNION ALL ');
-  const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += COMPOUND_TERMS) groups.push(`SELECT * FROM (${parts.slice(i, i + COMPOUND_TERMS).join('\nUNION ALL ')})`);
-  return unionAll(groups);
-}
-
-/**
- * Levels one walk statement reads at most: the statement's cost to prepare
- * grows fast with its levels (each frontier refers to the ones before), so a
- * deeper walk reads its further levels in another statement.
- */
-const STATEMENT_LEVELS = 3;
-
-/** A walk statement's answer: each level's rows, and the frontier each level leads to. */
+/** A walk statement's answer: where it started, each level's rows, and the frontier each level leads to. */
 interface PlannedLevels {
+  /** The start ids the statement read from (level 0's frontier). */
+  start: string[];
   levels: (LevelRow & { pos: number })[][];
   /** `frontiers[i]`: the ids the level after `levels[i]` reads from. */
   frontiers: { id: string; pos: number }[][];
 }
 
+/** Where a walk starts: symbol ids, or the symbol a name resolves to (worked out in the walk's own statement). */
+type WalkStart = { ids: readonly string[] } | { name: NamePick };
+
+/** Reads a whole walk in every direction asked for in one statement: each direction's levels, by direction. */
 async function walkStatement(
   d1: D1Database,
   projectId: string,
-  frontier: readonly string[],
-  seen: ReadonlySet<string>,
-  direction: 'in' | 'out',
+  start: WalkStart,
+  directions: readonly ('in' | 'out')[],
   opts: WalkRules,
-  levels: number,
   ceiling: number,
-): Promise<PlannedLevels> {
+): Promise<Map<'in' | 'out', PlannedLevels>> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
-  const binds = [projectId, JSON.stringify(frontier), JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, JSON.stringify([...seen])];
-  // A one-level statement works out no frontier: it binds only what the level reads.
+  const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
   const rows = await d1
-    .prepare(walkStatementSql(direction, levels))
-    .bind(...(levels === 1 ? binds.slice(0, 5) : binds))
-    .all<LevelRow & { lvl: number; t: number; pos: number }>();
-  const planned: PlannedLevels = { levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) };
+    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name'))
+    .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
+    .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
+  const levels = opts.depth;
+  const byDirection = new Map<'in' | 'out', PlannedLevels & { starts: { id: string; pos: number }[] }>();
+  for (const dir of directions) byDirection.set(dir, { start: [], starts: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) });
   for (const row of rows.results) {
+    const planned = byDirection.get(row.dir);
+    if (!planned) continue;
     if (row.t === 0) planned.levels[row.lvl - 1].push(row);
-    else planned.frontiers[row.lvl - 1].push({ id: row.node_id as string, pos: row.pos });
+    else (row.lvl === 0 ? planned.starts : planned.frontiers[row.lvl - 1]).push({ id: row.node_id as string, pos: row.pos });
   }
-  for (const list of [...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
-  return planned;
+  const out = new Map<'in' | 'out', PlannedLevels>();
+  for (const [dir, { starts, ...planned }] of byDirection) {
+    for (const list of [starts, ...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
+    out.set(dir, { ...planned, start: starts.map((f) => f.id) });
+  }
+  return out;
 }
 
 type WalkRules = Required<Omit<WalkOptions, 'direction' | 'maxHops'>>;
@@ -331,26 +248,26 @@ export interface WalkPlan {
 
 const sameIds = (a: readonly string[], b: readonly { id: string }[]): boolean => a.length === b.length && a.every((id, i) => id === b[i].id);
 
-async function walkOne(d1: D1Database, projectId: string, startIds: readonly string[], direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
+/**
+ * One direction of a walk: the levels `planned` read (each checked against the frontier worked out
+ * here, read one by one from where it differs), or, without it, a statement per level from `ids`.
+ */
+async function walkOne(d1: D1Database, projectId: string, planned: PlannedLevels | null, ids: readonly string[], direction: 'in' | 'out', opts: WalkRules, how: WalkPlan) {
   const ceiling = how.ceiling ?? LEVEL_ROW_CEILING;
+  let valid = planned !== null;
+  const startIds = planned?.start ?? [...new Set(ids)];
   const seen = new Set<string>(startIds);
   const dropped = new Set<string>();
   const weak = new Set<string>();
   const hops: Hop[] = [];
   const perDepth: number[] = [];
   let complete = true;
-  let frontier = [...new Set(startIds)];
-  // Up to STATEMENT_LEVELS levels in one round trip; they stand while the frontier each reads from is the one worked out here.
-  let planned: (PlannedLevels & { from: number; valid: boolean }) | null = null;
+  let frontier = startIds;
   for (let depth = 1; depth <= opts.depth && frontier.length > 0; depth++) {
-    if (how.plan === 'statement' && (planned === null || depth - planned.from >= planned.levels.length)) {
-      const levels = Math.min(STATEMENT_LEVELS, opts.depth - depth + 1);
-      planned = { ...(await walkStatement(d1, projectId, frontier, seen, direction, opts, levels, ceiling)), from: depth, valid: true };
-    }
-    const at = planned ? depth - planned.from : 0;
+    const at = depth - 1;
     // Counting hidden nodes reads the weak edges too (one query either way) and sets them aside.
     const floor = opts.countHidden ? 0 : opts.minConfidence;
-    const rows: LevelRow[] = planned?.valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
+    const rows: LevelRow[] = planned && valid ? planned.levels[at] : await level(d1, projectId, frontier, direction, opts.kinds, floor, ceiling + 1, true);
     if (rows.length > ceiling) {
       complete = false;
       rows.length = ceiling;
@@ -381,10 +298,10 @@ async function walkOne(d1: D1Database, projectId: string, startIds: readonly str
     }
     perDepth.push(reached.length);
     frontier = reached.flatMap(({ node }) => (node.id === null ? [] : [node.id]));
-    if (planned?.valid && at + 1 < planned.levels.length) planned.valid = sameIds(frontier, planned.frontiers[at]);
+    if (planned && valid && at + 1 < planned.levels.length) valid = sameIds(frontier, planned.frontiers[at]);
   }
   for (const key of seen) weak.delete(key);
-  return { hops, perDepth, complete, dropped, hidden: weak.size };
+  return { start: startIds, hops, perDepth, complete, dropped, hidden: weak.size };
 }
 
 /**
@@ -403,6 +320,36 @@ export function walk(d1: D1Database, projectId: string, startIds: readonly strin
 
 /** walk, read as `how` says: the equivalence test runs both plans (walk takes the one-statement plan). */
 export async function walkWith(d1: D1Database, projectId: string, startIds: readonly string[], options: WalkOptions, how: WalkPlan): Promise<WalkResult> {
+  return (await walkFrom(d1, projectId, { ids: startIds }, options, how)).result;
+}
+
+/**
+ * walk from the symbol `text` (`Name` or `Class.method`) resolves to, the
+ * name resolved in the walk's own statement: `start` is the id it walked
+ * from (null when none matched, or the directions disagreed). The pick
+ * orders paths by bytes where resolveSymbolName orders them by locale, so a
+ * caller walks from its own resolution unless `start` equals it. Null for a
+ * `Name@line` (no walk is read).
+ */
+export async function walkFromName(d1: D1Database, projectId: string, text: string, options: WalkOptions): Promise<{ start: string | null; result: WalkResult } | null> {
+  const ref = parseSymbolRef(text);
+  if (ref.line !== undefined) return null;
+  const split = splitQualified(ref.name);
+  const member = split?.owner ? { ...split, owner: split.owner } : null;
+  const name: NamePick = {
+    names: nameCandidates(ref.name),
+    ref: ref.name,
+    dotted: member ? `${member.owner}.${member.name}` : null,
+    member: member?.name ?? null,
+    owner: member && (member.separator === '.' || member.separator === '::') ? lastPart(member.owner) : null,
+  };
+  const { starts, result } = await walkFrom(d1, projectId, { name }, options, { plan: 'statement' });
+  const [first] = starts;
+  const start = first?.length === 1 && starts.every((s) => s.length === 1 && s[0] === first[0]) ? first[0] : null;
+  return { start, result };
+}
+
+async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, options: WalkOptions, how: WalkPlan): Promise<{ starts: string[][]; result: WalkResult }> {
   const opts: WalkRules = {
     depth: Math.max(1, Math.floor(options.depth)),
     kinds: options.kinds?.length ? [...new Set(options.kinds)] : (['CALLS'] as EdgeKind[]),
@@ -412,12 +359,17 @@ export async function walkWith(d1: D1Database, projectId: string, startIds: read
   };
   const maxHops = Math.max(0, options.maxHops ?? 50);
   const directions: ('in' | 'out')[] = options.direction === 'both' ? ['in', 'out'] : [options.direction];
-  // The directions are independent walks: their statements go to D1 side by side (one round trip).
-  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, startIds, dir, opts, how)));
+  // Every direction in one statement (one round trip); the per-level plan reads each direction's levels side by side.
+  const ids = 'ids' in start ? start.ids : [];
+  const read = 'ids' in start ? how.plan === 'statement' && ids.length > 0 : true;
+  // A statement D1 refuses (a walk whose carried state passes D1's 2 MB value limit) leaves the walk to the per-level
+  // plan; a name it was to resolve then has no walk (`start` null: the caller walks from its own resolution).
+  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING).catch(() => null) : null;
+  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.get(dir) ?? null, ids, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
   for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));
-  return {
+  const result: WalkResult = {
     hops: all.slice(0, maxHops),
     total: all.length,
     perDepth,
@@ -426,6 +378,7 @@ export async function walkWith(d1: D1Database, projectId: string, startIds: read
     testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
     hidden: parts.reduce((n, p) => n + p.hidden, 0),
   };
+  return { starts: parts.map((p) => p.start), result };
 }
 
 /** One edge next to a queried symbol, with the far end as a node. */

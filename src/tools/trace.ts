@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EDGE_KINDS, scipCovers, walk, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, scipCovers, walk, walkFromName, type WalkDirection } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
@@ -73,15 +73,19 @@ export const traceTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
     const walkDir = WALK[direction];
-    const walkFrom = (id: string) => walk(ctx.db, project.id, [id], { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined });
-    // Walked from the id as given, in the target's own round trip; again only if the id resolves elsewhere (a moved file).
+    const options = { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined };
+    const walkFrom = (id: string) => walk(ctx.db, project.id, [id], options);
+    // Walked in the target's own round trip: from the id as given, or from the symbol the name resolves to in SQL;
+    // again only if the target resolves elsewhere (a moved file, a name whose pick differs from the resolver's).
     const early = args.id === undefined ? null : walkFrom(args.id);
     early?.catch(() => undefined);
+    const named = args.name === undefined ? null : walkFromName(ctx.db, project.id, args.name, options).catch(() => null);
     const root = await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) });
     if (!root) return empty;
     const lag = graphLag(project);
 
-    const result = await (early && root.id === args.id ? early : walkFrom(root.id));
+    const picked = named ? await named : null;
+    const result = await (early && root.id === args.id ? early : picked?.start === root.id ? picked.result : walkFrom(root.id));
     let { hops, total } = result;
     let walked = depth;
     const base = { project: project.name, id: root.id, direction, kinds, include_tests: includeTests, min_confidence: minConfidence };

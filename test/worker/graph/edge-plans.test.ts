@@ -40,16 +40,18 @@ describe('edge index plans', () => {
     expect(all.filter((d) => /SCAN e\b/.test(d)), all.join(' | ')).toEqual([]);
   });
 
-  it('reads a walk of three levels in one statement per direction, every level seeking its direction’s index', async () => {
+  it('reads a walk of three levels both ways in one recursive statement: its step seeks each direction’s index, its rows come back by rowid', async () => {
     const { d1, seen } = recording();
     const r = await walk(d1, project.id, ['src/api/users.ts::Users.list#Method'], { direction: 'both', depth: 3, kinds: ['CALLS', 'IMPORTS'] });
     expect(r.perDepth.length).toBe(3);
-    expect(seen.map((s) => s.sql.trimStart().slice(0, 4))).toEqual(['WITH', 'WITH']);
-    const [inbound, outbound] = await plansOf(seen);
-    for (const [plan, index] of [[inbound, 'edges_dst (project_id=? AND dst_file=? AND dst_key=?)'], [outbound, 'edges_src (project_id=? AND src_file=? AND src_key=?)']] as const) {
-      expect(plan.filter((d) => d === `SEARCH e USING INDEX ${index}`), plan.join(' | ')).toHaveLength(3);
-      expect(plan.filter((d) => /SCAN (e|edges|s|symbols|f|files)\b/.test(d)), plan.join(' | ')).toEqual([]);
+    expect(seen.map((s) => s.sql.trimStart().slice(0, 14))).toEqual(['WITH RECURSIVE']);
+    const [plan] = await plansOf(seen);
+    // One level's SQL per direction, run once per step.
+    for (const index of ['edges_dst (project_id=? AND dst_file=? AND dst_key=?)', 'edges_src (project_id=? AND src_file=? AND src_key=?)']) {
+      expect(plan.filter((d) => d === `SEARCH e USING INDEX ${index}`), plan.join(' | ')).toHaveLength(1);
     }
+    expect(plan.filter((d) => d === 'SEARCH e USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(2);
+    expect(plan.filter((d) => /SCAN (e|edges|s|symbols|f|files)\b/.test(d)), plan.join(' | ')).toEqual([]);
   });
 
   it('reads by file (importers, SCIP coverage) and by target symbol (dead code) through the same two indexes', async () => {

@@ -157,13 +157,26 @@ describe('D1 round trips per tool call', () => {
     expect(t.trips).toBe(2);
   });
 
-  it('trace walks up to three levels in the same round trip as one, both directions at once', async () => {
+  it('trace walks every level (up to five) in the same round trip as one, both directions at once', async () => {
     const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
     expect(t.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
     expect(t.trips).toBe(2);
+    // The same hops five levels deep: the walk rides with the target's lookup, the baseline is kept.
+    const deep = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 5 });
+    expect(deep.body.result.hops).toEqual(t.body.result.hops);
+    expect(deep.trips).toBe(1);
     const both = await trips('trace', { id: 'src/widget.ts::fetchWidget#Function', direction: 'both', depth: 3 });
     expect(both.body.result.hops.map((h: Json) => `${h.direction} ${h.depth}`)).toEqual(['inbound 1', 'outbound 1']);
     expect(both.trips).toBe(2);
+  });
+  it('trace by name resolves the name in the walk’s own round trip: two with the baseline, one once the baseline is kept', async () => {
+    const t = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });
+    expect(t.body.result.root.id).toBe('src/widget.ts::WidgetStore.load#Method');
+    expect(t.body.result.hops.map((h: Json) => `${h.name} ${h.depth}`)).toEqual(['fetchWidget 1', 'normaliseWidget 2']);
+    expect(t.trips).toBe(2);
+    const again = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });
+    expect(again.body.result).toEqual(t.body.result);
+    expect(again.trips).toBe(1);
   });
 });
 

@@ -1,0 +1,166 @@
+/**
+ * The SQL of a walk over `edges` (graph.ts reads it): one level from a
+ * frontier, and several levels of one direction as one statement. Kept apart
+ * from graph.ts so that it imports nothing but the edge-end helpers.
+ */
+import { edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+
+/** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
+export interface FrontierSql {
+  from: string;
+  k: string;
+  id: string;
+}
+
+/** Row order of a level: frontier position, then the far end's file, the line and the edge. */
+export const LEVEL_ORDER = 'x.k, x.node_file, x.line, x.r';
+
+/**
+ * SQL of one level of edges from `frontier` in one direction, with the far
+ * end's symbol and file rows (columns of LevelRow, plus `k` and the edge's
+ * rowid `r`); the caller orders and cuts it. With `perPair`, one row per
+ * (frontier id, far end): its most confident edge, a call before another
+ * reference and the earliest line among equals.
+ */
+export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair: boolean, extraColumns = ''): string {
+  const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+  const edgeRows = `SELECT ${frontier.k} AS k, ${frontier.id} AS via, e.kind, ${edgeIdSql('e', far)} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref, e.rowid AS r
+       ${perPair ? `, row_number() OVER (PARTITION BY ${frontier.k}, e.${far}_file, ${edgeIdSql('e', far)} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn` : ''}
+       FROM ${frontier.from}
+       CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, frontier.id)}
+       WHERE e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+  return `SELECT x.k, x.via, x.kind, x.node_id, x.node_file, x.line, x.confidence, x.provenance, x.ref, x.r,
+              s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size${extraColumns}
+       FROM (${edgeRows}) x
+       LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = x.node_id
+       LEFT JOIN files f ON f.project_id = ?1 AND f.path = x.node_file
+       ${perPair ? 'WHERE x.rn = 1' : ''}`;
+}
+
+/**
+ * A whole walk as one recursive statement, both directions together, the
+ * same text for every depth: each step reads one level in one direction
+ * from the frontier the step before worked out, so the statement's cost to
+ * prepare does not grow with the levels it reads. A step's state `st`
+ * (with its direction `dir` and level `lvl`) is one JSON array:
+ * `[level rows as [edge rowid, pos], next frontier as [id, pos], ids seen
+ * before that frontier]`.
+ *
+ * A step reads what `level` reads (per pair, in row order, cut at the row
+ * ceiling + 1) and works out the next frontier by walkOne's rules for symbol
+ * nodes — not seen (the seen ids are carried from step to step: those seen
+ * before the step's frontier, and the frontier), a symbol row, not a test
+ * unless asked, an edge at minConfidence at least, within
+ * the ceiling — each once through its best row (most confident, a call
+ * before another reference, then row order), in the order of those rows
+ * (`pos` of the best row). The last level works out no frontier.
+ *
+ * Rows come back unordered, each with its direction and level: the level's
+ * edge rows (t = 0, `pos` their row order), read again by rowid with the far
+ * end's symbol and file rows, and the frontier the level leads to (t = 1,
+ * `pos` the frontier order; level 0: the start).
+ *
+ * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
+ * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON).
+ *
+ * The state is one value: past D1's 2 MB limit on a value (tens of thousands
+ * of seen ids) D1 refuses the statement and graph.ts reads level by level.
+ *
+ * Binds: ?1 project, ?2 start, ?3 kinds (JSON), ?4 confidence floor read,
+ * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
+ * to read.
+ */
+export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids'): string {
+  const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
+    const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
+    return { near, far, farId: edgeIdSql('e', far) };
+  };
+  // A step's edges in its direction from its frontier, each with its rank within its (frontier node, far end) pair.
+  const edgeRows = directions.map((direction) => {
+    const { near, far, farId } = ends(direction);
+    return `SELECT j.k, e.rowid AS r, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.kind, e.confidence,
+                row_number() OVER (PARTITION BY j.k, e.${far}_file, ${farId} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn
+         FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
+         CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, 'j.id')}
+         WHERE w.dir = '${direction}' AND e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+  });
+  // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
+  const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
+         ${edgeRows.join('\n         UNION ALL ')}
+       ) x WHERE x.rn = 1 ORDER BY ${LEVEL_ORDER} LIMIT ?5`;
+  // The level's rows and the seen ids together: per node the seen id first, then its best edge that may lead on.
+  const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = 'REFERENCES', c.pos) AS b FROM (
+         SELECT value AS node_id, 1 AS seen, 0 AS open, NULL AS r, NULL AS kind, NULL AS confidence, NULL AS pos FROM json_each(w.st, '$[2]')
+         UNION ALL SELECT value ->> 0, 1, 0, NULL, NULL, NULL, NULL FROM json_each(w.st, '$[1]')
+         UNION ALL SELECT node_id, 0, pos <= ?6 AND node_id IS NOT NULL AND confidence >= ?8, r, kind, confidence, pos FROM (${level})
+       ) c`;
+  // A node the walk goes on from: unseen, through an edge that may lead on, with a symbol row (not a test unless asked).
+  const next = `z.b = 1 AND z.open AND w.lvl + 1 < ?9 AND EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = ?1 AND s.id = z.node_id AND (?7 OR s.is_test IS NOT 1))`;
+  const step = `SELECT json_array(
+         json_group_array(json_array(r, pos)) FILTER (WHERE NOT seen),
+         json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
+         json_group_array(node_id) FILTER (WHERE seen))
+       FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
+  const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK;
+  // Each level's edge rows read again by rowid, with the far end's symbol and file rows.
+  const rows = directions.map((direction) => {
+    const { near, far, farId } = ends(direction);
+    return `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+            s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
+     FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
+     LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
+     WHERE w.dir = '${direction}'`;
+  });
+  return `WITH RECURSIVE w(dir, lvl, st) AS (
+       SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
+       FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
+       UNION ALL
+       SELECT w.dir, w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
+     )
+     ${rows.join('\n     UNION ALL ')}
+     UNION ALL
+     SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+     FROM w CROSS JOIN json_each(w.st, '$[1]') j`;
+}
+
+/**
+ * What NAME_PICK binds as ?2: the name as given and its parts, as
+ * resolveRef (src/symbols/resolve.ts) reads them.
+ */
+export interface NamePick {
+  /** Values of `symbols.name` that may match (nameCandidates). */
+  names: string[];
+  /** The name as given, without `@line`. */
+  ref: string;
+  /** `Owner.name` for a member; null for a bare name. */
+  dotted: string | null;
+  /** The member's own name; null for a bare name. */
+  member: string | null;
+  /** The owner's last part, when `pkg.Func` may name a top-level definition by its folder or module file; else null. */
+  owner: string | null;
+}
+
+/**
+ * The id a name resolves to, as resolveSymbolName picks it without `@line`:
+ * among the first 500 symbols of those names in path order, the best name
+ * quality (exact qualified name, name, qualified-name suffix, owner named by
+ * the path), then non-test, exported, path and source order. Paths are
+ * ordered by bytes here and by locale there: the caller checks the pick
+ * against its own resolution. Columns `id, k`.
+ */
+const NAME_PICK = `SELECT id, 0 AS k FROM (
+       SELECT s.id, CASE
+           WHEN s.qualified_name = ?2 ->> '$.ref' OR s.qualified_name = ?2 ->> '$.dotted' THEN 0
+           WHEN s.name = ?2 ->> '$.ref' THEN 1
+           WHEN substr(s.qualified_name, -length(?2 ->> '$.ref') - 1) = '.' || (?2 ->> '$.ref')
+             OR substr(s.qualified_name, -length(?2 ->> '$.ref') - 3) = ' > ' || (?2 ->> '$.ref')
+             OR substr(s.qualified_name, -length(?2 ->> '$.dotted') - 1) = '.' || (?2 ->> '$.dotted') THEN 2
+           WHEN s.name = ?2 ->> '$.member' AND s.qualified_name = s.name
+             AND (instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '/') > 0 OR instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '.') > 0) THEN 3
+           ELSE 4 END AS q, s.is_test, s.is_exported, s.file_path, s.start_byte
+       FROM (SELECT s.id, s.name, s.qualified_name, s.file_path, s.is_test, s.is_exported, s.start_byte FROM json_each(?2, '$.names') j
+             CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
+             JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
+             ORDER BY s.file_path, s.start_byte LIMIT 500) s
+     ) WHERE q < 4 ORDER BY q, is_test, is_exported DESC, file_path, start_byte LIMIT 1`;
