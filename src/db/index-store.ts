@@ -6,6 +6,7 @@
  * `refs` view reads them through the project's files.
  */
 import { auxiliarySql } from './search-rank';
+import { JSON_PARAM_BUDGET } from './json-param';
 import { symbolField } from './extraction-json';
 import { storedParentSql } from './symbol-parent';
 import { symbolInFileSql } from './symbol-range';
@@ -26,51 +27,89 @@ export interface ExtractionRow {
   refsJson: string;
 }
 
-/** Statements storing content (when given) and its extraction; run them in one batch. */
+const INSERT_BLOB = 'INSERT INTO blobs (hash, size, content, created_at)';
+const BLOB_CONFLICT = 'ON CONFLICT(hash) DO NOTHING';
+const INSERT_EXTRACTION = `INSERT INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
+     symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)`;
+const EXTRACTION_CONFLICT = `ON CONFLICT(hash, language, extractor_version) DO UPDATE SET
+     corpus = excluded.corpus, status = excluded.status, reason = excluded.reason, message = excluded.message,
+     had_errors = excluded.had_errors, symbol_count = excluded.symbol_count, ref_count = excluded.ref_count,
+     parse_ms = excluded.parse_ms, symbols_json = excluded.symbols_json, refs_json = excluded.refs_json`;
+
+/** A lone surrogate: JSON carries it as an escape SQLite would decode differently from a bound string. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** UTF-8 bytes of `text` (D1's limit on one bound value is in bytes). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Two bytes for U+0080–U+07FF, three for the rest of the BMP; a surrogate pair is 4 bytes for 2 units.
+    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Rows written as a few json_each statements rather than one statement each (a batch of a
+ * hundred files was two hundred statements, each with its own pass through the driver).
+ * A row whose JSON would not fit one parameter, or holding a lone surrogate, keeps a statement
+ * of its own, as every row had before.
+ */
+function bulkInsert(d1: D1Database, rows: readonly (string | number | null)[][], insert: string, conflict: string): D1PreparedStatement[] {
+  const stmts: D1PreparedStatement[] = [];
+  const values = Array.from({ length: rows[0]?.length ?? 0 }, (_, i) => `value ->> ${i}`).join(', ');
+  let current: string[] = [];
+  let size = 2;
+  const flush = () => {
+    // `WHERE true`: an upsert on a SELECT needs a WHERE clause to parse.
+    if (current.length > 0) stmts.push(d1.prepare(`${insert} SELECT ${values} FROM json_each(?1) WHERE true ${conflict}`).bind(`[${current.join(',')}]`));
+    current = [];
+    size = 2;
+  };
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    const bytes = utf8Length(text);
+    if (bytes + 2 > JSON_PARAM_BUDGET || row.some((v) => typeof v === 'string' && LONE_SURROGATE.test(v))) {
+      flush();
+      stmts.push(d1.prepare(`${insert} VALUES (${row.map((_, i) => `?${i + 1}`).join(', ')}) ${conflict}`).bind(...row));
+      continue;
+    }
+    if (size + bytes + 1 > JSON_PARAM_BUDGET) flush();
+    current.push(text);
+    size += bytes + 1;
+  }
+  flush();
+  return stmts;
+}
+
+/**
+ * Statements storing content (when given) and its extraction; run them in one batch. Contents
+ * first, then extractions, each in the order given.
+ */
 export function storeExtractionStatements(
   d1: D1Database,
   items: readonly { row: ExtractionRow; content: string | null; size: number }[],
   now: number,
 ): D1PreparedStatement[] {
-  const stmts: D1PreparedStatement[] = [];
-  for (const { row, content, size } of items) {
-    if (content !== null) {
-      stmts.push(
-        d1
-          .prepare('INSERT INTO blobs (hash, size, content, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(hash) DO NOTHING')
-          .bind(row.hash, size, content, now),
-      );
-    }
-    stmts.push(
-      d1
-        .prepare(
-          `INSERT INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
-             symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-           ON CONFLICT(hash, language, extractor_version) DO UPDATE SET
-             corpus = excluded.corpus, status = excluded.status, reason = excluded.reason, message = excluded.message,
-             had_errors = excluded.had_errors, symbol_count = excluded.symbol_count, ref_count = excluded.ref_count,
-             parse_ms = excluded.parse_ms, symbols_json = excluded.symbols_json, refs_json = excluded.refs_json`,
-        )
-        .bind(
-          row.hash,
-          row.language,
-          row.extractorVersion,
-          row.corpus,
-          row.status,
-          row.reason,
-          row.message,
-          row.hadErrors ? 1 : 0,
-          row.symbolCount,
-          row.refCount,
-          row.parseMs,
-          row.symbolsJson,
-          row.refsJson,
-          now,
-        ),
-    );
-  }
-  return stmts;
+  const blobs = items.filter((i) => i.content !== null).map(({ row, content, size }) => [row.hash, size, content, now]);
+  const extractions = items.map(({ row }) => [
+    row.hash,
+    row.language,
+    row.extractorVersion,
+    row.corpus,
+    row.status,
+    row.reason,
+    row.message,
+    row.hadErrors ? 1 : 0,
+    row.symbolCount,
+    row.refCount,
+    row.parseMs,
+    row.symbolsJson,
+    row.refsJson,
+    now,
+  ]);
+  return [...bulkInsert(d1, blobs, INSERT_BLOB, BLOB_CONFLICT), ...bulkInsert(d1, extractions, INSERT_EXTRACTION, EXTRACTION_CONFLICT)];
 }
 
 export interface CommitParams {

@@ -158,51 +158,41 @@ function importStem(path: string): string {
   return base;
 }
 
-interface RefRow {
-  file_path: string;
-  language: string;
-  kind: 'call' | 'import' | 'inherit';
-  name: string;
-  target: string | null;
-  imported_names: string | null;
-  enclosing: string | null;
-  line: number;
-}
+/**
+ * A refs row as `raw()` returns it, in REF_COLUMNS order. The push's largest reads (every ref
+ * and symbol of the files it resolves) come back as arrays: the binding's `all()` turns each row
+ * into an object through `Object.fromEntries`, several times the cost of the mapping below.
+ */
+type RefRow = [file_path: string, language: string, kind: 'call' | 'import' | 'inherit', name: string, target: string | null, imported_names: string | null, enclosing: string | null, line: number];
+const REF_COLUMNS = 'file_path, language, kind, name, target, imported_names, enclosing, line';
 
-interface SymbolRow {
-  id: string;
-  file_path: string;
-  language: string;
-  name: string;
-  qualified_name: string;
-  kind: string;
-  parent: string | null;
-  is_exported: number;
-  /** Only when it may mark the symbol abstract, or declares types (graph/resolve/declared.ts). */
-  signature: string | null;
-}
+/**
+ * A symbols row as `raw()` returns it, in SYMBOL_COLUMNS order; `signature` only when it may mark
+ * the symbol abstract, or declares types (graph/resolve/declared.ts).
+ */
+type SymbolRow = [id: string, file_path: string, language: string, name: string, qualified_name: string, kind: string, parent: string | null, is_exported: number, signature: string | null];
 
 const DECLARING = `language IN (${DECLARED_TYPE_LANGUAGES.map((l) => `'${l}'`).join(', ')}) AND kind IN (${[...DECLARING_KINDS].map((k) => `'${k}'`).join(', ')})`;
 const SYMBOL_COLUMNS = `id, file_path, language, name, qualified_name, kind, parent, is_exported, CASE WHEN (kind = 'Method' AND signature LIKE '%abstract%') OR (${DECLARING}) THEN signature END AS signature`;
 
-function toSymbol(r: SymbolRow): SymbolInput {
-  const out: SymbolInput = { id: r.id, file: r.file_path, language: r.language, name: r.name, qualifiedName: r.qualified_name, kind: r.kind, parent: r.parent, isExported: r.is_exported === 1 };
-  if (isAbstractSignature(r.name, r.signature)) out.abstract = true;
-  if (r.signature !== null && DECLARED_TYPE_LANGUAGES.includes(r.language) && DECLARING_KINDS.has(r.kind)) out.signature = r.signature;
+function toSymbol([id, file, language, name, qualifiedName, kind, parent, isExported, signature]: SymbolRow): SymbolInput {
+  const out: SymbolInput = { id, file, language, name, qualifiedName, kind, parent, isExported: isExported === 1 };
+  if (isAbstractSignature(name, signature)) out.abstract = true;
+  if (signature !== null && DECLARED_TYPE_LANGUAGES.includes(language) && DECLARING_KINDS.has(kind)) out.signature = signature;
   return out;
 }
 
-function toRef(r: RefRow): RefInput {
+function toRef([file, language, kind, name, target, imported, enclosing, line]: RefRow): RefInput {
   let importedNames: string[] | null = null;
-  if (r.imported_names) {
+  if (imported) {
     try {
-      const parsed: unknown = JSON.parse(r.imported_names);
+      const parsed: unknown = JSON.parse(imported);
       if (Array.isArray(parsed)) importedNames = parsed.filter((x): x is string => typeof x === 'string');
     } catch {
       importedNames = null;
     }
   }
-  return { file: r.file_path, language: r.language, kind: r.kind, name: r.name, target: r.target, importedNames, enclosing: r.enclosing, line: r.line };
+  return { file, language, kind, name, target, importedNames, enclosing, line };
 }
 
 /** Which files of the new index to re-resolve. */
@@ -290,16 +280,8 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
   const covered = new Set(scip?.map((d) => d.relativePath) ?? []);
   const files = [...new Set([...(await filesToResolve(d1, plan, layout.paths)), ...covered])];
   const refs = (
-    await eachChunk(files, async (json) =>
-      (
-        await d1
-          .prepare(
-            `SELECT file_path, language, kind, name, target, imported_names, enclosing, line
-             FROM refs WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`,
-          )
-          .bind(projectId, json)
-          .all<RefRow>()
-      ).results,
+    await eachChunk(files, (json) =>
+      d1.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`).bind(projectId, json).raw<RefRow>(),
     )
   ).map(toRef);
   let edges: GraphEdge[] = [];
@@ -308,27 +290,19 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
     const needs = resolver.plan(refs);
     const symbolFiles = [...new Set([...files, ...needs.files])];
     const byId = new Map<string, SymbolInput>();
-    for (const r of await eachChunk(symbolFiles, async (json) =>
-      (
-        await d1
-          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM ${symbolsOfFilesSql('?1', '?2')}`)
-          .bind(projectId, json)
-          .all<SymbolRow>()
-      ).results,
+    for (const r of await eachChunk(symbolFiles, (json) =>
+      d1.prepare(`SELECT ${SYMBOL_COLUMNS} FROM ${symbolsOfFilesSql('?1', '?2')}`).bind(projectId, json).raw<SymbolRow>(),
     ))
-      byId.set(r.id, toSymbol(r));
+      byId.set(r[0], toSymbol(r));
     // Every file's symbols read already hold every symbol a name could find.
     const symbolFileSet = new Set(symbolFiles);
     const names = layout.paths.every((p) => symbolFileSet.has(p)) ? [] : [...needs.names];
-    for (const r of await eachChunk(names, async (json) =>
-      (
-        await d1
-          .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND name IN (SELECT value FROM json_each(?2))`)
-          .bind(projectId, json)
-          .all<SymbolRow>()
-      ).results,
-    NAMES_PER_READ))
-      byId.set(r.id, toSymbol(r));
+    for (const r of await eachChunk(
+      names,
+      (json) => d1.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE project_id = ?1 AND name IN (SELECT value FROM json_each(?2))`).bind(projectId, json).raw<SymbolRow>(),
+      NAMES_PER_READ,
+    ))
+      byId.set(r[0], toSymbol(r));
     edges = resolver.resolve(refs, [...byId.values()]);
   }
   let scipStats: ResolutionResult['scip'];
