@@ -13,18 +13,25 @@
  */
 export class QueryBudget {
   spent = 0;
+  /**
+   * @param limit queries in all
+   * @param deadline epoch ms after which no more work starts
+   * @param reserve queries kept back for the step's closing write (its cursor or answer record)
+   */
   constructor(
     readonly limit: number,
     private readonly deadline: number,
+    private readonly reserve = 1,
   ) {}
 
+  /** Queries left for work (the reserve not counted). */
   get left(): number {
-    return this.limit - this.spent;
+    return this.limit - this.reserve - this.spent;
   }
 
-  /** Whether `n` more queries fit the budget and the step's time is not up. */
+  /** Whether `n` more queries fit the budget (keeping the reserve) and the step's time is not up. */
   fits(n: number): boolean {
-    return this.spent + n <= this.limit && Date.now() < this.deadline;
+    return this.spent + n + this.reserve <= this.limit && Date.now() < this.deadline;
   }
 
   /** Counts `n` queries about to be sent. */

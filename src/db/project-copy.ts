@@ -182,21 +182,30 @@ export async function removeLeftovers(d1: D1Database, budget: QueryBudget, proje
       ? d1.prepare('SELECT project_id FROM shard_leftovers ORDER BY since LIMIT 20')
       : d1.prepare('SELECT project_id FROM shard_leftovers WHERE project_id = ?1').bind(projectId),
   );
+  const held = 'EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ?1)';
+  const steps: [string, string, string][] = [
+    ['projects', 'projects WHERE id = ?1', `DELETE FROM projects WHERE id = ?1 AND ${held}`],
+    [
+      'upload_files',
+      'upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1',
+      `DELETE FROM upload_files WHERE rowid IN (SELECT u.rowid FROM upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1 LIMIT ?2) AND ${held}`,
+    ],
+    ...PROJECT_KEYED.map((t): [string, string, string] => [t, `${t} WHERE project_id = ?1`, `DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE project_id = ?1 LIMIT ?2) AND ${held}`]),
+  ];
+  // Which tables still hold rows of a leftover: a run deletes only from those, so every run progresses however small its budget.
+  const probe = `SELECT ${steps.map(([table, from]) => `EXISTS (SELECT 1 FROM ${from}) AS ${table}`).join(', ')}`;
   for (const { project_id: id } of list) {
-    const held = 'EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ?1)';
-    const steps: [string, string][] = [
-      ['projects', `DELETE FROM projects WHERE id = ?1 AND ${held}`],
-      ['upload_files', `DELETE FROM upload_files WHERE rowid IN (SELECT u.rowid FROM upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1 LIMIT ?2) AND ${held}`],
-      ...PROJECT_KEYED.map((t): [string, string] => [t, `DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE project_id = ?1 LIMIT ?2) AND ${held}`]),
-    ];
-    for (const [table, sql] of steps) {
-      for (;;) {
-        if (!budget.fits(3)) return { removed, done: false };
-        const n = await budget.changes(d1.prepare(sql).bind(id, DELETE_ROWS));
-        add(table, n);
-        if (n < DELETE_ROWS) break;
+    for (;;) {
+      if (!budget.fits(2)) return { removed, done: false };
+      const holds = (await budget.first<Record<string, number>>(d1.prepare(probe).bind(id))) ?? {};
+      const left = steps.filter(([table]) => holds[table]);
+      if (!left.length) break;
+      for (const [table, , sql] of left) {
+        if (!budget.fits(1)) return { removed, done: false };
+        add(table, await budget.changes(table === 'projects' ? d1.prepare(sql).bind(id) : d1.prepare(sql).bind(id, DELETE_ROWS)));
       }
     }
+    if (!budget.fits(2)) return { removed, done: false };
     // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
     // whose last holder just went is dropped: a later push of that content extracts it again.
     const [extractions] = await budget.batch(d1, [

@@ -183,15 +183,16 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
     await startMove(target.db, budget, rec);
   }
 
-  // Whatever the target still holds of an earlier copy goes before this copy writes.
-  const cleared = await removeLeftovers(target.db, budget, rec.project_id);
+  // Whatever the target still holds of an earlier copy goes before this copy writes its first row
+  // (after that, nothing registers a leftover of this project there while this move lives).
+  const copyBegun = rec.table_index > 0 || rec.after_rowid > 0;
+  const cleared = copyBegun ? { removed: {}, done: true } : await removeLeftovers(target.db, budget, rec.project_id);
   if (cleared.done) {
     const progress = await copyPages(source.db, target.db, rec, budget, Date.now);
     if (progress.lost) throw takenOver(name);
     rec = progress.rec;
   }
-  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(8)) {
-    budget.spend();
+  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(6)) {
     if (!(await recordStep(target.db, budget, rec, Date.now()))) throw takenOver(name);
     return answer({ ...rec, steps: rec.steps + 1 }, 'copying', budget);
   }

@@ -93,7 +93,7 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
   const blobRows = Math.max(1, Math.floor(o.batchRows / 10));
   const expired = await expireUploads(d1, o.now);
   // Leftover copies first: what they free is then content no file uses.
-  const leftovers = await removeLeftovers(d1, new QueryBudget(GC_LEFTOVER_QUERIES, started + 30_000));
+  const leftovers = await removeLeftovers(d1, new QueryBudget(GC_LEFTOVER_QUERIES, started + 30_000, 0));
   const [uploadFiles, filesDone] = await bounded((n) => deleteClosedUploadFiles(d1, closedBefore, n), o.batchRows);
   const historyBefore = Math.min(closedBefore, o.now - o.pushHistoryMs);
   const [uploads, uploadsDone] = await bounded((n) => deleteClosedUploads(d1, historyBefore, n), o.batchRows);
