@@ -157,7 +157,16 @@ export async function forgetMove(target: D1Database, budget: QueryBudget, name: 
   await budget.changes(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(name, moveId));
 }
 
-/** Marks project `projectId` on `d1` (the old copy after a flip) as a leftover to remove. */
-export async function markLeftover(d1: D1Database, budget: QueryBudget, projectId: string, name: string, now: number): Promise<void> {
-  await budget.changes(d1.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) VALUES (?1, ?2, ?3)').bind(projectId, name, now));
+/**
+ * Marks project `projectId` on `d1` (the old copy after a flip) as a leftover
+ * to remove, and deletes its `projects` row in the same batch: a reader that
+ * remembered this shard finds no row there and reads the catalog again.
+ * Returns the `projects` rows deleted.
+ */
+export async function markLeftover(d1: D1Database, budget: QueryBudget, projectId: string, name: string, now: number): Promise<number> {
+  const [, deleted] = await budget.batch(d1, [
+    d1.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) VALUES (?1, ?2, ?3)').bind(projectId, name, now),
+    d1.prepare('DELETE FROM projects WHERE id = ?1').bind(projectId),
+  ]);
+  return deleted.meta.changes;
 }

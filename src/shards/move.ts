@@ -18,7 +18,7 @@ export const MOVE_STEP_QUERIES = 400;
 /** Wall time after which a step stops starting new pages (CPU and duration limits). */
 export const MOVE_STEP_MS = 15_000;
 /** The fewest queries a step needs to make progress: the catalog, the cursor, the checks, one page. */
-const MIN_STEP_QUERIES = 12;
+const MIN_STEP_QUERIES = 16;
 
 /** A step's answer while the move goes on: call the same route again (`next`) until `state` is 'moved'. */
 export interface MoveProgress {
@@ -192,7 +192,7 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
     if (progress.lost) throw takenOver(name);
     rec = progress.rec;
   }
-  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(6)) {
+  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(7)) {
     if (!(await recordStep(target.db, budget, rec, Date.now()))) throw takenOver(name);
     return answer({ ...rec, steps: rec.steps + 1 }, 'copying', budget);
   }
@@ -214,8 +214,9 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
   const source = shardAt(env, rec.from_shard);
   const target = shardAt(env, rec.to_shard);
   // A step that died between the flip and marking the old copy left the mark to this one.
-  if (rec.phase !== 'removing') await markLeftover(source.db, budget, rec.project_id, rec.name, Date.now());
+  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec.project_id, rec.name, Date.now()) : 0;
   const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
+  if (marked) removed.projects = (removed.projects ?? 0) + marked;
   const now = Date.now();
   const next: MoveRecord = { ...rec, phase: 'removing', removed: { ...rec.removed } };
   for (const [table, n] of Object.entries(removed)) next.removed[table] = (next.removed[table] ?? 0) + n;
