@@ -39,8 +39,16 @@ export async function runShards(options, io) {
   }
 }
 
+/** Steps in a row that may report no progress before the CLI gives up (another client stepping the same move makes none of its own). */
+export const STALLED_STEPS = 50;
+
 /**
- * Moves a project to another shard; the old copy answers reads until the catalog flips.
+ * Moves a project to another shard, one bounded server step per request
+ * (POST /v1/admin/projects/{project}/move until the answer's state is
+ * 'moved'), with a progress line per step on stderr. The old copy answers
+ * reads until the catalog flips. A step is safe to retry (the server's cursor
+ * only advances with the rows it copied), so failed requests are retried on
+ * 429 and 5xx.
  * @param {AdminOptions & { project: string, shard: number }} options @param {Io} io
  * @returns {Promise<number>} 0 moved, 1 failed
  */
@@ -49,14 +57,26 @@ export async function runMove(options, io) {
   if (!options.json) out.complain(`pincher-edge: moving ${options.project} to shard ${options.shard} on ${displayUrl(options.url)} (reads keep being served from the old shard until the move commits)…`);
   try {
     const client = createClient({ url: options.url, key: options.key, signal: io.signal });
-    // Retried only when the server did not act (429 / 503): a move is not idempotent.
-    const answer = await client.request('move', 'POST', `/v1/admin/projects/${encodeURIComponent(options.project)}/move`, JSON.stringify({ shard: options.shard }), 'overload');
-    if (options.json) {
-      out.print(JSON.stringify(withoutMeta(answer), null, 2));
-      return 0;
+    const path = `/v1/admin/projects/${encodeURIComponent(options.project)}/move`;
+    const body = JSON.stringify({ shard: options.shard });
+    let stalled = 0;
+    let last = '';
+    for (;;) {
+      const answer = /** @type {MoveAnswer} */ (await client.request('move', 'POST', path, body, 'transient'));
+      if (answer.state === undefined || answer.state === 'moved') {
+        if (options.json) out.print(JSON.stringify(withoutMeta(answer), null, 2));
+        else out.print(formatMove(answer));
+        return 0;
+      }
+      out.complain(formatStep(answer));
+      const mark = JSON.stringify([answer.state, answer.progress?.rows_copied, answer.progress?.removed]);
+      stalled = mark === last ? stalled + 1 : 0;
+      last = mark;
+      if (stalled >= STALLED_STEPS) {
+        out.complain(`pincher-edge: moving ${options.project} failed: ${STALLED_STEPS} steps in a row made no progress — pincher-edge shards shows the move; run the command again to continue it, or cancel it with pincher-edge move ${options.project} --cancel`);
+        return 1;
+      }
     }
-    out.print(formatMove(/** @type {MoveAnswer} */ (answer)));
-    return 0;
   } catch (error) {
     out.complain(failureLine(/** @type {AdminError} */ (error), `moving ${options.project}`, options.url));
     return 1;
@@ -64,8 +84,35 @@ export async function runMove(options, io) {
 }
 
 /**
+ * Cancels a project's move (DELETE /v1/admin/projects/{project}/move): the
+ * project stays where it was, pushes are accepted again at once, and the
+ * partial copy on the target is removed (what one request cannot remove, the
+ * garbage collection removes).
+ * @param {AdminOptions & { project: string }} options @param {Io} io
+ * @returns {Promise<number>} 0 cancelled, 1 failed
+ */
+export async function runCancelMove(options, io) {
+  const out = printer(options, io);
+  try {
+    const client = createClient({ url: options.url, key: options.key, signal: io.signal });
+    const answer = /** @type {CancelAnswer} */ (await client.request('cancel', 'DELETE', `/v1/admin/projects/${encodeURIComponent(options.project)}/move`, undefined, 'transient'));
+    if (options.json) out.print(JSON.stringify(withoutMeta(answer), null, 2));
+    else {
+      const rest = answer.partial_copy_removed ? 'its partial copy was removed' : 'the rest of its partial copy is removed by the garbage collection';
+      out.print(`pincher-edge: cancelled the move of ${answer.project} to shard ${answer.was_moving_to}; it stays on shard ${answer.shard} (${rest})`);
+    }
+    return 0;
+  } catch (error) {
+    out.complain(failureLine(/** @type {AdminError} */ (error), `cancelling the move of ${options.project}`, options.url));
+    return 1;
+  }
+}
+
+/**
  * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number }[], moves: { project: string, from: number, to: number | null, heartbeat_at: string }[] }} ShardsAnswer
- * @typedef {{ project: string, from: number, to: number, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number }} MoveAnswer
+ * @typedef {{ copied: Record<string, number>, rows_copied: number, rows_total_estimate: number, table: string | null, removed: Record<string, number>, steps: number, queries: number, query_budget: number }} MoveProgress
+ * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number }} MoveAnswer
+ * @typedef {{ project: string, shard: number, state: 'cancelled', was_moving_to: number, removed: Record<string, number>, partial_copy_removed: boolean }} CancelAnswer
  * @typedef {{ step?: string, code?: string, status?: number, message: string, suggestion?: string }} AdminError
  */
 
@@ -84,6 +131,18 @@ export function formatMove(answer) {
   const sum = (/** @type {Record<string, number>} */ rows) => Object.values(rows).reduce((a, n) => a + n, 0);
   const seconds = (answer.duration_ms / 1000).toFixed(1);
   return `pincher-edge: moved ${answer.project} from shard ${answer.from} to shard ${answer.to} in ${seconds} s (${sum(answer.copied).toLocaleString('en-US')} rows copied, ${sum(answer.removed).toLocaleString('en-US')} removed from shard ${answer.from})`;
+}
+
+/** One progress line of a step that did not finish the move. @param {MoveAnswer} answer */
+export function formatStep(answer) {
+  const p = /** @type {MoveProgress} */ (answer.progress);
+  const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
+  if (answer.state === 'removing') {
+    const removed = Object.values(p.removed).reduce((a, v) => a + v, 0);
+    return `pincher-edge: step ${p.steps}: moved to shard ${answer.to}; removing the old copy from shard ${answer.from} (${n(removed)} rows removed)`;
+  }
+  const pct = p.rows_total_estimate > 0 ? Math.min(100, Math.floor((100 * p.rows_copied) / p.rows_total_estimate)) : 0;
+  return `pincher-edge: step ${p.steps}: copying ${p.table ?? 'rows'}: ${n(p.rows_copied)} / ~${n(p.rows_total_estimate)} rows (${pct} %)`;
 }
 
 /** @param {AdminError} error @param {string} doing @param {string} url */

@@ -2,7 +2,7 @@
 // pincher-edge command line: argument parsing and dispatch only.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runMove, runShards } from './admin-command.mjs';
+import { runCancelMove, runMove, runShards } from './admin-command.mjs';
 import { PROJECT_NAME, runPush } from './push-command.mjs';
 import { DEFAULT_MAX_FILE_SIZE } from './walk.mjs';
 
@@ -14,7 +14,8 @@ Commands:
   push [dir]     upload a repository's source to a pincher-edge server
   shards         list the server's D1 shards: stored bytes, projects, moves in progress
   move <project> --shard <n>
-                 move a project's index to another shard (reads go on during the move)
+                 move a project's index to another shard (reads go on during the move);
+                 --cancel ends a move in progress
 
 Options:
   -h, --help     show help (pincher-edge <command> --help lists a command's options)
@@ -36,26 +37,31 @@ Exit codes: 0 listed, 1 failed, 2 usage error.
 `;
 
 const MOVE_HELP = `Usage: pincher-edge move <project> --shard <n> [options]
+       pincher-edge move <project> --cancel [options]
 
-Copy a project's index to shard n, then switch it there and remove the old copy. The old copy
-answers every read until the switch; pushes of the project are refused (409 project_moving)
-while it moves. A failure before the switch leaves the project where it was. Needs the admin
-key. See docs/capacity.md.
+Copy a project's index to shard n, then switch it there and remove the old copy, one bounded
+server step per request (a progress line per step). The old copy answers every read until the
+switch; pushes of the project are refused (409 project_moving) while it moves. A failure before
+the switch leaves the project where it was; an interrupted move continues where it stopped when
+the same command runs again. --cancel ends a move: the project stays where it was and its
+partial copy is removed. Needs the admin key. See docs/capacity.md.
 
 Options:
-  --shard <n>             the target shard's index (pincher-edge shards lists them); required
+  --shard <n>             the target shard's index (pincher-edge shards lists them)
+  --cancel                cancel the project's move in progress instead
   --url <url>             server URL (env PINCHER_URL); required
   --admin-key <key>       the Worker's PINCHER_ADMIN_KEY (env PINCHER_ADMIN_KEY; prefer the variable)
   --json                  print the server's report as JSON on stdout
   -h, --help              show this help
 
-Exit codes: 0 moved, 1 failed, 2 usage error.
+Exit codes: 0 moved (or cancelled), 1 failed, 2 usage error.
 `;
 
 const ADMIN_OPTIONS = /** @type {const} */ ({
   url: { type: 'string' },
   'admin-key': { type: 'string' },
   shard: { type: 'string' },
+  cancel: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 });
@@ -222,12 +228,17 @@ async function admin(command, args) {
     if (command === 'shards') {
       if (positionals.length > 0) throw new UsageError('shards takes no arguments');
       if (values.shard !== undefined) throw new UsageError('--shard belongs to move');
+      if (values.cancel) throw new UsageError('--cancel belongs to move');
       return await runShards({ url, key, json: Boolean(values.json) }, io);
     }
     if (positionals.length !== 1) throw new UsageError('move takes one project name: pincher-edge move <project> --shard <n>');
     const project = positionals[0];
     if (!PROJECT_NAME.test(project)) throw new UsageError('the project must be 1-100 characters of A-Z a-z 0-9 . _ -');
-    if (values.shard === undefined) throw new UsageError('move needs --shard <n> (pincher-edge shards lists them)');
+    if (values.cancel) {
+      if (values.shard !== undefined) throw new UsageError('--cancel takes no --shard: it cancels whatever move the project is in');
+      return await runCancelMove({ url, key, json: Boolean(values.json), project }, io);
+    }
+    if (values.shard === undefined) throw new UsageError('move needs --shard <n> (pincher-edge shards lists them) or --cancel');
     const shard = integerIn(values.shard, '--shard', 0, 1000);
     return await runMove({ url, key, json: Boolean(values.json), project, shard }, io);
   } finally {

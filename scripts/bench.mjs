@@ -112,6 +112,8 @@ Two D1 databases (bench/shards.mjs):
                           through the admin route (rows/s, answers compared before and after)
   --shards-projects <a,b> projects of the cache to push (default ${SHARDS_PROJECTS.join(',')})
   --shards-calls <n>      measured calls per tool and shard (default 60)
+  --shards-move-queries <n>
+                          D1 queries per move step (PINCHER_MOVE_STEP_QUERIES; default the server's 400)
   -h, --help              show this help
 `;
 
@@ -207,6 +209,7 @@ function options(argv) {
       'storage-projects': { type: 'string' },
       'storage-keep': { type: 'string' },
       'shards-projects': { type: 'string' },
+      'shards-move-queries': { type: 'string' },
       'shards-calls': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -247,6 +250,7 @@ function options(argv) {
     storageKeep: values['storage-keep'] ? path.resolve(values['storage-keep']) : null,
     shardsProjects: values['shards-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
     shardsCalls: int(values['shards-calls'], '--shards-calls', 60),
+    shardsMoveQueries: values['shards-move-queries'] === undefined ? null : int(values['shards-move-queries'], '--shards-move-queries', 400),
     bundleBaseline: values['bundle-baseline'] === undefined ? 'main' : values['bundle-baseline'] === 'none' ? null : values['bundle-baseline'],
   };
   const stages = ['latency', 'quality', 'graph', 'bundle', 'storage', 'shards'];
@@ -298,7 +302,7 @@ async function main() {
   }
   if (opts.only === 'shards') {
     log('shards stage: real projects across two local databases, per-shard floor and calls, a move…');
-    results.shards = await runShardsBench({ code, tmp, cache: opts.qualityCache, projects: opts.shardsProjects, concurrency: opts.concurrency, calls: opts.shardsCalls, live, log });
+    results.shards = await runShardsBench({ code, tmp, cache: opts.qualityCache, projects: opts.shardsProjects, concurrency: opts.concurrency, calls: opts.shardsCalls, moveQueries: opts.shardsMoveQueries, live, log });
   }
   if (opts.only === null) await indexingStages({ opts, code, tmp, results });
   if (opts.latency && !results.latency && (opts.only === null || opts.only === 'latency')) {

@@ -42,6 +42,8 @@ interface DeploymentSettings {
    * takes no new project). Default: every shard (src/db/shards.ts). Placed projects stay where they are.
    */
   PINCHER_PLACE_SHARDS?: string;
+  /** D1 queries one step of a project move may make (src/shards/move.ts, default 400; 16-900). */
+  PINCHER_MOVE_STEP_QUERIES?: string;
   /** Admin bearer key: moving projects between shards (`/v1/admin/…`). Unset: the admin routes are refused. */
   PINCHER_ADMIN_KEY?: string;
   /** Rows per garbage-collection delete statement (default 5,000). */

@@ -24,10 +24,11 @@ export const SHARDS_PROJECTS = STORAGE_PROJECTS;
  * @param {string[] | null} o.projects
  * @param {number | null} o.concurrency
  * @param {number} o.calls measured calls per tool and shard
+ * @param {number | null} [o.moveQueries] D1 queries per move step (PINCHER_MOVE_STEP_QUERIES), null: the server default
  * @param {{ server: any, proxy: any }} o.live
  * @param {(line: string) => void} o.log
  */
-export async function runShardsBench({ code, tmp, cache, projects, concurrency, calls, live, log }) {
+export async function runShardsBench({ code, tmp, cache, projects, concurrency, calls, moveQueries = null, live, log }) {
   const dirs = await copyProjects({ ids: projects ?? SHARDS_PROJECTS, cache, tmp: path.join(tmp, 'shards') });
   const persistTo = path.join(tmp, 'd1-shards');
   await mkdir(persistTo, { recursive: true });
@@ -35,7 +36,7 @@ export async function runShardsBench({ code, tmp, cache, projects, concurrency, 
   const key = `bench-${randomBytes(16).toString('hex')}`;
   const adminKey = `admin-${randomBytes(16).toString('hex')}`;
   // Every shard takes new projects: placement by stored bytes is part of what is measured.
-  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key, PINCHER_ADMIN_KEY: adminKey } });
+  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key, PINCHER_ADMIN_KEY: adminKey, ...(moveQueries ? { PINCHER_MOVE_STEP_QUERIES: String(moveQueries) } : {}) } });
   live.server = server;
   const proxy = await startProxy(server.url);
   live.proxy = proxy;
@@ -77,7 +78,13 @@ export async function runShardsBench({ code, tmp, cache, projects, concurrency, 
       const before = await answers(c, probe);
       log(`  moving ${mover.id} (${mover.files} files) from shard ${mover.shard} to shard ${target}…`);
       const t0 = performance.now();
-      const report = await adminPost(server.url, adminKey, `/v1/admin/projects/${mover.project}/move`, { shard: target });
+      // One bounded step per request until the move is done (src/shards/move.ts).
+      let report = await adminPost(server.url, adminKey, `/v1/admin/projects/${mover.project}/move`, { shard: target });
+      let maxQueries = report.progress?.queries ?? 0;
+      while (report.state && report.state !== 'moved') {
+        report = await adminPost(server.url, adminKey, `/v1/admin/projects/${mover.project}/move`, { shard: target });
+        maxQueries = Math.max(maxQueries, report.progress?.queries ?? 0);
+      }
       const wallMs = performance.now() - t0;
       const after = await answers(c, probe);
       const copied = Object.values(report.copied).reduce((a, n) => a + Number(n), 0);
@@ -90,6 +97,9 @@ export async function runShardsBench({ code, tmp, cache, projects, concurrency, 
         rows_copied: copied,
         rows_removed: Object.values(report.removed).reduce((a, n) => a + Number(n), 0),
         server_ms: report.duration_ms,
+        steps: report.progress?.steps ?? 1,
+        max_queries_per_step: maxQueries,
+        query_budget: report.progress?.query_budget ?? null,
         wall_ms: Math.round(wallMs),
         rows_per_s: Math.round(copied / (report.duration_ms / 1000)),
         answers_compared: before.length,
@@ -248,7 +258,7 @@ export function formatShardsBench(s, renderTable) {
   if (bytes.length > 1) out.push(`placement: largest shard ${(Math.max(...bytes) / 1e6).toFixed(2)} MB, smallest ${(Math.min(...bytes) / 1e6).toFixed(2)} MB (${(Math.max(...bytes) / Math.max(1, Math.min(...bytes))).toFixed(2)}×)`);
   const m = s.move;
   if (m) {
-    out.push(`move: ${m.project} (${m.files} files) shard ${m.from} → ${m.to}: ${m.rows_copied.toLocaleString('en-US')} rows copied in ${(m.server_ms / 1000).toFixed(1)} s = ${m.rows_per_s.toLocaleString('en-US')} rows/s (${m.rows_removed.toLocaleString('en-US')} removed from shard ${m.from}); ${m.answers_compared} answers ${m.answers_identical ? 'identical' : m.answers_identical_but_scores ? 'identical but for search scores (BM25 counts the shard\'s other projects)' : `compared, ${m.answers_differing} DIFFERENT`} after the move; reads ${m.placed_after ? 'served' : 'NOT served'} by shard ${m.to}`);
+    out.push(`move: ${m.project} (${m.files} files) shard ${m.from} → ${m.to}: ${m.rows_copied.toLocaleString('en-US')} rows copied in ${(m.server_ms / 1000).toFixed(1)} s over ${m.steps} step(s) of at most ${m.max_queries_per_step} D1 queries (budget ${m.query_budget}) = ${m.rows_per_s.toLocaleString('en-US')} rows/s (${m.rows_removed.toLocaleString('en-US')} removed from shard ${m.from}); ${m.answers_compared} answers ${m.answers_identical ? 'identical' : m.answers_identical_but_scores ? 'identical but for search scores (BM25 counts the shard\'s other projects)' : `compared, ${m.answers_differing} DIFFERENT`} after the move; reads ${m.placed_after ? 'served' : 'NOT served'} by shard ${m.to}`);
   }
   return out.join('\n');
 }

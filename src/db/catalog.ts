@@ -44,12 +44,13 @@ export async function placeEntry(primary: D1Database, name: string, shard: numbe
 
 /**
  * Marks `name` as moving from `from` to `to`; false when it is not on `from`
- * or another move is alive (its heartbeat is newer than `staleBefore`).
+ * or a move to another shard is alive (its heartbeat is newer than `staleBefore`).
+ * A move to `to` already marked is marked again (a step restarting its copy).
  */
 export async function beginMove(primary: D1Database, name: string, from: number, to: number, now: number, staleBefore: number): Promise<boolean> {
   const r = await primary
     .prepare(
-      'UPDATE project_shards SET moving_to = ?3, move_heartbeat_at = ?4 WHERE name = ?1 AND shard = ?2 AND (moving_to IS NULL OR move_heartbeat_at < ?5)',
+      'UPDATE project_shards SET moving_to = ?3, move_heartbeat_at = ?4 WHERE name = ?1 AND shard = ?2 AND (moving_to IS NULL OR moving_to = ?3 OR move_heartbeat_at < ?5)',
     )
     .bind(name, from, to, now, staleBefore)
     .run();

@@ -1,9 +1,14 @@
+import { advanceStatement, cursorHolds, type MoveRecord, type QueryBudget } from './move-state';
+
 /**
  * Copying one project's index from one D1 database to another, and removing
- * it from one (moving a project between shards, src/shards/move.ts). Rows are
- * read in pages by rowid and written with the columns they came with, so a
- * table that gains a column copies it without a change here. The search
+ * leftover copies (moving a project between shards, src/shards/move.ts). Rows
+ * are read in pages by rowid and written with the columns they came with, so
+ * a table that gains a column copies it without a change here. The search
  * indexes (symbols_fts, blob_grams) follow their tables through triggers.
+ * Every page is written in one batch with the advance of the move's cursor,
+ * and each insert holds only while the cursor is where the step read it: a
+ * step that died or was overtaken never leaves a row the cursor does not count.
  */
 
 /** Rows read per page, per table: content tables carry whole files and extraction JSON. */
@@ -22,8 +27,21 @@ interface TableCopy {
   page: number;
 }
 
-/** What a project's index is, table by table; its `projects` row is copied last, by moveProject, once the rest is in. */
+const byProject = (table: string, generated?: readonly string[]): TableCopy => ({
+  table,
+  select: `SELECT rowid AS __rowid, * FROM ${table} WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
+  page: PAGE_ROWS.narrow,
+  generated,
+});
+
+/**
+ * What a project's index is, table by table, in copy order; its `projects`
+ * row is copied last, once the rest is in. Files go before the contents and
+ * extractions they use: the garbage collection keeps content a file names, so
+ * a copy spread over many steps never has its contents collected under it.
+ */
 export const PROJECT_TABLES: readonly TableCopy[] = [
+  byProject('files'),
   {
     table: 'blobs',
     select: 'SELECT b.rowid AS __rowid, b.* FROM blobs b WHERE b.rowid > ?2 AND b.hash IN (SELECT hash FROM files WHERE project_id = ?1) ORDER BY b.rowid LIMIT ?3',
@@ -37,112 +55,172 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
     shared: true,
     page: PAGE_ROWS.wide,
   },
-  ...['files', 'symbols', 'adrs', 'project_aggregates', 'uploads'].map((table) => ({
-    table,
-    select: `SELECT rowid AS __rowid, * FROM ${table} WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
-    page: PAGE_ROWS.narrow,
-    // A symbol's id (migration 0013) and parent (0015) are computed from its row.
-    generated: table === 'symbols' ? ['id', 'parent'] : undefined,
-  })),
-  {
-    table: 'edges',
-    select: 'SELECT rowid AS __rowid, * FROM edges WHERE project_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3',
-    page: PAGE_ROWS.narrow,
-    // Read from the stored codes (migration 0015).
-    generated: ['kind', 'provenance', 'confidence'],
-  },
+  // A symbol's id (migration 0013) and parent (0015) are computed from its row.
+  byProject('symbols', ['id', 'parent']),
+  byProject('adrs'),
+  byProject('project_aggregates'),
+  byProject('uploads'),
+  // Read from the stored codes (migration 0015).
+  byProject('edges', ['kind', 'provenance', 'confidence']),
 ];
+
+/** The tables a project's rows are removed from, besides `projects` and the manifests of its uploads. */
+const PROJECT_KEYED = ['symbols', 'edges', 'files', 'adrs', 'project_aggregates', 'uploads'] as const;
 
 type Row = Record<string, unknown>;
 
-/** INSERT statements writing `rows` into `table` of `target` (as many rows per statement as the parameter limit allows). */
-function insertStatements(target: D1Database, spec: TableCopy, rows: Row[]): D1PreparedStatement[] {
-  // A column named rowid is an autoincrement key (edges, symbols): the target assigns its own.
+/** The columns of `rows` a copy writes: a column named rowid is an autoincrement key (edges, symbols) the target assigns itself. */
+function writtenColumns(spec: TableCopy, row: Row): string[] {
   const skip = new Set(['__rowid', 'rowid', ...(spec.generated ?? [])]);
-  const columns = Object.keys(rows[0]).filter((c) => !skip.has(c));
-  const perStatement = spec.page === PAGE_ROWS.wide ? 1 : Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  return Object.keys(row).filter((c) => !skip.has(c));
+}
+
+/** Rows one INSERT of `spec` carries (as many as the parameter limit allows; one for content). */
+function rowsPerStatement(spec: TableCopy, row: Row): number {
+  return spec.page === PAGE_ROWS.wide ? 1 : Math.max(1, Math.floor(MAX_PARAMS / writtenColumns(spec, row).length));
+}
+
+/** INSERT statements writing `rows` into `spec.table` of `target`, each only while `guard` (SQL) holds. */
+function insertStatements(target: D1Database, spec: TableCopy, rows: Row[], guard: string): D1PreparedStatement[] {
+  const columns = writtenColumns(spec, rows[0]);
+  const perStatement = rowsPerStatement(spec, rows[0]);
   const verb = spec.shared ? 'INSERT OR IGNORE' : 'INSERT';
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
   const out: D1PreparedStatement[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
     out.push(
       target
-        .prepare(`${verb} INTO ${spec.table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`)
+        .prepare(`${verb} INTO ${spec.table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT * FROM (VALUES ${chunk.map(() => tuple).join(', ')}) WHERE ${guard}`)
         .bind(...chunk.flatMap((r) => columns.map((c) => r[c] ?? null))),
     );
   }
   return out;
 }
 
+/** Where a copy stands after a run of pages: the cursor `rec` now holds, or `lost` when another step moved it first. */
+export interface CopyProgress {
+  rec: MoveRecord;
+  lost: boolean;
+}
+
 /**
- * Copies the rows of one table of project `projectId` from `source` to
- * `target`, page by page; `progress` runs after each page (a move renews its
- * heartbeat there). Returns the rows copied.
+ * Copies pages of `rec.project_id` from `source` to `target` from `rec`'s
+ * cursor on, table after table, while `budget` allows (each page: one read,
+ * its inserts and the cursor's advance). Stops at the end of the last table.
  */
-export async function copyTable(source: D1Database, target: D1Database, spec: TableCopy, projectId: string, progress: () => Promise<void>): Promise<number> {
-  let after = 0;
-  let copied = 0;
-  for (;;) {
-    const rows = (await source.prepare(spec.select).bind(projectId, after, spec.page).all<Row>()).results;
-    if (!rows.length) return copied;
-    await target.batch(insertStatements(target, spec, rows));
-    copied += rows.length;
-    after = rows[rows.length - 1].__rowid as number;
-    await progress();
-    if (rows.length < spec.page) return copied;
+export async function copyPages(source: D1Database, target: D1Database, rec: MoveRecord, budget: QueryBudget, now: () => number): Promise<CopyProgress> {
+  let at = rec;
+  while (at.table_index < PROJECT_TABLES.length && budget.fits(3)) {
+    const spec = PROJECT_TABLES[at.table_index];
+    const rows = await budget.all<Row>(source.prepare(spec.select).bind(at.project_id, at.after_rowid, spec.page));
+    // As many rows as the budget's statements carry (the cursor's advance is one more).
+    const room = rows.length ? Math.max(0, budget.left - 1) * rowsPerStatement(spec, rows[0]) : 0;
+    const taken = rows.slice(0, room);
+    const tableDone = taken.length === rows.length && rows.length < spec.page;
+    if (rows.length && !taken.length) break;
+    const next = {
+      table_index: tableDone ? at.table_index + 1 : at.table_index,
+      after_rowid: tableDone ? 0 : (taken[taken.length - 1].__rowid as number),
+      copied: taken.length ? { ...at.copied, [spec.table]: (at.copied[spec.table] ?? 0) + taken.length } : at.copied,
+    };
+    const writes = [...(taken.length ? insertStatements(target, spec, taken, cursorHolds(at)) : []), advanceStatement(target, at, next, now())];
+    const results = await budget.batch(target, writes);
+    if (results[results.length - 1].meta.changes === 0) return { rec: at, lost: true };
+    at = { ...at, ...next };
   }
+  return { rec: at, lost: false };
 }
 
-/** Copies the `projects` row of `projectId`: the last write of a copy, after which the target holds the whole project. */
-export async function copyProjectRow(source: D1Database, target: D1Database, projectId: string): Promise<void> {
-  const row = await source.prepare('SELECT * FROM projects WHERE id = ?1').bind(projectId).first<Row>();
-  if (!row) throw new Error('project row vanished during the copy');
-  await target.batch(insertStatements(target, { table: 'projects', select: '', page: PAGE_ROWS.narrow }, [row]));
+/** Copies the `projects` row (the last write of a copy, after which the target holds the whole project) and advances the cursor past it; false when the cursor was lost. */
+export async function copyProjectRow(source: D1Database, target: D1Database, rec: MoveRecord, budget: QueryBudget, now: number): Promise<boolean> {
+  const row = await budget.first<Row>(source.prepare('SELECT * FROM projects WHERE id = ?1').bind(rec.project_id));
+  if (!row) return false;
+  const spec: TableCopy = { table: 'projects', select: '', page: PAGE_ROWS.narrow };
+  const next = { table_index: PROJECT_TABLES.length + 1, after_rowid: 0, copied: { ...rec.copied, projects: 1 } };
+  const results = await budget.batch(target, [...insertStatements(target, spec, [row], cursorHolds(rec)), advanceStatement(target, rec, next, now)]);
+  return results[results.length - 1].meta.changes > 0;
 }
 
-/** Rows deleted per statement when a project is removed from a shard. */
+/** Rows the copy of `projectId` will write, counted on `source` (contents and extractions by distinct content: an estimate for progress). */
+export async function copyEstimate(source: D1Database, budget: QueryBudget, projectId: string): Promise<number> {
+  const count = (from: string) => `(SELECT count(*) FROM ${from})`;
+  const parts = [
+    ...PROJECT_TABLES.filter((t) => !t.shared).map((t) => count(`${t.table} WHERE project_id = ?1`)),
+    `2 * ${count('(SELECT DISTINCT hash FROM files WHERE project_id = ?1)')}`,
+    '1',
+  ];
+  return (await budget.first<{ n: number }>(source.prepare(`SELECT ${parts.join(' + ')} AS n`).bind(projectId)))?.n ?? 0;
+}
+
+/** Rows deleted per statement when a leftover is removed. */
 const DELETE_ROWS = 2_000;
 
+/** What a run of leftover removal did: rows deleted per table, and whether no leftover (of the project asked about) remains. */
+export interface Removal {
+  removed: Record<string, number>;
+  done: boolean;
+}
+
 /**
- * Removes project `projectId` (and any other project row named `name`, a
- * copy's leftover) from `d1`: its `projects` row first, so a reader that
- * remembered this shard notices at once, then its index, a bounded statement
- * at a time. Content (blobs, extractions) is left to the garbage collection,
- * which deletes what no project uses, except extractions whose symbols only
- * the removed files held. Returns rows deleted per table.
+ * Removes leftover copies from `d1` (`shard_leftovers`: the old copy after a
+ * move, a cancelled move's partial copy), only `projectId`'s when given,
+ * while `budget` allows: the `projects` row first (a reader that remembered
+ * this shard notices at once), then the index, a bounded statement at a time,
+ * each holding only while the leftover is still registered. Content (blobs,
+ * extractions) is left to the garbage collection, except extractions whose
+ * symbols only the removed files held.
  */
-export async function removeProject(d1: D1Database, projectId: string, name: string): Promise<Record<string, number>> {
+export async function removeLeftovers(d1: D1Database, budget: QueryBudget, projectId?: string): Promise<Removal> {
   const removed: Record<string, number> = {};
-  const ids = (await d1.prepare('SELECT id FROM projects WHERE id = ?1 OR name = ?2').bind(projectId, name).all<{ id: string }>()).results.map((r) => r.id);
-  if (!ids.includes(projectId)) ids.push(projectId);
-  removed.projects = (await d1.prepare('DELETE FROM projects WHERE id = ?1 OR name = ?2').bind(projectId, name).run()).meta.changes;
-  for (const id of ids) {
-    removed.upload_files = (removed.upload_files ?? 0) + (await d1.prepare('DELETE FROM upload_files WHERE upload_id IN (SELECT id FROM uploads WHERE project_id = ?1)').bind(id).run()).meta.changes;
-    for (const table of ['symbols', 'edges', 'files', 'adrs', 'project_aggregates', 'uploads']) {
-      let n = 0;
-      for (;;) {
-        const r = await d1.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE project_id = ?1 LIMIT ?2)`).bind(id, DELETE_ROWS).run();
-        n += r.meta.changes;
-        if (r.meta.changes < DELETE_ROWS) break;
+  const add = (table: string, n: number) => {
+    if (n) removed[table] = (removed[table] ?? 0) + n;
+  };
+  if (!budget.fits(1)) return { removed, done: false };
+  const list = await budget.all<{ project_id: string }>(
+    projectId === undefined
+      ? d1.prepare('SELECT project_id FROM shard_leftovers ORDER BY since LIMIT 20')
+      : d1.prepare('SELECT project_id FROM shard_leftovers WHERE project_id = ?1').bind(projectId),
+  );
+  const held = 'EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ?1)';
+  const steps: [string, string, string][] = [
+    ['projects', 'projects WHERE id = ?1', `DELETE FROM projects WHERE id = ?1 AND ${held}`],
+    [
+      'upload_files',
+      'upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1',
+      `DELETE FROM upload_files WHERE rowid IN (SELECT u.rowid FROM upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1 LIMIT ?2) AND ${held}`,
+    ],
+    ...PROJECT_KEYED.map((t): [string, string, string] => [t, `${t} WHERE project_id = ?1`, `DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE project_id = ?1 LIMIT ?2) AND ${held}`]),
+  ];
+  // Which tables still hold rows of a leftover: a run deletes only from those, so every run progresses however small its budget.
+  const probe = `SELECT ${steps.map(([table, from]) => `EXISTS (SELECT 1 FROM ${from}) AS ${table}`).join(', ')}`;
+  for (const { project_id: id } of list) {
+    for (;;) {
+      if (!budget.fits(2)) return { removed, done: false };
+      const holds = (await budget.first<Record<string, number>>(d1.prepare(probe).bind(id))) ?? {};
+      const left = steps.filter(([table]) => holds[table]);
+      if (!left.length) break;
+      for (const [table, , sql] of left) {
+        if (!budget.fits(1)) return { removed, done: false };
+        add(table, await budget.changes(table === 'projects' ? d1.prepare(sql).bind(id) : d1.prepare(sql).bind(id, DELETE_ROWS)));
       }
-      removed[table] = (removed[table] ?? 0) + n;
     }
-  }
-  // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
-  // whose last holder just went is dropped: a later push of that content extracts it again.
-  removed.extractions = (
-    await d1
-      .prepare(
+    if (!budget.fits(2)) return { removed, done: false };
+    // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
+    // whose last holder just went is dropped: a later push of that content extracts it again.
+    const [extractions] = await budget.batch(d1, [
+      d1.prepare(
         "DELETE FROM extractions WHERE symbols_json = '' AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = extractions.hash AND f.language = extractions.language AND f.extractor_version = extractions.extractor_version)",
-      )
-      .run()
-  ).meta.changes;
-  return removed;
+      ),
+      d1.prepare('DELETE FROM shard_leftovers WHERE project_id = ?1').bind(id),
+    ]);
+    add('extractions', extractions.meta.changes);
+  }
+  return { removed, done: projectId === undefined ? list.length < 20 : true };
 }
 
 /** The fields of a project row that change when a push commits or its graph resolves: equal before and after a copy means nothing moved under it. */
-export async function projectVersion(d1: D1Database, projectId: string): Promise<string | null> {
-  const row = await d1.prepare('SELECT generation, graph_generation, indexed_at FROM projects WHERE id = ?1').bind(projectId).first<Row>();
+export async function projectVersion(d1: D1Database, budget: QueryBudget, projectId: string): Promise<string | null> {
+  const row = await budget.first<Row>(d1.prepare('SELECT generation, graph_generation, indexed_at FROM projects WHERE id = ?1').bind(projectId));
   return row ? JSON.stringify(row) : null;
 }

@@ -376,3 +376,44 @@ export const projectShards = sqliteTable('project_shards', {
   movingTo: integer('moving_to'),
   moveHeartbeatAt: integer('move_heartbeat_at'),
 });
+
+/**
+ * A move's durable cursor (src/shards/move.ts), kept on the move's *target*
+ * shard so each copied page and the cursor advance commit in one batch: a step
+ * that dies half-way never leaves rows the cursor does not count. One row per
+ * project being moved to this shard; `phase` is 'copying' until the catalog
+ * flips, then 'removing' while the old copy (a leftover on `from_shard`) goes.
+ */
+export const projectMoves = sqliteTable('project_moves', {
+  name: text('name').primaryKey(),
+  moveId: text('move_id').notNull(),
+  projectId: text('project_id').notNull(),
+  fromShard: integer('from_shard').notNull(),
+  toShard: integer('to_shard').notNull(),
+  /** The source project's generation fields when the copy began (projectVersion). */
+  version: text('version').notNull(),
+  phase: text('phase').notNull(),
+  tableIndex: integer('table_index').notNull(),
+  afterRowid: integer('after_rowid').notNull(),
+  /** Rows copied so far, per table (JSON object). */
+  copied: text('copied').notNull(),
+  /** Rows removed from the old shard so far, per table (JSON object). */
+  removed: text('removed').notNull(),
+  /** Rows the source held when the copy began (an estimate for progress). */
+  total: integer('total').notNull(),
+  steps: integer('steps').notNull(),
+  startedAt: integer('started_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * Copies of a project this shard holds that no catalog entry points to: the
+ * old copy after a move, or a partial copy of a move that was cancelled or
+ * aborted. Removed in bounded steps (by the next move step or the garbage
+ * collection); while a row is here no new copy of that project id is written.
+ */
+export const shardLeftovers = sqliteTable('shard_leftovers', {
+  projectId: text('project_id').primaryKey(),
+  name: text('name').notNull(),
+  since: integer('since').notNull(),
+});

@@ -7,10 +7,10 @@ import { shardsOf, shardSizes } from '../db/shards';
 import { requireAdmin } from '../http/auth';
 import { readJsonBody } from '../http/body';
 import { jsonWithMeta } from '../http/respond';
-import { moveProject } from '../shards/move';
+import { cancelProjectMove, moveStep } from '../shards/move';
 import { checkProjectName } from '../upload/paths';
 
-/** Operator routes (admin key): the shards with their stored bytes and projects, and moving a project between them (docs/capacity.md). */
+/** Operator routes (admin key): the shards with their stored bytes and projects, and moving a project between them, a bounded step per request (docs/capacity.md). */
 export const adminRoutes = new Hono<AppEnv>();
 
 adminRoutes.use('*', async function adminOnly(c, next) {
@@ -43,5 +43,10 @@ adminRoutes.post('/projects/:project/move', async (c) => {
       suggestion: 'send {"shard": 1}; GET /v1/admin/shards lists the shards',
     });
   }
-  return jsonWithMeta(c, { ...(await moveProject(c.env, project, shard)) });
+  return jsonWithMeta(c, { ...(await moveStep(c.env, project, shard)) });
+});
+
+adminRoutes.delete('/projects/:project/move', async (c) => {
+  const project = checkProjectName(c.req.param('project'));
+  return jsonWithMeta(c, { ...(await cancelProjectMove(c.env, project)) });
 });

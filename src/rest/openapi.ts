@@ -279,16 +279,55 @@ const SHARDS_SCHEMA: JsonSchema = {
   },
 };
 
+const ROWS_PER_TABLE: JsonSchema = { type: 'object', additionalProperties: { type: 'integer' } };
+
 const MOVE_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['project', 'from', 'to', 'copied', 'removed', 'duration_ms'],
+  required: ['project', 'from', 'to', 'state', 'progress'],
   properties: {
     project: { type: 'string' },
     from: { type: 'integer' },
     to: { type: 'integer' },
-    copied: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows copied to the new shard, per table' },
-    removed: { type: 'object', additionalProperties: { type: 'integer' }, description: 'rows removed from the old shard, per table' },
-    duration_ms: { type: 'integer' },
+    state: {
+      type: 'string',
+      enum: ['copying', 'removing', 'moved'],
+      description: 'copying: the old shard answers every read and pushes are refused, call `next` again; removing: the catalog flipped, the new shard answers, the old copy is being removed, call `next` again; moved: done',
+    },
+    progress: {
+      type: 'object',
+      required: ['copied', 'rows_copied', 'rows_total_estimate', 'table', 'removed', 'steps', 'queries', 'query_budget'],
+      properties: {
+        copied: { ...ROWS_PER_TABLE, description: 'rows copied to the new shard so far, per table' },
+        rows_copied: { type: 'integer' },
+        rows_total_estimate: { type: 'integer', description: 'rows the copy writes, counted when it began (contents by distinct hash)' },
+        table: { type: ['string', 'null'], description: 'the table being copied; null once the catalog flipped' },
+        removed: { ...ROWS_PER_TABLE, description: 'rows removed from the old shard so far, per table' },
+        steps: { type: 'integer', description: 'requests the move has taken, this one included' },
+        queries: { type: 'integer', description: 'D1 queries this step made' },
+        query_budget: { type: 'integer', description: 'D1 queries a step may make (PINCHER_MOVE_STEP_QUERIES, default 400)' },
+      },
+    },
+    next: {
+      type: 'object',
+      description: 'the request that continues the move (absent once moved)',
+      properties: { method: { type: 'string', enum: ['POST'] }, path: { type: 'string' }, body: { type: 'object', properties: { shard: { type: 'integer' } } } },
+    },
+    copied: { ...ROWS_PER_TABLE, description: 'when moved: rows copied to the new shard, per table' },
+    removed: { ...ROWS_PER_TABLE, description: 'when moved: rows removed from the old shard, per table' },
+    duration_ms: { type: 'integer', description: 'when moved: time since the first step' },
+  },
+};
+
+const CANCEL_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['project', 'shard', 'state', 'was_moving_to', 'removed', 'partial_copy_removed'],
+  properties: {
+    project: { type: 'string' },
+    shard: { type: 'integer', description: 'the shard the project stays on' },
+    state: { type: 'string', enum: ['cancelled'] },
+    was_moving_to: { type: 'integer' },
+    removed: { ...ROWS_PER_TABLE, description: 'rows of the partial copy removed by this request' },
+    partial_copy_removed: { type: 'boolean', description: 'false: the garbage collection (or the next move to that shard) removes the rest' },
   },
 };
 
@@ -309,7 +348,7 @@ function adminPaths(): Record<string, unknown> {
       post: {
         operationId: 'moveProject',
         summary:
-          'Moves a project to another shard: copies its index while the old copy keeps answering, flips the catalog in one statement once the copy is complete, then removes the old copy. Pushes are refused (project_moving) meanwhile (admin key)',
+          'One bounded step of moving a project to another shard (call again while `state` is not `moved`): copies its index page by page from a durable cursor while the old copy keeps answering, flips the catalog in one statement once the copy is complete, then removes the old copy. A small project moves in one call. Pushes are refused (project_moving) meanwhile; a move no step touched for 10 minutes is taken over by the next step (admin key)',
         tags: ['admin'],
         parameters: [PROJECT_PARAM],
         requestBody: {
@@ -317,10 +356,25 @@ function adminPaths(): Record<string, unknown> {
           content: jsonContent({ type: 'object', required: ['shard'], properties: { shard: { type: 'integer', minimum: 0, description: 'target shard index' } } }),
         },
         responses: {
-          '200': { description: 'Moved', content: jsonContent(enveloped(MOVE_SCHEMA)) },
+          '200': { description: 'A step done: moved, or copying / removing with `next` to call', content: jsonContent(enveloped(MOVE_SCHEMA)) },
           ...adminErrors({
             '404': 'No such project (project_not_found) or shard (unknown_shard)',
-            '409': 'Already on that shard (already_on_shard), another move running (project_moving), or a push open or committed during the copy (push_in_progress)',
+            '409':
+              'Already on that shard (already_on_shard), a move to another shard running or this step overtaken (project_moving), a push open (push_in_progress), or the project changed on its shard during the copy: the move ended and its partial copy is removed (move_source_changed)',
+            '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
+          }),
+        },
+      },
+      delete: {
+        operationId: 'cancelProjectMove',
+        summary:
+          'Cancels the move of a project: it stays on its shard, pushes are accepted again at once, and the partial copy on the target is removed (what one request cannot remove, the garbage collection removes) (admin key)',
+        tags: ['admin'],
+        parameters: [PROJECT_PARAM],
+        responses: {
+          '200': { description: 'Cancelled', content: jsonContent(enveloped(CANCEL_SCHEMA)) },
+          ...adminErrors({
+            '404': 'No such project (project_not_found), or it is not being moved (move_not_found)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },

@@ -1,101 +1,288 @@
 import type { Env } from '../env';
 import { PincherError } from '../errors';
-import { beginMove, cancelMove, catalogEntry, finishMove, placeEntry, touchMove } from '../db/catalog';
-import { copyProjectRow, copyTable, projectVersion, PROJECT_TABLES, removeProject } from '../db/project-copy';
-import { forgetShards, MOVE_STALE_MS } from '../db/project-shard';
+import { beginMove, cancelMove, catalogEntry, finishMove, placeEntry, touchMove, type CatalogEntry } from '../db/catalog';
+import { dropMove, forgetMove, markLeftover, QueryBudget, readMove, recordStep, startMove, type MoveRecord } from '../db/move-state';
+import { copyEstimate, copyPages, copyProjectRow, projectVersion, PROJECT_TABLES, removeLeftovers } from '../db/project-copy';
+import { forgetShards, isMoving, MOVE_STALE_MS } from '../db/project-shard';
 import { getProjectByName } from '../db/projects';
-import { shardAt } from '../db/shards';
+import { shardAt, type Shard } from '../db/shards';
 import { openUploadFor } from '../db/uploads';
 
-export interface MoveReport {
+/**
+ * D1 queries one move step may make: well under the 1,000 a Worker invocation
+ * may make on Workers Paid (https://developers.cloudflare.com/d1/platform/limits/),
+ * leaving room for the request's own reads. PINCHER_MOVE_STEP_QUERIES lowers
+ * (or raises, up to 900) it: on Workers Free (50 queries) set it to 40.
+ */
+export const MOVE_STEP_QUERIES = 400;
+/** Wall time after which a step stops starting new pages (CPU and duration limits). */
+export const MOVE_STEP_MS = 15_000;
+/** The fewest queries a step needs to make progress: the catalog, the cursor, the checks, one page. */
+const MIN_STEP_QUERIES = 16;
+
+/** A step's answer while the move goes on: call the same route again (`next`) until `state` is 'moved'. */
+export interface MoveProgress {
+  /** Rows written to the new shard so far, per table. */
+  copied: Record<string, number>;
+  rows_copied: number;
+  /** Rows the copy will write, counted when it began (contents by distinct hash: an estimate). */
+  rows_total_estimate: number;
+  /** The table being copied ('projects' last), or null once the catalog flipped. */
+  table: string | null;
+  /** Rows removed from the old shard so far (after the flip), per table. */
+  removed: Record<string, number>;
+  steps: number;
+  /** D1 queries this step made, and its budget. */
+  queries: number;
+  query_budget: number;
+}
+
+export interface MoveStepAnswer {
   project: string;
   from: number;
   to: number;
-  /** Rows copied to the new shard, per table. */
-  copied: Record<string, number>;
-  /** Rows removed from the old shard, per table (content is left to the garbage collection). */
-  removed: Record<string, number>;
-  duration_ms: number;
+  /** copying: the old shard answers every read and pushes are refused; removing: the new shard answers, the old copy is being removed; moved: done. */
+  state: 'copying' | 'removing' | 'moved';
+  progress: MoveProgress;
+  /** The request that continues the move (absent once moved). */
+  next?: { method: 'POST'; path: string; body: { shard: number } };
+  /** When moved: rows copied and removed per table, and the time since the move began. */
+  copied?: Record<string, number>;
+  removed?: Record<string, number>;
+  duration_ms?: number;
 }
 
-/** Test seam: runs after the copy is complete and before the catalog flips. */
-export interface MoveHooks {
+export interface CancelAnswer {
+  project: string;
+  /** The shard the project stays on. */
+  shard: number;
+  state: 'cancelled';
+  /** The shard the move was copying to, whose partial copy is removed. */
+  was_moving_to: number;
+  removed: Record<string, number>;
+  /** False when part of the partial copy is still there: the garbage collection (or the next move to that shard) removes the rest. */
+  partial_copy_removed: boolean;
+}
+
+export interface StepOptions {
+  /** Test seam: the query budget of this step (default MOVE_STEP_QUERIES or PINCHER_MOVE_STEP_QUERIES). */
+  queries?: number;
+  /** Test seam: runs after the copy is complete and before the catalog flips. */
   beforeFlip?: () => Promise<void>;
 }
 
-/**
- * Moves project `name` to shard `to` (docs/capacity.md): marks it moving in
- * the catalog (pushes are refused from then on, reads keep going to the old
- * shard), copies its index to the new shard, checks that nothing committed on
- * the old shard meanwhile, flips the catalog in one statement, then removes
- * the old copy. Any failure before the flip leaves the project where it was
- * (the partial copy is removed) and ends the move.
- */
-export async function moveProject(env: Env, name: string, to: number, hooks: MoveHooks = {}): Promise<MoveReport> {
-  const started = Date.now();
-  const target = shardAt(env, to);
+/** The step budget: PINCHER_MOVE_STEP_QUERIES when it is a whole number in [MIN_STEP_QUERIES, 900], else MOVE_STEP_QUERIES. */
+export function stepQueries(env: Env, override?: number): number {
+  if (override !== undefined) return override;
+  const n = Number(env.PINCHER_MOVE_STEP_QUERIES ?? '');
+  return Number.isInteger(n) && n >= MIN_STEP_QUERIES && n <= 900 ? n : MOVE_STEP_QUERIES;
+}
+
+const sum = (rows: Record<string, number>) => Object.values(rows).reduce((a, n) => a + n, 0);
+
+function takenOver(name: string): PincherError {
+  return new PincherError('project_moving', `the move of '${name}' was taken over by another step or cancelled`, {
+    suggestion: 'GET /v1/admin/shards shows the move in progress; continue it with POST /v1/admin/projects/{project}/move',
+  });
+}
+
+/** The catalog row of `name`, placing a project stored before the catalog existed on the primary. */
+async function entryOf(env: Env, budget: QueryBudget, name: string): Promise<CatalogEntry> {
+  budget.spend();
   let entry = await catalogEntry(env.DB, name);
-  // A project stored before the catalog existed is on the primary: it is placed there first.
-  if (!entry && (await getProjectByName(env.DB, name))) entry = await placeEntry(env.DB, name, 0, Date.now());
-  if (!entry) {
-    throw new PincherError('project_not_found', `no project named '${name.slice(0, 100)}'`, { suggestion: 'GET /v1/projects lists the projects this server holds' });
+  if (!entry && (await budget.first(env.DB.prepare('SELECT 1 FROM projects WHERE name = ?1').bind(name)))) {
+    budget.spend();
+    entry = await placeEntry(env.DB, name, 0, Date.now());
   }
+  if (!entry) throw new PincherError('project_not_found', `no project named '${name.slice(0, 100)}'`, { suggestion: 'GET /v1/projects lists the projects this server holds' });
+  return entry;
+}
+
+/**
+ * One step of moving project `name` to shard `to` (docs/capacity.md). The
+ * first step marks the project moving in the catalog (pushes are refused from
+ * then on, reads keep going to the old shard) and starts a cursor on the
+ * target; every step copies pages from the cursor on within its query budget;
+ * the step that copies the last page checks that nothing committed on the old
+ * shard meanwhile, copies the project row, flips the catalog in one statement
+ * and starts removing the old copy, which later steps finish. A small project
+ * moves in one step. A move no step touched for MOVE_STALE_MS is abandoned:
+ * the next step to the same shard takes it over from its cursor (after the
+ * same checks as a first step); one to another shard starts afresh.
+ */
+export async function moveStep(env: Env, name: string, to: number, opts: StepOptions = {}): Promise<MoveStepAnswer> {
+  const started = Date.now();
+  const budget = new QueryBudget(Math.max(MIN_STEP_QUERIES, stepQueries(env, opts.queries)), started + MOVE_STEP_MS);
+  const target = shardAt(env, to);
+  const entry = await entryOf(env, budget, name);
+  let rec = await readMove(target.db, budget, name);
+
   if (entry.shard === to) {
+    // After the flip: the old copy is removed by the steps that follow.
+    if (entry.moving_to === null && rec && rec.from_shard !== to && rec.table_index > PROJECT_TABLES.length) return removalStep(env, budget, rec);
     throw new PincherError('already_on_shard', `project '${name}' is already on shard ${to}`, {
       suggestion: 'name another shard (GET /v1/admin/shards lists them with their stored bytes)',
       details: { shard: to },
     });
   }
-  const source = shardAt(env, entry.shard);
-  if (!(await beginMove(env.DB, name, source.index, to, Date.now(), Date.now() - MOVE_STALE_MS))) {
-    throw new PincherError('project_moving', `project '${name}' is already being moved`, {
-      suggestion: 'wait for that move to finish (GET /v1/admin/shards lists moves in progress); an abandoned move can be restarted after 10 minutes',
-    });
+  const now = Date.now();
+  if (entry.moving_to !== null && entry.moving_to !== to) {
+    if (isMoving(entry, now)) {
+      throw new PincherError('project_moving', `project '${name}' is being moved to shard ${entry.moving_to}`, {
+        suggestion: `continue that move (pincher-edge move ${name} --shard ${entry.moving_to}) or cancel it (pincher-edge move ${name} --cancel); an abandoned move can be replaced after ${MOVE_STALE_MS / 60_000} minutes`,
+        details: { moving_to: entry.moving_to },
+      });
+    }
   }
-  let flipped = false;
-  let projectId: string | undefined;
-  try {
-    const row = await getProjectByName(source.db, name);
-    if (!row) throw new PincherError('project_not_found', `project '${name}' is placed on shard ${source.index} but not stored there`, { suggestion: 'push the project again' });
-    projectId = row.id;
+  const source = shardAt(env, entry.shard);
+  const row = await budget.first<{ id: string }>(source.db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name));
+  if (!row) throw new PincherError('project_not_found', `project '${name}' is placed on shard ${source.index} but not stored there`, { suggestion: 'push the project again' });
+  const resuming = entry.moving_to === to && rec !== null && rec.phase === 'copying' && rec.from_shard === source.index && rec.project_id === row.id && rec.table_index <= PROJECT_TABLES.length;
+  if (!resuming || !isMoving(entry, now)) {
+    // A first step, or one taking over an abandoned move: no push may be open.
+    budget.spend();
     const holder = await openUploadFor(source.db, row.id);
-    if (holder && holder.expires_at >= Date.now()) {
+    if (holder && holder.expires_at >= now) {
       throw new PincherError('push_in_progress', `a push to '${name}' is open; a project moves between pushes`, {
         suggestion: 'move it again once the push has committed (or been aborted)',
         details: { upload_id: holder.id },
       });
     }
-    const version = await projectVersion(source.db, row.id);
-    // A leftover of an earlier, abandoned move is cleared first.
-    await removeProject(target.db, row.id, name);
-    const heartbeat = async () => {
-      if (!(await touchMove(env.DB, name, to, Date.now()))) {
-        throw new PincherError('project_moving', `the move of '${name}' was taken over by another`, { suggestion: 'GET /v1/admin/shards shows the move in progress' });
-      }
-    };
-    const copied: Record<string, number> = {};
-    for (const spec of PROJECT_TABLES) copied[spec.table] = await copyTable(source.db, target.db, spec, row.id, heartbeat);
-    await copyProjectRow(source.db, target.db, row.id);
-    copied.projects = 1;
-    await hooks.beforeFlip?.();
-    if ((await projectVersion(source.db, row.id)) !== version) {
-      throw new PincherError('push_in_progress', `project '${name}' changed while it was copied; it stays on shard ${source.index}`, {
-        suggestion: 'run the move again',
-      });
-    }
-    if (!(await finishMove(env.DB, name, source.index, to))) {
-      throw new PincherError('project_moving', `the move of '${name}' was taken over by another`, { suggestion: 'GET /v1/admin/shards shows the move in progress' });
-    }
-    flipped = true;
-    forgetShards();
-    const removed = await removeProject(source.db, row.id, name);
-    console.log(JSON.stringify({ event: 'project_moved', project_id: row.id, from: source.index, to, duration_ms: Date.now() - started }));
-    return { project: name, from: source.index, to, copied, removed, duration_ms: Date.now() - started };
-  } catch (err) {
-    if (!flipped) {
-      await cancelMove(env.DB, name, to);
-      if (projectId) await removeProject(target.db, projectId, name).catch(() => undefined);
-    }
-    throw err;
   }
+  if (resuming && rec) {
+    budget.spend();
+    if (!(await touchMove(env.DB, name, to, now))) throw takenOver(name);
+    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) await abort(env, budget, name, source, target, rec.project_id);
+  } else {
+    if (entry.moving_to !== null && entry.moving_to !== to) {
+      // An abandoned move elsewhere: its partial copy becomes a leftover there.
+      const old = shardAt(env, entry.moving_to);
+      await dropMove(old.db, budget, name, row.id, now);
+    }
+    budget.spend();
+    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) throw takenOver(name);
+    const version = await projectVersion(source.db, budget, row.id);
+    if (version === null) throw takenOver(name);
+    rec = {
+      name,
+      move_id: crypto.randomUUID().replaceAll('-', ''),
+      project_id: row.id,
+      from_shard: source.index,
+      to_shard: to,
+      version,
+      phase: 'copying',
+      table_index: 0,
+      after_rowid: 0,
+      copied: {},
+      removed: {},
+      total: await copyEstimate(source.db, budget, row.id),
+      steps: 0,
+      started_at: now,
+      updated_at: now,
+    };
+    await startMove(target.db, budget, rec);
+  }
+
+  // Whatever the target still holds of an earlier copy goes before this copy writes its first row
+  // (after that, nothing registers a leftover of this project there while this move lives).
+  const copyBegun = rec.table_index > 0 || rec.after_rowid > 0;
+  const cleared = copyBegun ? { removed: {}, done: true } : await removeLeftovers(target.db, budget, rec.project_id);
+  if (cleared.done) {
+    const progress = await copyPages(source.db, target.db, rec, budget, Date.now);
+    if (progress.lost) throw takenOver(name);
+    rec = progress.rec;
+  }
+  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(7)) {
+    if (!(await recordStep(target.db, budget, rec, Date.now()))) throw takenOver(name);
+    return answer({ ...rec, steps: rec.steps + 1 }, 'copying', budget);
+  }
+
+  // The last page is in: the flip.
+  await opts.beforeFlip?.();
+  if ((await projectVersion(source.db, budget, row.id)) !== rec.version) await abort(env, budget, name, source, target, rec.project_id);
+  if (!(await copyProjectRow(source.db, target.db, rec, budget, Date.now()))) throw takenOver(name);
+  rec = { ...rec, table_index: PROJECT_TABLES.length + 1, copied: { ...rec.copied, projects: 1 } };
+  budget.spend();
+  if (!(await finishMove(env.DB, name, source.index, to))) throw takenOver(name);
+  forgetShards();
+  console.log(JSON.stringify({ event: 'project_moved', project_id: rec.project_id, from: source.index, to, steps: rec.steps + 1, duration_ms: Date.now() - rec.started_at }));
+  return removalStep(env, budget, rec);
+}
+
+/** After the flip: removes the old copy from the old shard within the budget; the move is done once it is gone. */
+async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
+  const source = shardAt(env, rec.from_shard);
+  const target = shardAt(env, rec.to_shard);
+  // A step that died between the flip and marking the old copy left the mark to this one.
+  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec.project_id, rec.name, Date.now()) : 0;
+  const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
+  if (marked) removed.projects = (removed.projects ?? 0) + marked;
+  const now = Date.now();
+  const next: MoveRecord = { ...rec, phase: 'removing', removed: { ...rec.removed } };
+  for (const [table, n] of Object.entries(removed)) next.removed[table] = (next.removed[table] ?? 0) + n;
+  if (!done) {
+    if (!(await recordStep(target.db, budget, next, now))) throw takenOver(rec.name);
+    return answer({ ...next, steps: next.steps + 1 }, 'removing', budget);
+  }
+  await forgetMove(target.db, budget, rec.name, rec.move_id);
+  const finished = { ...next, steps: next.steps + 1 };
+  return { ...answer(finished, 'moved', budget), copied: finished.copied, removed: finished.removed, duration_ms: now - rec.started_at };
+}
+
+/** A source that changed under the copy: the move ends, its partial copy goes (what the budget leaves for later, the garbage collection or the next move removes). */
+async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, projectId: string): Promise<never> {
+  budget.spend();
+  await cancelMove(env.DB, name, target.index);
+  await dropMove(target.db, budget, name, projectId, Date.now());
+  const { done } = await removeLeftovers(target.db, budget, projectId);
+  throw new PincherError('move_source_changed', `project '${name}' changed on shard ${source.index} while it was copied; the move ended and the project stays on shard ${source.index}`, {
+    suggestion: 'run the move again: it starts a fresh copy (pushes are accepted meanwhile)',
+    details: { shard: source.index, partial_copy_removed: done },
+  });
+}
+
+function answer(rec: MoveRecord, state: MoveStepAnswer['state'], budget: QueryBudget): MoveStepAnswer {
+  const table = rec.table_index < PROJECT_TABLES.length ? PROJECT_TABLES[rec.table_index].table : rec.table_index === PROJECT_TABLES.length ? 'projects' : null;
+  const progress: MoveProgress = {
+    copied: rec.copied,
+    rows_copied: sum(rec.copied),
+    rows_total_estimate: Math.max(rec.total, sum(rec.copied)),
+    table,
+    removed: rec.removed,
+    steps: rec.steps,
+    queries: budget.spent,
+    query_budget: budget.limit,
+  };
+  const out: MoveStepAnswer = { project: rec.name, from: rec.from_shard, to: rec.to_shard, state, progress };
+  if (state !== 'moved') out.next = { method: 'POST', path: `/v1/admin/projects/${encodeURIComponent(rec.name)}/move`, body: { shard: rec.to_shard } };
+  return out;
+}
+
+/**
+ * Cancels the move of `name`: the catalog forgets it at once (pushes are
+ * accepted again, reads never left the old shard) and the partial copy
+ * becomes a leftover of the target, removed here as far as the budget goes and
+ * by the garbage collection (or the next move to that shard) after.
+ */
+export async function cancelProjectMove(env: Env, name: string, opts: { queries?: number } = {}): Promise<CancelAnswer> {
+  const budget = new QueryBudget(Math.max(MIN_STEP_QUERIES, stepQueries(env, opts.queries)), Date.now() + MOVE_STEP_MS);
+  const entry = await entryOf(env, budget, name);
+  if (entry.moving_to === null) {
+    throw new PincherError('move_not_found', `project '${name}' is not being moved (it is on shard ${entry.shard})`, {
+      suggestion: 'GET /v1/admin/shards lists the moves in progress; a move whose catalog flipped is finished by calling the move again',
+      details: { shard: entry.shard },
+    });
+  }
+  const target = shardAt(env, entry.moving_to);
+  const rec = await readMove(target.db, budget, name);
+  budget.spend();
+  await cancelMove(env.DB, name, entry.moving_to);
+  forgetShards();
+  const projectId = rec?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
+  let removal = { removed: {} as Record<string, number>, done: true };
+  if (projectId) {
+    await dropMove(target.db, budget, name, projectId, Date.now());
+    removal = await removeLeftovers(target.db, budget, projectId);
+  }
+  return { project: name, shard: entry.shard, state: 'cancelled', was_moving_to: target.index, removed: removal.removed, partial_copy_removed: removal.done };
 }

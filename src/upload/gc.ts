@@ -10,6 +10,8 @@ import {
   deleteUnusedExtractions,
   expireUploads,
 } from '../db/gc';
+import { QueryBudget } from '../db/move-state';
+import { removeLeftovers } from '../db/project-copy';
 
 /** Closed uploads (and their manifests) are kept this long, for `GET …/uploads/{id}`. */
 export const UPLOAD_RETENTION_MS = 60 * 60 * 1000;
@@ -18,6 +20,8 @@ export const CONTENT_GRACE_MS = 60 * 60 * 1000;
 export const DEFAULT_GC_BATCH_ROWS = 5_000;
 /** Statements per phase and run: a run deletes at most this many batches of each kind. */
 export const GC_ROUNDS = 4;
+/** D1 queries a run may spend per shard removing leftover copies of moved projects (src/shards/move.ts). */
+export const GC_LEFTOVER_QUERIES = 60;
 export const DEFAULT_CALL_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_CALL_LOG_MAX_ROWS = 1_000_000;
 export const DEFAULT_EVENTS_RETENTION_DAYS = 7;
@@ -42,6 +46,8 @@ export interface GcReport {
   blobs: number;
   call_log: number;
   events: number;
+  /** Rows of leftover copies (old copies after moves, cancelled moves' partial copies) removed. */
+  leftovers: number;
   /** False when some phase hit its bound: the next run continues. */
   complete: boolean;
   duration_ms: number;
@@ -86,6 +92,8 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
   const createdBefore = o.now - CONTENT_GRACE_MS;
   const blobRows = Math.max(1, Math.floor(o.batchRows / 10));
   const expired = await expireUploads(d1, o.now);
+  // Leftover copies first: what they free is then content no file uses.
+  const leftovers = await removeLeftovers(d1, new QueryBudget(GC_LEFTOVER_QUERIES, started + 30_000, 0));
   const [uploadFiles, filesDone] = await bounded((n) => deleteClosedUploadFiles(d1, closedBefore, n), o.batchRows);
   const historyBefore = Math.min(closedBefore, o.now - o.pushHistoryMs);
   const [uploads, uploadsDone] = await bounded((n) => deleteClosedUploads(d1, historyBefore, n), o.batchRows);
@@ -102,7 +110,8 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
     blobs,
     call_log: oldCalls + extraCalls,
     events,
-    complete: filesDone && uploadsDone && extractionsDone && blobsDone && oldDone && capDone && eventsDone,
+    leftovers: Object.values(leftovers.removed).reduce((a, n) => a + n, 0),
+    complete: leftovers.done && filesDone && uploadsDone && extractionsDone && blobsDone && oldDone && capDone && eventsDone,
     duration_ms: Date.now() - started,
   };
 }
@@ -141,6 +150,7 @@ export async function scheduledGc(env: Env, scheduledTime: number): Promise<Shar
     blobs: sum('blobs'),
     call_log: sum('call_log'),
     events: sum('events'),
+    leftovers: sum('leftovers'),
     complete: shards.every((r) => r.complete),
     duration_ms: sum('duration_ms'),
     shards,

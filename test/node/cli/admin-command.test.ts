@@ -1,7 +1,9 @@
 // `pincher-edge shards` and `pincher-edge move`: usage errors as a child process, and the text
 // they print. The routes themselves are exercised against a real server in test/node/e2e/push.e2e.test.ts.
 import { describe, expect, it } from 'vitest';
-import { formatMove, formatShards } from '../../../cli/admin-command.mjs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { formatMove, formatShards, formatStep, runCancelMove, runMove } from '../../../cli/admin-command.mjs';
 import { cli } from './run-cli';
 
 const URL_ARGS = ['--url', 'http://127.0.0.1:9'];
@@ -14,6 +16,8 @@ describe('pincher-edge shards and move: usage', () => {
     [['shards', '--shard', '1', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /--shard belongs to move/],
     [['move', '--shard', '1', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /move takes one project name/],
     [['move', 'web', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /move needs --shard/],
+    [['move', 'web', '--shard', '1', '--cancel', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /--cancel takes no --shard/],
+    [['shards', '--cancel', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /--cancel belongs to move/],
     [['move', 'web', '--shard', 'one', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /--shard must be a whole number/],
     [['move', '../etc', '--shard', '1', ...URL_ARGS], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /project must be 1-100 characters/],
     [['move', 'web', '--shard', '1', '--url', 'ftp://x'], { PINCHER_ADMIN_KEY: 'k'.repeat(12) }, /--url must be http/],
@@ -60,5 +64,137 @@ describe('pincher-edge shards and move: output', () => {
     expect(formatMove({ project: 'web', from: 0, to: 1, copied: { files: 10, symbols: 1200 }, removed: { files: 10, symbols: 1200 }, duration_ms: 2345 })).toBe(
       'pincher-edge: moved web from shard 0 to shard 1 in 2.3 s (1,210 rows copied, 1,210 removed from shard 0)',
     );
+  });
+});
+
+/** A stand-in server answering each request with the next of `replies` (status, body), recording what it was asked. */
+async function fakeServer(replies: [number, unknown][]) {
+  const seen: { method: string; url: string; body: string; auth: string }[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', body, auth: req.headers.authorization ?? '' });
+      const [status, reply] = replies[Math.min(seen.length - 1, replies.length - 1)];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function captured() {
+  const text = { stdout: '', stderr: '' };
+  const io = {
+    stdout: { write: (s: string) => ((text.stdout += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((text.stderr += s), true) } as unknown as NodeJS.WritableStream,
+  };
+  return { text, io };
+}
+
+const progress = (rows: number, steps: number, table: string | null, removed: Record<string, number> = {}) => ({
+  copied: { files: rows },
+  rows_copied: rows,
+  rows_total_estimate: 400,
+  table,
+  removed,
+  steps,
+  queries: 12,
+  query_budget: 400,
+});
+const step = (state: string, rows: number, steps: number, table: string | null, removed?: Record<string, number>) => ({
+  project: 'web',
+  from: 0,
+  to: 1,
+  state,
+  progress: progress(rows, steps, table, removed),
+  next: { method: 'POST', path: '/v1/admin/projects/web/move', body: { shard: 1 } },
+  _meta: {},
+});
+const moved = { project: 'web', from: 0, to: 1, state: 'moved', progress: progress(400, 4, null, { files: 400 }), copied: { files: 400 }, removed: { files: 400 }, duration_ms: 4321, _meta: {} };
+
+describe('pincher-edge move: the step loop', () => {
+  it('calls the move route until the move is done, with a progress line per step', async () => {
+    const server = await fakeServer([
+      [200, step('copying', 100, 1, 'files')],
+      [503, { error: { code: 'not_ready', message: 'busy' } }],
+      [200, step('copying', 300, 2, 'symbols')],
+      [200, step('removing', 400, 3, null, { files: 150 })],
+      [200, moved],
+    ]);
+    try {
+      const { text, io } = captured();
+      const key = 'k'.repeat(16);
+      const code = await runMove({ url: server.url, key, json: false, project: 'web', shard: 1 }, io);
+      expect(code, text.stderr).toBe(0);
+      expect(server.seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual(Array(5).fill('POST /v1/admin/projects/web/move {"shard":1}'));
+      expect(server.seen.every((r) => r.auth === `Bearer ${key}`)).toBe(true);
+      const lines = text.stderr.trim().split('\n');
+      expect(lines.slice(1)).toEqual([
+        'pincher-edge: step 1: copying files: 100 / ~400 rows (25 %)',
+        'pincher-edge: step 2: copying symbols: 300 / ~400 rows (75 %)',
+        'pincher-edge: step 3: moved to shard 1; removing the old copy from shard 0 (150 rows removed)',
+      ]);
+      expect(text.stdout.trim()).toBe('pincher-edge: moved web from shard 0 to shard 1 in 4.3 s (400 rows copied, 400 removed from shard 0)');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints only the final answer with --json, and exits 1 on a failed step with its suggestion', async () => {
+    const ok = await fakeServer([
+      [200, step('copying', 100, 1, 'files')],
+      [200, moved],
+    ]);
+    try {
+      const { text, io } = captured();
+      expect(await runMove({ url: ok.url, key: 'k'.repeat(16), json: true, project: 'web', shard: 1 }, io)).toBe(0);
+      expect(JSON.parse(text.stdout)).toMatchObject({ project: 'web', state: 'moved', copied: { files: 400 } });
+      expect(JSON.parse(text.stdout)._meta).toBeUndefined();
+    } finally {
+      await ok.close();
+    }
+    const failing = await fakeServer([
+      [200, step('copying', 100, 1, 'files')],
+      [409, { error: { code: 'move_source_changed', message: "project 'web' changed on shard 0 while it was copied", suggestion: 'run the move again' } }],
+    ]);
+    try {
+      const { text, io } = captured();
+      expect(await runMove({ url: failing.url, key: 'k'.repeat(16), json: false, project: 'web', shard: 1 }, io)).toBe(1);
+      expect(text.stderr).toContain('moving web failed: HTTP 409 move_source_changed: ');
+      expect(text.stderr).toContain('— run the move again');
+      expect(failing.seen).toHaveLength(2);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('gives up after a run of steps without progress', async () => {
+    const server = await fakeServer([[200, step('copying', 100, 1, 'files')]]);
+    try {
+      const { text, io } = captured();
+      expect(await runMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web', shard: 1 }, io)).toBe(1);
+      expect(text.stderr).toContain('made no progress');
+      expect(text.stderr).toContain('pincher-edge move web --cancel');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cancels a move with DELETE', async () => {
+    const server = await fakeServer([[200, { project: 'web', shard: 0, state: 'cancelled', was_moving_to: 1, removed: { files: 3 }, partial_copy_removed: true, _meta: {} }]]);
+    try {
+      const { text, io } = captured();
+      expect(await runCancelMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web' }, io)).toBe(0);
+      expect(server.seen[0]).toMatchObject({ method: 'DELETE', url: '/v1/admin/projects/web/move' });
+      expect(text.stdout.trim()).toBe('pincher-edge: cancelled the move of web to shard 1; it stays on shard 0 (its partial copy was removed)');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('formats a step of the copy', () => {
+    expect(formatStep(step('copying', 0, 1, 'files') as never)).toBe('pincher-edge: step 1: copying files: 0 / ~400 rows (0 %)');
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rest } from '../helpers';
 import { commit, open, push, request, sendFiles } from '../upload/support';
-import { moveProject } from '../../../src/shards/move';
+import { cancelProjectMove, moveStep, type MoveStepAnswer } from '../../../src/shards/move';
+import { MOVE_STALE_MS } from '../../../src/db/project-shard';
+import { scheduledGc } from '../../../src/upload/gc';
 import { admin, env, placedOn, pushed, SHARDS, storedOn } from './support';
 
 const SOURCE = {
@@ -9,9 +11,9 @@ const SOURCE = {
   'src/main.ts': "import { Server } from './server';\nexport function main() {\n  return new Server().start(8080);\n}\n",
 };
 
-async function counts(shard: number, name: string): Promise<Record<string, number>> {
+async function counts(shard: number, name: string, projectId?: string): Promise<Record<string, number>> {
   const db = SHARDS[shard];
-  const id = (await db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name).first<{ id: string }>())?.id ?? '';
+  const id = projectId ?? (await db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name).first<{ id: string }>())?.id ?? '';
   const n = async (sql: string) => (await db.prepare(sql).bind(id).first<{ n: number }>())?.n ?? 0;
   return {
     files: await n('SELECT count(*) AS n FROM files WHERE project_id = ?1'),
@@ -27,11 +29,13 @@ describe('moving a project between shards', () => {
     const from = (await placedOn('mover')) as number;
     const to = 1 - from;
     const before = await counts(from, 'mover');
+    const id = await idOf(from, 'mover');
     expect(before.symbols).toBeGreaterThan(0);
-    const report = await moveProject(env as never, 'mover', to, {
+    const report = await moveStep(env as never, 'mover', to, {
       beforeFlip: async () => {
-        // The copy is complete on the target, and the old shard still answers.
-        expect(await counts(to, 'mover')).toEqual(before);
+        // The copy is complete on the target (all but the project row, written at the flip), and the old shard still answers.
+        expect(await counts(to, 'mover', id)).toEqual(before);
+        expect(await storedOn(to, 'mover')).toBe(0);
         expect(await placedOn('mover')).toBe(from);
         const read = await rest('search', { project: 'mover', query: 'listen' });
         expect(JSON.stringify(read.body)).toContain('listen');
@@ -44,7 +48,10 @@ describe('moving a project between shards', () => {
         expect(during.open.body.error.suggestion).toBeTruthy();
       },
     });
-    expect(report).toMatchObject({ project: 'mover', from, to });
+    // A small project moves in one request.
+    expect(report).toMatchObject({ project: 'mover', from, to, state: 'moved', progress: { steps: 1 } });
+    expect(report.next).toBeUndefined();
+    expect(report.progress.queries).toBeLessThanOrEqual(report.progress.query_budget);
     expect(await placedOn('mover')).toBe(to);
     expect(await storedOn(from, 'mover')).toBe(0);
     expect((await counts(from, 'mover')).files).toBe(0);
@@ -64,7 +71,8 @@ describe('moving a project between shards', () => {
     const from = (await placedOn('routed')) as number;
     const moved = await admin('POST', '/projects/routed/move', { shard: 1 - from });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ project: 'routed', from, to: 1 - from });
+    expect(moved.body).toMatchObject({ project: 'routed', from, to: 1 - from, state: 'moved' });
+    expect(moved.body.copied.files).toBe(2);
     expect(await placedOn('routed')).toBe(1 - from);
     const shards = await admin('GET', '/shards');
     expect(shards.status).toBe(200);
@@ -77,13 +85,13 @@ describe('moving a project between shards', () => {
     await pushed('changing', SOURCE);
     const from = (await placedOn('changing')) as number;
     await expect(
-      moveProject(env as never, 'changing', 1 - from, {
+      moveStep(env as never, 'changing', 1 - from, {
         beforeFlip: async () => {
           // A commit sneaking past the catalog check: the generation changes on the old shard.
           await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('changing').run();
         },
       }),
-    ).rejects.toMatchObject({ code: 'push_in_progress' });
+    ).rejects.toMatchObject({ code: 'move_source_changed' });
     expect(await placedOn('changing')).toBe(from);
     expect(await storedOn(1 - from, 'changing')).toBe(0);
     expect((await push('changing', SOURCE)).open.status).toBe(201);
@@ -145,4 +153,196 @@ describe('moving a project between shards', () => {
     // The refused move left nothing behind: the push still commits on its shard.
     expect((await SHARDS[0].prepare('SELECT moving_to FROM project_shards WHERE name = ?1').bind('busy').first<{ moving_to: number | null }>())?.moving_to).toBeNull();
   });
+
+  it('a move forced into many steps by a tiny budget copies the same rows, reads stay on the old shard until the flip and pushes are refused between steps', async () => {
+    await pushed('stepped', MANY);
+    await pushed('one-step', MANY);
+    const from = (await placedOn('stepped')) as number;
+    const to = 1 - from;
+    const before = await dump(from, 'stepped');
+    const oneFrom = (await placedOn('one-step')) as number;
+    const oneBefore = await dump(oneFrom, 'one-step');
+    expect(before.symbols.length).toBeGreaterThan(30);
+    let flippedAt = -1;
+    const answers = await stepUntilMoved('stepped', to, TINY, async (a, i) => {
+      expect(a.progress.queries, `step ${i}: ${JSON.stringify(a)}`).toBeLessThanOrEqual(TINY);
+      expect(a.next).toEqual({ method: 'POST', path: '/v1/admin/projects/stepped/move', body: { shard: to } });
+      const search = JSON.stringify((await rest('search', { project: 'stepped', query: 'helper3' })).body);
+      expect(search).toContain('helper3');
+      if (a.state === 'copying') {
+        expect(await placedOn('stepped')).toBe(from);
+        expect(a.progress.rows_copied).toBeLessThanOrEqual(a.progress.rows_total_estimate);
+        if (i % 8 === 1) {
+          const during = await push('stepped', { ...MANY, 'src/new.ts': 'export const n = 1;\n' });
+          expect(during.open.status).toBe(409);
+          expect(during.open.body.error.code).toBe('project_moving');
+        }
+      } else {
+        // After the flip the new shard answers while the old copy goes.
+        if (flippedAt < 0) flippedAt = i;
+        expect(a.state).toBe('removing');
+        expect(await placedOn('stepped')).toBe(to);
+      }
+    });
+    expect(answers.length).toBeGreaterThan(5);
+    expect(flippedAt).toBeGreaterThan(0);
+    const copied = answers.map((a) => a.progress.rows_copied);
+    expect(copied).toEqual([...copied].sort((a, b) => a - b));
+    const last = answers[answers.length - 1];
+    expect(last).toMatchObject({ state: 'moved', from, to, progress: { steps: answers.length } });
+    expect(last.copied?.symbols).toBe(before.symbols.length);
+    expect(await placedOn('stepped')).toBe(to);
+    expect(await dump(to, 'stepped')).toEqual(before);
+    expect(await storedOn(from, 'stepped')).toBe(0);
+    expect((await counts(from, 'stepped')).symbols).toBe(0);
+    expect(await missingContent(to, 'stepped')).toBe(0);
+    // The same project moved in one request gives the same rows.
+    const one = await moveStep(env as never, 'one-step', 1 - oneFrom);
+    expect(one).toMatchObject({ state: 'moved', progress: { steps: 1 } });
+    expect(await dump(1 - oneFrom, 'one-step')).toEqual(oneBefore);
+    expect(Object.fromEntries(Object.entries(await dump(1 - oneFrom, 'one-step')).map(([t, r]) => [t, r.length]))).toEqual(
+      Object.fromEntries(Object.entries(before).map(([t, r]) => [t, r.length])),
+    );
+    const read = await rest('read', { project: 'stepped', path: 'src/m3.ts' });
+    expect(JSON.stringify(read.body)).toContain('helper3');
+    await pushed('stepped', { ...MANY, 'src/new.ts': 'export const fresh = 1;\n' });
+    expect((await counts(to, 'stepped')).files).toBe(Object.keys(MANY).length + 1);
+  }, 180_000);
+
+  it('a source change between steps aborts the move with a typed error, and the partial copy is removed', async () => {
+    await pushed('drift', MANY);
+    const from = (await placedOn('drift')) as number;
+    const to = 1 - from;
+    for (let i = 0; i < 3; i++) expect((await moveStep(env as never, 'drift', to, { queries: TINY })).state).toBe('copying');
+    expect((await counts(to, 'drift', await idOf(from, 'drift'))).files).toBeGreaterThan(0);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('drift').run();
+    const failed = await admin('POST', '/projects/drift/move', { shard: to });
+    expect(failed.status).toBe(409);
+    expect(failed.body.error.code).toBe('move_source_changed');
+    expect(failed.body.error.suggestion).toBeTruthy();
+    expect(await placedOn('drift')).toBe(from);
+    expect(await movingTo('drift')).toBeNull();
+    expect(await counts(to, 'drift', await idOf(from, 'drift'))).toEqual({ files: 0, symbols: 0, edges: 0, fts: 0 });
+    expect(await leftovers(to)).toBe(0);
+    expect((await push('drift', MANY)).commit?.status).toBe(200);
+  });
+
+  it('the garbage collection finishes removing a partial copy the aborting step left listed', async () => {
+    await pushed('aborted', MANY);
+    const from = (await placedOn('aborted')) as number;
+    const to = 1 - from;
+    // Step until symbols are being copied: the partial copy holds files, contents, extractions and some symbols.
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'aborted', to, { queries: TINY })).progress.copied.symbols; i++);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('aborted').run();
+    // A tiny budget cannot remove the partial copy in the aborting step.
+    await expect(moveStep(env as never, 'aborted', to, { queries: TINY })).rejects.toMatchObject({ code: 'move_source_changed', details: { partial_copy_removed: false } });
+    expect(await leftovers(to)).toBe(1);
+    const id = await idOf(from, 'aborted');
+    expect((await SHARDS[to].prepare('SELECT count(*) AS n FROM shard_leftovers WHERE project_id = ?1').bind(id).first<{ n: number }>())?.n).toBe(1);
+    await scheduledGc(env as never, Date.now());
+    expect(await leftovers(to)).toBe(0);
+    expect(await counts(to, 'aborted', id)).toEqual({ files: 0, symbols: 0, edges: 0, fts: 0 });
+    // The project itself never left its shard.
+    expect((await counts(from, 'aborted')).files).toBe(Object.keys(MANY).length);
+  });
+
+  it('an abandoned move is taken over from its cursor by the next step', async () => {
+    await pushed('orphan', MANY);
+    const from = (await placedOn('orphan')) as number;
+    const to = 1 - from;
+    const before = await dump(from, 'orphan');
+    const first = await moveStep(env as never, 'orphan', to, { queries: TINY });
+    const second = await moveStep(env as never, 'orphan', to, { queries: TINY });
+    expect(second.progress.rows_copied).toBeGreaterThan(first.progress.rows_copied);
+    // Nobody steps it for MOVE_STALE_MS: pushes are accepted again, and the next step takes over.
+    await SHARDS[0].prepare('UPDATE project_shards SET move_heartbeat_at = ?2 WHERE name = ?1').bind('orphan', Date.now() - MOVE_STALE_MS - 1).run();
+    const shards = await admin('GET', '/shards');
+    expect(shards.body.moves.filter((m: { project: string }) => m.project === 'orphan')).toEqual([]);
+    const answers = await stepUntilMoved('orphan', to, 400);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', progress: { steps: 3 } });
+    expect(await dump(to, 'orphan')).toEqual(before);
+    expect(await storedOn(from, 'orphan')).toBe(0);
+  });
+
+  it('cancels a move: pushes are accepted at once and the partial copy is removed', async () => {
+    await pushed('cancelled', MANY);
+    const from = (await placedOn('cancelled')) as number;
+    const to = 1 - from;
+    const id = await idOf(from, 'cancelled');
+    for (let i = 0; i < 3; i++) await moveStep(env as never, 'cancelled', to, { queries: TINY });
+    expect((await counts(to, 'cancelled', id)).files).toBeGreaterThan(0);
+    const r = await admin('DELETE', '/projects/cancelled/move');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ project: 'cancelled', shard: from, state: 'cancelled', was_moving_to: to, partial_copy_removed: true });
+    expect(await movingTo('cancelled')).toBeNull();
+    expect(await counts(to, 'cancelled', id)).toEqual({ files: 0, symbols: 0, edges: 0, fts: 0 });
+    expect((await push('cancelled', MANY)).commit?.status).toBe(200);
+    const again = await admin('DELETE', '/projects/cancelled/move');
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('move_not_found');
+    expect(again.body.error.suggestion).toBeTruthy();
+    const direct = await cancelProjectMove(env as never, 'cancelled').catch((e: { code: string }) => e.code);
+    expect(direct).toBe('move_not_found');
+    const noKey = await admin('DELETE', '/projects/cancelled/move', undefined, 'full');
+    expect(noKey.status).toBe(403);
+  });
 });
+
+/** A budget small enough to force a project of MANY's size through many steps. */
+const TINY = 16;
+
+const MANY: Record<string, string> = Object.fromEntries(
+  Array.from({ length: 12 }, (_, i) => [
+    `src/m${i}.ts`,
+    `export function fn${i}(x: number) {\n  return helper${i}(x) + ${i};\n}\nexport function helper${i}(y: number) {\n  return y * 2;\n}\nexport class Box${i} {\n  get() {\n    return fn${i}(1);\n  }\n}\n`,
+  ]),
+);
+
+/** Steps the move of `name` to `to` with `queries` per step until it is moved; `between` sees every answer before the last. */
+async function stepUntilMoved(name: string, to: number, queries: number, between?: (a: MoveStepAnswer, i: number) => Promise<void>): Promise<MoveStepAnswer[]> {
+  const answers: MoveStepAnswer[] = [];
+  for (let i = 0; i < 500; i++) {
+    const a = await moveStep(env as never, name, to, { queries });
+    answers.push(a);
+    if (a.state === 'moved') return answers;
+    await between?.(a, i);
+  }
+  throw new Error('the move did not finish in 500 steps');
+}
+
+async function idOf(shard: number, name: string): Promise<string> {
+  return (await SHARDS[shard].prepare('SELECT id FROM projects WHERE name = ?1').bind(name).first<{ id: string }>())?.id ?? '';
+}
+
+async function movingTo(name: string): Promise<number | null> {
+  return (await SHARDS[0].prepare('SELECT moving_to FROM project_shards WHERE name = ?1').bind(name).first<{ moving_to: number | null }>())?.moving_to ?? null;
+}
+
+async function leftovers(shard: number): Promise<number> {
+  return (await SHARDS[shard].prepare('SELECT count(*) AS n FROM shard_leftovers').first<{ n: number }>())?.n ?? 0;
+}
+
+/** Every row of the project's index on `shard`, table by table in rowid order, without the rowids a copy assigns afresh. */
+async function dump(shard: number, name: string): Promise<Record<string, Record<string, unknown>[]>> {
+  const db = SHARDS[shard];
+  const out: Record<string, Record<string, unknown>[]> = {};
+  out.projects = (await db.prepare('SELECT * FROM projects WHERE name = ?1').bind(name).all<Record<string, unknown>>()).results;
+  const id = (out.projects[0]?.id as string) ?? '';
+  for (const table of ['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads']) {
+    const rows = (await db.prepare(`SELECT * FROM ${table} WHERE project_id = ?1 ORDER BY rowid`).bind(id).all<Record<string, unknown>>()).results;
+    out[table] = rows.map(({ rowid: _rowid, ...rest }) => rest);
+  }
+  return out;
+}
+
+/** Files of the project on `shard` whose content or extraction the shard lacks. */
+async function missingContent(shard: number, name: string): Promise<number> {
+  const id = await idOf(shard, name);
+  const row = await SHARDS[shard]
+    .prepare(
+      'SELECT count(*) AS n FROM files f WHERE f.project_id = ?1 AND (NOT EXISTS (SELECT 1 FROM blobs b WHERE b.hash = f.hash) OR NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version))',
+    )
+    .bind(id)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

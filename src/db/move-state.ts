@@ -1,0 +1,172 @@
+/**
+ * A resumable move's durable state (src/shards/move.ts): its cursor
+ * (`project_moves`, on the move's target shard, advanced in the same batch as
+ * the page it counts) and the leftover copies a shard holds
+ * (`shard_leftovers`). These statements are the only SQL that touches either.
+ */
+
+/**
+ * The D1 queries one move step may still make. D1 caps the queries of one
+ * Worker invocation (1,000 on Workers Paid, 50 on Free); a step counts every
+ * statement it sends, a batch's one by one, and stops at its budget or its
+ * deadline (CPU and wall time are bounded too).
+ */
+export class QueryBudget {
+  spent = 0;
+  /**
+   * @param limit queries in all
+   * @param deadline epoch ms after which no more work starts
+   * @param reserve queries kept back for the step's closing write (its cursor or answer record)
+   */
+  constructor(
+    readonly limit: number,
+    private readonly deadline: number,
+    private readonly reserve = 1,
+  ) {}
+
+  /** Queries left for work (the reserve not counted). */
+  get left(): number {
+    return this.limit - this.reserve - this.spent;
+  }
+
+  /** Whether `n` more queries fit the budget (keeping the reserve) and the step's time is not up. */
+  fits(n: number): boolean {
+    return this.spent + n + this.reserve <= this.limit && Date.now() < this.deadline;
+  }
+
+  /** Counts `n` queries about to be sent. */
+  spend(n = 1): void {
+    this.spent += n;
+  }
+
+  first<T>(stmt: D1PreparedStatement): Promise<T | null> {
+    this.spent++;
+    return stmt.first<T>();
+  }
+
+  async all<T>(stmt: D1PreparedStatement): Promise<T[]> {
+    this.spent++;
+    return (await stmt.all<T>()).results;
+  }
+
+  async changes(stmt: D1PreparedStatement): Promise<number> {
+    this.spent++;
+    return (await stmt.run()).meta.changes;
+  }
+
+  batch(db: D1Database, stmts: D1PreparedStatement[]): Promise<D1Result[]> {
+    this.spent += stmts.length;
+    return db.batch(stmts);
+  }
+}
+
+export type MovePhase = 'copying' | 'removing';
+
+/** One row of `project_moves`, its JSON columns parsed. */
+export interface MoveRecord {
+  name: string;
+  move_id: string;
+  project_id: string;
+  from_shard: number;
+  to_shard: number;
+  version: string;
+  phase: MovePhase;
+  table_index: number;
+  after_rowid: number;
+  copied: Record<string, number>;
+  removed: Record<string, number>;
+  total: number;
+  steps: number;
+  started_at: number;
+  updated_at: number;
+}
+
+type RawRecord = Omit<MoveRecord, 'copied' | 'removed'> & { copied: string; removed: string };
+
+/** The move of `name` to the shard `target` is, or null. */
+export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
+  const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
+  return raw ? { ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) } : null;
+}
+
+/** Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet. */
+function leftoverStatements(target: D1Database, projectId: string, name: string, now: number): D1PreparedStatement[] {
+  const holds = ['projects WHERE id = ?1', ...['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads'].map((t) => `${t} WHERE project_id = ?1`)]
+    .map((from) => `EXISTS (SELECT 1 FROM ${from})`)
+    .join(' OR ');
+  return [
+    target.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT project_id, name, ?3 FROM project_moves WHERE name = ?2 AND project_id <> ?1').bind(projectId, name, now),
+    target.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT id, name, ?3 FROM projects WHERE name = ?2 AND id <> ?1').bind(projectId, name, now),
+    target.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?3 WHERE ${holds}`).bind(projectId, name, now),
+  ];
+}
+
+/**
+ * Starts (or restarts) the copy of `rec` on `target` in one batch: whatever
+ * the target holds of the project (an earlier copy, a leftover) is marked a
+ * leftover to remove first, and the cursor is set at the first table. A step
+ * of an earlier move of the same name loses its cursor and writes nothing more.
+ */
+export async function startMove(target: D1Database, budget: QueryBudget, rec: MoveRecord): Promise<void> {
+  await budget.batch(target, [
+    ...leftoverStatements(target, rec.project_id, rec.name, rec.started_at),
+    target
+      .prepare(
+        'INSERT OR REPLACE INTO project_moves (name, move_id, project_id, from_shard, to_shard, version, phase, table_index, after_rowid, copied, removed, total, steps, started_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)',
+      )
+      .bind(rec.name, rec.move_id, rec.project_id, rec.from_shard, rec.to_shard, rec.version, rec.phase, rec.table_index, rec.after_rowid, JSON.stringify(rec.copied), JSON.stringify(rec.removed), rec.total, rec.steps, rec.started_at, rec.updated_at),
+  ]);
+}
+
+/**
+ * Ends the copy of `name` on `target` without a flip (cancelled, aborted or
+ * overtaken): the partial copy becomes a leftover and the cursor goes, in one
+ * batch, so no step of that move writes another row.
+ */
+export async function dropMove(target: D1Database, budget: QueryBudget, name: string, projectId: string, now: number): Promise<void> {
+  await budget.batch(target, [...leftoverStatements(target, projectId, name, now), target.prepare('DELETE FROM project_moves WHERE name = ?1').bind(name)]);
+}
+
+/** The statement advancing `rec`'s cursor from where `rec` says it is; it changes no row when another step moved it first. */
+export function advanceStatement(target: D1Database, rec: MoveRecord, next: { table_index: number; after_rowid: number; copied: Record<string, number> }, now: number): D1PreparedStatement {
+  return target
+    .prepare(
+      'UPDATE project_moves SET table_index = ?3, after_rowid = ?4, copied = ?5, updated_at = ?6 WHERE name = ?1 AND move_id = ?2 AND table_index = ?7 AND after_rowid = ?8',
+    )
+    .bind(rec.name, rec.move_id, next.table_index, next.after_rowid, JSON.stringify(next.copied), now, rec.table_index, rec.after_rowid);
+}
+
+/** The condition (SQL, no parameters) that `rec`'s cursor is still where `rec` says: a page's inserts carry it, so a stale step inserts nothing. */
+export function cursorHolds(rec: MoveRecord): string {
+  if (!/^[0-9a-f]{32}$/.test(rec.move_id)) throw new Error('move id is not hex');
+  return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = '${rec.move_id}' AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
+}
+
+/** Counts a step in `rec` (its phase and the rows removed so far); false when the move is no longer this one. */
+export async function recordStep(target: D1Database, budget: QueryBudget, rec: MoveRecord, now: number): Promise<boolean> {
+  const n = await budget.changes(
+    target
+      .prepare('UPDATE project_moves SET phase = ?3, removed = ?4, steps = steps + 1, updated_at = ?5 WHERE name = ?1 AND move_id = ?2')
+      .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(rec.removed), now),
+  );
+  return n > 0;
+}
+
+/** Forgets a finished move's record. */
+export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<void> {
+  await budget.changes(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(name, moveId));
+}
+
+/**
+ * Marks project `projectId` on `d1` (the old copy after a flip) as a leftover
+ * to remove, and deletes its `projects` row in the same batch: a reader that
+ * remembered this shard finds no row there and reads the catalog again.
+ * Returns the `projects` rows deleted.
+ */
+export async function markLeftover(d1: D1Database, budget: QueryBudget, projectId: string, name: string, now: number): Promise<number> {
+  const [, deleted] = await budget.batch(d1, [
+    d1.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) VALUES (?1, ?2, ?3)').bind(projectId, name, now),
+    d1.prepare('DELETE FROM projects WHERE id = ?1').bind(projectId),
+  ]);
+  return deleted.meta.changes;
+}
