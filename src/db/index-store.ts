@@ -36,8 +36,11 @@ const EXTRACTION_CONFLICT = `ON CONFLICT(hash, language, extractor_version) DO U
      had_errors = excluded.had_errors, symbol_count = excluded.symbol_count, ref_count = excluded.ref_count,
      parse_ms = excluded.parse_ms, symbols_json = excluded.symbols_json, refs_json = excluded.refs_json`;
 
-/** A lone surrogate: JSON carries it as an escape SQLite would decode differently from a bound string. */
-const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * A lone surrogate (JSON carries it as an escape SQLite would decode differently from a bound string)
+ * or a NUL (SQLite 3.40's `->>` ends the text there; workerd's keeps it): such a row keeps a statement of its own.
+ */
+const NOT_JSON_SAFE = /[\p{Cs}\0]/u;
 
 /** UTF-8 bytes of `text` (D1's limit on one bound value is in bytes). */
 function utf8Length(text: string): number {
@@ -70,7 +73,7 @@ function bulkInsert(d1: D1Database, rows: readonly (string | number | null)[][],
   for (const row of rows) {
     const text = JSON.stringify(row);
     const bytes = utf8Length(text);
-    if (bytes + 2 > JSON_PARAM_BUDGET || row.some((v) => typeof v === 'string' && LONE_SURROGATE.test(v))) {
+    if (bytes + 2 > JSON_PARAM_BUDGET || row.some((v) => typeof v === 'string' && NOT_JSON_SAFE.test(v))) {
       flush();
       stmts.push(d1.prepare(`${insert} VALUES (${row.map((_, i) => `?${i + 1}`).join(', ')}) ${conflict}`).bind(...row));
       continue;

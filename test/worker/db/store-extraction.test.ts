@@ -85,6 +85,19 @@ describe('storeExtractionStatements', () => {
     expect(f?.message).toBe(bound?.v);
   });
 
+  it('keeps a NUL whole (such a row is bound as a string: some SQLite builds end JSON-extracted text at a NUL)', async () => {
+    const items = [
+      { row: row('se-n1', { message: 'a\0b' }), content: 'x\0y', size: 3 },
+      { row: row('se-n2'), content: 'n', size: 1 },
+    ];
+    await DB.batch(storeExtractionStatements(DB, items, 5));
+    const got = await DB.prepare("SELECT b.hash, length(CAST(b.content AS BLOB)) AS bytes, length(CAST(e.message AS BLOB)) AS msg FROM blobs b JOIN extractions e ON e.hash = b.hash WHERE b.hash IN ('se-n1', 'se-n2') ORDER BY b.hash").all();
+    expect(got.results).toEqual([
+      { hash: 'se-n1', bytes: 3, msg: 3 },
+      { hash: 'se-n2', bytes: 1, msg: null },
+    ]);
+  });
+
   it('updates an extraction stored before (same content, language and version), as the upsert did', async () => {
     await DB.batch(storeExtractionStatements(DB, [{ row: row('se-h', { status: 'failed', reason: 'timeout' }), content: 'h', size: 1 }], 1));
     await DB.batch(storeExtractionStatements(DB, [{ row: row('se-h', { symbolCount: 7 }), content: 'h', size: 1 }], 2));
