@@ -131,16 +131,49 @@ export type ContentCheck = { op: 'has'; text: string; fold: boolean } | { op: 'a
 /** Literals one check may bind (two more parameters are the project and the MATCH; D1 allows 100). */
 export const MAX_CHECK_LITERALS = 90;
 
-/** The check as SQL on any text column (its literals bound once, so the same parameters serve several columns). */
+/**
+ * Literals up to this many characters are tested with GLOB / LIKE, longer ones with instr (SQLite refuses a
+ * LIKE or GLOB pattern over 50,000 bytes).
+ */
+const PATTERN_CHARS = 4_000;
+
+/**
+ * The check as SQL on any text column (its literals bound once, so the same parameters serve several columns).
+ *
+ * A literal is a GLOB `*text*` (case-sensitive), folded a LIKE `%text%` (SQLite's LIKE ignores the case of
+ * ASCII letters only, exactly what a JavaScript /i regex without the u flag does to an ASCII literal). Both
+ * skip to the literal's first character with a byte search, where instr steps through every character and
+ * lower() copies the whole text first: on the trigram candidates of a literal, 2–4× less SQLite CPU. They
+ * read a text up to its first NUL: stored content holds none (a file with a NUL is binary, its content never
+ * stored; src/extract/guards.ts). A literal holding a NUL, or a long one, keeps instr.
+ */
 function renderCheck(c: ContentCheck, binds: unknown[]): (column: string) => string {
   if (c.op === 'has') {
-    // lower() folds ASCII only, exactly what a JavaScript /i regex (no u flag) does to an ASCII literal.
-    binds.push(c.fold ? c.text.toLowerCase() : c.text);
-    const n = binds.length;
-    return (column) => (c.fold ? `instr(lower(${column}), ?${n}) > 0` : `instr(${column}, ?${n}) > 0`);
+    const n = binds.length + 1;
+    if (c.text.includes('\0') || c.text.length > PATTERN_CHARS) {
+      // lower() folds ASCII only, as LIKE does.
+      binds.push(c.fold ? c.text.toLowerCase() : c.text);
+      return (column) => (c.fold ? `instr(lower(${column}), ?${n}) > 0` : `instr(${column}, ?${n}) > 0`);
+    }
+    if (c.fold) {
+      binds.push(`%${c.text.replace(/[\\%_]/g, '\\$&')}%`);
+      return (column) => `${column} LIKE ?${n} ESCAPE '\\'`;
+    }
+    // In a GLOB, a bracket holds one character taken literally.
+    binds.push(`*${c.text.replace(/[*?[]/g, '[$&]')}*`);
+    return (column) => `${column} GLOB ?${n}`;
   }
   const items = c.items.map((i) => renderCheck(i, binds));
   return (column) => `(${items.map((i) => i(column)).join(c.op === 'and' ? ' AND ' : ' OR ')})`;
+}
+
+/** Whether every text passing `a` passes `b`, seen from their shapes (false: not known). */
+function implies(a: ContentCheck, b: ContentCheck): boolean {
+  // LIKE folds ASCII letters alone (toLowerCase would also fold the Kelvin sign to k).
+  const ascii = (text: string) => text.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+  if (a.op === 'has' && b.op === 'has') return b.fold ? ascii(a.text) === ascii(b.text) : !a.fold && a.text === b.text;
+  if (a.op === 'has' || b.op === 'has' || a.op !== b.op || a.items.length !== b.items.length) return false;
+  return a.items.every((item, k) => implies(item, b.items[k]));
 }
 
 function checkSize(c: ContentCheck): number {
@@ -164,7 +197,9 @@ function checkSql(
   if (usable && folded) {
     const exact = renderCheck(usable, binds);
     const either = renderCheck(folded, binds);
-    const line = (column: string) => `(${exact(column)} OR ${either(column)})`;
+    // When every text passing the exact check passes the folded one (the same literals, folded), the folded check alone says
+    // whether a row passes either: a candidate holding neither is read once, not twice.
+    const line = implies(usable, folded) ? either : (column: string) => `(${exact(column)} OR ${either(column)})`;
     return { exact: `(${exact('b.content')})`, where: ` AND ${line('b.content')}`, folded: true, line };
   }
   if (!usable) return { exact: '1', where: '', folded: false, line: null };
@@ -265,12 +300,16 @@ export async function trigramCandidates(
  * no blob holds the trigrams). `more`: the page is full (further rows may
  * exist, from `last` on). A miss still checks every trigram candidate.
  *
- * With `lines` (and a check that applies), a row (of a file up to
- * LINES_MAX_BYTES) carries, instead of its content, only the lines a match could be on: those meeting the check (or the
+ * With `lines` (and a check that applies), a row carries, instead of its
+ * content, only the lines a match could be on: those meeting the check (or the
  * folded one) themselves, since every matching line holds the required
  * literals, plus every line longer than LONG_LINE characters (the scan counts
  * clipped lines). The rest of the file never leaves SQLite. The caller asks for
- * it only when the checks are exactly the pattern's requirement.
+ * it only when the checks are exactly the pattern's requirement. D1 refuses a
+ * string over 2,000,000 bytes, and splitting a file quotes it (a control
+ * character grows six times): a page D1 refuses so is asked for again with
+ * the content of its files over LINES_SAFE_BYTES (its next page tries every
+ * file's lines again).
  */
 export async function trigramCandidatesPage(
   d1: D1Database,
@@ -278,6 +317,31 @@ export async function trigramCandidatesPage(
   match: string,
   check: ContentCheck | null,
   opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null; lines?: boolean },
+): Promise<CandidatePage> {
+  if (!opts.lines) return candidatesPage(d1, projectId, match, check, opts);
+  try {
+    return await candidatesPage(d1, projectId, match, check, opts);
+  } catch (err) {
+    if (!/SQLITE_TOOBIG|string or blob too big/i.test(String((err as Error)?.message ?? err))) throw err;
+    return candidatesPage(d1, projectId, match, check, opts, LINES_SAFE_BYTES);
+  }
+}
+
+/**
+ * Files up to this size always split within D1's cap: the split's quoted text and the lines' JSON can each grow a
+ * file up to six times (a control character quotes as six bytes), plus a few bytes per carried line. A page D1
+ * refuses carries the lines of these files and the content of larger ones.
+ */
+const LINES_SAFE_BYTES = 192 * 1024;
+
+async function candidatesPage(
+  d1: D1Database,
+  projectId: string,
+  match: string,
+  check: ContentCheck | null,
+  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null; lines?: boolean },
+  /** With lines, files larger than this carry their content instead. */
+  linesMaxBytes?: number,
 ): Promise<CandidatePage> {
   const binds: unknown[] = [projectId, match, opts.limit];
   // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
@@ -300,12 +364,16 @@ export async function trigramCandidatesPage(
   for (const text of pathContains) add('instr(f.path, ?) > 0', text);
   let carried = `CASE WHEN ${exactColumn} THEN b.content END AS content`;
   if (withLines && line) {
-    binds.push(LONG_LINE, LINES_MAX_BYTES);
-    const long = binds.length - 1;
-    const small = `b.size <= ?${binds.length}`;
-    carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content,
-              CASE WHEN ${small} THEN (SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
-                WHERE ${line('j.value')} OR length(j.value) > ?${long}) END AS lines`;
+    binds.push(LONG_LINE);
+    const long = binds.length;
+    const split = `(SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
+                WHERE ${line('j.value')} OR length(j.value) > ?${long})`;
+    if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
+    else {
+      binds.push(linesMaxBytes);
+      const small = `b.size <= ?${binds.length}`;
+      carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content, CASE WHEN ${small} THEN ${split} END AS lines`;
+    }
   }
   const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
               ${exactColumn} AS exact, ${carried}
@@ -335,13 +403,6 @@ export async function trigramCandidatesPage(
  * units) is among them.
  */
 const LONG_LINE = 1_000;
-
-/**
- * Files up to this size carry lines; larger ones their content, as without `lines`. D1 caps a string at
- * 2,000,000 bytes, and the split's quoted text and the lines' JSON can each grow a file up to six times (a
- * control character quotes as six bytes), plus a few bytes per carried line: within the cap below this.
- */
-const LINES_MAX_BYTES = 192 * 1024;
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
 export interface CandidatePage extends CandidateFiles {

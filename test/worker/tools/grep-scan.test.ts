@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { push } from '../upload/support';
 import type { FileRow } from '../../../src/db/content';
 import { anchorsOf, compilePattern } from '../../../src/tools/grep/pattern';
 import { MAX_LINE, scanFiles, type GrepMatch, type ScanOptions } from '../../../src/tools/grep/scan';
@@ -256,16 +257,26 @@ describe('grep from the lines a prefilter page carries (through D1)', () => {
   const WIDE = [
     { path: 'w/astral.txt', content: `${'😀'.repeat(1_200)}abc\n${'é'.repeat(1_500)}abc\nabc\n` },
     { path: 'w/astral-quiet.txt', content: `${'😀'.repeat(1_200)}\n${'é'.repeat(1_500)}\nabc needle\n` },
-    // Past LINES_MAX_BYTES (192 KiB): the page carries this file's content, not its lines.
+    // 205 KB: the page carries its lines like any file's.
     { path: 'w/big.txt', content: `${'filler text\n'.repeat(20)}line abc needle\r\n`.repeat(800) },
+    // 420 KB quoting to 2.23 MB (a control character quotes as six bytes): D1 refuses the split, and the page comes again with content.
+    { path: 'w/controls.txt', content: `ctrlmark ${'\u0001'.repeat(60)}\n`.repeat(6_000) },
+  ];
+  // SQLite checks a literal with GLOB (case-sensitive) or LIKE (folded): their metacharacters must stay literal, and LIKE
+  // folds ASCII letters alone, as a JavaScript /i regex without the u flag does (the Kelvin sign is no k).
+  const META = [
+    { path: 'm/meta.txt', content: 'a%c and a_c and abc\n*?[x] and [ab]c and a\\%c\nKelvin \u212Aey and key and KEY\nx[*?]y ab*c a?c\n100% done_ok\nabc a]c a^c\n' },
+    { path: 'm/plain.txt', content: 'abc and axc and ab\\c\nkey\nac a c\nctrlmark too\n' },
   ];
   // Short lines after the long ones keep the mean line length under the upload's minified-file cut.
   const padded = (f: { path: string; content: string }) => (f.content.length > 2_000 ? { ...f, content: `${f.content}${'pad\n'.repeat(80)}` } : f);
-  const FILES = [...AWKWARD, ...RANDOM, ...WIDE].map(padded).sort((a, b) => (a.path < b.path ? -1 : 1));
+  const FILES = [...AWKWARD, ...RANDOM, ...WIDE, ...META].map(padded).sort((a, b) => (a.path < b.path ? -1 : 1));
 
   beforeAll(async () => {
-    const pushed = await rest('index', { project: PROJECT, files: FILES.map(({ path, content }) => ({ path, content })) });
-    expect(pushed.status).toBe(200);
+    // Through the upload protocol: the control characters' JSON escapes pass the index tool's 1 MiB body.
+    const pushed = await push(PROJECT, Object.fromEntries(FILES.map(({ path, content }) => [path, content])));
+    expect(pushed.sent?.status, JSON.stringify(pushed.sent?.body)).toBe(200);
+    expect(pushed.commit?.status, JSON.stringify(pushed.commit?.body)).toBe(200);
   });
 
   const grep = async (args: Json) => {
@@ -280,6 +291,10 @@ describe('grep from the lines a prefilter page carries (through D1)', () => {
     ...['abc', 'bca', 'abc|xyz', 'abc.*xyz', '^abc', 'abc$', '\\babc', 'ab[cd]', '(abc|bca)x', 'xyz\\s*abc', 'c\\r', 'ü.*abc', '"\\\\n', 'x(yz)?abc'].map((p): [string, { ignoreCase?: boolean }] => [p, {}]),
     ['ABC', { ignoreCase: true }],
     ['\\n', { literal: true }],
+    ...['a%c', 'a_c', '[ab]c', '*?[x]', '[*?]', 'ab*c', 'a?c', 'a\\%c', '0% done_', 'a]c', 'a^c', '\u212Aey', 'KEY and'].map((p): [string, { literal: boolean }] => [p, { literal: true }]),
+    ['ctrlmark', { literal: true }],
+    ['a[%_]c', {}],
+    ['(key|a%c) and', {}],
   ];
   it('lists, counts and clips exactly as a plain scan does', async () => {
     const mismatches: string[] = [];
@@ -303,7 +318,19 @@ describe('grep from the lines a prefilter page carries (through D1)', () => {
     expect(mismatches.slice(0, 3)).toEqual([]);
     // The comparison ran over carried lines, not whole files.
     expect(byLines).toBeGreaterThan(50);
-    expect(FILES.length).toBe(AWKWARD.length + RANDOM.length + WIDE.length);
+    expect(FILES.length).toBe(AWKWARD.length + RANDOM.length + WIDE.length + META.length);
+  });
+
+  it('carries the lines of a large file, and content when D1 refuses to split a file', async () => {
+    const big = await grep({ pattern: 'line abc needle', literal: true });
+    expect(big.result.total_matches).toBe(800);
+    expect(big.scan?.files_by_lines).toBe(1);
+    // The page asked again carries the small file's lines and the large one's content.
+    const refused = await grep({ pattern: 'ctrlmark', literal: true });
+    expect(refused.result.total_matches).toBe(6_001);
+    expect(refused.result.matches).toHaveLength(1000);
+    expect(refused.result.matches[1000 - 1].path).toBe('w/controls.txt');
+    expect(refused.scan?.files_by_lines).toBe(1);
   });
 
   it('carries lines only without context, and the answer is the same with the whole files', async () => {
