@@ -36,51 +36,34 @@ const EXTRACTION_CONFLICT = `ON CONFLICT(hash, language, extractor_version) DO U
      had_errors = excluded.had_errors, symbol_count = excluded.symbol_count, ref_count = excluded.ref_count,
      parse_ms = excluded.parse_ms, symbols_json = excluded.symbols_json, refs_json = excluded.refs_json`;
 
-/**
- * A lone surrogate (JSON carries it as an escape SQLite would decode differently from a bound string)
- * or a NUL (SQLite 3.40's `->>` ends the text there; workerd's keeps it): such a row keeps a statement of its own.
- */
-const NOT_JSON_SAFE = /[\p{Cs}\0]/u;
-
-/** UTF-8 bytes of `text` (D1's limit on one bound value is in bytes). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // Two bytes for U+0080–U+07FF, three for the rest of the BMP; a surrogate pair is 4 bytes for 2 units.
-    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
+/** D1's limit on the parameters of one statement. */
+const MAX_PARAMETERS = 100;
 
 /**
- * Rows written as a few json_each statements rather than one statement each (a batch of a
- * hundred files was two hundred statements, each with its own pass through the driver).
- * A row whose JSON would not fit one parameter, or holding a lone surrogate, keeps a statement
- * of its own, as every row had before.
+ * Rows written as multi-row `VALUES` statements with every value bound as it is: as many rows as
+ * D1's 100 parameters allow, and at most JSON_PARAM_BUDGET characters of values per statement (a
+ * longer row goes alone). The values reach SQLite once escaped, by the driver: no JSON of our own
+ * around them (file contents and extraction JSON were escaped twice, and parsed twice again).
  */
-function bulkInsert(d1: D1Database, rows: readonly (string | number | null)[][], insert: string, conflict: string): D1PreparedStatement[] {
+function boundInsert(d1: D1Database, rows: readonly (string | number | null)[][], insert: string, conflict: string): D1PreparedStatement[] {
   const stmts: D1PreparedStatement[] = [];
-  const values = Array.from({ length: rows[0]?.length ?? 0 }, (_, i) => `value ->> ${i}`).join(', ');
-  let current: string[] = [];
-  let size = 2;
+  const width = rows[0]?.length ?? 0;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, width)));
+  let current: (string | number | null)[][] = [];
+  let size = 0;
   const flush = () => {
-    // `WHERE true`: an upsert on a SELECT needs a WHERE clause to parse.
-    if (current.length > 0) stmts.push(d1.prepare(`${insert} SELECT ${values} FROM json_each(?1) WHERE true ${conflict}`).bind(`[${current.join(',')}]`));
+    if (current.length === 0) return;
+    const tuples = current.map((_, r) => `(${Array.from({ length: width }, (_, i) => `?${r * width + i + 1}`).join(', ')})`);
+    stmts.push(d1.prepare(`${insert} VALUES ${tuples.join(', ')} ${conflict}`).bind(...current.flat()));
     current = [];
-    size = 2;
+    size = 0;
   };
   for (const row of rows) {
-    const text = JSON.stringify(row);
-    const bytes = utf8Length(text);
-    if (bytes + 2 > JSON_PARAM_BUDGET || row.some((v) => typeof v === 'string' && NOT_JSON_SAFE.test(v))) {
-      flush();
-      stmts.push(d1.prepare(`${insert} VALUES (${row.map((_, i) => `?${i + 1}`).join(', ')}) ${conflict}`).bind(...row));
-      continue;
-    }
-    if (size + bytes + 1 > JSON_PARAM_BUDGET) flush();
-    current.push(text);
-    size += bytes + 1;
+    let chars = 0;
+    for (const v of row) if (typeof v === 'string') chars += v.length;
+    if (current.length >= perStatement || (current.length > 0 && size + chars > JSON_PARAM_BUDGET)) flush();
+    current.push(row);
+    size += chars;
   }
   flush();
   return stmts;
@@ -112,7 +95,7 @@ export function storeExtractionStatements(
     row.refsJson,
     now,
   ]);
-  return [...bulkInsert(d1, blobs, INSERT_BLOB, BLOB_CONFLICT), ...bulkInsert(d1, extractions, INSERT_EXTRACTION, EXTRACTION_CONFLICT)];
+  return [...boundInsert(d1, blobs, INSERT_BLOB, BLOB_CONFLICT), ...boundInsert(d1, extractions, INSERT_EXTRACTION, EXTRACTION_CONFLICT)];
 }
 
 export interface CommitParams {

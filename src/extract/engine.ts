@@ -61,6 +61,11 @@ interface CompiledQuery {
 }
 
 const queries = new Map<string, CompiledQuery>();
+/**
+ * Compiled queries by grammar and source: languages reading one grammar with one query (C and
+ * C++) share it, so an isolate pays that compile (the costliest of all) once.
+ */
+const shared = new Map<string, Promise<Query>>();
 
 /** Compiles a tags query and checks its captures against the vocabulary (throws on an unknown one). */
 export async function compileTagsQuery(grammar: Grammar, source: string): Promise<Query> {
@@ -78,7 +83,15 @@ export async function compileTagsQuery(grammar: Grammar, source: string): Promis
 async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   let compiled = queries.get(language.id);
   if (!compiled) {
-    compiled = { query: await compileTagsQuery(language.grammar, language.query), roles: new Map(), docComments: new Set(language.docComments ?? ['comment']) };
+    const key = `${language.grammar.name}\0${language.query}`;
+    let query = shared.get(key);
+    if (!query) {
+      query = compileTagsQuery(language.grammar, language.query);
+      shared.set(key, query);
+      // A failed compile is not kept: the next file tries again, as before.
+      query.catch(() => shared.delete(key));
+    }
+    compiled = { query: await query, roles: new Map(), docComments: new Set(language.docComments ?? ['comment']) };
     queries.set(language.id, compiled);
   }
   return compiled;

@@ -64,7 +64,7 @@ describe('storeExtractionStatements', () => {
     ]);
   });
 
-  it('gives a row too long for one JSON parameter, or with a lone surrogate, a statement of its own, in order', async () => {
+  it('gives a row longer than one statement\'s budget a statement of its own, in order, and binds a lone surrogate as a string', async () => {
     const big = 'y'.repeat(JSON_PARAM_BUDGET);
     const items = [
       { row: row('se-d'), content: 'd', size: 1 },
@@ -73,19 +73,19 @@ describe('storeExtractionStatements', () => {
       { row: row('se-g'), content: 'g', size: 1 },
     ];
     const stmts = storeExtractionStatements(DB, items, 99);
-    // contents: [d], e alone, [f g]; extractions: [d e], f alone, [g]
-    expect(stmts).toHaveLength(6);
+    // contents: [d], e alone, [f g]; extractions: [d e f g]
+    expect(stmts).toHaveLength(4);
     await DB.batch(stmts);
     const got = await stored(['se-d', 'se-e', 'se-f', 'se-g']);
     expect(got.blobs.map((b) => [b.hash, (b.content as string).length])).toEqual([['se-d', 1], ['se-e', big.length], ['se-f', 1], ['se-g', 1]]);
     expect(got.extractions.map((e) => e.hash)).toEqual(['se-d', 'se-e', 'se-f', 'se-g']);
-    // Bound as a string, as every row was before: the lone surrogate reads back as a bound one does.
+    // Bound as a string: the lone surrogate reads back as a bound one does.
     const f = await DB.prepare("SELECT message FROM extractions WHERE hash = 'se-f'").first<{ message: string }>();
     const bound = await DB.prepare('SELECT ?1 AS v').bind('lone \ud800 surrogate').first<{ v: string }>();
     expect(f?.message).toBe(bound?.v);
   });
 
-  it('keeps a NUL whole (such a row is bound as a string: some SQLite builds end JSON-extracted text at a NUL)', async () => {
+  it('keeps a NUL whole (values are bound as strings: some SQLite builds end JSON-extracted text at a NUL)', async () => {
     const items = [
       { row: row('se-n1', { message: 'a\0b' }), content: 'x\0y', size: 3 },
       { row: row('se-n2'), content: 'n', size: 1 },
@@ -96,6 +96,16 @@ describe('storeExtractionStatements', () => {
       { hash: 'se-n1', bytes: 3, msg: 3 },
       { hash: 'se-n2', bytes: 1, msg: null },
     ]);
+  });
+
+  it('keeps every statement within D1\'s 100 parameters: 25 contents or 7 extractions a statement, in order', async () => {
+    const items = Array.from({ length: 30 }, (_, i) => ({ row: row(`se-p${String(i).padStart(2, '0')}`), content: `c${i}`, size: `c${i}`.length }));
+    const stmts = storeExtractionStatements(DB, items, 7);
+    expect(stmts).toHaveLength(2 + 5);
+    await DB.batch(stmts);
+    const got = await stored(items.map((i) => i.row.hash));
+    expect(got.blobs.map((b) => [b.hash, b.content, b.size_t])).toEqual(items.map((i) => [i.row.hash, i.content, 'integer']));
+    expect(got.extractions.map((e) => e.hash)).toEqual(items.map((i) => i.row.hash));
   });
 
   it('updates an extraction stored before (same content, language and version), as the upsert did', async () => {
