@@ -86,8 +86,10 @@ type RawRecord = Omit<MoveRecord, 'copied' | 'removed'> & { copied: string; remo
 /** The move of `name` to the shard `target` is, or null. */
 export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
   const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
-  return raw ? { ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) } : null;
+  return raw ? parsed(raw) : null;
 }
+
+const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) });
 
 /** Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet. */
 function leftoverStatements(target: D1Database, projectId: string, name: string, now: number): D1PreparedStatement[] {
@@ -142,19 +144,31 @@ export function cursorHolds(rec: MoveRecord): string {
   return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = '${rec.move_id}' AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
 }
 
-/** Counts a step in `rec` (its phase and the rows removed so far); false when the move is no longer this one. */
-export async function recordStep(target: D1Database, budget: QueryBudget, rec: MoveRecord, now: number): Promise<boolean> {
-  const n = await budget.changes(
-    target
-      .prepare('UPDATE project_moves SET phase = ?3, removed = ?4, steps = steps + 1, updated_at = ?5 WHERE name = ?1 AND move_id = ?2')
-      .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(rec.removed), now),
-  );
-  return n > 0;
+/**
+ * Counts a step of `rec`'s move and answers the record as it now stands (null
+ * when the move is no longer this one): `removed` adds the rows this step
+ * removed to what the record holds (two steps removing at once both count),
+ * and the phase only goes forward (a step that copied while another flipped
+ * does not set it back to copying).
+ */
+export async function recordStep(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'move_id' | 'phase'>, removed: Record<string, number>, now: number): Promise<MoveRecord | null> {
+  budget.spend();
+  const raw = await target
+    .prepare(
+      `UPDATE project_moves SET phase = CASE WHEN phase = 'removing' THEN phase ELSE ?3 END,
+         removed = (SELECT coalesce(json_group_object(key, n), '{}') FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(project_moves.removed) UNION ALL SELECT key, value FROM json_each(?4)) GROUP BY key)),
+         steps = steps + 1, updated_at = ?5
+       WHERE name = ?1 AND move_id = ?2 RETURNING *`,
+    )
+    .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(removed), now)
+    .first<RawRecord>();
+  return raw ? parsed(raw) : null;
 }
 
-/** Forgets a finished move's record. */
-export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<void> {
-  await budget.changes(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(name, moveId));
+/** Forgets a finished move's record, answering it as it was (null when another step forgot it first). */
+export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
+  const raw = await budget.first<RawRecord>(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2 RETURNING *').bind(name, moveId));
+  return raw ? parsed(raw) : null;
 }
 
 /**
