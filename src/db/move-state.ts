@@ -184,3 +184,40 @@ export async function markLeftover(d1: D1Database, budget: QueryBudget, projectI
   ]);
   return deleted.meta.changes;
 }
+
+/** Leftovers a shard's status names at most (the count covers them all). */
+export const LISTED_LEFTOVERS = 20;
+
+/** What a shard holds of moves, in one row: every cursor on it (JSON), and its leftovers (count, oldest first). */
+export interface ShardMoveRow {
+  moves: string;
+  leftovers: number;
+  leftover_list: string;
+}
+
+/** A leftover copy a shard still holds (removed by the move's steps or the garbage collection). */
+export interface Leftover {
+  project: string;
+  project_id: string;
+  since: number;
+}
+
+/**
+ * One statement reading a shard's move cursors and leftovers, for the
+ * operator's listing (GET /v1/admin/shards): its D1 meta also carries the
+ * database's stored bytes, so a shard costs the listing one round trip.
+ */
+export function shardMovesStatement(d1: D1Database): D1PreparedStatement {
+  const fields = ['name', 'move_id', 'project_id', 'from_shard', 'to_shard', 'version', 'phase', 'table_index', 'after_rowid', 'total', 'steps', 'started_at', 'updated_at'];
+  const cursor = `json_object(${fields.map((f) => `'${f}', ${f}`).join(', ')}, 'copied', json(copied), 'removed', json(removed))`;
+  return d1.prepare(
+    `SELECT (SELECT json_group_array(${cursor}) FROM project_moves) AS moves, (SELECT count(*) FROM shard_leftovers) AS leftovers,
+       (SELECT json_group_array(json_object('project', name, 'project_id', project_id, 'since', since)) FROM (SELECT name, project_id, since FROM shard_leftovers ORDER BY since LIMIT ${LISTED_LEFTOVERS})) AS leftover_list`,
+  );
+}
+
+/** Parses a row of shardMovesStatement. */
+export function shardMoves(row: ShardMoveRow | undefined): { cursors: MoveRecord[]; leftovers: number; listed: Leftover[] } {
+  if (!row) return { cursors: [], leftovers: 0, listed: [] };
+  return { cursors: JSON.parse(row.moves) as MoveRecord[], leftovers: row.leftovers, listed: JSON.parse(row.leftover_list) as Leftover[] };
+}
