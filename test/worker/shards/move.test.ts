@@ -5,7 +5,7 @@ import { cancelProjectMove, moveStep, type MoveStepAnswer } from '../../../src/s
 import { MOVE_STALE_MS } from '../../../src/db/project-shard';
 import { PROJECT_TABLES } from '../../../src/db/project-copy';
 import { scheduledGc } from '../../../src/upload/gc';
-import { admin, env, placedOn, pushed, SHARDS, storedOn } from './support';
+import { admin, env, MANY, placedOn, pushed, SHARDS, storedOn, TINY } from './support';
 
 const SOURCE = {
   'src/server.ts': 'export class Server {\n  start(port: number) {\n    return listen(port);\n  }\n}\nexport function listen(port: number) {\n  return port;\n}\n',
@@ -413,16 +413,6 @@ async function cursor(shard: number, name: string): Promise<Cursor | null> {
 function tableAt(index: number): string {
   return PROJECT_TABLES[index]?.table ?? 'projects';
 }
-
-/** A budget small enough to force a project of MANY's size through many steps. */
-const TINY = 16;
-
-const MANY: Record<string, string> = Object.fromEntries(
-  Array.from({ length: 12 }, (_, i) => [
-    `src/m${i}.ts`,
-    `export function fn${i}(x: number) {\n  return helper${i}(x) + ${i};\n}\nexport function helper${i}(y: number) {\n  return y * 2;\n}\nexport class Box${i} {\n  get() {\n    return fn${i}(1);\n  }\n}\n`,
-  ]),
-);
 
 /** Steps the move of `name` to `to` with `queries` per step until it is moved; `between` sees every answer before the last. */
 async function stepUntilMoved(name: string, to: number, queries: number, between?: (a: MoveStepAnswer, i: number) => Promise<void>): Promise<MoveStepAnswer[]> {
