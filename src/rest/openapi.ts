@@ -408,7 +408,7 @@ function adminPaths(): Record<string, unknown> {
         responses: {
           '200': { description: 'Cancelled', content: jsonContent(enveloped(CANCEL_SCHEMA)) },
           ...adminErrors({
-            '404': 'No such project (project_not_found), or it is not being moved (move_not_found)',
+            '404': 'No such project (project_not_found), or it is not being moved, or its move ended (flipped or cancelled) while this request ran (move_not_found)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },
