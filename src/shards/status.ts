@@ -113,7 +113,8 @@ function moveStatus(name: string, from: number, to: number, cursor: MoveRecord |
     last_step_at: iso(last),
     heartbeat_at: iso(claim?.move_heartbeat_at),
     abandoned: claim ? !isMoving(claim, now) : (last ?? 0) < now - MOVE_STALE_MS,
-    abandoned_after: iso(last === null ? null : last + MOVE_STALE_MS),
+    // What a step judges a move by: the catalog's heartbeat while it holds the move, the cursor's last write after the flip.
+    abandoned_after: iso(claim ? (claim.move_heartbeat_at ?? 0) + MOVE_STALE_MS : last === null ? null : last + MOVE_STALE_MS),
   };
 }
 
