@@ -328,9 +328,7 @@ describe('steps of one move racing each other', () => {
     expect(step.progress.steps).toBe(3);
     expect(step.progress.queries).toBeLessThanOrEqual(60);
     await stepUntilMoved('racer', to, TINY);
-    expect(await dump(to, 'racer')).toEqual(before);
-    expect(await missingContent(to, 'racer')).toBe(0);
-    expect(await storedOn(from, 'racer')).toBe(0);
+    await expectMovedIntact('racer', from, to, before);
   }, 120_000);
 
   it('steps that each lose a page to a rival keep to their query budget, and the move copies every row once', async () => {
@@ -367,9 +365,7 @@ describe('steps of one move racing each other', () => {
     const copied = answers.map((a) => a.progress.rows_copied);
     expect(copied).toEqual([...copied].sort((a, b) => a - b));
     expect(await placedOn('contested')).toBe(to);
-    expect(await dump(to, 'contested')).toEqual(before);
-    expect(await missingContent(to, 'contested')).toBe(0);
-    expect(await storedOn(from, 'contested')).toBe(0);
+    await expectMovedIntact('contested', from, to, before);
   }, 180_000);
 
   it('a step whose flip a concurrent step made first helps remove the old copy instead of aborting the move', async () => {
@@ -389,14 +385,21 @@ describe('steps of one move racing each other', () => {
     expect(step.progress.queries).toBeLessThanOrEqual(step.progress.query_budget);
     if (step.state === 'removing') await stepUntilMoved('flipper', to, TINY);
     expect(await placedOn('flipper')).toBe(to);
-    expect(await dump(to, 'flipper')).toEqual(before);
+    await expectMovedIntact('flipper', from, to, before);
     expect(await leftovers(to)).toBe(0);
-    expect(await storedOn(from, 'flipper')).toBe(0);
     expect((await counts(from, 'flipper', (before.projects[0] as { id: string }).id)).files).toBe(0);
     const read = await rest('read', { project: 'flipper', path: 'src/m3.ts' });
     expect(JSON.stringify(read.body)).toContain('helper3');
   }, 120_000);
 });
+
+/** The project is on `to` with every row it had on `from` once (its contents and extractions too), and gone from `from`. */
+async function expectMovedIntact(name: string, from: number, to: number, before: Record<string, Record<string, unknown>[]>): Promise<void> {
+  expect(await placedOn(name)).toBe(to);
+  expect(await dump(to, name)).toEqual(before);
+  expect(await missingContent(to, name)).toBe(0);
+  expect(await storedOn(from, name)).toBe(0);
+}
 
 interface Cursor {
   table_index: number;
