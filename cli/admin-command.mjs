@@ -109,20 +109,49 @@ export async function runCancelMove(options, io) {
 }
 
 /**
- * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number }[], moves: { project: string, from: number, to: number | null, heartbeat_at: string }[] }} ShardsAnswer
+ * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing', table?: string | null, rows_copied?: number, rows_total_estimate?: number | null, percent?: number | null, rows_removed?: number, steps?: number, started_at?: string | null, last_step_at?: string | null, heartbeat_at?: string | null, abandoned?: boolean, abandoned_after?: string | null }} MoveStatus
+ * @typedef {{ count: number, projects: { project: string, project_id: string, since: string }[] }} Leftovers
+ * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number, moves_in?: string[], moves_out?: string[], leftovers?: Leftovers }[], moves: MoveStatus[] }} ShardsAnswer
  * @typedef {{ copied: Record<string, number>, rows_copied: number, rows_total_estimate: number, table: string | null, removed: Record<string, number>, steps: number, queries: number, query_budget: number }} MoveProgress
  * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number }} MoveAnswer
  * @typedef {{ project: string, shard: number, state: 'cancelled', was_moving_to: number, removed: Record<string, number>, partial_copy_removed: boolean }} CancelAnswer
  * @typedef {{ step?: string, code?: string, status?: number, message: string, suggestion?: string }} AdminError
  */
 
-/** @param {ShardsAnswer} answer */
+/**
+ * The shards as an aligned table (stored MB, projects, moves in and out, leftovers to remove), then a
+ * line per move in flight (state, progress, last step; an abandoned one with the commands that take it
+ * over or end it) and a line per shard holding leftovers.
+ * @param {ShardsAnswer} answer
+ */
 export function formatShards(answer) {
-  const rows = [['shard', 'binding', 'stored MB', 'projects']];
-  for (const s of answer.shards) rows.push([String(s.shard), s.binding, (s.bytes / 1e6).toFixed(1), String(s.projects)]);
+  const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
+  const rows = [['shard', 'binding', 'stored MB', 'projects', 'moving in', 'moving out', 'leftovers']];
+  for (const s of answer.shards) {
+    rows.push([String(s.shard), s.binding, (s.bytes / 1e6).toFixed(1), String(s.projects), String(s.moves_in?.length ?? 0), String(s.moves_out?.length ?? 0), String(s.leftovers?.count ?? 0)]);
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((cell, i) => (i === 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd());
-  for (const m of answer.moves) lines.push(`moving: ${m.project} from shard ${m.from} to shard ${m.to ?? '?'} (last heartbeat ${m.heartbeat_at})`);
+  for (const m of answer.moves) {
+    const progress =
+      m.state === 'removing'
+        ? `removing the old copy from shard ${m.from} (${n(m.rows_removed ?? 0)} rows removed)`
+        : m.rows_total_estimate == null
+          ? 'copying (no step has written its cursor yet)'
+          : `copying ${m.table ?? 'rows'}: ${n(m.rows_copied ?? 0)} / ~${n(m.rows_total_estimate)} rows (${m.percent ?? 0} %)`;
+    const when = [m.steps !== undefined ? `${m.steps} steps` : '', m.started_at ? `started ${m.started_at}` : '', `last step ${m.last_step_at ?? m.heartbeat_at ?? '?'}`].filter(Boolean).join(', ');
+    const abandoned = m.abandoned
+      ? ` — abandoned (no step for 10 minutes): pincher-edge move ${m.project} --shard ${m.to} takes it over${m.state === 'removing' ? '' : `, pincher-edge move ${m.project} --cancel ends it`}`
+      : '';
+    lines.push(`moving ${m.project}: shard ${m.from} → ${m.to ?? '?'}, ${progress}; ${when}${abandoned}`);
+  }
+  for (const s of answer.shards) {
+    const left = s.leftovers;
+    if (!left?.count) continue;
+    const named = left.projects.map((l) => `${l.project} (since ${l.since})`).join(', ');
+    const more = left.count > left.projects.length ? ` and ${n(left.count - left.projects.length)} more` : '';
+    lines.push(`leftovers on shard ${s.shard}: ${named}${more} — removed by the move's next step or the garbage collection`);
+  }
   return lines.join('\n');
 }
 

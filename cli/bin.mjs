@@ -25,7 +25,9 @@ Options:
 const SHARDS_HELP = `Usage: pincher-edge shards [options]
 
 List the server's D1 databases (shard 0 is the primary): binding, stored bytes as D1 reports
-them, projects placed on each, and moves in progress. Needs the admin key.
+them, projects placed on each, the moves in flight into and out of each (copying or removing,
+rows copied of the estimate, last step; abandoned after 10 minutes without a step) and the
+leftover copies still to remove. Needs the admin key.
 
 Options:
   --url <url>             server URL (env PINCHER_URL); required

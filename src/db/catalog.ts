@@ -72,7 +72,18 @@ export async function finishMove(primary: D1Database, name: string, from: number
   return r.meta.changes > 0;
 }
 
-/** Ends a move to `to` without flipping (the copy failed or was overtaken). */
-export async function cancelMove(primary: D1Database, name: string, to: number): Promise<void> {
-  await primary.prepare('UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND moving_to = ?2').bind(name, to).run();
+/** Ends a move to `to` without flipping (the copy failed or was overtaken); false when the catalog holds no such move (flipped or ended already). */
+export async function cancelMove(primary: D1Database, name: string, to: number): Promise<boolean> {
+  const r = await primary.prepare('UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND moving_to = ?2').bind(name, to).run();
+  return r.meta.changes > 0;
+}
+
+/** Projects the catalog places on each shard. */
+export function placedCountsStatement(primary: D1Database): D1PreparedStatement {
+  return primary.prepare('SELECT shard, count(*) AS projects FROM project_shards GROUP BY shard');
+}
+
+/** The catalog's moves (live or abandoned): project, shard, target and heartbeat. */
+export function movingStatement(primary: D1Database): D1PreparedStatement {
+  return primary.prepare(`SELECT ${COLUMNS} FROM project_shards WHERE moving_to IS NOT NULL ORDER BY name`);
 }

@@ -86,8 +86,10 @@ type RawRecord = Omit<MoveRecord, 'copied' | 'removed'> & { copied: string; remo
 /** The move of `name` to the shard `target` is, or null. */
 export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
   const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
-  return raw ? { ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) } : null;
+  return raw ? parsed(raw) : null;
 }
+
+const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) });
 
 /** Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet. */
 function leftoverStatements(target: D1Database, projectId: string, name: string, now: number): D1PreparedStatement[] {
@@ -142,19 +144,31 @@ export function cursorHolds(rec: MoveRecord): string {
   return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = '${rec.move_id}' AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
 }
 
-/** Counts a step in `rec` (its phase and the rows removed so far); false when the move is no longer this one. */
-export async function recordStep(target: D1Database, budget: QueryBudget, rec: MoveRecord, now: number): Promise<boolean> {
-  const n = await budget.changes(
-    target
-      .prepare('UPDATE project_moves SET phase = ?3, removed = ?4, steps = steps + 1, updated_at = ?5 WHERE name = ?1 AND move_id = ?2')
-      .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(rec.removed), now),
-  );
-  return n > 0;
+/**
+ * Counts a step of `rec`'s move and answers the record as it now stands (null
+ * when the move is no longer this one): `removed` adds the rows this step
+ * removed to what the record holds (two steps removing at once both count),
+ * and the phase only goes forward (a step that copied while another flipped
+ * does not set it back to copying).
+ */
+export async function recordStep(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'move_id' | 'phase'>, removed: Record<string, number>, now: number): Promise<MoveRecord | null> {
+  budget.spend();
+  const raw = await target
+    .prepare(
+      `UPDATE project_moves SET phase = CASE WHEN phase = 'removing' THEN phase ELSE ?3 END,
+         removed = (SELECT coalesce(json_group_object(key, n), '{}') FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(project_moves.removed) UNION ALL SELECT key, value FROM json_each(?4)) GROUP BY key)),
+         steps = steps + 1, updated_at = ?5
+       WHERE name = ?1 AND move_id = ?2 RETURNING *`,
+    )
+    .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(removed), now)
+    .first<RawRecord>();
+  return raw ? parsed(raw) : null;
 }
 
-/** Forgets a finished move's record. */
-export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<void> {
-  await budget.changes(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(name, moveId));
+/** Forgets a finished move's record, answering it as it was (null when another step forgot it first). */
+export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
+  const raw = await budget.first<RawRecord>(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2 RETURNING *').bind(name, moveId));
+  return raw ? parsed(raw) : null;
 }
 
 /**
@@ -169,4 +183,41 @@ export async function markLeftover(d1: D1Database, budget: QueryBudget, projectI
     d1.prepare('DELETE FROM projects WHERE id = ?1').bind(projectId),
   ]);
   return deleted.meta.changes;
+}
+
+/** Leftovers a shard's status names at most (the count covers them all). */
+export const LISTED_LEFTOVERS = 20;
+
+/** What a shard holds of moves, in one row: every cursor on it (JSON), and its leftovers (count, oldest first). */
+export interface ShardMoveRow {
+  moves: string;
+  leftovers: number;
+  leftover_list: string;
+}
+
+/** A leftover copy a shard still holds (removed by the move's steps or the garbage collection). */
+export interface Leftover {
+  project: string;
+  project_id: string;
+  since: number;
+}
+
+/**
+ * One statement reading a shard's move cursors and leftovers, for the
+ * operator's listing (GET /v1/admin/shards): its D1 meta also carries the
+ * database's stored bytes, so a shard costs the listing one round trip.
+ */
+export function shardMovesStatement(d1: D1Database): D1PreparedStatement {
+  const fields = ['name', 'move_id', 'project_id', 'from_shard', 'to_shard', 'version', 'phase', 'table_index', 'after_rowid', 'total', 'steps', 'started_at', 'updated_at'];
+  const cursor = `json_object(${fields.map((f) => `'${f}', ${f}`).join(', ')}, 'copied', json(copied), 'removed', json(removed))`;
+  return d1.prepare(
+    `SELECT (SELECT json_group_array(${cursor}) FROM project_moves) AS moves, (SELECT count(*) FROM shard_leftovers) AS leftovers,
+       (SELECT json_group_array(json_object('project', name, 'project_id', project_id, 'since', since)) FROM (SELECT name, project_id, since FROM shard_leftovers ORDER BY since LIMIT ${LISTED_LEFTOVERS})) AS leftover_list`,
+  );
+}
+
+/** Parses a row of shardMovesStatement. */
+export function shardMoves(row: ShardMoveRow | undefined): { cursors: MoveRecord[]; leftovers: number; listed: Leftover[] } {
+  if (!row) return { cursors: [], leftovers: 0, listed: [] };
+  return { cursors: JSON.parse(row.moves) as MoveRecord[], leftovers: row.leftovers, listed: JSON.parse(row.leftover_list) as Leftover[] };
 }

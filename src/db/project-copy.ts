@@ -1,4 +1,4 @@
-import { advanceStatement, cursorHolds, type MoveRecord, type QueryBudget } from './move-state';
+import { advanceStatement, cursorHolds, readMove, type MoveRecord, type QueryBudget } from './move-state';
 
 /**
  * Copying one project's index from one D1 database to another, and removing
@@ -98,24 +98,38 @@ function insertStatements(target: D1Database, spec: TableCopy, rows: Row[], guar
   return out;
 }
 
-/** Where a copy stands after a run of pages: the cursor `rec` now holds, or `lost` when another step moved it first. */
+/**
+ * Where a copy stands after a run of pages: the cursor as this step last saw
+ * it, `lost` when the move is no longer this one (cancelled, restarted or
+ * finished by another step), and the pages a concurrent step wrote first.
+ */
 export interface CopyProgress {
   rec: MoveRecord;
   lost: boolean;
+  races: number;
 }
+
+/** Test seam: runs after a page is read from the source and before it is written (a concurrent step can be slipped in). */
+export type BeforeWrite = (page: { table: string; after_rowid: number; rows: number }) => Promise<void>;
 
 /**
  * Copies pages of `rec.project_id` from `source` to `target` from `rec`'s
  * cursor on, table after table, while `budget` allows (each page: one read,
- * its inserts and the cursor's advance). Stops at the end of the last table.
+ * its inserts and the cursor's advance, and one query kept back to read the
+ * cursor again). Stops at the end of the last table. A page whose write
+ * applied to nothing lost a race (another step of the same move wrote from
+ * that cursor first): the cursor is read again and the copy goes on from
+ * where it now is, so no row is written twice and the progress answered is
+ * the cursor's.
  */
-export async function copyPages(source: D1Database, target: D1Database, rec: MoveRecord, budget: QueryBudget, now: () => number): Promise<CopyProgress> {
+export async function copyPages(source: D1Database, target: D1Database, rec: MoveRecord, budget: QueryBudget, now: () => number, beforeWrite?: BeforeWrite): Promise<CopyProgress> {
   let at = rec;
-  while (at.table_index < PROJECT_TABLES.length && budget.fits(3)) {
+  let races = 0;
+  while (at.phase === 'copying' && at.table_index < PROJECT_TABLES.length && budget.fits(4)) {
     const spec = PROJECT_TABLES[at.table_index];
     const rows = await budget.all<Row>(source.prepare(spec.select).bind(at.project_id, at.after_rowid, spec.page));
-    // As many rows as the budget's statements carry (the cursor's advance is one more).
-    const room = rows.length ? Math.max(0, budget.left - 1) * rowsPerStatement(spec, rows[0]) : 0;
+    // As many rows as the budget's statements carry (the cursor's advance is one more, its re-read another).
+    const room = rows.length ? Math.max(0, budget.left - 2) * rowsPerStatement(spec, rows[0]) : 0;
     const taken = rows.slice(0, room);
     const tableDone = taken.length === rows.length && rows.length < spec.page;
     if (rows.length && !taken.length) break;
@@ -124,12 +138,19 @@ export async function copyPages(source: D1Database, target: D1Database, rec: Mov
       after_rowid: tableDone ? 0 : (taken[taken.length - 1].__rowid as number),
       copied: taken.length ? { ...at.copied, [spec.table]: (at.copied[spec.table] ?? 0) + taken.length } : at.copied,
     };
+    await beforeWrite?.({ table: spec.table, after_rowid: at.after_rowid, rows: taken.length });
     const writes = [...(taken.length ? insertStatements(target, spec, taken, cursorHolds(at)) : []), advanceStatement(target, at, next, now())];
     const results = await budget.batch(target, writes);
-    if (results[results.length - 1].meta.changes === 0) return { rec: at, lost: true };
-    at = { ...at, ...next };
+    if (results[results.length - 1].meta.changes > 0) {
+      at = { ...at, ...next };
+      continue;
+    }
+    const current = await readMove(target, budget, at.name);
+    if (!current || current.move_id !== at.move_id) return { rec: at, lost: true, races };
+    races++;
+    at = current;
   }
-  return { rec: at, lost: false };
+  return { rec: at, lost: false, races };
 }
 
 /** Copies the `projects` row (the last write of a copy, after which the target holds the whole project) and advances the cursor past it; false when the cursor was lost. */

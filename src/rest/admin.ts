@@ -1,13 +1,11 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { PincherError } from '../errors';
-import { catalogEntries } from '../db/catalog';
-import { isMoving } from '../db/project-shard';
-import { shardsOf, shardSizes } from '../db/shards';
 import { requireAdmin } from '../http/auth';
 import { readJsonBody } from '../http/body';
 import { jsonWithMeta } from '../http/respond';
 import { cancelProjectMove, moveStep } from '../shards/move';
+import { shardsStatus } from '../shards/status';
 import { checkProjectName } from '../upload/paths';
 
 /** Operator routes (admin key): the shards with their stored bytes and projects, and moving a project between them, a bounded step per request (docs/capacity.md). */
@@ -18,21 +16,7 @@ adminRoutes.use('*', async function adminOnly(c, next) {
   await next();
 });
 
-adminRoutes.get('/shards', async (c) => {
-  const [sizes, entries] = await Promise.all([shardSizes(shardsOf(c.env)), catalogEntries(c.env.DB)]);
-  const now = Date.now();
-  return jsonWithMeta(c, {
-    shards: sizes.map(({ shard, bytes }) => ({
-      shard: shard.index,
-      binding: shard.binding,
-      bytes,
-      projects: entries.filter((e) => e.shard === shard.index).length,
-    })),
-    moves: entries
-      .filter((e) => isMoving(e, now))
-      .map((e) => ({ project: e.name, from: e.shard, to: e.moving_to, heartbeat_at: new Date(e.move_heartbeat_at ?? 0).toISOString() })),
-  });
-});
+adminRoutes.get('/shards', async (c) => jsonWithMeta(c, { ...(await shardsStatus(c.env)) }));
 
 adminRoutes.post('/projects/:project/move', async (c) => {
   const project = checkProjectName(c.req.param('project'));

@@ -252,6 +252,30 @@ function uploadPaths(): Record<string, unknown> {
   };
 }
 
+const ISO_OR_NULL: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+
+const MOVE_STATUS_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['project', 'from', 'to', 'state', 'table', 'rows_copied', 'rows_total_estimate', 'percent', 'rows_removed', 'steps', 'started_at', 'last_step_at', 'heartbeat_at', 'abandoned', 'abandoned_after'],
+  properties: {
+    project: { type: 'string' },
+    from: { type: 'integer' },
+    to: { type: 'integer' },
+    state: { type: 'string', enum: ['copying', 'removing'], description: 'copying: the old shard answers and pushes are refused; removing: the catalog flipped, the old copy is being removed' },
+    table: { type: ['string', 'null'], description: "the table being copied ('projects' last); null while removing or before the first step wrote its cursor" },
+    rows_copied: { type: 'integer' },
+    rows_total_estimate: { type: ['integer', 'null'], description: 'rows the copy writes, counted when it began; null before the first step wrote its cursor' },
+    percent: { type: ['integer', 'null'], description: 'rows_copied of rows_total_estimate (100 once removing)' },
+    rows_removed: { type: 'integer', description: 'rows of the old copy removed so far' },
+    steps: { type: 'integer' },
+    started_at: ISO_OR_NULL,
+    last_step_at: { ...ISO_OR_NULL, description: "the newer of the catalog's heartbeat and the cursor's last write" },
+    heartbeat_at: { ...ISO_OR_NULL, description: "the catalog's heartbeat on the primary (null once it flipped)" },
+    abandoned: { type: 'boolean', description: 'no step for 10 minutes: pushes are accepted again and the next step takes the move over' },
+    abandoned_after: { ...ISO_OR_NULL, description: 'when the move counts (or counted) as abandoned if no step comes' },
+  },
+};
+
 const SHARDS_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['shards', 'moves'],
@@ -260,22 +284,31 @@ const SHARDS_SCHEMA: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['shard', 'binding', 'bytes', 'projects'],
+        required: ['shard', 'binding', 'bytes', 'projects', 'moves_in', 'moves_out', 'leftovers'],
         properties: {
           shard: { type: 'integer', description: '0 for the primary (binding DB), n for DB_SHARD_<n>' },
           binding: { type: 'string' },
           bytes: { type: 'integer', description: "the database's stored bytes as D1 reports them" },
           projects: { type: 'integer', description: 'projects the catalog places on it' },
+          moves_in: { type: 'array', items: { type: 'string' }, description: 'projects being moved onto this shard (details in `moves`)' },
+          moves_out: { type: 'array', items: { type: 'string' }, description: 'projects being moved off this shard' },
+          leftovers: {
+            type: 'object',
+            description: "leftover copies still to remove (an old copy after a move, a cancelled or aborted move's partial copy): the move's steps or the garbage collection remove them",
+            required: ['count', 'projects'],
+            properties: {
+              count: { type: 'integer' },
+              projects: {
+                type: 'array',
+                description: 'the oldest 20',
+                items: { type: 'object', required: ['project', 'project_id', 'since'], properties: { project: { type: 'string' }, project_id: { type: 'string' }, since: { type: 'string', format: 'date-time' } } },
+              },
+            },
+          },
         },
       },
     },
-    moves: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { project: { type: 'string' }, from: { type: 'integer' }, to: { type: 'integer' }, heartbeat_at: { type: 'string', format: 'date-time' } },
-      },
-    },
+    moves: { type: 'array', description: 'the moves in flight, live or abandoned', items: MOVE_STATUS_SCHEMA },
   },
 };
 
@@ -339,7 +372,8 @@ function adminPaths(): Record<string, unknown> {
     '/v1/admin/shards': {
       get: {
         operationId: 'listShards',
-        summary: 'The D1 shards with their stored bytes and projects, and the moves in progress (admin key)',
+        summary:
+          'The D1 shards with their stored bytes and projects, the moves in flight into and out of each (state, rows copied of the estimate, last step, abandoned) and the leftover copies still to remove (admin key)',
         tags: ['admin'],
         responses: { '200': { description: 'OK', content: jsonContent(enveloped(SHARDS_SCHEMA)) }, ...adminErrors() },
       },
@@ -374,7 +408,7 @@ function adminPaths(): Record<string, unknown> {
         responses: {
           '200': { description: 'Cancelled', content: jsonContent(enveloped(CANCEL_SCHEMA)) },
           ...adminErrors({
-            '404': 'No such project (project_not_found), or it is not being moved (move_not_found)',
+            '404': 'No such project (project_not_found), or it is not being moved, or its move ended (flipped or cancelled) while this request ran (move_not_found)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },

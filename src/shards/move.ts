@@ -2,7 +2,7 @@ import type { Env } from '../env';
 import { PincherError } from '../errors';
 import { beginMove, cancelMove, catalogEntry, finishMove, placeEntry, touchMove, type CatalogEntry } from '../db/catalog';
 import { dropMove, forgetMove, markLeftover, QueryBudget, readMove, recordStep, startMove, type MoveRecord } from '../db/move-state';
-import { copyEstimate, copyPages, copyProjectRow, projectVersion, PROJECT_TABLES, removeLeftovers } from '../db/project-copy';
+import { copyEstimate, copyPages, copyProjectRow, projectVersion, PROJECT_TABLES, removeLeftovers, type BeforeWrite } from '../db/project-copy';
 import { forgetShards, isMoving, MOVE_STALE_MS } from '../db/project-shard';
 import { getProjectByName } from '../db/projects';
 import { shardAt, type Shard } from '../db/shards';
@@ -69,6 +69,8 @@ export interface StepOptions {
   queries?: number;
   /** Test seam: runs after the copy is complete and before the catalog flips. */
   beforeFlip?: () => Promise<void>;
+  /** Test seam: runs between reading a page from the old shard and writing it to the new one. */
+  beforeWrite?: BeforeWrite;
 }
 
 /** The step budget: PINCHER_MOVE_STEP_QUERIES when it is a whole number in [MIN_STEP_QUERIES, 900], else MOVE_STEP_QUERIES. */
@@ -152,15 +154,15 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   if (resuming && rec) {
     budget.spend();
     if (!(await touchMove(env.DB, name, to, now))) throw takenOver(name);
-    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) await abort(env, budget, name, source, target, rec.project_id);
+    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return removalStep(env, budget, await abort(env, budget, name, source, target, rec));
   } else {
+    budget.spend();
+    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) throw takenOver(name);
     if (entry.moving_to !== null && entry.moving_to !== to) {
-      // An abandoned move elsewhere: its partial copy becomes a leftover there.
+      // An abandoned move elsewhere (which can no longer flip): its partial copy becomes a leftover there.
       const old = shardAt(env, entry.moving_to);
       await dropMove(old.db, budget, name, row.id, now);
     }
-    budget.spend();
-    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) throw takenOver(name);
     const version = await projectVersion(source.db, budget, row.id);
     if (version === null) throw takenOver(name);
     rec = {
@@ -188,25 +190,54 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   const copyBegun = rec.table_index > 0 || rec.after_rowid > 0;
   const cleared = copyBegun ? { removed: {}, done: true } : await removeLeftovers(target.db, budget, rec.project_id);
   if (cleared.done) {
-    const progress = await copyPages(source.db, target.db, rec, budget, Date.now);
+    const progress = await copyPages(source.db, target.db, rec, budget, Date.now, opts.beforeWrite);
     if (progress.lost) throw takenOver(name);
     rec = progress.rec;
   }
-  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(7)) {
-    if (!(await recordStep(target.db, budget, rec, Date.now()))) throw takenOver(name);
-    return answer({ ...rec, steps: rec.steps + 1 }, 'copying', budget);
-  }
+  // A concurrent step of this move flipped it while this one copied: this one helps remove the old copy.
+  if (rec.phase === 'removing') return removalStep(env, budget, rec);
+  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(FLIP_QUERIES)) return copyingAnswer(target, budget, rec);
 
-  // The last page is in: the flip.
-  await opts.beforeFlip?.();
-  if ((await projectVersion(source.db, budget, row.id)) !== rec.version) await abort(env, budget, name, source, target, rec.project_id);
-  if (!(await copyProjectRow(source.db, target.db, rec, budget, Date.now()))) throw takenOver(name);
-  rec = { ...rec, table_index: PROJECT_TABLES.length + 1, copied: { ...rec.copied, projects: 1 } };
+  if (rec.table_index === PROJECT_TABLES.length) {
+    // The last page is in: the project row, then the flip.
+    await opts.beforeFlip?.();
+    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return removalStep(env, budget, await abort(env, budget, name, source, target, rec));
+    if (await copyProjectRow(source.db, target.db, rec, budget, Date.now())) {
+      rec = { ...rec, table_index: PROJECT_TABLES.length + 1, copied: { ...rec.copied, projects: 1 } };
+    } else {
+      // A concurrent step copied the row first (or the move is gone): go on from its cursor.
+      const current = await readMove(target.db, budget, name);
+      if (!current || current.move_id !== rec.move_id) throw takenOver(name);
+      rec = current;
+      if (rec.phase === 'removing') return removalStep(env, budget, rec);
+    }
+  }
   budget.spend();
-  if (!(await finishMove(env.DB, name, source.index, to))) throw takenOver(name);
+  if (await finishMove(env.DB, name, source.index, to)) {
+    console.log(JSON.stringify({ event: 'project_moved', project_id: rec.project_id, from: source.index, to, steps: rec.steps + 1, duration_ms: Date.now() - rec.started_at }));
+  } else {
+    // Flipped already by a concurrent step of this move, or the move is no longer this one.
+    budget.spend();
+    const now = await catalogEntry(env.DB, name);
+    if (now?.shard !== to || now.moving_to !== null) throw takenOver(name);
+  }
   forgetShards();
-  console.log(JSON.stringify({ event: 'project_moved', project_id: rec.project_id, from: source.index, to, steps: rec.steps + 1, duration_ms: Date.now() - rec.started_at }));
   return removalStep(env, budget, rec);
+}
+
+/**
+ * Queries the flip may take: the generation check, the project row's read and
+ * write (with the cursor's advance), its cursor re-read when another step
+ * wrote it first, the catalog's flip (and its re-read when another step
+ * flipped first), and marking the old copy (two).
+ */
+const FLIP_QUERIES = 9;
+
+/** Counts a copying step on the cursor and answers the move's true progress (another step may have advanced it meanwhile). */
+async function copyingAnswer(target: Shard, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
+  const current = await recordStep(target.db, budget, rec, {}, Date.now());
+  if (!current) throw takenOver(rec.name);
+  return answer(current, current.phase === 'removing' ? 'removing' : 'copying', budget);
 }
 
 /** After the flip: removes the old copy from the old shard within the budget; the move is done once it is gone. */
@@ -218,23 +249,37 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
   const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
   if (marked) removed.projects = (removed.projects ?? 0) + marked;
   const now = Date.now();
-  const next: MoveRecord = { ...rec, phase: 'removing', removed: { ...rec.removed } };
-  for (const [table, n] of Object.entries(removed)) next.removed[table] = (next.removed[table] ?? 0) + n;
   if (!done) {
-    if (!(await recordStep(target.db, budget, next, now))) throw takenOver(rec.name);
-    return answer({ ...next, steps: next.steps + 1 }, 'removing', budget);
+    const current = await recordStep(target.db, budget, { ...rec, phase: 'removing' }, removed, now);
+    if (!current) throw takenOver(rec.name);
+    return answer(current, 'removing', budget);
   }
-  await forgetMove(target.db, budget, rec.name, rec.move_id);
-  const finished = { ...next, steps: next.steps + 1 };
+  // The record as the last step found it (another step may have counted removals meanwhile), this step's own added.
+  const last = (await forgetMove(target.db, budget, rec.name, rec.move_id)) ?? rec;
+  const finished: MoveRecord = { ...last, phase: 'removing', removed: { ...last.removed }, steps: last.steps + 1 };
+  for (const [table, n] of Object.entries(removed)) finished.removed[table] = (finished.removed[table] ?? 0) + n;
   return { ...answer(finished, 'moved', budget), copied: finished.copied, removed: finished.removed, duration_ms: now - rec.started_at };
 }
 
-/** A source that changed under the copy: the move ends, its partial copy goes (what the budget leaves for later, the garbage collection or the next move removes). */
-async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, projectId: string): Promise<never> {
+/**
+ * A source that changed under the copy: the move ends, its partial copy goes
+ * (what the budget leaves for later, the garbage collection or the next move
+ * removes). A source whose row went because a concurrent step of this move
+ * flipped it is no change: the cursor as that step left it is answered, for
+ * this step to help remove the old copy.
+ */
+async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, rec: MoveRecord): Promise<MoveRecord> {
   budget.spend();
-  await cancelMove(env.DB, name, target.index);
-  await dropMove(target.db, budget, name, projectId, Date.now());
-  const { done } = await removeLeftovers(target.db, budget, projectId);
+  if (!(await cancelMove(env.DB, name, target.index))) {
+    // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
+    budget.spend();
+    const entry = await catalogEntry(env.DB, name);
+    const current = entry?.shard === target.index && entry.moving_to === null ? await readMove(target.db, budget, name) : null;
+    if (current?.move_id !== rec.move_id || current.table_index <= PROJECT_TABLES.length) throw takenOver(name);
+    return current;
+  }
+  await dropMove(target.db, budget, name, rec.project_id, Date.now());
+  const { done } = await removeLeftovers(target.db, budget, rec.project_id);
   throw new PincherError('move_source_changed', `project '${name}' changed on shard ${source.index} while it was copied; the move ended and the project stays on shard ${source.index}`, {
     suggestion: 'run the move again: it starts a fresh copy (pushes are accepted meanwhile)',
     details: { shard: source.index, partial_copy_removed: done },
@@ -276,7 +321,13 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   const target = shardAt(env, entry.moving_to);
   const rec = await readMove(target.db, budget, name);
   budget.spend();
-  await cancelMove(env.DB, name, entry.moving_to);
+  if (!(await cancelMove(env.DB, name, entry.moving_to))) {
+    // A step flipped (or another request cancelled) the move since the catalog was read: nothing of it is this request's to remove.
+    throw new PincherError('move_not_found', `the move of '${name}' to shard ${entry.moving_to} ended while it was being cancelled (it was finished or cancelled by another request)`, {
+      suggestion: 'GET /v1/admin/shards shows where the project is and the moves in progress',
+      details: { shard: entry.moving_to },
+    });
+  }
   forgetShards();
   const projectId = rec?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
   let removal = { removed: {} as Record<string, number>, done: true };

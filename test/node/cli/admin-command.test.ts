@@ -44,19 +44,26 @@ describe('pincher-edge shards and move: usage', () => {
 });
 
 describe('pincher-edge shards and move: output', () => {
-  it('prints the shards as an aligned table, then moves in progress', () => {
+  it('prints the shards as an aligned table, then the moves in flight and the leftovers', () => {
     const text = formatShards({
       shards: [
-        { shard: 0, binding: 'DB', bytes: 12_345_678, projects: 4 },
-        { shard: 1, binding: 'DB_SHARD_1', bytes: 1_000, projects: 0 },
+        { shard: 0, binding: 'DB', bytes: 12_345_678, projects: 4, moves_in: ['api'], moves_out: ['web', 'old'], leftovers: { count: 3, projects: [{ project: 'api', project_id: 'A1', since: '2026-12-02T09:00:00.000Z' }] } },
+        { shard: 1, binding: 'DB_SHARD_1', bytes: 1_000, projects: 1, moves_in: ['web', 'old'], moves_out: ['api'], leftovers: { count: 0, projects: [] } },
       ],
-      moves: [{ project: 'web', from: 0, to: 1, heartbeat_at: '2026-12-02T10:00:00.000Z' }],
+      moves: [
+        { project: 'api', from: 1, to: 0, state: 'removing', table: null, rows_copied: 900, rows_total_estimate: 900, percent: 100, rows_removed: 1_500, steps: 4, started_at: '2026-12-02T09:58:00.000Z', last_step_at: '2026-12-02T10:00:00.000Z', heartbeat_at: null, abandoned: false, abandoned_after: '2026-12-02T10:10:00.000Z' },
+        { project: 'old', from: 0, to: 1, state: 'copying', table: null, rows_copied: 0, rows_total_estimate: null, percent: null, rows_removed: 0, steps: 0, started_at: null, last_step_at: '2026-12-02T08:00:00.000Z', heartbeat_at: '2026-12-02T08:00:00.000Z', abandoned: true, abandoned_after: '2026-12-02T08:10:00.000Z' },
+        { project: 'web', from: 0, to: 1, state: 'copying', table: 'symbols', rows_copied: 41_500, rows_total_estimate: 212_000, percent: 19, rows_removed: 0, steps: 7, started_at: '2026-12-02T09:59:00.000Z', last_step_at: '2026-12-02T10:01:00.000Z', heartbeat_at: '2026-12-02T10:01:00.000Z', abandoned: false, abandoned_after: '2026-12-02T10:11:00.000Z' },
+      ],
     });
     expect(text.split('\n')).toEqual([
-      'shard  binding     stored MB  projects',
-      '    0  DB               12.3         4',
-      '    1  DB_SHARD_1        0.0         0',
-      'moving: web from shard 0 to shard 1 (last heartbeat 2026-12-02T10:00:00.000Z)',
+      'shard  binding     stored MB  projects  moving in  moving out  leftovers',
+      '    0  DB               12.3         4          1           2          3',
+      '    1  DB_SHARD_1        0.0         1          2           1          0',
+      'moving api: shard 1 → 0, removing the old copy from shard 1 (1,500 rows removed); 4 steps, started 2026-12-02T09:58:00.000Z, last step 2026-12-02T10:00:00.000Z',
+      'moving old: shard 0 → 1, copying (no step has written its cursor yet); 0 steps, last step 2026-12-02T08:00:00.000Z — abandoned (no step for 10 minutes): pincher-edge move old --shard 1 takes it over, pincher-edge move old --cancel ends it',
+      'moving web: shard 0 → 1, copying symbols: 41,500 / ~212,000 rows (19 %); 7 steps, started 2026-12-02T09:59:00.000Z, last step 2026-12-02T10:01:00.000Z',
+      "leftovers on shard 0: api (since 2026-12-02T09:00:00.000Z) and 2 more — removed by the move's next step or the garbage collection",
     ]);
   });
 

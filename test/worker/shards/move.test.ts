@@ -3,8 +3,9 @@ import { rest } from '../helpers';
 import { commit, open, push, request, sendFiles } from '../upload/support';
 import { cancelProjectMove, moveStep, type MoveStepAnswer } from '../../../src/shards/move';
 import { MOVE_STALE_MS } from '../../../src/db/project-shard';
+import { PROJECT_TABLES } from '../../../src/db/project-copy';
 import { scheduledGc } from '../../../src/upload/gc';
-import { admin, env, placedOn, pushed, SHARDS, storedOn } from './support';
+import { admin, env, MANY, placedOn, pushed, SHARDS, storedOn, TINY } from './support';
 
 const SOURCE = {
   'src/server.ts': 'export class Server {\n  start(port: number) {\n    return listen(port);\n  }\n}\nexport function listen(port: number) {\n  return port;\n}\n',
@@ -257,7 +258,7 @@ describe('moving a project between shards', () => {
     // Nobody steps it for MOVE_STALE_MS: pushes are accepted again, and the next step takes over.
     await SHARDS[0].prepare('UPDATE project_shards SET move_heartbeat_at = ?2 WHERE name = ?1').bind('orphan', Date.now() - MOVE_STALE_MS - 1).run();
     const shards = await admin('GET', '/shards');
-    expect(shards.body.moves.filter((m: { project: string }) => m.project === 'orphan')).toEqual([]);
+    expect(shards.body.moves.filter((m: { project: string }) => m.project === 'orphan')).toMatchObject([{ project: 'orphan', from, to, state: 'copying', abandoned: true, steps: 2 }]);
     const answers = await stepUntilMoved('orphan', to, 400);
     expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', progress: { steps: 3 } });
     expect(await dump(to, 'orphan')).toEqual(before);
@@ -288,15 +289,133 @@ describe('moving a project between shards', () => {
   });
 });
 
-/** A budget small enough to force a project of MANY's size through many steps. */
-const TINY = 16;
+describe('steps of one move racing each other', () => {
+  it('a step whose page lost the race to a concurrent step reads the cursor again and goes on from it, writing no row twice', async () => {
+    await pushed('racer', MANY);
+    const from = (await placedOn('racer')) as number;
+    const to = 1 - from;
+    const before = await dump(from, 'racer');
+    const first = await moveStep(env as never, 'racer', to, { queries: TINY });
+    const start = (await cursor(to, 'racer')) as Cursor;
+    const pages: { table: string; after_rowid: number; rows: number }[] = [];
+    let rival: MoveStepAnswer | undefined;
+    let rivalLeft: Cursor | null = null;
+    const step = await moveStep(env as never, 'racer', to, {
+      queries: 60,
+      beforeWrite: async (page) => {
+        pages.push(page);
+        if (rival) return;
+        // Between this step's read of its first page and its write, another step of the same move copies from the same cursor.
+        rival = await moveStep(env as never, 'racer', to, { queries: TINY });
+        rivalLeft = await cursor(to, 'racer');
+      },
+    });
+    const rivalDone = rival as unknown as MoveStepAnswer;
+    const rivalCursor = rivalLeft as unknown as Cursor;
+    expect(rivalDone.state).toBe('copying');
+    expect(rivalDone.progress.rows_copied).toBeGreaterThan(first.progress.rows_copied);
+    // The first page was read at the cursor the step began from; the next one where the rival left it.
+    expect(pages[0]).toMatchObject({ table: tableAt(start.table_index), after_rowid: start.after_rowid });
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[1]).toMatchObject({ table: tableAt(rivalCursor.table_index), after_rowid: rivalCursor.after_rowid });
+    expect(rivalCursor).not.toEqual(start);
+    // The answer is the cursor's true progress, within the step's budget.
+    const now = (await cursor(to, 'racer')) as Cursor;
+    expect(step.state).toBe('copying');
+    expect(step.progress.rows_copied).toBe(Object.values(now.copied).reduce((a, n) => a + n, 0));
+    expect(step.progress.copied).toEqual(now.copied);
+    expect(step.progress.rows_copied).toBeGreaterThan(rivalDone.progress.rows_copied);
+    expect(step.progress.steps).toBe(3);
+    expect(step.progress.queries).toBeLessThanOrEqual(60);
+    await stepUntilMoved('racer', to, TINY);
+    await expectMovedIntact('racer', from, to, before);
+  }, 120_000);
 
-const MANY: Record<string, string> = Object.fromEntries(
-  Array.from({ length: 12 }, (_, i) => [
-    `src/m${i}.ts`,
-    `export function fn${i}(x: number) {\n  return helper${i}(x) + ${i};\n}\nexport function helper${i}(y: number) {\n  return y * 2;\n}\nexport class Box${i} {\n  get() {\n    return fn${i}(1);\n  }\n}\n`,
-  ]),
-);
+  it('steps that each lose a page to a rival keep to their query budget, and the move copies every row once', async () => {
+    await pushed('contested', MANY);
+    const from = (await placedOn('contested')) as number;
+    const to = 1 - from;
+    const before = await dump(from, 'contested');
+    const answers: MoveStepAnswer[] = [];
+    let races = 0;
+    for (let i = 0; i < 200; i++) {
+      let raced = false;
+      const a = await moveStep(env as never, 'contested', to, {
+        queries: TINY,
+        beforeWrite: async () => {
+          if (raced) return;
+          raced = true;
+          races++;
+          const r = await moveStep(env as never, 'contested', to, { queries: TINY });
+          expect(r.progress.queries).toBeLessThanOrEqual(TINY);
+          if (r.state === 'moved') throw new Error('the rival finished the move');
+        },
+      });
+      answers.push(a);
+      expect(a.progress.queries, `step ${i}: ${JSON.stringify(a.progress)}`).toBeLessThanOrEqual(TINY);
+      expect(a.progress.query_budget).toBe(TINY);
+      if (a.state === 'copying') {
+        const now = (await cursor(to, 'contested')) as Cursor;
+        expect(a.progress.copied).toEqual(now.copied);
+      }
+      if (a.state === 'moved') break;
+    }
+    expect(races).toBeGreaterThan(3);
+    expect(answers[answers.length - 1].state).toBe('moved');
+    const copied = answers.map((a) => a.progress.rows_copied);
+    expect(copied).toEqual([...copied].sort((a, b) => a - b));
+    expect(await placedOn('contested')).toBe(to);
+    await expectMovedIntact('contested', from, to, before);
+  }, 180_000);
+
+  it('a step whose flip a concurrent step made first helps remove the old copy instead of aborting the move', async () => {
+    await pushed('flipper', MANY);
+    const from = (await placedOn('flipper')) as number;
+    const to = 1 - from;
+    const before = await dump(from, 'flipper');
+    let rival: MoveStepAnswer | undefined;
+    const step = await moveStep(env as never, 'flipper', to, {
+      beforeFlip: async () => {
+        // The copy is complete; another step of the move copies the project row, flips the catalog and starts removing the old copy.
+        rival = await moveStep(env as never, 'flipper', to, { queries: TINY });
+      },
+    });
+    expect(rival).toMatchObject({ state: 'removing', from, to });
+    expect(['removing', 'moved']).toContain(step.state);
+    expect(step.progress.queries).toBeLessThanOrEqual(step.progress.query_budget);
+    if (step.state === 'removing') await stepUntilMoved('flipper', to, TINY);
+    expect(await placedOn('flipper')).toBe(to);
+    await expectMovedIntact('flipper', from, to, before);
+    expect(await leftovers(to)).toBe(0);
+    expect((await counts(from, 'flipper', (before.projects[0] as { id: string }).id)).files).toBe(0);
+    const read = await rest('read', { project: 'flipper', path: 'src/m3.ts' });
+    expect(JSON.stringify(read.body)).toContain('helper3');
+  }, 120_000);
+});
+
+/** The project is on `to` with every row it had on `from` once (its contents and extractions too), and gone from `from`. */
+async function expectMovedIntact(name: string, from: number, to: number, before: Record<string, Record<string, unknown>[]>): Promise<void> {
+  expect(await placedOn(name)).toBe(to);
+  expect(await dump(to, name)).toEqual(before);
+  expect(await missingContent(to, name)).toBe(0);
+  expect(await storedOn(from, name)).toBe(0);
+}
+
+interface Cursor {
+  table_index: number;
+  after_rowid: number;
+  copied: Record<string, number>;
+}
+
+/** The move cursor of `name` on shard `shard`, or null. */
+async function cursor(shard: number, name: string): Promise<Cursor | null> {
+  const row = await SHARDS[shard].prepare('SELECT table_index, after_rowid, copied FROM project_moves WHERE name = ?1').bind(name).first<{ table_index: number; after_rowid: number; copied: string }>();
+  return row ? { ...row, copied: JSON.parse(row.copied) } : null;
+}
+
+function tableAt(index: number): string {
+  return PROJECT_TABLES[index]?.table ?? 'projects';
+}
 
 /** Steps the move of `name` to `to` with `queries` per step until it is moved; `between` sees every answer before the last. */
 async function stepUntilMoved(name: string, to: number, queries: number, between?: (a: MoveStepAnswer, i: number) => Promise<void>): Promise<MoveStepAnswer[]> {

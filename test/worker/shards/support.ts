@@ -39,3 +39,13 @@ export async function pushed(project: string, files: Record<string, string>): Pr
 export function admin(method: string, path: string, body?: unknown, key: string | null = ADMIN) {
   return request(method, `/v1/admin${path}`, body, key);
 }
+
+/** A budget small enough to force a project of MANY's size through many steps. */
+export const TINY = 16;
+
+export const MANY: Record<string, string> = Object.fromEntries(
+  Array.from({ length: 12 }, (_, i) => [
+    `src/m${i}.ts`,
+    `export function fn${i}(x: number) {\n  return helper${i}(x) + ${i};\n}\nexport function helper${i}(y: number) {\n  return y * 2;\n}\nexport class Box${i} {\n  get() {\n    return fn${i}(1);\n  }\n}\n`,
+  ]),
+);
