@@ -10,7 +10,7 @@ import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
 export { pathConditions, type PathFilter } from './path-filter';
-import { nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
+import { namePrefixSql, nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
 import { extractionGapsQuery, type ExtractionGapQuestion } from './extraction-gaps';
 import { symbolInPathRangeSql } from './symbol-range';
 
@@ -491,6 +491,8 @@ export function pageQuery(
   return { sql: `WITH h AS (${hits.sql}) ${top.sql}`, params: [...hits.params, ...top.params] };
 }
 
+const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
+
 /**
  * Every hit, narrow (its rowid and what orders it; confidence for the count's
  * best): the page sorts these and reads its symbols' columns for its rows only.
@@ -498,7 +500,7 @@ export function pageQuery(
 function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const cols = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
+  const cols = HIT_COLUMNS;
   const ftsScore = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...ftsScore.params, ...w.params];
   let sql = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
@@ -509,6 +511,37 @@ function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null):
     params.push(...namedScore.params, ...named.params);
   }
   return { sql, params };
+}
+
+/**
+ * The hits a prefix query's page is sorted from (`handle*`): only its tier-1
+ * hits (names starting with the word) when they alone fill the page (offset +
+ * limit), else every hit. Any tier-1 hit outscores every other, so the page is
+ * the same, while bm25 and the score are computed for the tier-1 hits only.
+ * Whether they fill it is counted among the name column's matches (every
+ * tier-1 name holds a token starting with the word there: the tokenizer folds
+ * case and diacritics at least as much as the tier's comparison), a fraction
+ * of every column's. The count of the search still counts every hit. No
+ * temporary table is built (SQLite keeps them in files in workerd's build).
+ * Null for any other query: a CTE `hp` of hitsQuery's columns.
+ */
+function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
+  const starts = namePrefixSql(rank);
+  if (!starts || typeof match !== 'string') return null;
+  const score = scoreSql(rank, `-${BM25}`);
+  const params: unknown[] = [...score.params, match];
+  const cond = filterConditions(f, params);
+  const enoughParams: unknown[] = [`name : ${match}`];
+  const enoughCond = [...filterConditions(f, enoughParams), starts.sql];
+  enoughParams.push(...starts.params);
+  const enough = `(SELECT count(*) >= ? FROM (SELECT 1 ${FROM} WHERE symbols_fts MATCH ? AND ${enoughCond.join(' AND ')} LIMIT ?))`;
+  const k = page.offset + page.limit;
+  params.push(k, ...enoughParams, k, ...starts.params);
+  return {
+    sql: `hp AS NOT MATERIALIZED (SELECT ${HIT_COLUMNS}, ${score.sql} AS score ${FROM}
+      WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND (NOT ${enough} OR ${starts.sql}))`,
+    params,
+  };
 }
 
 /** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
@@ -698,7 +731,12 @@ export function searchQuery(
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
-  const top = pageOf('h', f, page);
+  const prefix = prefixPageHits(match, f, rank, page);
+  if (prefix) {
+    ctes.push(prefix.sql);
+    cteParams.push(...prefix.params);
+  }
+  const top = pageOf(prefix ? 'hp' : 'h', f, page);
   return {
     sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
       ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,

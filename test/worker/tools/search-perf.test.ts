@@ -171,6 +171,23 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(counts.filter((n) => (n as number) > 0).length).toBeGreaterThan(1);
   });
 
+  it('sorts a prefix query whose names fill the page from those names, with the page of every hit, and no scan or temporary table', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    for (const [text, offset] of [['renderWid*', 0], ['renderWid*', 380], ['getU*', 40], ['inp*', 0], ['Handl*', 0]] as const) {
+      const query = translateQuery(text);
+      const page = { limit: 20, offset, snippets: false };
+      const q = numbered(searchQuery(query.match, filters, page, query.rank, null));
+      const plain = pageQuery(query.match, filters, page, query.rank);
+      const got = await env.DB.prepare(q.sql).bind(...q.params).all<{ rid: number | null; score: number }>();
+      const want = await env.DB.prepare(plain.sql).bind(...plain.params).all<{ rid: number; score: number }>();
+      expect(got.results.filter((r) => r.rid !== null).map((r) => [r.rid, r.score]), `${text} @${offset}`).toEqual(want.results.map((r) => [r.rid, r.score]));
+      expect(want.results.length, `${text} @${offset}`).toBeGreaterThan(0);
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+      const details = plan.results.map((r) => r.detail);
+      expect(details.some((d) => /SCAN (s|symbols)\b|MATERIALIZE (?!pg$)|LIST SUBQUERY/.test(d)), details.join(' | ')).toBe(false);
+    }
+  });
+
   it('binds each distinct value once, numbering the placeholders and leaving string literals alone', () => {
     expect(numbered({ sql: "SELECT ? AS a, '?' AS q, 'it''s ?' AS r, ?, ?, ?", params: ['x', 1, 'x', '1'] })).toEqual({
       sql: "SELECT ?1 AS a, '?' AS q, 'it''s ?' AS r, ?2, ?1, ?3",

@@ -434,3 +434,22 @@ describe('a co-tenant project in the same shard', () => {
     expect(moved).toBeGreaterThan(0);
   });
 });
+
+describe('a prefix query whose names fill the page', () => {
+  // The page is then sorted from the names starting with the word only (src/db/search.ts, prefixPageHits);
+  // a page past them is sorted from every hit. Both give the order of one page holding everything.
+  for (const query of ['conf*', 'comm*', 'load*', 'Con*']) {
+    it(`pages ${query} one hit at a time in the order of a page of every hit`, async () => {
+      const all = await search({ query, limit: 50 });
+      const whole = hits(all);
+      expect(whole.length).toBeGreaterThan(2);
+      const one: string[] = [];
+      for (let offset = 0; offset < whole.length; offset++) {
+        const page = await search({ query, limit: 1, offset });
+        expect(page.result.total).toBe(all.result.total);
+        one.push(...hits(page));
+      }
+      expect(one).toEqual(whole);
+    });
+  }
+});
