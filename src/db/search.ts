@@ -521,13 +521,16 @@ function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null):
  * Whether they fill it is counted among the name column's matches (every
  * tier-1 name holds a token starting with the word there: the tokenizer folds
  * case and diacritics at least as much as the tier's comparison), a fraction
- * of every column's. The count of the search still counts every hit. No
- * temporary table is built (SQLite keeps them in files in workerd's build).
+ * of every column's. The count of the search still counts every hit. Not
+ * under a kind, language, path or confidence filter. No temporary table is built (SQLite keeps them in files in workerd's build).
  * Null for any other query: a CTE `hp` of hitsQuery's columns.
  */
 function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
   const starts = namePrefixSql(rank);
   if (!starts || typeof match !== 'string') return null;
+  // Under a kind, language, path or confidence filter, bm25 is already computed for the few hits passing it, and
+  // counting the tier-1 names can cost more than it saves (measured in sqlite3 on the latency bench's mix).
+  if (f.kind !== undefined || f.language !== undefined || f.path || f.minConfidence !== undefined) return null;
   const score = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...score.params, match];
   const cond = filterConditions(f, params);
