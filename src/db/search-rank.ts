@@ -125,11 +125,19 @@ function exactMember(r: NameRank & { owner: string }, ci: boolean): SqlPart {
   return { sql: `${sql})`, params };
 }
 
+/**
+ * For a prefix query (`handle*`), the condition of its tier 1 over `s`: the
+ * name starts with the word, ignoring (ASCII) case. Null for any other query.
+ */
+export function namePrefixSql(r: NameRank | null): SqlPart | null {
+  if (!r?.prefix) return null;
+  return { sql: 'lower(substr(s.name, 1, ?)) = ?', params: [chars(r.name), r.name.toLowerCase()] };
+}
+
 /** Tier of a hit (3 best … 0), as a SQL expression over `s`. */
 function tierSql(r: NameRank | null): SqlPart {
   if (!r) return { sql: '0', params: [] };
-  const n = chars(r.name);
-  const startsWith: SqlPart = { sql: 'lower(substr(s.name, 1, ?)) = ?', params: [n, r.name.toLowerCase()] };
+  const startsWith: SqlPart = namePrefixSql({ ...r, prefix: true }) as SqlPart;
   if (r.prefix) return { sql: `(CASE WHEN ${startsWith.sql} THEN 1 ELSE 0 END)`, params: startsWith.params };
   if (r.owner !== null) {
     const exact = exactMember({ ...r, owner: r.owner }, false);

@@ -10,7 +10,7 @@ import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
 export { pathConditions, type PathFilter } from './path-filter';
-import { nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
+import { namePrefixSql, nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
 import { extractionGapsQuery, type ExtractionGapQuestion } from './extraction-gaps';
 import { symbolInPathRangeSql } from './symbol-range';
 
@@ -364,21 +364,26 @@ function filterConditions(f: SymbolFilters, params: unknown[]): string[] {
     cond.push('s.confidence >= ?');
     params.push(f.minConfidence);
   }
-  if (f.path) {
-    if (f.path.prefix) {
-      // The folder's symbols: one range of the id index as well as of the paths (src/db/symbol-range.ts).
-      const end = prefixEnd(f.path.prefix);
-      cond.push(symbolInPathRangeSql('s', '?', '?'));
-      params.push(f.path.prefix, end, f.path.prefix, end);
-    }
-    // A folder or file, and a name ending (src/db/path-filter.ts).
-    cond.push(...pathConditions('s.file_path', { under: f.path.under, ending: f.path.ending }, params));
-    if (f.path.paths) {
-      const chunks = jsonChunks(f.path.paths);
-      if (chunks.length === 0) cond.push('0');
-      else cond.push(`s.file_path IN (${chunks.map(() => 'SELECT value FROM json_each(?)').join(' UNION ALL ')})`);
-      params.push(...chunks);
-    }
+  if (f.path) cond.push(...pathFilterConditions(f.path, params));
+  return cond;
+}
+
+/** A path filter as conditions over `s`. */
+function pathFilterConditions(path: PathFilter, params: unknown[]): string[] {
+  const cond: string[] = [];
+  if (path.prefix) {
+    // The folder's symbols: one range of the id index as well as of the paths (src/db/symbol-range.ts).
+    const end = prefixEnd(path.prefix);
+    cond.push(symbolInPathRangeSql('s', '?', '?'));
+    params.push(path.prefix, end, path.prefix, end);
+  }
+  // A folder or file, and a name ending (src/db/path-filter.ts).
+  cond.push(...pathConditions('s.file_path', { under: path.under, ending: path.ending }, params));
+  if (path.paths) {
+    const chunks = jsonChunks(path.paths);
+    if (chunks.length === 0) cond.push('0');
+    else cond.push(`s.file_path IN (${chunks.map(() => 'SELECT value FROM json_each(?)').join(' UNION ALL ')})`);
+    params.push(...chunks);
   }
   return cond;
 }
@@ -486,6 +491,8 @@ export function pageQuery(
   return { sql: `WITH h AS (${hits.sql}) ${top.sql}`, params: [...hits.params, ...top.params] };
 }
 
+const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
+
 /**
  * Every hit, narrow (its rowid and what orders it; confidence for the count's
  * best): the page sorts these and reads its symbols' columns for its rows only.
@@ -493,7 +500,7 @@ export function pageQuery(
 function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const cols = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
+  const cols = HIT_COLUMNS;
   const ftsScore = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...ftsScore.params, ...w.params];
   let sql = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
@@ -504,6 +511,40 @@ function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null):
     params.push(...namedScore.params, ...named.params);
   }
   return { sql, params };
+}
+
+/**
+ * The hits a prefix query's page is sorted from (`handle*`): only its tier-1
+ * hits (names starting with the word) when they alone fill the page (offset +
+ * limit), else every hit. Any tier-1 hit outscores every other, so the page is
+ * the same, while bm25 and the score are computed for the tier-1 hits only.
+ * Whether they fill it is counted among the name column's matches (every
+ * tier-1 name holds a token starting with the word there: the tokenizer folds
+ * case and diacritics at least as much as the tier's comparison), a fraction
+ * of every column's. The count of the search still counts every hit. Not
+ * under a kind, language, path or confidence filter. No temporary table is built (SQLite keeps them in files in workerd's build).
+ * Null for any other query: a CTE `hp` of hitsQuery's columns.
+ */
+function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
+  const starts = namePrefixSql(rank);
+  if (!starts || typeof match !== 'string') return null;
+  // Under a kind, language, path or confidence filter, bm25 is already computed for the few hits passing it, and
+  // counting the tier-1 names can cost more than it saves (measured in sqlite3 on the latency bench's mix).
+  if (f.kind !== undefined || f.language !== undefined || f.path || f.minConfidence !== undefined) return null;
+  const score = scoreSql(rank, `-${BM25}`);
+  const params: unknown[] = [...score.params, match];
+  const cond = filterConditions(f, params);
+  const enoughParams: unknown[] = [`name : ${match}`];
+  const enoughCond = [...filterConditions(f, enoughParams), starts.sql];
+  enoughParams.push(...starts.params);
+  const enough = `(SELECT count(*) >= ? FROM (SELECT 1 ${FROM} WHERE symbols_fts MATCH ? AND ${enoughCond.join(' AND ')} LIMIT ?))`;
+  const k = page.offset + page.limit;
+  params.push(k, ...enoughParams, k, ...starts.params);
+  return {
+    sql: `hp AS NOT MATERIALIZED (SELECT ${HIT_COLUMNS}, ${score.sql} AS score ${FROM}
+      WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND (NOT ${enough} OR ${starts.sql}))`,
+    params,
+  };
 }
 
 /** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
@@ -668,9 +709,9 @@ export function searchQuery(
     params.push(...all.params);
   }
   if (miss) {
-    const relaxed = miss.relaxations.map((r) => countQuery(miss.match, r, rank));
-    cols.push(`CASE WHEN t.n = 0 THEN json_array(${relaxed.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')}) END AS relaxed`);
-    params.push(...relaxed.flatMap((r) => r.params));
+    const relaxed = relaxedCounts(miss.match, f, miss.relaxations, rank);
+    cols.push(`CASE WHEN t.n = 0 THEN ${relaxed.sql} END AS relaxed`);
+    params.push(...relaxed.params);
     // Nothing anywhere in the project: the one condition both remaining questions wait for (computed once).
     const nowhere = 't.n = 0 AND NOT (SELECT hit FROM a)';
     if (miss.gaps || miss.prefixes.length) {
@@ -684,17 +725,81 @@ export function searchQuery(
       params.push(...gaps.params);
     }
     if (miss.prefixes.length) {
-      const prefixes = miss.prefixes.map((p) => countQuery(p, f));
-      cols.push(`CASE WHEN ${nowhere} THEN json_array(${prefixes.map((p) => `(SELECT n FROM (${p.sql}))`).join(', ')}) END AS prefixes`);
-      params.push(...prefixes.flatMap((p) => p.params));
+      // One count over the list of prefix matches (see relaxedCounts).
+      const params0: unknown[] = [JSON.stringify(miss.prefixes)];
+      const cond = filterConditions(f, params0);
+      cols.push(`CASE WHEN ${nowhere} THEN (SELECT json_group_array((SELECT count(*) ${FROM} WHERE symbols_fts MATCH px.value AND ${cond.join(' AND ')}))
+        FROM (SELECT value FROM json_each(?) ORDER BY key) px) END AS prefixes`);
+      params.push(...params0.slice(1), params0[0]);
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
-  const top = pageOf('h', f, page);
+  const prefix = prefixPageHits(match, f, rank, page);
+  if (prefix) {
+    ctes.push(prefix.sql);
+    cteParams.push(...prefix.params);
+  }
+  const top = pageOf(prefix ? 'hp' : 'h', f, page);
   return {
     sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
       ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,
     params: [...cteParams, ...params, ...top.params],
+  };
+}
+
+/**
+ * The matches of `match` under each of `relaxations` (the search's filters
+ * with some lifted, or the corpus swapped), as a JSON `[[n, best], …]`: one
+ * count over a JSON list of the relaxations, each row's filters read from the
+ * list, rather than one count per relaxation. The statement's text, and the
+ * time SQLite takes to prepare it (paid by every search, hits or not), stays
+ * that of one count. A relaxation whose path filter is not the search's own
+ * (or absent) or whose project differs is counted on its own.
+ */
+function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly SymbolFilters[], rank: NameRank | null): SqlPart {
+  if (relaxations.length === 0) return { sql: 'json_array()', params: [] };
+  const listed = relaxations.every((r) => r.projectId === f.projectId && (r.path === undefined || r.path === f.path));
+  if (!listed) {
+    const counts = relaxations.map((r) => countQuery(match, r, rank));
+    return {
+      sql: `json_array(${counts.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')})`,
+      params: counts.flatMap((r) => r.params),
+    };
+  }
+  const rows = relaxations.map((r) => ({
+    corpus: r.corpus ?? null,
+    kind: r.kind ?? null,
+    language: r.language ?? null,
+    min_confidence: r.minConfidence ?? null,
+    path: r.path ? 1 : 0,
+  }));
+  const conditions = (params: unknown[]): string => {
+    params.push(f.projectId);
+    const cond = [
+      's.project_id = ?',
+      '(rx.corpus IS NULL OR s.corpus = rx.corpus)',
+      '(rx.kind IS NULL OR s.kind = rx.kind)',
+      '(rx.language IS NULL OR s.language = rx.language)',
+      '(rx.min_confidence IS NULL OR s.confidence >= rx.min_confidence)',
+    ];
+    if (f.path) cond.push(`(rx.path = 0 OR (${pathFilterConditions(f.path, params).join(' AND ')}))`);
+    return cond.join(' AND ');
+  };
+  const params: unknown[] = [match];
+  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH ? AND ${conditions(params)}`;
+  const named = namedCandidates(rank);
+  if (named) {
+    params.push(...named.params);
+    const cond = `${named.sql} AND ${conditions(params)} AND NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ? AND symbols_fts.rowid = s.rowid)`;
+    params.push(match);
+    count = `SELECT sum(n) AS n, max(best) AS best FROM (${count} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})`;
+  }
+  params.push(JSON.stringify(rows));
+  return {
+    sql: `(SELECT json_group_array(json((SELECT json_array(n, best) FROM (${count})))) FROM
+      (SELECT value ->> '$.corpus' AS corpus, value ->> '$.kind' AS kind, value ->> '$.language' AS language,
+              value ->> '$.min_confidence' AS min_confidence, value ->> '$.path' AS path FROM json_each(?) ORDER BY key) rx)`,
+    params,
   };
 }
 

@@ -127,6 +127,67 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(details.some((d) => /SCAN (s|symbols|f|files|b|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
   });
 
+  it('asks every relaxation and every shorter prefix in one count each: the text does not grow with them, the answers are their own counts', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code', kind: 'Function', language: 'typescript', minConfidence: 0.9, path: { prefix: 'src/m1' } };
+    const relaxationsOf = (f: SymbolFilters): SymbolFilters[] => [
+      { ...f, kind: undefined },
+      { ...f, language: undefined },
+      { ...f, path: undefined },
+      { ...f, minConfidence: undefined },
+      { ...f, corpus: 'docs' },
+      { projectId, corpus: 'code' },
+      { projectId, corpus: 'docs' },
+    ];
+    const prefixes = ['handleTokenz', 'handleToken', 'handleToke', 'handleTok', 'handleTo', 'handleT', 'handle'].map(prefixMatch);
+    const ask = (text: string, f: SymbolFilters, n: number) => {
+      const query = translateQuery(text);
+      const miss = { match: query.match, relaxations: relaxationsOf(f).slice(0, n), gaps: null, prefixes: prefixes.slice(0, n) };
+      return numbered(searchQuery(query.match, f, { limit: 20, offset: 0, snippets: false }, query.rank, miss));
+    };
+    const matches = (sql: string) => sql.split('symbols_fts MATCH').length - 1;
+    expect(matches(ask('handleTokenzz', filters, 7).sql)).toBe(matches(ask('handleTokenzz', filters, 2).sql));
+    const own = async (m: string, f: SymbolFilters) => {
+      const c = countQuery(m, f, translateQuery(m).rank);
+      const r = await env.DB.prepare(c.sql).bind(...c.params).first<{ n: number; best: number | null }>();
+      return [r?.n ?? 0, r?.best ?? null];
+    };
+    const row = async (q: { sql: string; params: unknown[] }) => {
+      expect(q.params.length).toBeLessThan(30);
+      const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string; prefixes: string | null }>();
+      expect(r?.total_n).toBe(0);
+      return r!;
+    };
+    // A name of the project under a kind it does not have: the relaxations find it (and the prefixes are not asked).
+    const narrow = { ...filters, kind: 'Interface' };
+    const relaxedRow = await row(ask('handleToken17', narrow, 7));
+    const expected = await Promise.all(relaxationsOf(narrow).map((r) => own(translateQuery('handleToken17').match, r)));
+    expect(JSON.parse(relaxedRow.relaxed)).toEqual(expected);
+    expect(expected.filter(([n]) => (n as number) > 0).length).toBeGreaterThan(0);
+    expect(relaxedRow.prefixes).toBeNull();
+    // A name found nowhere: the shorter prefixes are counted under the search's filters.
+    const prefixRow = await row(ask('handleTokenzz', filters, 7));
+    const counts = await Promise.all(prefixes.map(async (p) => (await own(p, filters))[0]));
+    expect(JSON.parse(prefixRow.prefixes ?? 'null')).toEqual(counts);
+    expect(counts.filter((n) => (n as number) > 0).length).toBeGreaterThan(1);
+  });
+
+  it('sorts a prefix query whose names fill the page from those names, with the page of every hit, and no scan or temporary table', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    for (const [text, offset] of [['renderWid*', 0], ['renderWid*', 380], ['getU*', 40], ['inp*', 0], ['Handl*', 0]] as const) {
+      const query = translateQuery(text);
+      const page = { limit: 20, offset, snippets: false };
+      const q = numbered(searchQuery(query.match, filters, page, query.rank, null));
+      const plain = pageQuery(query.match, filters, page, query.rank);
+      const got = await env.DB.prepare(q.sql).bind(...q.params).all<{ rid: number | null; score: number }>();
+      const want = await env.DB.prepare(plain.sql).bind(...plain.params).all<{ rid: number; score: number }>();
+      expect(got.results.filter((r) => r.rid !== null).map((r) => [r.rid, r.score]), `${text} @${offset}`).toEqual(want.results.map((r) => [r.rid, r.score]));
+      expect(want.results.length, `${text} @${offset}`).toBeGreaterThan(0);
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+      const details = plan.results.map((r) => r.detail);
+      expect(details.some((d) => /SCAN (s|symbols)\b|MATERIALIZE (?!pg$)|LIST SUBQUERY/.test(d)), details.join(' | ')).toBe(false);
+    }
+  });
+
   it('binds each distinct value once, numbering the placeholders and leaving string literals alone', () => {
     expect(numbered({ sql: "SELECT ? AS a, '?' AS q, 'it''s ?' AS r, ?, ?, ?", params: ['x', 1, 'x', '1'] })).toEqual({
       sql: "SELECT ?1 AS a, '?' AS q, 'it''s ?' AS r, ?2, ?1, ?3",

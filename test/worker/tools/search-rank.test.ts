@@ -371,3 +371,85 @@ describe('operator and punctuated names', () => {
     expect(hits(all)).toHaveLength(4);
   });
 });
+
+describe('a co-tenant project in the same shard', () => {
+  // bm25's statistics (how common each word is, the average text length) are the shard's, so another project's
+  // symbols change the relevance of this one's hits. The relevance is at most 499 of a score whose other parts
+  // step by 500 (tier, source, body, first definition): a co-tenant reorders hits inside one such group only.
+  const HOME = 'rank-home';
+  const TENANT = 'rank-tenant';
+  const home: Record<string, string> = {
+    'src/parse.ts': [
+      '/** Parses a token. */',
+      'export function parseToken(text: string): string { return text; }',
+      '/** Reads the next token of the stream and parses it, token by token, until the input ends. */',
+      'export function readNext(input: string): string { return input; }',
+      'export function parseAll(tokens: string[], token: string): string[] { return tokens; }',
+      '/** Token parse helper. */',
+      'export const tokenParser = (s: string) => s;',
+      'export class TokenParse { parse(token: string) { return token; } }',
+      '',
+    ].join('\n'),
+    'test/parse.test.ts': 'export function parseTokenTest(token: string) { return token; }\n',
+    'src/lex.py': '"""Lexer."""\n\ndef parse(token):\n    """Parse one token."""\n    return token\n\ndef token_parse(text, token=None):\n    return text\n',
+  };
+  // Long docstrings that say "token" often and "parse" never: the word becomes common and texts long.
+  const tenant: Record<string, string> = {
+    'lib/noise.ts': Array.from(
+      { length: 120 },
+      (_, i) => `/** ${'token stream token value token kind token position '.repeat(6)} */\nexport function noise${i}(token${i}: string) { return token${i}; }\n`,
+    ).join(''),
+  };
+
+  async function ranked(query: string): Promise<{ key: string; score: number }[]> {
+    const res = await rest('search', { project: HOME, query, limit: 100 });
+    expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+    return (res.body.result.results as Json[]).map((r) => ({ key: `${r.file_path}::${r.qualified_name}#${r.kind}`, score: r.score as number }));
+  }
+
+  it('changes a hit score by less than 500 and never its tier, source, body or first-definition group', async () => {
+    const push = async (project: string, files: Record<string, string>) =>
+      expect((await rest('index', { project, files: Object.entries(files).map(([path, content]) => ({ path, content })) })).status).toBe(200);
+    await push(HOME, home);
+    const queries = ['token', 'parse token', 'parse*', 'token*', 'parse OR token', '"parse token"', 'parseToken'];
+    const before = await Promise.all(queries.map(ranked));
+    await push(TENANT, tenant);
+    const after = await Promise.all(queries.map(ranked));
+    let moved = 0;
+    queries.forEach((query, q) => {
+      expect(after[q].map((h) => h.key).sort(), query).toEqual(before[q].map((h) => h.key).sort());
+      expect(before[q].length, query).toBeGreaterThan(0);
+      const was = new Map(before[q].map((h) => [h.key, h.score]));
+      for (const h of after[q]) {
+        const old = was.get(h.key) as number;
+        expect(Math.abs(h.score - old), `${query}: ${h.key}`).toBeLessThan(500);
+        expect(Math.floor(h.score / 500), `${query}: ${h.key}`).toBe(Math.floor(old / 500));
+        if (h.score !== old) moved++;
+      }
+      // So the groups come in the same order: only hits of one group trade places.
+      const groups = (hs: { score: number }[]) => hs.map((h) => Math.floor(h.score / 500));
+      expect(groups(after[q]), query).toEqual(groups(before[q]));
+    });
+    // The co-tenant did move relevance (the bound above is what holds, not equality).
+    expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe('a prefix query whose names fill the page', () => {
+  // The page is then sorted from the names starting with the word only (src/db/search.ts, prefixPageHits);
+  // a page past them is sorted from every hit. Both give the order of one page holding everything.
+  for (const query of ['conf*', 'comm*', 'load*', 'Con*']) {
+    it(`pages ${query} one hit at a time in the order of a page of every hit`, async () => {
+      const all = await search({ query, limit: 50 });
+      const whole = hits(all);
+      expect(whole.length).toBeGreaterThan(2);
+      const one: string[] = [];
+      for (let offset = 0; offset < whole.length; offset++) {
+        const page = await search({ query, limit: 1, offset });
+        expect(page.result.total).toBe(all.result.total);
+        one.push(...hits(page));
+      }
+      expect(one).toEqual(whole);
+    });
+  }
+});
