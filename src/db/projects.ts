@@ -37,7 +37,7 @@ const PROJECT_COLUMNS = COLUMNS.map(([key, column]) => `${column} AS ${key}`).jo
  * SQL true exactly when `projects` holds `row` as it is, every column alike
  * (the project was not re-pushed, dropped, recreated or moved away), its
  * parameters numbered from `?from`. A check a cached row rides along with
- * (src/tools/project-cache.ts), folded into a call's first statement.
+ * (src/tools/project-cache.ts), folded into a SELECT of a call's first round trip.
  */
 export function projectRowHolds(row: ProjectRow, from: number): { sql: string; values: unknown[] } {
   const terms = COLUMNS.map(([, column], i) => `${column} ${column === 'name' ? '=' : 'IS'} ?${from + i}`);

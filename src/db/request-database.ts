@@ -9,7 +9,7 @@
  *   that asks for what it needs at once pays one round trip;
  * - lets a check ride along with the next round trip (`rideAlong`):
  *   validating a cached row costs no round trip of its own. A check that can
- *   be said as a SQL condition is folded into the trip's first SELECT
+ *   be said as a SQL condition is folded into one SELECT of the trip
  *   (`foldChecks`), so the trip sends no statement more; otherwise it goes
  *   as a statement of its own in the same batch. Either way it sees the same
  *   database state as the statements it rode with (a batch is one
@@ -35,8 +35,8 @@ export interface RequestDatabase extends D1Database {
   /**
    * Runs `statement` with the next round trip (or on `flush`) and hands its
    * rows to `settle`. Several checks may wait; they all ride together. With
-   * `fold`, the check may instead travel as a condition inside the trip's
-   * first SELECT: `held` is then called when the condition held, and when it
+   * `fold`, the check may instead travel as a condition inside a SELECT of
+   * the trip: `held` is then called when the condition held, and when it
    * did not the trip is sent again with `statement` beside it.
    */
   rideAlong(statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold): void;
@@ -176,8 +176,8 @@ class Trips {
   }
 
   /**
-   * Sends `parts` with every check of `rides` folded into their first
-   * foldable statement: true when that answered them all. False, with
+   * Sends `parts` with every check of `rides` folded into the shortest
+   * statement that takes them: true when that answered them all. False, with
    * nothing answered, when a check cannot be folded, no statement takes
    * them, or the folded trip failed (a check that did not hold, or any
    * failure): the caller then sends the checks as statements of their own.
@@ -186,14 +186,16 @@ class Trips {
     const folds = rides.map((r) => r.fold);
     if (!folds.every((f): f is Fold => f !== undefined)) return false;
     const statements = parts.flatMap((p) => p.statements);
+    // Into the shortest statement that takes them: the simplest, so a walk or a search keeps its plan untouched.
     let target = -1;
     let into: Source | null = null;
-    while (into === null && ++target < statements.length) {
-      const source = sources.get(statements[target]);
-      into = source ? foldChecks(source, folds) : null;
-    }
+    statements.forEach((s, i) => {
+      const source = sources.get(s);
+      const folded = source && (into === null || source.sql.length < sources.get(statements[target])!.sql.length) ? foldChecks(source, folds) : null;
+      if (folded) [target, into] = [i, folded];
+    });
     if (into === null) return false;
-    const { sql, values } = into;
+    const { sql, values } = into as Source;
     statements[target] = this.db.prepare(sql).bind(...values);
     let all: D1Result[];
     try {

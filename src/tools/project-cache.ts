@@ -6,7 +6,7 @@ import { BoundedMap } from '../util/bounded-map';
  * Project rows cached per isolate, by name. A cached row is never trusted on
  * its own: the call that uses it re-reads the row in its own first D1 round
  * trip (a ride-along check, src/db/request-database.ts: a condition folded
- * into the call's first statement, or a statement beside it) and, when the row
+ * into a SELECT of the call's first round trip, or a statement beside it) and, when the row
  * changed (a push committed a new generation, the project was dropped or
  * recreated), the call is marked stale and the seam runs it again with the
  * fresh row. So the cache saves the lookup's round trip and never serves an

@@ -90,7 +90,7 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('search', { query: 'fetchWidget', file_pattern: 'src/w*.ts' })).trips).toBe(2);
   });
 
-  it('a warm lite call executes its own statements only: the cached project row’s check is folded into the first', async () => {
+  it('a warm lite call executes its own statements only: the cached project row’s check is folded into one of them', async () => {
     // [tool, args, statements the tool itself asks]: read's map, symbol and a whole file ask the file and its symbols.
     const calls: [string, Json, number][] = [
       ['symbol', { id: 'src/widget.ts::fetchWidget#Function' }, 1],
