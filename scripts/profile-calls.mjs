@@ -7,12 +7,15 @@
 // to --out (default the temp folder) and opens in Chrome DevTools. Besides tools, `--tools` takes
 // the bench's reference calls: ready (GET /v1/ready?shard=0), health (GET /v1/health), why_empty.
 // `--sql-timing` turns on PINCHER_SQL_TIMING: the Worker logs each D1 round trip's statements and
-// wall time.
+// wall time. `--cpu` measures instead of profiling: the CPU time (/proc utime + stime) of the
+// whole local runtime (the Worker, its D1 and the call-log write after each answer) per call,
+// which a loaded machine distorts far less than wall times; `--rounds n` repeats each tool's
+// block n times, tools interleaved, and prints every round and the median.
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectInspector, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
+import { childWorkerds, connectInspector, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +26,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '10' },
     out: { type: 'string', default: tmpdir() },
     'sql-timing': { type: 'boolean', default: false },
+    cpu: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
   },
 });
 if (!values.d1 || !values.mix || typeof WebSocket !== 'function') {
@@ -38,6 +43,41 @@ const warmup = Number(values.warmup);
 const KEY = 'profile-key-0123456789abcdef0123456789';
 const vars = values['sql-timing'] ? { PINCHER_SQL_TIMING: '1' } : {};
 const { worker, base, inspectorPort } = await startInspectedWorker({ key: KEY, minify: false, persistTo: path.resolve(values.d1), vars });
+/** utime + stime of this process's workerd children, in ms. */
+async function runtimeCpuMs() {
+  const tick = 1000 / 100;
+  let ms = 0;
+  for (const pid of await childWorkerds()) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ms += (Number(f[11]) + Number(f[12])) * tick;
+  }
+  return ms;
+}
+
+/**
+ * `--cpu`: per tool, `rounds` blocks of `calls` calls (tools interleaved block by block), each
+ * block's runtime CPU per call; the last call's write after the answer is waited for (200 ms).
+ */
+async function cpuPerCall({ tools, refs, call }) {
+  const rounds = Number(values.rounds);
+  /** @type {Record<string, number[]>} */
+  const per = Object.fromEntries(tools.map((t) => [t, []]));
+  for (const tool of tools) for (let i = 0; i < Math.max(warmup, refs[tool]?.length ?? 0); i++) await call(tool, refs[tool][i % refs[tool].length].args);
+  for (let r = 0; r < rounds; r++) {
+    for (const tool of tools) {
+      const entries = refs[tool];
+      await new Promise((res) => setTimeout(res, 200));
+      const before = await runtimeCpuMs();
+      for (let i = 0; i < calls; i++) await call(tool, entries[i % entries.length].args);
+      await new Promise((res) => setTimeout(res, 200));
+      per[tool].push((await runtimeCpuMs() - before) / calls);
+    }
+  }
+  const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const tool of tools) console.log(`cpu ${tool}: median ${med(per[tool]).toFixed(2)} ms per call (rounds ${per[tool].map((x) => x.toFixed(2)).join(' ')})`);
+}
+
 const p50 = (xs) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1] : null);
 try {
   await worker.ready;
@@ -73,6 +113,11 @@ try {
     return { client: performance.now() - t0, server: body?._meta?.latency_ms ?? null, trips: 0, bytes: JSON.stringify(body).length };
   };
   const floor = () => get(routes.ready);
+  if (values.cpu) {
+    await cpuPerCall({ tools: values.tools.split(','), refs, call: (t, args) => (routes[t] ? get(routes[t]) : callTool(t, args)) });
+    s.close();
+    process.exit(0);
+  }
   for (let i = 0; i < warmup; i++) await floor();
   const ready = [];
   for (let i = 0; i < calls; i++) ready.push(await floor());

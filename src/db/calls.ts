@@ -5,30 +5,21 @@ export type CallRecord = typeof callLog.$inferInsert;
 
 /** The `le_<n>` histogram columns of `call_totals`, in LATENCY_BOUNDS_MS order. */
 const BUCKET_COLUMNS = LATENCY_BOUNDS_MS.map((b) => `le_${b}`);
-/** The columns a call adds to (everything but the key `tool, status`). */
-const SUMMED_COLUMNS = ['calls', 'latency_sum_ms', 'tokens_used', 'tokens_saved', ...BUCKET_COLUMNS];
 
 const INSERT_CALL = `INSERT INTO call_log (ts, request_id, tool, surface, status, latency_ms, tokens_used, tokens_saved, empty_reason, project_id)
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`;
-const ADD_TO_TOTALS = `INSERT INTO call_totals (tool, status, ${SUMMED_COLUMNS.join(', ')})
-  VALUES (${['tool', 'status', ...SUMMED_COLUMNS].map((_, i) => `?${i + 1}`).join(', ')})
-  ON CONFLICT (tool, status) DO UPDATE SET ${SUMMED_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
 
 /**
- * Records one tool call: its `call_log` row and the running totals of its
- * tool and status, in one batch (one round trip; both or neither). Never
- * throws: telemetry must not fail a call.
+ * Records one tool call: its `call_log` row, which a trigger adds to the
+ * running totals of its tool and status (migration 0017), in one statement
+ * (both or neither). Never throws: telemetry must not fail a call.
  */
 export async function recordCall(d1: D1Database, row: CallRecord): Promise<void> {
-  const latency = Math.max(0, Math.round(row.latencyMs));
-  const buckets = LATENCY_BOUNDS_MS.map((b) => (latency <= b ? 1 : 0));
   try {
-    await d1.batch([
-      d1
-        .prepare(INSERT_CALL)
-        .bind(row.ts, row.requestId, row.tool, row.surface, row.status, row.latencyMs, row.tokensUsed, row.tokensSaved ?? null, row.emptyReason ?? null, row.projectId ?? null),
-      d1.prepare(ADD_TO_TOTALS).bind(row.tool, row.status, 1, latency, row.tokensUsed, row.tokensSaved ?? 0, ...buckets),
-    ]);
+    await d1
+      .prepare(INSERT_CALL)
+      .bind(row.ts, row.requestId, row.tool, row.surface, row.status, row.latencyMs, row.tokensUsed, row.tokensSaved ?? null, row.emptyReason ?? null, row.projectId ?? null)
+      .run();
   } catch (err) {
     console.error(`call_log insert failed: ${err instanceof Error ? err.name : 'error'}`);
   }

@@ -203,6 +203,13 @@ export class CallDatabases {
     return n;
   }
 
+  /** SQL statements across every shard this call touched. */
+  get statements(): number {
+    let n = 0;
+    for (const { db } of this.sessions.values()) n += db.statements;
+    return n;
+  }
+
   /**
    * The bookmarks to hand back: per shard, the latest of the client's and the
    * one this call's reads reached, so a client that keeps the last value it

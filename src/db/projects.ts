@@ -12,8 +12,8 @@ export function staleness(p: ProjectRow): string | null {
   return null;
 }
 
-/** Every column of `projects`, named as ProjectRow names it (the compiler checks the list against the schema's row type). */
-const PROJECT_COLUMNS = Object.entries({
+/** Every column of `projects` by the key ProjectRow names it (the compiler checks the list against the schema's row type). */
+const COLUMN_OF = {
   id: 'id',
   name: 'name',
   createdAt: 'created_at',
@@ -26,9 +26,23 @@ const PROJECT_COLUMNS = Object.entries({
   symbolCount: 'symbol_count',
   generation: 'generation',
   graphGeneration: 'graph_generation',
-} satisfies Record<keyof ProjectRow, string>)
-  .map(([key, column]) => `${column} AS ${key}`)
-  .join(', ');
+} satisfies Record<keyof ProjectRow, string>;
+
+const COLUMNS = Object.entries(COLUMN_OF) as [keyof ProjectRow, string][];
+
+/** Every column of `projects`, named as ProjectRow names it. */
+const PROJECT_COLUMNS = COLUMNS.map(([key, column]) => `${column} AS ${key}`).join(', ');
+
+/**
+ * SQL true exactly when `projects` holds `row` as it is, every column alike
+ * (the project was not re-pushed, dropped, recreated or moved away), its
+ * parameters numbered from `?from`. A check a cached row rides along with
+ * (src/tools/project-cache.ts), folded into a SELECT of a call's first round trip.
+ */
+export function projectRowHolds(row: ProjectRow, from: number): { sql: string; values: unknown[] } {
+  const terms = COLUMNS.map(([, column], i) => `${column} ${column === 'name' ? '=' : 'IS'} ?${from + i}`);
+  return { sql: `EXISTS (SELECT 1 FROM projects WHERE ${terms.join(' AND ')})`, values: COLUMNS.map(([key]) => row[key]) };
+}
 
 /** The statement reading one project's row by name (no row: no such project). */
 export function projectByNameStatement(d1: Pick<D1Database, 'prepare'>, name: string): D1PreparedStatement {

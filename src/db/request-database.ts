@@ -7,10 +7,13 @@
  * - coalesces: statements issued together (`Promise.all` of reads, or
  *   several `batch` calls in flight) go to D1 as one batch, so a handler
  *   that asks for what it needs at once pays one round trip;
- * - lets a check statement ride along with the next round trip
- *   (`rideAlong`): validating a cached row costs no round trip of its own.
- *   A batch is one transaction, so the check sees the same database state
- *   as the statements it rode with.
+ * - lets a check ride along with the next round trip (`rideAlong`):
+ *   validating a cached row costs no round trip of its own. A check that can
+ *   be said as a SQL condition is folded into one SELECT of the trip
+ *   (`foldChecks`), so the trip sends no statement more; otherwise it goes
+ *   as a statement of its own in the same batch. Either way it sees the same
+ *   database state as the statements it rode with (a batch is one
+ *   transaction).
  *
  * When a combined batch fails (one bad statement fails a D1 batch whole),
  * each part runs again on its own, so every caller gets its own statement's
@@ -27,11 +30,16 @@ export type D1Reader = Pick<D1Database, 'prepare' | 'batch'>;
 export interface RequestDatabase extends D1Database {
   /** D1 round trips made through this handle so far. */
   readonly roundTrips: number;
+  /** SQL statements those round trips executed (a batch counts each of its statements). */
+  readonly statements: number;
   /**
    * Runs `statement` with the next round trip (or on `flush`) and hands its
-   * rows to `settle`. Several checks may wait; they all ride together.
+   * rows to `settle`. Several checks may wait; they all ride together. With
+   * `fold`, the check may instead travel as a condition inside a SELECT of
+   * the trip: `held` is then called when the condition held, and when it
+   * did not the trip is sent again with `statement` beside it.
    */
-  rideAlong(statement: D1PreparedStatement, settle: (rows: unknown[]) => void): void;
+  rideAlong(statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold): void;
   /** Runs the pending ride-along checks on their own (one round trip); nothing when none is pending. */
   flush(): Promise<void>;
 }
@@ -45,17 +53,68 @@ interface Part {
   reject(err: unknown): void;
 }
 
-/** A check waiting for the next round trip: its statement, and what to do with its rows. */
+/**
+ * A check said as a SQL condition, to be folded into another statement:
+ * `condition(from)` is SQL that is true exactly when the check passes (its
+ * parameters numbered from `?from`, their values in order); `held` is called
+ * when it did.
+ */
+export interface Fold {
+  condition(from: number): { sql: string; values: unknown[] };
+  held(): void;
+}
+
+/** A check waiting for the next round trip: its statement, what to do with its rows, and optionally its condition. */
 interface RideAlong {
   statement: D1PreparedStatement;
   settle(rows: unknown[]): void;
+  fold?: Fold;
+}
+
+/** D1 binds at most this many values per statement. */
+const MAX_BOUND = 100;
+
+/** What a handle remembers of a statement it prepared: its text and bound values (so a check can be folded into it). */
+interface Source {
+  sql: string;
+  values: unknown[];
+}
+
+/** SQL the checks can be folded into: one SELECT (a leading WITH included), nothing after it. */
+const FOLDABLE = /^\s*(?:SELECT|WITH)\b/i;
+
+/**
+ * `source` with every check folded in: the statement's rows unchanged when
+ * all the checks hold, the error SQLite raises for a LIMIT that is not an
+ * integer (`datatype mismatch`) when one does not. SQLite computes LIMIT
+ * once before reading any row, so a statement with no rows checks too.
+ * Null when the statement is not a lone SELECT or the parameters would pass
+ * D1's limit.
+ */
+function foldChecks(source: Source, folds: Fold[]): Source | null {
+  const sql = source.sql.replace(/[\s;]+$/, '');
+  if (!FOLDABLE.test(sql) || sql.includes(';')) return null;
+  const values = [...source.values];
+  const conditions: string[] = [];
+  for (const f of folds) {
+    const c = f.condition(values.length + 1);
+    conditions.push(c.sql);
+    values.push(...c.values);
+  }
+  if (values.length > MAX_BOUND) return null;
+  // The subquery keeps the statement's ORDER BY: the outer query is one table, neither a join nor ordered.
+  return { sql: `SELECT * FROM (\n${sql}\n) LIMIT CASE WHEN ${conditions.join(' AND ')} THEN -1 ELSE 'a ride-along check failed' END`, values };
 }
 
 /** Microtask turns a round trip waits for more statements: an `await` or two inside a caller still joins. */
 const GATHER_TURNS = 3;
 
+/** Text and bound values of the statements handles prepared, by the D1 statement itself. */
+const sources = new WeakMap<D1PreparedStatement, Source>();
+
 class Trips {
   count = 0;
+  statements = 0;
   private queue: Part[] = [];
   private pending: RideAlong[] = [];
   private scheduled = false;
@@ -76,11 +135,17 @@ class Trips {
     this.pending.push(r);
   }
 
+  /** One statement (or batch) that goes to D1 alone: one round trip. */
+  trip<T>(statements: number, run: () => Promise<T>): Promise<T> {
+    this.count++;
+    this.statements += statements;
+    return run();
+  }
+
   async flush(): Promise<void> {
     const rides = this.pending.splice(0);
     if (!rides.length) return;
-    this.count++;
-    const all = await this.db.batch(rides.map((r) => r.statement));
+    const all = await this.trip(rides.length, () => this.db.batch(rides.map((r) => r.statement)));
     rides.forEach((r, i) => r.settle(all[i].results));
   }
 
@@ -89,34 +154,71 @@ class Trips {
     this.scheduled = false;
     const parts = this.queue.splice(0);
     const rides = this.pending.splice(0);
-    this.count++;
     if (parts.length === 1 && rides.length === 0) {
       const [p] = parts;
-      p.alone().then(p.resolve, p.reject);
+      this.trip(p.statements.length, p.alone).then(p.resolve, p.reject);
       return;
     }
+    if (rides.length && (await this.folded(parts, rides))) return;
     let all: D1Result[];
     try {
-      all = await this.db.batch([...rides.map((r) => r.statement), ...parts.flatMap((p) => p.statements)]);
+      all = await this.trip(rides.length + parts.reduce((n, p) => n + p.statements.length, 0), () =>
+        this.db.batch([...rides.map((r) => r.statement), ...parts.flatMap((p) => p.statements)]),
+      );
     } catch {
       // One part failed the batch: each part runs alone and answers for itself; the checks wait for the next trip.
       this.pending.unshift(...rides);
-      for (const p of parts) {
-        this.count++;
-        p.alone().then(p.resolve, p.reject);
-      }
+      for (const p of parts) this.trip(p.statements.length, p.alone).then(p.resolve, p.reject);
       return;
     }
     rides.forEach((r, i) => r.settle(all[i].results));
-    let at = rides.length;
-    for (const p of parts) {
-      const mine = all.slice(at, at + p.statements.length);
-      at += p.statements.length;
-      try {
-        p.resolve(p.fromBatch(mine));
-      } catch (err) {
-        p.reject(err);
-      }
+    answer(parts, all.slice(rides.length));
+  }
+
+  /**
+   * Sends `parts` with every check of `rides` folded into the shortest
+   * statement that takes them: true when that answered them all. False, with
+   * nothing answered, when a check cannot be folded, no statement takes
+   * them, or the folded trip failed (a check that did not hold, or any
+   * failure): the caller then sends the checks as statements of their own.
+   */
+  private async folded(parts: Part[], rides: RideAlong[]): Promise<boolean> {
+    const folds = rides.map((r) => r.fold);
+    if (!folds.every((f): f is Fold => f !== undefined)) return false;
+    const statements = parts.flatMap((p) => p.statements);
+    // Into the shortest statement that takes them: the simplest, so a walk or a search keeps its plan untouched.
+    let target = -1;
+    let into: Source | null = null;
+    statements.forEach((s, i) => {
+      const source = sources.get(s);
+      const folded = source && (into === null || source.sql.length < sources.get(statements[target])!.sql.length) ? foldChecks(source, folds) : null;
+      if (folded) [target, into] = [i, folded];
+    });
+    if (into === null) return false;
+    const { sql, values } = into as Source;
+    statements[target] = this.db.prepare(sql).bind(...values);
+    let all: D1Result[];
+    try {
+      all = await this.trip(statements.length, () => (statements.length === 1 ? statements[0].all().then((r) => [r]) : this.db.batch(statements)));
+    } catch {
+      return false;
+    }
+    for (const f of folds) f.held();
+    answer(parts, all);
+    return true;
+  }
+}
+
+/** Hands each part its own results out of a batch's, in order. */
+function answer(parts: Part[], all: D1Result[]): void {
+  let at = 0;
+  for (const p of parts) {
+    const mine = all.slice(at, at + p.statements.length);
+    at += p.statements.length;
+    try {
+      p.resolve(p.fromBatch(mine));
+    } catch (err) {
+      p.reject(err);
     }
   }
 }
@@ -133,18 +235,16 @@ function firstOf(r: D1Result, column: string | undefined): unknown {
   return column === undefined || row === null ? row : (row[column] ?? null);
 }
 
-function wrapStatement(trips: Trips, real: D1PreparedStatement): D1PreparedStatement {
+function wrapStatement(trips: Trips, real: D1PreparedStatement, source: Source): D1PreparedStatement {
+  sources.set(real, source);
   const wrapped = {
-    bind: (...values: unknown[]) => wrapStatement(trips, real.bind(...values)),
+    bind: (...values: unknown[]) => wrapStatement(trips, real.bind(...values), { sql: source.sql, values }),
     first: (column?: string) =>
       trips.send([real], ([r]) => firstOf(r, column), () => (column === undefined ? real.first() : real.first(column))),
     all: () => trips.send([real], ([r]) => r, () => real.all()),
     run: () => trips.send([real], ([r]) => r, () => real.run()),
-    raw: (options?: { columnNames?: boolean }) => {
-      // raw() answers arrays a batch does not give back: it always travels alone.
-      trips.count++;
-      return real.raw(options as { columnNames: true });
-    },
+    // raw() answers arrays a batch does not give back: it always travels alone.
+    raw: (options?: { columnNames?: boolean }) => trips.trip(1, () => real.raw(options as { columnNames: true })),
   } as unknown as D1PreparedStatement;
   unwrap.set(wrapped, real);
   return wrapped;
@@ -164,12 +264,15 @@ export function requestDatabase(db: D1Reader): RequestDatabase {
     get roundTrips() {
       return trips.count;
     },
-    prepare: (sql: string) => wrapStatement(trips, db.prepare(sql)),
+    get statements() {
+      return trips.statements;
+    },
+    prepare: (sql: string) => wrapStatement(trips, db.prepare(sql), { sql, values: [] }),
     batch: <T>(statements: D1PreparedStatement[]) => {
       const real = statements.map(inner);
       return trips.send(real, (rs) => rs as D1Result<T>[], () => db.batch<T>(real));
     },
-    rideAlong: (statement: D1PreparedStatement, settle: (rows: unknown[]) => void) => trips.ride({ statement: inner(statement), settle }),
+    rideAlong: (statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold) => trips.ride({ statement: inner(statement), settle, fold }),
     flush: () => trips.flush(),
     exec: () => Promise.reject(new Error("exec is not available on a tool call's database handle")),
     dump: () => Promise.reject(new Error("dump is not available on a tool call's database handle")),

@@ -74,7 +74,8 @@ export { LATENCY_BOUNDS_MS } from './latency-buckets';
 
 /**
  * Running totals per tool and status since the database was created, kept in
- * step with every `call_log` insert: `/v1/metrics` reads these (O(tools)),
+ * step with every `call_log` insert by a trigger (migration 0017,
+ * `call_log_adds_to_totals`): `/v1/metrics` reads these (O(tools)),
  * and the counters never go down when the call log is pruned.
  * `le_<n>` counts calls with latency ≤ n ms (LATENCY_BOUNDS_MS).
  */

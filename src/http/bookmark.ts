@@ -10,6 +10,8 @@ import type { ToolReads } from '../tools/run';
 export const BOOKMARK_HEADER = 'X-Pincher-Bookmark';
 /** D1 round trips a tool call made before answering (what the bench reports per tool). */
 export const ROUND_TRIPS_HEADER = 'X-Pincher-D1-Round-Trips';
+/** SQL statements those round trips executed (a batch counts each of its statements). */
+export const STATEMENTS_HEADER = 'X-Pincher-D1-Statements';
 
 /** Longest bookmark accepted from a client per shard; D1's are well under it. */
 const MAX_BOOKMARK_CHARS = 200;
@@ -28,16 +30,17 @@ export function bookmarkArg(value: string | null | undefined): string | undefine
   return v;
 }
 
-/** Stamps the bookmark a call's reads reached and its round-trip count on a response. */
+/** Stamps the bookmark a call's reads reached and its round-trip and statement counts on a response. */
 export function setReadHeaders(headers: Headers, reads: ToolReads): void {
   if (reads.bookmark) headers.set(BOOKMARK_HEADER, reads.bookmark);
   headers.set(ROUND_TRIPS_HEADER, String(reads.roundTrips));
+  headers.set(STATEMENTS_HEADER, String(reads.statements));
 }
 
 /**
  * `res` with the read headers of the tool calls it answers (MCP: a request may
  * carry several): the latest bookmark of each shard they read and the round
- * trips of them all. A streamed answer whose calls had not finished when it
+ * trips and statements of them all. A streamed answer whose calls had not finished when it
  * started carries none.
  */
 export function withReadHeaders(res: Response, reads: readonly ToolReads[]): Response {
@@ -45,6 +48,6 @@ export function withReadHeaders(res: Response, reads: readonly ToolReads[]): Res
   const out = new Response(res.body, res);
   // Bookmarks of one shard sort oldest first; bookmarks of two shards do not compare.
   const bookmark = mergeBookmarks(reads.map((r) => r.bookmark));
-  setReadHeaders(out.headers, { bookmark, roundTrips: reads.reduce((n, r) => n + r.roundTrips, 0) });
+  setReadHeaders(out.headers, { bookmark, roundTrips: reads.reduce((n, r) => n + r.roundTrips, 0), statements: reads.reduce((n, r) => n + r.statements, 0) });
   return out;
 }

@@ -27,6 +27,7 @@ export const CORS_EXPOSE_HEADERS = [
   'Retry-After',
   'X-Pincher-Bookmark',
   'X-Pincher-D1-Round-Trips',
+  'X-Pincher-D1-Statements',
 ] as const;
 
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;

@@ -1,11 +1,12 @@
-import { getProjectByName, projectByNameStatement, type ProjectRow } from '../db/projects';
+import { getProjectByName, projectByNameStatement, projectRowHolds, type ProjectRow } from '../db/projects';
 import type { RequestDatabase } from '../db/request-database';
 import { BoundedMap } from '../util/bounded-map';
 
 /**
  * Project rows cached per isolate, by name. A cached row is never trusted on
  * its own: the call that uses it re-reads the row in its own first D1 round
- * trip (a ride-along check, src/db/request-database.ts) and, when the row
+ * trip (a ride-along check, src/db/request-database.ts: a condition folded
+ * into a SELECT of the call's first round trip, or a statement beside it) and, when the row
  * changed (a push committed a new generation, the project was dropped or
  * recreated), the call is marked stale and the seam runs it again with the
  * fresh row. So the cache saves the lookup's round trip and never serves an
@@ -52,7 +53,7 @@ export class ProjectLookup {
         this.stale = true;
         if (row) remember(row);
         else cache.delete(name);
-      });
+      }, { condition: (from) => projectRowHolds(cached, from), held: () => {} });
       return cached;
     }
     const row = await getProjectByName(this.db, name);

@@ -61,6 +61,8 @@ export interface CallContext {
 export interface ToolReads {
   /** D1 round trips made before the answer (handler, baseline settlement; not the call-log write after it). */
   roundTrips: number;
+  /** SQL statements those round trips executed (a batch counts each of its statements). */
+  statements: number;
   /** The session's latest bookmark: pass it back to read at least this state. Null when no query ran. */
   bookmark: string | null;
 }
@@ -83,7 +85,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   const outcome = await execute(tool, rawArgs, { ...call, databases }, collector);
   // Session credits are server-wide: they live on the primary.
   await settleBaseline(databases.primary(), collector);
-  const reads: ToolReads = { roundTrips: databases.roundTrips, bookmark: databases.getBookmark() };
+  const reads: ToolReads = { roundTrips: databases.roundTrips, statements: databases.statements, bookmark: databases.getBookmark() };
   const steps = reachableSteps(collector.nextSteps, call);
   collector.nextSteps.splice(0, collector.nextSteps.length, ...steps);
   const payload = outcome.ok ? outcome.result : { error: outcome.error.toBody() };

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { requestDatabase } from '../../../src/db/request-database';
+import { requestDatabase, type Fold } from '../../../src/db/request-database';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 
@@ -67,6 +67,66 @@ describe('requestDatabase', () => {
     expect(seen).toEqual([]);
     await db.flush();
     expect(seen).toEqual([[{ c: 'check' }]]);
+  });
+
+  describe('a check folded into the first statement', () => {
+    /** A check that `SELECT ?from = ?from+1` holds: holds when `a` equals `b`. */
+    const fold = (a: unknown, b: unknown, held: string[]): Fold => ({
+      condition: (from) => ({ sql: `?${from} = ?${from + 1}`, values: [a, b] }),
+      held: () => held.push('held'),
+    });
+
+    it('sends one statement, its rows and order unchanged, when the check holds', async () => {
+      const db = requestDatabase(DB);
+      const held: string[] = [];
+      const settled: unknown[][] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), (rows) => settled.push(rows), fold(1, 1, held));
+      const rows = await db.prepare('SELECT value AS v FROM json_each(?1) ORDER BY value DESC').bind('[2,3,1]').all<{ v: number }>();
+      expect(rows.results).toEqual([{ v: 3 }, { v: 2 }, { v: 1 }]);
+      expect(held).toEqual(['held']);
+      expect(settled).toEqual([]);
+      expect([db.roundTrips, db.statements]).toEqual([1, 1]);
+    });
+
+    it('keeps the answer of first(), a recursive WITH and a statement ending in a comment', async () => {
+      const db = requestDatabase(DB);
+      const held: string[] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold('x', 'x', held));
+      expect(await db.prepare('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) SELECT sum(i) AS s FROM n; ').bind(4).first('s')).toBe(10);
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold('x', 'x', held));
+      expect(await db.prepare('SELECT ?1 AS v -- the value').bind('y').first()).toEqual({ v: 'y' });
+      expect(held).toEqual(['held', 'held']);
+      expect([db.roundTrips, db.statements]).toEqual([2, 2]);
+    });
+
+    it('settles from the check statement when the check does not hold, even where the statement has no row', async () => {
+      for (const sql of ['SELECT 1 AS n WHERE 0', 'SELECT count(*) AS n FROM json_each(?1) GROUP BY value', 'SELECT 5 AS n']) {
+        const db = requestDatabase(DB);
+        const held: string[] = [];
+        const settled: unknown[][] = [];
+        db.rideAlong(db.prepare("SELECT 'changed' AS c"), (rows) => settled.push(rows), fold(1, 2, held));
+        const stmt = db.prepare(sql);
+        const got = await (sql.includes('?1') ? stmt.bind('[]') : stmt).all();
+        expect(got.results, sql).toEqual(sql === 'SELECT 5 AS n' ? [{ n: 5 }] : []);
+        expect(held, sql).toEqual([]);
+        expect(settled, sql).toEqual([[{ c: 'changed' }]]);
+        // The folded statement failed, then the trip went again with the check beside it.
+        expect([db.roundTrips, db.statements], sql).toEqual([2, 3]);
+      }
+    });
+
+    it('folds into a batch of several statements, and rides as a statement of its own beside a write', async () => {
+      const db = requestDatabase(DB);
+      const held: string[] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      const [a, b] = await Promise.all([db.prepare('SELECT 1 AS n').first('n'), db.prepare('SELECT 2 AS n').first('n')]);
+      expect([a, b, held.length, db.roundTrips, db.statements]).toEqual([1, 2, 1, 1, 2]);
+      const settled: unknown[][] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), (rows) => settled.push(rows), fold(1, 1, held));
+      await db.prepare('CREATE TABLE IF NOT EXISTS fold_probe (x)').run();
+      expect(settled).toEqual([[{ c: 'check' }]]);
+      expect([db.roundTrips, db.statements]).toEqual([2, 4]);
+    });
   });
 
   it('reads through a D1 session and reports its bookmark', async () => {

@@ -75,7 +75,7 @@ describe('D1 bookmarks (read-your-writes)', () => {
 });
 
 describe('bookmarks of several shards in one value', () => {
-  const reads = (...bookmarks: (string | null)[]) => bookmarks.map((bookmark) => ({ bookmark, roundTrips: 1 }));
+  const reads = (...bookmarks: (string | null)[]) => bookmarks.map((bookmark) => ({ bookmark, roundTrips: 1, statements: 1 }));
   const stamped = (...bookmarks: (string | null)[]) => withReadHeaders(new Response('{}'), reads(...bookmarks)).headers.get('x-pincher-bookmark');
 
   it('keeps the latest bookmark of each shard, never one shard\'s for another\'s', () => {

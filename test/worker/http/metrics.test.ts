@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env, restCall, send } from '../contract/support';
-import { recordCall } from '../../../src/db/calls';
+import { callTotalsByTool, recordCall } from '../../../src/db/calls';
+import { LATENCY_BOUNDS_MS } from '../../../src/db/latency-buckets';
 import { prometheusText } from '../../../src/rest/metrics';
 import { promlint } from './promlint';
 
@@ -44,6 +45,24 @@ describe('GET /v1/metrics', () => {
     expect(bucket(after, '0.5') - bucket(before, '0.5')).toBe(1);
     expect(bucket(after, '1') - bucket(before, '1')).toBe(2);
     expect(sample(after, `pincher_tool_latency_seconds_count{tool="${TOOL}"}`)).toBe(bucket(after, '+Inf'));
+  });
+
+  it('counts each call in the buckets LATENCY_BOUNDS_MS names, in one statement: a bound, one past it, a fraction, a negative', async () => {
+    const tool = 'metrics_bucket_probe';
+    const latencies = [...LATENCY_BOUNDS_MS.flatMap((b) => [b, b + 1]), 4.4, 4.6, -3, 20_000];
+    const row = { requestId: 'r', surface: 'rest', status: 'ok', tokensUsed: 2, tokensSaved: null, emptyReason: null, projectId: null, tool };
+    for (const latencyMs of latencies) await recordCall(env.DB, { ...row, ts: Date.now(), latencyMs });
+    const whole = latencies.map((l) => Math.max(0, Math.round(l)));
+    const totals = (await callTotalsByTool(env.DB)).find((t) => t.tool === tool);
+    expect(totals).toEqual({
+      tool,
+      status: 'ok',
+      calls: latencies.length,
+      latencySumMs: whole.reduce((a, b) => a + b, 0),
+      tokensUsed: 2 * latencies.length,
+      tokensSaved: 0,
+      buckets: LATENCY_BOUNDS_MS.map((b) => whole.filter((l) => l <= b).length),
+    });
   });
 
   it('never goes down when the call log is pruned: a scrape does not read call_log', async () => {

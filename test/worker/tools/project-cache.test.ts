@@ -60,4 +60,32 @@ describe('project row cache', () => {
     }
     expect((await rest('symbol', { project: other, id: 'src/a.ts::alpha#Function' })).body.result.symbol.name).toBe('alpha');
   });
+  it('sees a project row dropped or recreated behind its back, in the same call and in one statement while nothing changed', async () => {
+    const other = `${PROJECT}-drop`;
+    expect((await push(other, V1)).commit?.status).toBe(200);
+    const warm = async () => rest('find', { project: other, pattern: '*.ts' });
+    await warm();
+    const cached = await warm();
+    expect(cached.body.result.total).toBe(1);
+    expect(Number(cached.res.headers.get('x-pincher-d1-statements'))).toBe(1);
+    const DB = (env as unknown as { DB: D1Database }).DB;
+    const row = (await DB.prepare('SELECT * FROM projects WHERE name = ?1').bind(other).first<Record<string, unknown>>())!;
+    const restore = () => DB.prepare(`INSERT INTO projects (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map((_, i) => `?${i + 1}`).join(', ')})`).bind(...Object.values(row)).run();
+    await DB.prepare('DELETE FROM projects WHERE name = ?1').bind(other).run();
+    try {
+      const gone = await warm();
+      expect(gone.body.result?.total ?? 0).toBe(0);
+      expect(JSON.stringify(gone.body)).toContain(other);
+    } finally {
+      await restore();
+    }
+    // Recreated: the same name under another id (whose index rows do not exist) answers nothing from the old id.
+    await DB.prepare('UPDATE projects SET id = ?2 WHERE name = ?1').bind(other, 'recreated0').run();
+    try {
+      expect((await warm()).body.result.total).toBe(0);
+    } finally {
+      await DB.prepare('UPDATE projects SET id = ?2 WHERE name = ?1').bind(other, row.id).run();
+    }
+    expect((await warm()).body.result.total).toBe(1);
+  });
 });

@@ -33,10 +33,10 @@ const FILES = {
   'docs/notes.md': '# Notes\n\nWidgets and gadgets.\n',
 };
 
-async function trips(tool: string, args: Json): Promise<{ trips: number; body: Json }> {
+async function trips(tool: string, args: Json): Promise<{ trips: number; statements: number; body: Json }> {
   const r = await rest(tool, { project: PROJECT, ...args });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return { trips: Number(r.res.headers.get('x-pincher-d1-round-trips')), body: r.body };
+  return { trips: Number(r.res.headers.get('x-pincher-d1-round-trips')), statements: Number(r.res.headers.get('x-pincher-d1-statements')), body: r.body };
 }
 
 beforeAll(async () => {
@@ -88,6 +88,25 @@ describe('D1 round trips per tool call', () => {
       expect(r.trips, file_pattern).toBe(1);
     }
     expect((await trips('search', { query: 'fetchWidget', file_pattern: 'src/w*.ts' })).trips).toBe(2);
+  });
+
+  it('a warm lite call executes its own statements only: the cached project row’s check is folded into one of them', async () => {
+    // [tool, args, statements the tool itself asks]: read's map, symbol and a whole file ask the file and its symbols.
+    const calls: [string, Json, number][] = [
+      ['symbol', { id: 'src/widget.ts::fetchWidget#Function' }, 1],
+      ['symbols', { ids: ['src/widget.ts::fetchWidget#Function', 'src/widget.ts::normaliseWidget#Function'] }, 1],
+      ['read', { path: 'src/widget.ts', offset: 2, limit: 5 }, 1],
+      ['read', { path: 'src/widget.ts' }, 2],
+      ['read', { path: 'src/widget.ts', map: true }, 2],
+      ['read', { path: 'src/widget.ts', symbol: 'WidgetStore.load' }, 2],
+      ['find', { pattern: '**/*.py' }, 1],
+      ['find', { pattern: 'src/**' }, 1],
+    ];
+    for (const [tool, args, statements] of calls) {
+      await trips(tool, args);
+      const warm = await trips(tool, args);
+      expect([warm.trips, warm.statements], `${tool} ${JSON.stringify(args)}`).toEqual([1, statements]);
+    }
   });
 
   it('symbol, symbols and read answer in one', async () => {
