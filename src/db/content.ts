@@ -147,7 +147,7 @@ const PATTERN_CHARS = 4_000;
  * read a text up to its first NUL: stored content holds none (a file with a NUL is binary, its content never
  * stored; src/extract/guards.ts). A literal holding a NUL, or a long one, keeps instr.
  */
-function renderCheck(c: ContentCheck, binds: unknown[]): (column: string) => string {
+export function renderCheck(c: ContentCheck, binds: unknown[]): (column: string) => string {
   if (c.op === 'has') {
     const n = binds.length + 1;
     if (c.text.includes('\0') || c.text.length > PATTERN_CHARS) {

@@ -17,7 +17,7 @@
  * (code points): a character outside the Basic Multilingual Plane counts one,
  * where JavaScript's `.length` counts two.
  */
-import { jsonLines, MAX_CHECK_LITERALS } from './content';
+import { jsonLines, MAX_CHECK_LITERALS, renderCheck } from './content';
 
 /** Characters of a line the scanner examines. */
 const LINE_CHARS = 2_000;
@@ -57,7 +57,8 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
   const params = q.words.map(word);
   // The file is case-folded once, before it is split (lower() folds ASCII only: lengths do not change).
   const fileText = q.ignoreCase ? 'lower(b.content)' : 'b.content';
-  const fileHas = params.map((p) => `instr(${fileText}, ${p}) > 0`).join(' OR ');
+  // Which files hold a word at all: GLOB / LIKE on the stored text (no case-folded copy of a file that holds none).
+  const fileHas = q.words.map((w) => renderCheck({ op: 'has', text: w, fold: q.ignoreCase }, binds)('b.content')).join(' OR ');
   // A word within the first LINE_CHARS characters: its first occurrence ends there (no copy of the line is made).
   const lineHas = params.map((p) => `instr(j.value, ${p}) BETWEEN 1 AND ${LINE_CHARS + 1} - length(${p})`).join(' OR ');
   let source: string;
