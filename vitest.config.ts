@@ -23,8 +23,8 @@ const FRESH_STORAGE = [
 /**
  * Files that need no database of their own but run in a runtime of their own (in `workers-fresh`):
  * a shared runtime gets slower per request as the files before it pile up state (a rejected call's
- * median went from 35 ms early in the run to 489 ms in the rule inventory, the last file; 14 ms in
- * a fresh runtime), and the inventory makes some 470 calls: 236 s at the end of the shared runtime,
+ * median went from 29–155 ms early in the run to 489 ms in the rule inventory, the last file; 14 ms in
+ * a fresh runtime), and the inventory makes 235 calls (some 70 after a push): 236 s at the end of the shared runtime,
  * about 20 s in its own.
  */
 const OWN_RUNTIME = ['test/worker/rules/inventory.test.ts'];
