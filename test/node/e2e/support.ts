@@ -37,39 +37,55 @@ async function migrationsKey(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Whether process `pid` (on this machine) still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * A persist folder holding every D1 database of wrangler.toml with every migration applied by
  * `wrangler d1 migrations apply` (applyLocalMigrations), built once per set of migrations and
  * copied for each server: applying them costs two wrangler runs (tens of CPU seconds), a copy
  * a few milliseconds. Test files run in parallel processes, so the first one builds it under a
- * lock (a directory) and the others wait for it.
+ * lock (a directory naming its process) and the others wait for it; a lock whose process is gone
+ * is taken over. A template, once in place, is never replaced.
  */
 async function migratedTemplate(): Promise<string> {
   const cache = path.join(ROOT, '.tmp', 'e2e-d1');
   const template = path.join(cache, await migrationsKey());
   const lock = `${template}.lock`;
+  const owner = path.join(lock, 'pid');
   await mkdir(cache, { recursive: true });
-  const deadline = Date.now() + 240_000;
+  const deadline = Date.now() + 600_000;
   for (;;) {
     if (await stat(path.join(template, 'ready')).then(() => true, () => false)) return template;
     try {
       await mkdir(lock);
     } catch {
-      // Another file is building it; a lock left by a killed run (older than 3 minutes) is taken over.
+      // Another process builds it. Its lock names it (a lock without a name for 10 s lost its maker).
+      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
       const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > 180_000) await rm(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`no migrated D1 template at ${template} after 240 s (lock ${lock})`);
+      if (pid > 0 ? !alive(pid) : age > 10_000) await rm(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`no migrated D1 template at ${template} after 600 s (lock ${lock})`);
       await new Promise((r) => setTimeout(r, 250));
       continue;
     }
+    await writeFile(owner, String(process.pid));
+    const building = await mkdtemp(path.join(cache, 'building-'));
     try {
-      const building = await mkdtemp(path.join(cache, 'building-'));
       applyLocalMigrations(building);
       await writeFile(path.join(building, 'ready'), new Date().toISOString());
-      await rm(template, { recursive: true, force: true });
-      await rename(building, template);
+      // Fails only when a template is already in place (a lock taken over from a live but slow builder).
+      await rename(building, template).catch(() => undefined);
+      await stat(path.join(template, 'ready'));
       return template;
     } finally {
+      await rm(building, { recursive: true, force: true });
       await rm(lock, { recursive: true, force: true });
     }
   }
