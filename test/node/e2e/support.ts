@@ -1,12 +1,13 @@
 // Helpers for the end-to-end suite: one real `wrangler dev` per test file, plain-fetch
 // helpers for REST and the 2026-07-28 MCP revision, an official-SDK MCP client factory,
 // and a recorder of every response so the suite can prove no secret ever leaks.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { applyLocalMigrations, startDevServer } from '../../../scripts/dev-server.mjs';
+import { ROOT, applyLocalMigrations, startDevServer } from '../../../scripts/dev-server.mjs';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -24,8 +25,75 @@ export interface E2EServer {
   stop(): Promise<void>;
 }
 
+/** What the migrated local databases depend on: every migration, wrangler.toml and wrangler's version. */
+async function migrationsKey(): Promise<string> {
+  const hash = createHash('sha256');
+  const dir = path.join(ROOT, 'migrations');
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  for (const file of files.sort()) hash.update(`${file}\0`).update(await readFile(path.join(dir, file))).update('\0');
+  hash.update(await readFile(path.join(ROOT, 'wrangler.toml')));
+  hash.update(JSON.parse(await readFile(path.join(ROOT, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version as string);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Whether process `pid` (on this machine) still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * mkdtemp, apply every migration into it, start one `wrangler dev` persisting there.
+ * A persist folder holding every D1 database of wrangler.toml with every migration applied by
+ * `wrangler d1 migrations apply` (applyLocalMigrations), built once per set of migrations and
+ * copied for each server: applying them costs two wrangler runs (tens of CPU seconds), a copy
+ * a few milliseconds. Test files run in parallel processes, so the first one builds it under a
+ * lock (a directory naming its process) and the others wait for it; a lock whose process is gone
+ * is taken over. A template, once in place, is never replaced.
+ */
+async function migratedTemplate(): Promise<string> {
+  const cache = path.join(ROOT, '.tmp', 'e2e-d1');
+  const template = path.join(cache, await migrationsKey());
+  const lock = `${template}.lock`;
+  const owner = path.join(lock, 'pid');
+  await mkdir(cache, { recursive: true });
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    if (await stat(path.join(template, 'ready')).then(() => true, () => false)) return template;
+    try {
+      await mkdir(lock);
+    } catch {
+      // Another process builds it. Its lock names it (a lock without a name for 10 s lost its maker).
+      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
+      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (pid > 0 ? !alive(pid) : age > 10_000) await rm(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`no migrated D1 template at ${template} after 600 s (lock ${lock})`);
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    await writeFile(owner, String(process.pid));
+    const building = await mkdtemp(path.join(cache, 'building-'));
+    try {
+      applyLocalMigrations(building);
+      await writeFile(path.join(building, 'ready'), new Date().toISOString());
+      // Fails only when a template is already in place (a lock taken over from a live but slow builder).
+      await rename(building, template).catch(() => undefined);
+      await stat(path.join(template, 'ready'));
+      return template;
+    } finally {
+      await rm(building, { recursive: true, force: true });
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * mkdtemp, copy the migrated databases into it (every migration applied, see migratedTemplate),
+ * start one `wrangler dev` persisting there.
  * `budgetMs` bounds migrations plus startup; keep it under the hook timeout (120 s) so a
  * slow start fails inside beforeAll instead of leaving a server nobody will stop.
  */
@@ -38,7 +106,7 @@ export async function startE2EServer(
   const started = Date.now();
   const dir = await mkdtemp(path.join(tmpdir(), 'pincher-e2e-'));
   try {
-    applyLocalMigrations(dir);
+    await cp(await migratedTemplate(), dir, { recursive: true, filter: (src) => path.basename(src) !== 'ready' });
     const timeoutMs = Math.max(15_000, budgetMs - (Date.now() - started));
     const server = (await startDevServer({ persistTo: dir, vars, timeoutMs, gc, recycle })) as Omit<E2EServer, 'dir'>;
     // Safety net: wrangler runs detached in its own group, so if this worker dies without
