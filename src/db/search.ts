@@ -782,7 +782,11 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
       '(rx.language IS NULL OR s.language = rx.language)',
       '(rx.min_confidence IS NULL OR s.confidence >= rx.min_confidence)',
     ];
-    if (f.path) cond.push(`(rx.path = 0 OR (${pathFilterConditions(f.path, params).join(' AND ')}))`);
+    if (f.path) {
+      // A path filter may need no condition of its own (the same as no filter in the search's own count).
+      const onPath = pathFilterConditions(f.path, params);
+      if (onPath.length) cond.push(`(rx.path = 0 OR (${onPath.join(' AND ')}))`);
+    }
     return cond.join(' AND ');
   };
   const params: unknown[] = [match];

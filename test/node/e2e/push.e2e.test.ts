@@ -61,7 +61,7 @@ describe('the CLI against a real server', { timeout: 480_000 }, () => {
     const shards = JSON.parse(listed.stdout).shards as { shard: number; binding: string; projects: number }[];
     expect(shards.map((s) => [s.shard, s.binding])).toEqual([[0, 'DB'], [1, 'DB_SHARD_1']]);
     const table = await admin(['shards']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^shard\s+binding\s+stored MB\s+projects$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^shard\s+binding\s+stored MB\s+projects\s+moving in\s+moving out\s+leftovers$/);
 
     // Wherever placement put it, move it to the other shard, then back.
     let move = await admin(['move', 'e2e-mover', '--shard', '1', '--json']);

@@ -97,6 +97,18 @@ describe('query_too_narrow', () => {
     await executeSteps(body);
   });
 
+  it('names the kind filter under a file_pattern every file of the project matches (a path filter with no condition)', async () => {
+    const project = 'search-empty-one-file';
+    expect((await rest('index', { project, files: files({ 'users.ts': 'export class Users {}\nexport function loginUser() {}\n' }) })).status).toBe(200);
+    const found = await rest('search', { project, query: 'loginUser', file_pattern: 'users.ts' });
+    expect(found.status, JSON.stringify(found.body).slice(0, 400)).toBe(200);
+    expect(found.body.result.results.map((r: Json) => r.name)).toEqual(['loginUser']);
+    const body = await search({ project, query: 'loginUser', kind: 'Class', file_pattern: 'users.ts' });
+    expectEmpty(body, 'query_too_narrow');
+    expect(body._meta.diagnosis).toContain('kind=Class');
+    await executeSteps(body);
+  });
+
   it('names the corpus and steps into the corpus that has the match', async () => {
     const body = await search({ project: PROJECT, query: 'Deployment' });
     expectEmpty(body, 'query_too_narrow');
