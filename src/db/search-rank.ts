@@ -130,14 +130,18 @@ function exactMember(r: NameRank & { owner: string }, ci: boolean): SqlPart {
  * name starts with the word, ignoring (ASCII) case. Null for any other query.
  */
 export function namePrefixSql(r: NameRank | null): SqlPart | null {
-  if (!r?.prefix) return null;
-  return { sql: 'lower(substr(s.name, 1, ?)) = ?', params: [chars(r.name), r.name.toLowerCase()] };
+  return r?.prefix ? startsWithSql(r.name) : null;
+}
+
+/** The name of `s` starts with `name`, ignoring (ASCII) case. */
+function startsWithSql(name: string): SqlPart {
+  return { sql: 'lower(substr(s.name, 1, ?)) = ?', params: [chars(name), name.toLowerCase()] };
 }
 
 /** Tier of a hit (3 best … 0), as a SQL expression over `s`. */
 function tierSql(r: NameRank | null): SqlPart {
   if (!r) return { sql: '0', params: [] };
-  const startsWith: SqlPart = namePrefixSql({ ...r, prefix: true }) as SqlPart;
+  const startsWith = startsWithSql(r.name);
   if (r.prefix) return { sql: `(CASE WHEN ${startsWith.sql} THEN 1 ELSE 0 END)`, params: startsWith.params };
   if (r.owner !== null) {
     const exact = exactMember({ ...r, owner: r.owner }, false);

@@ -500,14 +500,13 @@ const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS s
 function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const cols = HIT_COLUMNS;
   const ftsScore = scoreSql(rank, `-${BM25}`);
   const params: unknown[] = [...ftsScore.params, ...w.params];
-  let sql = `SELECT ${cols}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
+  let sql = `SELECT ${HIT_COLUMNS}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
   if (named) {
     // Found by name only: no bm25, so the lowest relevance of its tier.
     const namedScore = scoreSql(rank, '0');
-    sql += ` UNION ALL SELECT ${cols}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql}`;
+    sql += ` UNION ALL SELECT ${HIT_COLUMNS}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql}`;
     params.push(...namedScore.params, ...named.params);
   }
   return { sql, params };
@@ -726,11 +725,10 @@ export function searchQuery(
     }
     if (miss.prefixes.length) {
       // One count over the list of prefix matches (see relaxedCounts).
-      const params0: unknown[] = [JSON.stringify(miss.prefixes)];
-      const cond = filterConditions(f, params0);
+      const cond = filterConditions(f, params);
       cols.push(`CASE WHEN ${nowhere} THEN (SELECT json_group_array((SELECT count(*) ${FROM} WHERE symbols_fts MATCH px.value AND ${cond.join(' AND ')}))
         FROM (SELECT value FROM json_each(?) ORDER BY key) px) END AS prefixes`);
-      params.push(...params0.slice(1), params0[0]);
+      params.push(JSON.stringify(miss.prefixes));
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
