@@ -83,6 +83,9 @@ interface Source {
 /** SQL the checks can be folded into: one SELECT (a leading WITH included), nothing after it. */
 const FOLDABLE = /^\s*(?:SELECT|WITH)\b/i;
 
+/** An SQL string literal ('' is a quote inside it). */
+const STRING_LITERAL = /'(?:[^']|'')*'/g;
+
 /**
  * `source` with every check folded in: the statement's rows unchanged when
  * all the checks hold, the error SQLite raises for a LIMIT that is not an
@@ -93,7 +96,8 @@ const FOLDABLE = /^\s*(?:SELECT|WITH)\b/i;
  */
 function foldChecks(source: Source, folds: Fold[]): Source | null {
   const sql = source.sql.replace(/[\s;]+$/, '');
-  if (!FOLDABLE.test(sql) || sql.includes(';')) return null;
+  // A `;` inside a string literal (the id range's ':;' bound, src/db/symbol-range.ts) ends nothing.
+  if (!FOLDABLE.test(sql) || sql.replace(STRING_LITERAL, "''").includes(';')) return null;
   const values = [...source.values];
   const conditions: string[] = [];
   for (const f of folds) {

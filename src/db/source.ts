@@ -145,13 +145,9 @@ export async function candidatesByNames(
 
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */
 export async function fileSymbols(d1: D1Database, projectId: string, path: string): Promise<SymbolRow[]> {
-  return allRows<SymbolRow>(fileSymbolsStatement(d1, projectId, path));
-}
-
-function fileSymbolsStatement(d1: D1Database, projectId: string, path: string): D1PreparedStatement {
-  return d1
-    .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`)
-    .bind(projectId, path);
+  return allRows<SymbolRow>(
+    d1.prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`).bind(projectId, path),
+  );
 }
 
 /**
@@ -234,24 +230,38 @@ export interface StoredFile {
   content: string | null;
 }
 
+/** COLUMNS as the keys of one JSON object per symbol, in the same order (fileWithSymbols' symbols column). */
+const SYMBOL_JSON = `json_object(${COLUMNS.split(',')
+  .map((c) => c.trim())
+  .map((c) => {
+    const [expr, alias] = c.split(/ AS /);
+    return `'${alias ?? expr.slice(expr.indexOf('.') + 1)}', ${expr}`;
+  })
+  .join(', ')})`;
+
 /**
  * A stored file with its content (null content: the blob is gone) and, when
- * `withSymbols`, its symbols as fileSymbols lists them, in one round trip;
- * `symbols` is null when not asked for.
+ * `withSymbols`, its symbols as fileSymbols lists them, in one statement: the
+ * symbols travel as a JSON array column of the file's row (a correlated
+ * subquery over the file's id range, in fileSymbols' order). `symbols` is
+ * null when not asked for.
  */
 export async function fileWithSymbols(d1: D1Database, projectId: string, path: string, withSymbols: boolean): Promise<{ file: StoredFile | null; symbols: SymbolRow[] | null }> {
-  const fileStmt = d1
+  const symbols = withSymbols
+    ? `, (SELECT json_group_array(json(j)) FROM (SELECT ${SYMBOL_JSON} AS j FROM symbols s
+         WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid)) AS symbols`
+    : '';
+  const row = await d1
     .prepare(
-      `SELECT f.path, f.hash, f.size, f.language, f.status, f.reason, b.content FROM files f
+      `SELECT f.path, f.hash, f.size, f.language, f.status, f.reason, b.content${symbols} FROM files f
        LEFT JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND f.path = ?2`,
     )
-    .bind(projectId, path);
-  if (!withSymbols) return { file: await fileStmt.first<StoredFile>(), symbols: null };
-  const [file, symbols] = await d1.batch([
-    fileStmt,
-    fileSymbolsStatement(d1, projectId, path),
-  ]);
-  return { file: (file.results[0] as StoredFile | undefined) ?? null, symbols: symbols.results as SymbolRow[] };
+    .bind(projectId, path)
+    .first<StoredFile & { symbols?: string }>();
+  if (!withSymbols) return { file: row, symbols: null };
+  if (!row) return { file: null, symbols: [] };
+  const { symbols: json, ...file } = row;
+  return { file, symbols: JSON.parse(json ?? '[]') as SymbolRow[] };
 }
 
 /** Paths of a project whose last segment is `basename` (case-insensitive), closest first. */

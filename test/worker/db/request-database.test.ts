@@ -99,6 +99,14 @@ describe('requestDatabase', () => {
       expect([db.roundTrips, db.statements]).toEqual([2, 2]);
     });
 
+    it('folds into a statement whose string literals hold a semicolon', async () => {
+      const db = requestDatabase(DB);
+      const held: string[] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      expect(await db.prepare("SELECT ?1 || ':;' AS v, 'it''s; fine' AS w").bind('a').first()).toEqual({ v: 'a:;', w: "it's; fine" });
+      expect([held.length, db.roundTrips, db.statements]).toEqual([1, 1, 1]);
+    });
+
     it('settles from the check statement when the check does not hold, even where the statement has no row', async () => {
       for (const sql of ['SELECT 1 AS n WHERE 0', 'SELECT count(*) AS n FROM json_each(?1) GROUP BY value', 'SELECT 5 AS n']) {
         const db = requestDatabase(DB);

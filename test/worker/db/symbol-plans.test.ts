@@ -49,7 +49,14 @@ describe('symbols by file seek the id index', () => {
     const { d1, seen } = recording();
     const rows = await fileSymbols(d1, project.id, 'src/core/db.ts');
     expect(rows.map((r) => r.id)).toEqual(['src/core/db.ts::query#Function', 'src/core/db.ts::run#Function', 'src/core/db.ts::orphan#Function', 'src/core/db.ts::main#Function']);
+    // The file's symbols ride as a JSON column of its row: the same rows, in the same order, as fileSymbols reads them.
+    for (const path of ['src/api/users.ts', 'src/core/db.ts']) {
+      const { file, symbols } = await fileWithSymbols(d1, project.id, path, true);
+      expect(file?.path).toBe(path);
+      expect(symbols).toStrictEqual(await fileSymbols(DB, project.id, path));
+    }
     expect((await fileWithSymbols(d1, project.id, 'src/api/users.ts', true)).symbols?.length).toBe(4);
+    expect(await fileWithSymbols(d1, project.id, 'src/api/absent.ts', true)).toEqual({ file: null, symbols: [] });
     const nested = await nestedSymbols(d1, project.id, [{ id: 'src/api/users.ts::Users#Class', file_path: 'src/api/users.ts', start_byte: 0, end_byte: 10_000 }], 10);
     expect(nested.map((n) => n.id)).toEqual(['src/api/users.ts::Users.list#Method', 'src/api/users.ts::Users.get#Method', 'src/api/users.ts::handler#Function']);
     const overlap = await symbolsOverlapping(d1, project.id, [{ k: 'a', path: 'src/core/db.ts', start: 2, end: 2 }]);

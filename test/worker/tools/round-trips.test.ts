@@ -91,14 +91,14 @@ describe('D1 round trips per tool call', () => {
   });
 
   it('a warm lite call executes its own statements only: the cached project row’s check is folded into one of them', async () => {
-    // [tool, args, statements the tool itself asks]: read's map, symbol and a whole file ask the file and its symbols.
+    // [tool, args, statements the tool itself asks]: read's map, symbol and a whole file ask the file with its symbols as one column.
     const calls: [string, Json, number][] = [
       ['symbol', { id: 'src/widget.ts::fetchWidget#Function' }, 1],
       ['symbols', { ids: ['src/widget.ts::fetchWidget#Function', 'src/widget.ts::normaliseWidget#Function'] }, 1],
       ['read', { path: 'src/widget.ts', offset: 2, limit: 5 }, 1],
-      ['read', { path: 'src/widget.ts' }, 2],
-      ['read', { path: 'src/widget.ts', map: true }, 2],
-      ['read', { path: 'src/widget.ts', symbol: 'WidgetStore.load' }, 2],
+      ['read', { path: 'src/widget.ts' },1],
+      ['read', { path: 'src/widget.ts', map: true },1],
+      ['read', { path: 'src/widget.ts', symbol: 'WidgetStore.load' },1],
       ['find', { pattern: '**/*.py' }, 1],
       ['find', { pattern: 'src/**' }, 1],
     ];
