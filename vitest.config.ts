@@ -56,6 +56,8 @@ export default defineConfig(async () => {
             PINCHER_ALLOW_OPEN: '1',
             PINCHER_RATE_LIMIT: 'off',
             PINCHER_ADMIN_KEY: 'test-admin-key',
+            // Every tool output of the suite is parsed by zod too: the exact output check must agree (src/tools/output-check.ts).
+            PINCHER_OUTPUT_CHECK: 'zod',
             ...(placeShards ? { PINCHER_PLACE_SHARDS: placeShards } : {}),
           },
           ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },

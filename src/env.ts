@@ -20,6 +20,8 @@ interface DeploymentSettings {
   PINCHER_META_CAPABILITIES?: string;
   /** `1` logs each D1 statement of a tool call with its wall time (the SQL text only, never bound values). Diagnostics. */
   PINCHER_SQL_TIMING?: string;
+  /** `zod`: every tool output is also parsed by zod and a call fails where the exact check disagrees (tests, local dev). */
+  PINCHER_OUTPUT_CHECK?: string;
   /** `off` disables the per-key rate limit. */
   PINCHER_RATE_LIMIT?: string;
   /** `off` stops the one JSON line per request (the local server sets it). */

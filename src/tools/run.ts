@@ -12,6 +12,7 @@ import type { Meta, TypedEntry } from '../envelope/types';
 import { recordCall } from '../db/calls';
 import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
+import { exactCheck } from './output-check';
 import { exportSpan, otlpConfig } from '../telemetry/otlp';
 
 /**
@@ -188,7 +189,16 @@ async function execute(
       if (failure) throw failure.err;
       break;
     }
+    const exact = exactCheck(tool.output)(result);
+    // The exact check is zod's answer without its copy (src/tools/output-check.ts); PINCHER_OUTPUT_CHECK=zod checks it against zod.
+    if (exact && call.env.PINCHER_OUTPUT_CHECK !== 'zod') return { ok: true, result: result as Record<string, unknown> };
     const checked = tool.output.safeParse(result);
+    if (exact && !(checked.success && JSON.stringify(checked.data) === JSON.stringify(result))) {
+      console.error(`tool '${tool.name}': the exact output check passed a result zod ${checked.success ? 'copies differently' : 'rejects'}`);
+      throw new PincherError('internal_error', `${tool.name}'s output check disagrees with its schema`, {
+        suggestion: 'retry; if it keeps failing, report the request_id to the operator',
+      });
+    }
     if (!checked.success) {
       console.error(`tool '${tool.name}' produced output outside its schema: ${checked.error.issues.length} issue(s)`);
       throw new PincherError('internal_error', `${tool.name} produced an invalid result`, {

@@ -108,7 +108,7 @@ export async function startE2EServer(
   try {
     await cp(await migratedTemplate(), dir, { recursive: true, filter: (src) => path.basename(src) !== 'ready' });
     const timeoutMs = Math.max(15_000, budgetMs - (Date.now() - started));
-    const server = (await startDevServer({ persistTo: dir, vars, timeoutMs, gc, recycle })) as Omit<E2EServer, 'dir'>;
+    const server = (await startDevServer({ persistTo: dir, vars: { PINCHER_OUTPUT_CHECK: 'zod', ...vars }, timeoutMs, gc, recycle })) as Omit<E2EServer, 'dir'>;
     // Safety net: wrangler runs detached in its own group, so if this worker dies without
     // afterAll (killed, crashed), take the group down with it.
     const killGroup = () => {
