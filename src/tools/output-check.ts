@@ -26,6 +26,7 @@ export type ExactCheck = (value: unknown) => boolean;
 interface Internals {
   def: {
     type: string;
+    defaultValue?: unknown;
     checks?: unknown[];
     shape?: Record<string, z.ZodType>;
     catchall?: z.ZodType;
@@ -208,5 +209,56 @@ function recordCheck(schema: z.ZodType): ExactCheck {
     if (!isObject(v)) return false;
     for (const k of Object.keys(v)) if (k === '__proto__' || !value(v[k])) return false;
     return true;
+  };
+}
+
+/**
+ * zod's parse of an object schema's arguments (a tool's input), without its
+ * general parse: every present key passes its exact check, an absent one
+ * is left out or gets its default, in shape order, as zod writes its copy.
+ * Null when anything needs zod (a value it would change or reject, a
+ * refinement of the whole object, a catchall): the caller parses with zod.
+ */
+export type ExactParse = (args: Record<string, unknown>) => Record<string, unknown> | null;
+
+const parses = new WeakMap<z.ZodType, ExactParse>();
+
+export function exactParse(schema: z.ZodType): ExactParse {
+  let parse = parses.get(schema);
+  if (!parse) {
+    parse = buildParse(schema);
+    parses.set(schema, parse);
+  }
+  return parse;
+}
+
+function buildParse(schema: z.ZodType): ExactParse {
+  const { def } = zod(schema);
+  if (def.type !== 'object' || def.catchall || hasChecks(schema)) return () => null;
+  const shape = def.shape!;
+  const fields = Object.keys(shape).map((key) => {
+    const field = zod(shape[key]);
+    const absent: 'omit' | 'default' | 'zod' =
+      field.optin === 'optional' && field.optout === 'optional' ? 'omit' : field.def.type === 'default' ? 'default' : 'zod';
+    return { key, check: exactCheck(shape[key]), absent, field };
+  });
+  return (args) => {
+    const out: Record<string, unknown> = {};
+    let seen = 0;
+    for (const f of fields) {
+      if (Object.prototype.hasOwnProperty.call(args, f.key)) {
+        seen++;
+        const value = args[f.key];
+        if (!f.check(value)) return null;
+        out[f.key] = value;
+      } else if (f.absent === 'default') {
+        // zod's default node hands back its default (a fresh copy) for an absent key, without checking it.
+        out[f.key] = f.field.def.defaultValue;
+      } else if (f.absent === 'zod') {
+        return null;
+      }
+    }
+    // A key outside the shape would be dropped by zod: left to it.
+    return seen === Object.keys(args).length ? out : null;
   };
 }

@@ -3,6 +3,7 @@ import { PincherError } from '../errors';
 import type { MetaCollector } from '../envelope/collector';
 import { didYouMean } from '../util/did-you-mean';
 import { compileGlob, GlobError, type Glob } from '../util/glob';
+import { exactParse } from './output-check';
 
 interface ZodInternals {
   _zod: { def: { type: string; innerType?: z.ZodType; element?: z.ZodType } };
@@ -51,6 +52,8 @@ export function normaliseArgs(
   schema: z.ZodObject,
   raw: unknown,
   meta: MetaCollector,
+  /** Parse with zod too and fail where the exact parse disagrees (PINCHER_OUTPUT_CHECK=zod). */
+  verify = false,
 ): NormalisedArgs & { parsed: Record<string, unknown> } {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -81,9 +84,22 @@ export function normaliseArgs(
     if ((value === null || value === '') && field.safeParse(undefined).success) continue;
     args[key] = coerce(value, field);
   }
+  // zod's answer without its general parse when the exact parse can give it (src/tools/output-check.ts).
+  const fast = exactParse(schema)(args);
+  if (fast && !verify) return { args, sessionId, parsed: fast };
   const result = schema.safeParse(args);
+  if (fast && !(result.success && sameParse(fast, result.data as Record<string, unknown>))) {
+    throw new PincherError('internal_error', `the exact argument check of ${tool} disagrees with its schema`, {
+      suggestion: 'retry; if it keeps failing, report the request_id to the operator',
+    });
+  }
   if (!result.success) throw invalidParams(tool, result.error, accepted);
   return { args, sessionId, parsed: result.data as Record<string, unknown> };
+}
+
+/** The same keys in the same order, and the same JSON. */
+function sameParse(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return Object.keys(a).join('\0') === Object.keys(b).join('\0') && JSON.stringify(a) === JSON.stringify(b);
 }
 
 function invalidParams(tool: string, error: z.ZodError, accepted: string[]): PincherError {

@@ -149,7 +149,7 @@ async function execute(
         suggestion: 'call it with PINCHER_HTTP_KEY; the read-only key can only call read tools',
       });
     }
-    const { parsed, sessionId } = normaliseArgs(tool.name, tool.input, rawArgs, collector);
+    const { parsed, sessionId } = normaliseArgs(tool.name, tool.input, rawArgs, collector, call.env.PINCHER_OUTPUT_CHECK === 'zod');
     if (sessionId) collector.sessionId = sessionId;
     const before = collector.snapshot();
     let result: unknown;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { exactCheck } from '../../../src/tools/output-check';
-import { findTool } from '../../../src/tools/registry';
+import { exactCheck, exactParse } from '../../../src/tools/output-check';
+import { TOOLS, findTool } from '../../../src/tools/registry';
 import { rest, type Json } from '../helpers';
 import { push } from '../upload/support';
 
@@ -64,6 +64,44 @@ describe('exactCheck: zod’s answer without its copy', () => {
     expect(agrees(z.enum(['x', 'y']), 'z')).toBe(false);
     expect(agrees(z.literal(3), 3)).toBe(true);
     expect(agrees(z.unknown(), { any: [1] })).toBe(true);
+  });
+});
+
+describe('exactParse: zod’s parse of a tool’s arguments without its general parse', () => {
+  /** The exact parse, checked against zod: the same keys in the same order and the same values, or null. */
+  function parsed(schema: z.ZodType, args: Record<string, unknown>): Record<string, unknown> | null {
+    const fast = exactParse(schema)(args);
+    if (fast) {
+      const zod = schema.safeParse(args);
+      expect(zod.success, JSON.stringify(args)).toBe(true);
+      expect(Object.keys(fast), JSON.stringify(args)).toEqual(Object.keys(zod.data as object));
+      expect(fast, JSON.stringify(args)).toStrictEqual(zod.data);
+    }
+    return fast;
+  }
+
+  it('fills defaults in shape order and leaves absent optional keys out', () => {
+    const schema = z.object({ path: z.string().min(1), offset: z.number().int().min(1).optional(), map: z.boolean().default(false), ids: z.array(z.string()).default([]) });
+    expect(parsed(schema, { path: 'a' })).toEqual({ path: 'a', map: false, ids: [] });
+    expect(Object.keys(parsed(schema, { ids: ['x'], path: 'a', offset: 2 })!)).toEqual(['path', 'offset', 'map', 'ids']);
+    // A default is a fresh copy on every call, as zod's.
+    expect(parsed(schema, { path: 'a' })!.ids).not.toBe(parsed(schema, { path: 'a' })!.ids);
+  });
+
+  it('leaves to zod what it rejects, coerces or drops, and objects refined as a whole', () => {
+    const schema = z.object({ path: z.string().min(1), n: z.number().int().optional(), t: z.string().trim().optional() });
+    for (const args of [{}, { path: '' }, { path: 'a', n: 1.5 }, { path: 'a', t: ' x ' }, { path: 'a', extra: 1 }, { path: 'a', n: '2' }]) expect(parsed(schema, args), JSON.stringify(args)).toBeNull();
+    expect(parsed(schema.refine((a) => a.path !== 'x'), { path: 'a' })).toBeNull();
+    expect(parsed(z.object({ a: z.string().prefault('p') }), {})).toBeNull();
+  });
+
+  it('agrees with zod on every tool’s arguments: none, and each one of its optional parameters absent', () => {
+    let fast = 0;
+    for (const tool of TOOLS) {
+      if (parsed(tool.input, {}) !== null) fast++;
+    }
+    // Tools whose every parameter is optional or defaulted take the fast path with no arguments.
+    expect(fast).toBeGreaterThan(5);
   });
 });
 
