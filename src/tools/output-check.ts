@@ -18,6 +18,8 @@ import type * as z from 'zod';
  * Anything this walker does not model exactly is handed to zod whole, so a
  * true answer is never wrong; PINCHER_OUTPUT_CHECK=zod (the test suite) runs
  * zod besides on every call and fails a call where the two disagree.
+ * `exactParse` does the same for a tool's arguments (src/tools/params.ts),
+ * filling defaults in as zod does.
  */
 
 /** True: zod accepts the value and its output serialises as the value does. */
@@ -70,17 +72,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const cache = new WeakMap<z.ZodType, ExactCheck>();
-
-/** The exact check of `schema`, built once per schema. */
-export function exactCheck(schema: z.ZodType): ExactCheck {
-  let check = cache.get(schema);
-  if (!check) {
-    // Recursive schemas reach themselves through a lazy node, which goes to zod: no cycle here.
-    check = build(schema);
-    cache.set(schema, check);
+/** `build(schema)`, made once per schema and kept in `cache`. */
+function once<T>(cache: WeakMap<z.ZodType, T>, schema: z.ZodType, build: (schema: z.ZodType) => T): T {
+  let made = cache.get(schema);
+  if (made === undefined) {
+    made = build(schema);
+    cache.set(schema, made);
   }
-  return check;
+  return made;
+}
+
+const checkCache = new WeakMap<z.ZodType, ExactCheck>();
+
+/** The exact check of `schema`, built once per schema. Recursive schemas reach themselves through a lazy node, which goes to zod: no cycle here. */
+export function exactCheck(schema: z.ZodType): ExactCheck {
+  return once(checkCache, schema, build);
 }
 
 /** zod's own test for a string, number or boolean node without checks or coercion (src: its `parse`), inline. */
@@ -221,15 +227,10 @@ function recordCheck(schema: z.ZodType): ExactCheck {
  */
 export type ExactParse = (args: Record<string, unknown>) => Record<string, unknown> | null;
 
-const parses = new WeakMap<z.ZodType, ExactParse>();
+const parseCache = new WeakMap<z.ZodType, ExactParse>();
 
 export function exactParse(schema: z.ZodType): ExactParse {
-  let parse = parses.get(schema);
-  if (!parse) {
-    parse = buildParse(schema);
-    parses.set(schema, parse);
-  }
-  return parse;
+  return once(parseCache, schema, buildParse);
 }
 
 function buildParse(schema: z.ZodType): ExactParse {
