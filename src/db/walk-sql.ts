@@ -61,7 +61,9 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * `pos` the frontier order; level 0: the start).
  *
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
- * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON).
+ * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON). With
+ * `roots` (ids only), the start ids' symbol rows come back too (t = 2,
+ * `ROOT_ROWS`).
  *
  * The state is one value: past D1's 2 MB limit on a value (tens of thousands
  * of seen ids) D1 refuses the statement and graph.ts reads level by level.
@@ -70,7 +72,7 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
  * to read.
  */
-export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids'): string {
+export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
@@ -121,8 +123,20 @@ export function walkStatementSql(directions: readonly ('in' | 'out')[], start: '
      ${rows.join('\n     UNION ALL ')}
      UNION ALL
      SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-     FROM w CROSS JOIN json_each(w.st, '$[1]') j`;
+     FROM w CROSS JOIN json_each(w.st, '$[1]') j${roots && start === 'ids' ? `
+     UNION ALL
+     ${ROOT_ROWS}` : ''}`;
 }
+
+/**
+ * The start ids' own symbol rows (t = 2, no direction), as symbolsByIds
+ * reads them (a symbol whose file row is gone is not found): the walk
+ * answers what it walked from without a lookup of its own.
+ */
+const ROOT_ROWS = `SELECT NULL, 0, 2 AS t, j.key, NULL, NULL, s.id, s.file_path, NULL, NULL, NULL, NULL,
+            s.name, s.qualified_name, s.kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size
+     FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value
+     JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path`;
 
 /**
  * What NAME_PICK binds as ?2: the name as given and its parts, as
