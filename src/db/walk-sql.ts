@@ -104,23 +104,24 @@ export function walkStatementSql(directions: readonly ('in' | 'out')[], start: '
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK;
-  // Each level's edge rows read again by rowid, with the far end's symbol and file rows.
-  const rows = directions.map((direction) => {
-    const { near, far, farId } = ends(direction);
-    return `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+  // Each level's edge rows read again by rowid, with the far end's symbol and file rows: one branch for both
+  // directions (an end picked by the step's direction), so the statement prepares no second copy.
+  const end = (pick: (e: ReturnType<typeof ends>) => string): string =>
+    directions.length === 1 ? pick(ends(directions[0])) : `CASE w.dir WHEN 'in' THEN ${pick(ends('in'))} ELSE ${pick(ends('out'))} END`;
+  const farId = end((e) => e.farId);
+  const farFile = end((e) => `e.${e.far}_file`);
+  const rows = `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${end((e) => edgeIdSql('e', e.near))} AS via, e.kind, ${farId} AS node_id, ${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
      FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
      LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
-     LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
-     WHERE w.dir = '${direction}'`;
-  });
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = ${farFile}`;
   return `WITH RECURSIVE w(dir, lvl, st) AS (
        SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
        FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
        UNION ALL
        SELECT w.dir, w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
      )
-     ${rows.join('\n     UNION ALL ')}
+     ${rows}
      UNION ALL
      SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
      FROM w CROSS JOIN json_each(w.st, '$[1]') j${roots && start === 'ids' ? `
