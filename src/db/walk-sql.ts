@@ -73,6 +73,17 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * to read.
  */
 export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false): string {
+  // A handful of texts in all (directions × start × roots): each is built once per isolate.
+  const key = `${directions.join()}|${start}|${roots && start === 'ids'}`;
+  let sql = built.get(key);
+  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, start, roots)));
+  return sql;
+}
+
+/** walkStatementSql's texts built so far, by their key. */
+const built = new Map<string, string>();
+
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name', roots: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
