@@ -69,6 +69,8 @@ const calls = (mix[tool] ?? []).flatMap((e) => (tool === 'trace' ? traceVariants
 let differ = 0;
 let hops = 0;
 let empties = 0;
+/** Warning codes and empty reasons the compared answers carried, with their counts. */
+const seen = new Map();
 // Twice each: the first call computes the baseline figures the second finds kept.
 for (const round of [1, 2]) {
   for (const args of calls) {
@@ -80,8 +82,10 @@ for (const round of [1, 2]) {
     }
     hops += a.result?.hops?.length ?? 0;
     if (a._meta?.empty_reason) empties++;
+    for (const code of [...(a._meta?.warnings_v2 ?? []).map((w) => w.code), a._meta?.empty_reason, a.error?.code].filter(Boolean)) seen.set(code, (seen.get(code) ?? 0) + 1);
   }
 }
 console.log(`${tool}: ${calls.length * 2} calls compared (${hops} hops, ${empties} empty answers), ${differ} differ`);
+console.log(`codes seen: ${[...seen].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 await Promise.allSettled([A.worker.dispose(), B.worker.dispose()]);
 process.exit(differ ? 1 : 0);
