@@ -205,6 +205,15 @@ interface PlannedLevels {
 /** Where a walk starts: symbol ids, or the symbol a name resolves to (worked out in the walk's own statement). */
 type WalkStart = { ids: readonly string[] } | { name: NamePick };
 
+/** The symbol row of a walk's start, as the walk statement read it (the fields a graph answer shows of its root). */
+export type WalkRoot = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'start_line' | 'end_line' | 'language' | 'is_test' | 'is_exported' | 'file_size'>;
+
+/** A walk statement's answer: each direction's levels, and with `roots` the start ids' symbol rows. */
+interface PlannedWalk {
+  byDirection: Map<'in' | 'out', PlannedLevels>;
+  roots: WalkRoot[];
+}
+
 /** Reads a whole walk in every direction asked for in one statement: each direction's levels, by direction. */
 async function walkStatement(
   d1: D1Database,
@@ -213,17 +222,23 @@ async function walkStatement(
   directions: readonly ('in' | 'out')[],
   opts: WalkRules,
   ceiling: number,
-): Promise<Map<'in' | 'out', PlannedLevels>> {
+  roots = false,
+): Promise<PlannedWalk> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
   const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
   const rows = await d1
-    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name'))
+    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name', roots))
     .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
     .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
   const levels = opts.depth;
   const byDirection = new Map<'in' | 'out', PlannedLevels & { starts: { id: string; pos: number }[] }>();
   for (const dir of directions) byDirection.set(dir, { start: [], starts: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) });
+  const found: (WalkRoot & { pos: number })[] = [];
   for (const row of rows.results) {
+    if (row.t === 2) {
+      found.push(rootOf(row));
+      continue;
+    }
     const planned = byDirection.get(row.dir);
     if (!planned) continue;
     if (row.t === 0) planned.levels[row.lvl - 1].push(row);
@@ -234,7 +249,26 @@ async function walkStatement(
     for (const list of [starts, ...planned.levels, ...planned.frontiers]) list.sort((a, b) => a.pos - b.pos);
     out.set(dir, { ...planned, start: starts.map((f) => f.id) });
   }
-  return out;
+  found.sort((a, b) => a.pos - b.pos);
+  return { byDirection: out, roots: found.map(({ pos: _, ...root }) => root) };
+}
+
+/** A root row (t = 2) of the walk statement as the symbol row it is. */
+function rootOf(r: LevelRow & { pos: number }): WalkRoot & { pos: number } {
+  return {
+    id: r.node_id as string,
+    file_path: r.node_file as string,
+    name: r.name as string,
+    qualified_name: r.qualified_name as string,
+    kind: r.node_kind as string,
+    start_line: r.start_line as number,
+    end_line: r.end_line as number,
+    language: r.language as string,
+    is_test: r.is_test as number,
+    is_exported: r.is_exported as number,
+    file_size: r.file_size as number,
+    pos: r.pos,
+  };
 }
 
 type WalkRules = Required<Omit<WalkOptions, 'direction' | 'maxHops'>>;
@@ -349,7 +383,25 @@ export async function walkFromName(d1: D1Database, projectId: string, text: stri
   return { start, result };
 }
 
-async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, options: WalkOptions, how: WalkPlan): Promise<{ starts: string[][]; result: WalkResult }> {
+/**
+ * walk from one symbol id, reading the id's symbol row in the walk's own
+ * statement: `root` is that row as symbolsByIds reads it, null when the id
+ * names no symbol (a moved file, a stale or malformed id), and undefined
+ * when the statement could not answer (the walk was read level by level).
+ */
+export async function walkFromId(d1: D1Database, projectId: string, id: string, options: WalkOptions): Promise<{ root: WalkRoot | null | undefined; result: WalkResult }> {
+  const { roots, result } = await walkFrom(d1, projectId, { ids: [id] }, options, { plan: 'statement' }, true);
+  return { root: roots ? (roots[0] ?? null) : undefined, result };
+}
+
+async function walkFrom(
+  d1: D1Database,
+  projectId: string,
+  start: WalkStart,
+  options: WalkOptions,
+  how: WalkPlan,
+  withRoots = false,
+): Promise<{ starts: string[][]; result: WalkResult; roots: WalkRoot[] | null }> {
   const opts: WalkRules = {
     depth: Math.max(1, Math.floor(options.depth)),
     kinds: options.kinds?.length ? [...new Set(options.kinds)] : (['CALLS'] as EdgeKind[]),
@@ -364,8 +416,8 @@ async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, opt
   const read = 'ids' in start ? how.plan === 'statement' && ids.length > 0 : true;
   // A statement D1 refuses (a walk whose carried state passes D1's 2 MB value limit) leaves the walk to the per-level
   // plan; a name it was to resolve then has no walk (`start` null: the caller walks from its own resolution).
-  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING).catch(() => null) : null;
-  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.get(dir) ?? null, ids, dir, opts, how)));
+  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING, withRoots).catch(() => null) : null;
+  const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.byDirection.get(dir) ?? null, ids, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
   for (const p of parts) p.perDepth.forEach((n, i) => (perDepth[i] = (perDepth[i] ?? 0) + n));
@@ -378,7 +430,7 @@ async function walkFrom(d1: D1Database, projectId: string, start: WalkStart, opt
     testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
     hidden: parts.reduce((n, p) => n + p.hidden, 0),
   };
-  return { starts: parts.map((p) => p.start), result };
+  return { starts: parts.map((p) => p.start), result, roots: planned && withRoots ? planned.roots : null };
 }
 
 /** One edge next to a queried symbol, with the far end as a node. */

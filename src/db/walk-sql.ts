@@ -61,7 +61,9 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * `pos` the frontier order; level 0: the start).
  *
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
- * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON).
+ * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON). With
+ * `roots` (ids only), the start ids' symbol rows come back too (t = 2,
+ * `ROOT_ROWS`).
  *
  * The state is one value: past D1's 2 MB limit on a value (tens of thousands
  * of seen ids) D1 refuses the statement and graph.ts reads level by level.
@@ -70,7 +72,18 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
  * to read.
  */
-export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids'): string {
+export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false): string {
+  // A handful of texts in all (directions × start × roots): each is built once per isolate.
+  const key = `${directions.join()}|${start}|${roots && start === 'ids'}`;
+  let sql = built.get(key);
+  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, start, roots)));
+  return sql;
+}
+
+/** walkStatementSql's texts built so far, by their key. */
+const built = new Map<string, string>();
+
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name', roots: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
@@ -102,27 +115,40 @@ export function walkStatementSql(directions: readonly ('in' | 'out')[], start: '
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK;
-  // Each level's edge rows read again by rowid, with the far end's symbol and file rows.
-  const rows = directions.map((direction) => {
-    const { near, far, farId } = ends(direction);
-    return `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${edgeIdSql('e', near)} AS via, e.kind, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+  // Each level's edge rows read again by rowid, with the far end's symbol and file rows: one branch for both
+  // directions (an end picked by the step's direction), so the statement prepares no second copy.
+  const end = (pick: (e: ReturnType<typeof ends>) => string): string =>
+    directions.length === 1 ? pick(ends(directions[0])) : `CASE w.dir WHEN 'in' THEN ${pick(ends('in'))} ELSE ${pick(ends('out'))} END`;
+  const farId = end((e) => e.farId);
+  const farFile = end((e) => `e.${e.far}_file`);
+  const rows = `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${end((e) => edgeIdSql('e', e.near))} AS via, e.kind, ${farId} AS node_id, ${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
      FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
      LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
-     LEFT JOIN files f ON f.project_id = ?1 AND f.path = e.${far}_file
-     WHERE w.dir = '${direction}'`;
-  });
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = ${farFile}`;
   return `WITH RECURSIVE w(dir, lvl, st) AS (
        SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
        FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
        UNION ALL
        SELECT w.dir, w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
      )
-     ${rows.join('\n     UNION ALL ')}
+     ${rows}
      UNION ALL
      SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-     FROM w CROSS JOIN json_each(w.st, '$[1]') j`;
+     FROM w CROSS JOIN json_each(w.st, '$[1]') j${roots && start === 'ids' ? `
+     UNION ALL
+     ${ROOT_ROWS}` : ''}`;
 }
+
+/**
+ * The start ids' own symbol rows (t = 2, no direction), as symbolsByIds
+ * reads them (a symbol whose file row is gone is not found): the walk
+ * answers what it walked from without a lookup of its own.
+ */
+const ROOT_ROWS = `SELECT NULL, 0, 2 AS t, j.key, NULL, NULL, s.id, s.file_path, NULL, NULL, NULL, NULL,
+            s.name, s.qualified_name, s.kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size
+     FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value
+     JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path`;
 
 /**
  * What NAME_PICK binds as ?2: the name as given and its parts, as

@@ -70,7 +70,7 @@ export function nodeView(n: Pick<GraphNode, 'id' | 'name' | 'kind' | 'file' | 'l
   return { id: n.id, name: n.name, kind: n.kind, file: n.file, line: n.line };
 }
 
-export function rootView(r: SymbolRow): z.infer<typeof nodeOut> {
+export function rootView(r: Pick<SymbolRow, 'id' | 'name' | 'kind' | 'file_path' | 'start_line'>): z.infer<typeof nodeOut> {
   return { id: r.id, name: r.name, kind: r.kind, file: r.file_path, line: r.start_line };
 }
 
@@ -180,7 +180,7 @@ export interface WalkSubject {
   /** How diagnoses name it: a symbol id or a file path. */
   label: string;
   /** A symbol to send neighborhood to. */
-  anchor: SymbolRow;
+  anchor: Pick<SymbolRow, 'id' | 'name' | 'language' | 'file_path'>;
 }
 
 /**

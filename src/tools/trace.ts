@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EDGE_KINDS, scipCovers, walk, walkFromName, type WalkDirection } from '../db/graph';
+import { EDGE_KINDS, scipCovers, walk, walkFromId, walkFromName, type WalkDirection, type WalkRoot } from '../db/graph';
 import { PincherError } from '../errors';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
@@ -8,6 +8,7 @@ import { DEFAULT_MIN_CONFIDENCE } from '../graph/view';
 import { PROJECT_PARAM } from './describe';
 import { exactlyOne, explainNoHops, hopOut, hopView, nodeOut, graphLag, resolveTarget, rootView, warnCoverage, warnGraphPending, warnHidden } from './graph-common';
 import { resolveProject } from './project-scope';
+import { parseSymbolId } from '../symbols/symbol-id';
 
 /** Default walk depth; an omitted depth may be trimmed below it (ENOUGH_HOPS). */
 export const DEFAULT_DEPTH = 3;
@@ -75,17 +76,18 @@ export const traceTool = defineTool({
     const walkDir = WALK[direction];
     const options = { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined };
     const walkFrom = (id: string) => walk(ctx.db, project.id, [id], options);
-    // Walked in the target's own round trip: from the id as given, or from the symbol the name resolves to in SQL;
-    // again only if the target resolves elsewhere (a moved file, a name whose pick differs from the resolver's).
-    const early = args.id === undefined ? null : walkFrom(args.id);
-    early?.catch(() => undefined);
+    // One round trip: an id's walk reads the id's symbol row in the same statement; a name is resolved in SQL by the
+    // walk and by the resolver beside it. The target is looked up on its own only when the walk did not find it (a
+    // moved file, an unknown id) and walked again only if it resolves elsewhere (a moved file, a name whose pick differs
+    // from the resolver's).
+    const early = args.id !== undefined && parseSymbolId(args.id) ? await walkFromId(ctx.db, project.id, args.id, options) : null;
     const named = args.name === undefined ? null : walkFromName(ctx.db, project.id, args.name, options).catch(() => null);
-    const root = await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) });
+    const root: WalkRoot | null = early?.root ?? (await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }));
     if (!root) return empty;
     const lag = graphLag(project);
 
     const picked = named ? await named : null;
-    const result = await (early && root.id === args.id ? early : picked?.start === root.id ? picked.result : walkFrom(root.id));
+    const result = await (early && root.id === args.id ? early.result : picked?.start === root.id ? picked.result : walkFrom(root.id));
     let { hops, total } = result;
     let walked = depth;
     const base = { project: project.name, id: root.id, direction, kinds, include_tests: includeTests, min_confidence: minConfidence };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveSymbolName, walkFromName, walkWith, type WalkOptions, type WalkPlan } from '../../../src/db/graph';
+import { resolveSymbolName, walkFromId, walkFromName, walkWith, type WalkOptions, type WalkPlan } from '../../../src/db/graph';
+import { symbolsByIds } from '../../../src/db/source';
 import type { EdgeKind } from '../../../src/graph/types';
 import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
 import { DB, indexProject } from './support';
@@ -178,6 +179,34 @@ describe('the one-statement walk reads what the per-level walk reads', () => {
       expect(await walkWith(refusing, project.id, [start], options, { plan: 'statement' })).toEqual(await walkWith(DB, project.id, [start], options, { plan: 'levels' }));
     }
     expect((await walkFromName(refusing, project.id, 'a0', { direction: 'in', depth: 2 }))?.start).toBeNull();
+  });
+
+  it('a walk from one id reads the id’s symbol row in the same statement, as symbolsByIds reads it', async () => {
+    await writeSeedEdges(project.id, randomGraph(5, 150).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+    for (const start of [...symbols.slice(0, 6), 'src/a.ts::ghost#Function', 'src/gone.ts::a0#Function']) {
+      const [row] = await symbolsByIds(DB, project.id, [start], false);
+      for (const direction of ['in', 'out', 'both'] as const) {
+        const options: WalkOptions = { direction, depth: 3, kinds: ['CALLS', 'REFERENCES', 'IMPORTS'], minConfidence: 0.5, countHidden: true };
+        const { d1, statements } = counting();
+        const { root, result } = await walkFromId(d1, project.id, start, options);
+        expect(statements()).toBe(1);
+        expect(result, `${start} ${direction}`).toEqual(await walkWith(DB, project.id, [start], options, { plan: 'levels' }));
+        if (!row) {
+          expect(root, start).toBeNull();
+          continue;
+        }
+        const { id, file_path, name, qualified_name, kind, start_line, end_line, language, is_test, is_exported, file_size } = row;
+        expect(root, start).toEqual({ id, file_path, name, qualified_name, kind, start_line, end_line, language, is_test, is_exported, file_size });
+      }
+    }
+    // Read level by level (the statement refused), the walk has no root row: the caller looks the id up.
+    const refusing = {
+      prepare(sql: string) {
+        if (sql.trimStart().startsWith('WITH RECURSIVE')) return { bind: () => ({ all: () => Promise.reject(new Error('D1_ERROR: string or blob too big: SQLITE_TOOBIG')) }) };
+        return DB.prepare(sql);
+      },
+    } as unknown as D1Database;
+    expect((await walkFromId(refusing, project.id, symbols[0], { direction: 'in', depth: 2 })).root).toBeUndefined();
   });
 
   it('sends nothing for no start ids', async () => {

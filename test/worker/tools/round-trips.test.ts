@@ -180,13 +180,27 @@ describe('D1 round trips per tool call', () => {
     const t = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
     expect(t.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
     expect(t.trips).toBe(2);
-    // The same hops five levels deep: the walk rides with the target's lookup, the baseline is kept.
+    // The same hops five levels deep, the baseline kept: one statement, the walk reading its root's row itself.
     const deep = await trips('trace', { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 5 });
     expect(deep.body.result.hops).toEqual(t.body.result.hops);
+    expect(deep.body.result.root).toEqual({ id: 'src/widget.ts::normaliseWidget#Function', name: 'normaliseWidget', kind: 'Function', file: 'src/widget.ts', line: 12 });
     expect(deep.trips).toBe(1);
+    expect(deep.statements).toBe(1);
     const both = await trips('trace', { id: 'src/widget.ts::fetchWidget#Function', direction: 'both', depth: 3 });
     expect(both.body.result.hops.map((h: Json) => `${h.direction} ${h.depth}`)).toEqual(['inbound 1', 'outbound 1']);
     expect(both.trips).toBe(2);
+    const again = await trips('trace', { id: 'src/widget.ts::fetchWidget#Function', direction: 'both', depth: 3 });
+    expect(again.body.result).toEqual(both.body.result);
+    expect([again.trips, again.statements]).toEqual([1, 1]);
+  });
+
+  it('trace from an id that names no symbol looks it up on its own: a moved file’s symbol is walked from its new id', async () => {
+    const gone = await trips('trace', { id: 'src/widget.ts::noSuchWidget#Function', direction: 'inbound', depth: 3 });
+    expect(gone.body._meta.empty_reason).toBe('target_not_resolved');
+    const moved = await trips('trace', { id: 'src/old/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
+    expect(moved.body._meta.warnings_v2.map((w: Json) => w.code)).toContain('symbol_moved');
+    expect(moved.body.result.root.id).toBe('src/widget.ts::normaliseWidget#Function');
+    expect(moved.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
   });
   it('trace by name resolves the name in the walk’s own round trip: two with the baseline, one once the baseline is kept', async () => {
     const t = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });

@@ -1,0 +1,91 @@
+// `node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tool]`:
+// whether two checkouts answer a latency tier's calls alike. Starts both Workers (each checkout's own code on
+// its own copy of the tier's local D1, e.g. `cp -r` of a `--latency-d1` folder), sends each the bench's query
+// mix (`latency.mix` of its results JSON) for `tool` (default trace) and, for trace, the variants of each call
+// that take the other paths of the tool (every direction and depth, an omitted depth, a cut at max_hops, the
+// floors lifted, other edge kinds, the target by name, an unknown, a moved and a malformed id), and compares
+// the answers whole: the result, and the `_meta` envelope less what differs from call to call (latency, ids,
+// the D1 counters). Prints each call that differs with the first difference, and the count; exits 1 on any.
+import { readFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+
+const [dirA, d1A, dirB, d1B, mixFile, tool = 'trace'] = process.argv.slice(2);
+if (!mixFile) {
+  console.error('usage: node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tool]');
+  process.exit(2);
+}
+const mix = JSON.parse(await readFile(mixFile, 'utf8')).latency.mix;
+const KEY = 'profile-key-0123456789abcdef0123456789';
+const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+async function start(dir, d1) {
+  const { startInspectedWorker } = await import(`${dir}/scripts/battery/inspector.mjs`);
+  const { worker, base } = await startInspectedWorker({ key: KEY, minify: false, persistTo: d1 });
+  await worker.ready;
+  return { worker, base };
+}
+
+/** `_meta` keys that differ from call to call whatever the answer. */
+const VOLATILE = new Set(['latency_ms', 'request_id', 'd1_round_trips', 'd1_statements', 'cpu_ms', 'timing', 'served_at']);
+
+async function call(side, args) {
+  const res = await fetch(`${side.base}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
+  const body = await res.json();
+  const meta = Object.fromEntries(Object.entries(body?._meta ?? {}).filter(([k]) => !VOLATILE.has(k)));
+  return { status: res.status, ...body, _meta: meta };
+}
+
+/** The trace calls of one mix entry: as the bench sends it, then one per other path of the tool. */
+function traceVariants(args) {
+  const { id, project } = args;
+  const out = [args];
+  for (const direction of ['inbound', 'outbound', 'both']) {
+    for (const depth of [1, 2, 5, undefined]) out.push({ project, id, direction, ...(depth ? { depth } : {}) });
+  }
+  out.push({ ...args, max_hops: 3 }, { ...args, min_confidence: 0 }, { ...args, include_tests: true }, { ...args, kinds: ['CALLS', 'IMPORTS', 'INHERITS', 'REFERENCES'] });
+  out.push({ ...args, direction: 'callers' }, { ...args, depth: 1, max_hops: 1, min_confidence: 0.99 });
+  const sep = id.indexOf('::');
+  const qualified = id.slice(sep + 2).replace(/#[^#]*$/, '');
+  out.push({ project, name: qualified, direction: 'both', depth: 3 }, { project, name: qualified.split('.').pop(), direction: 'inbound' });
+  out.push({ project, id: `${id.slice(0, sep)}::${qualified}Nope#Function`, direction: 'both', depth: 3 });
+  out.push({ project, id: `moved/${id}`, direction: 'both', depth: 3 }, { project, id: 'not an id', direction: 'both' });
+  return out;
+}
+
+function firstDifference(a, b, at = '') {
+  if (isDeepStrictEqual(a, b)) return null;
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], `${at}.${k}`);
+      if (d) return d;
+    }
+  }
+  return `${at || '(whole)'}: ${JSON.stringify(a)?.slice(0, 300)} ≠ ${JSON.stringify(b)?.slice(0, 300)}`;
+}
+
+const A = await start(dirA, d1A);
+const B = await start(dirB, d1B);
+const calls = (mix[tool] ?? []).flatMap((e) => (tool === 'trace' ? traceVariants(e.args) : [e.args]));
+let differ = 0;
+let hops = 0;
+let empties = 0;
+/** Warning codes and empty reasons the compared answers carried, with their counts. */
+const seen = new Map();
+// Twice each: the first call computes the baseline figures the second finds kept.
+for (const round of [1, 2]) {
+  for (const args of calls) {
+    const [a, b] = [await call(A, args), await call(B, args)];
+    const d = firstDifference(a, b);
+    if (d) {
+      differ++;
+      console.log(`DIFF round ${round} ${JSON.stringify(args)}\n  ${d}`);
+    }
+    hops += a.result?.hops?.length ?? 0;
+    if (a._meta?.empty_reason) empties++;
+    for (const code of [...(a._meta?.warnings_v2 ?? []).map((w) => w.code), a._meta?.empty_reason, a.error?.code].filter(Boolean)) seen.set(code, (seen.get(code) ?? 0) + 1);
+  }
+}
+console.log(`${tool}: ${calls.length * 2} calls compared (${hops} hops, ${empties} empty answers), ${differ} differ`);
+console.log(`codes seen: ${[...seen].map(([c, n]) => `${c} ${n}`).join(', ')}`);
+await Promise.allSettled([A.worker.dispose(), B.worker.dispose()]);
+process.exit(differ ? 1 : 0);
