@@ -8,14 +8,14 @@
 // CPU, not Cloudflare's, and a loaded machine inflates it (the load average is reported with it).
 // Before/after: with a baseline git ref (`--bundle-baseline`, default main) the same figures are
 // taken for that ref's code (git archive, this tree's node_modules) and printed beside these.
-// Grammar first load: grammars ship their parse tables zstd-compressed (scripts/pack-grammars.mjs);
-// the time to decode each one, paid once per isolate on a language's first file, is measured here
-// in Node (the same V8 as workerd), cold (a fresh process per sample).
+// Grammar first load: grammars ship their parse tables deflated (scripts/pack-grammars.mjs); the
+// time to inflate each one, paid once per isolate on a language's first file, is measured here in
+// Node with zlib's inflate (workerd's DecompressionStream is that zlib in C++; Node's own is
+// JavaScript streams around it, far slower), cold (a fresh process per sample).
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
@@ -43,30 +43,29 @@ export async function checkoutRef(repo, ref, dest) {
 }
 
 /**
- * Decode time of each packed grammar's parse tables (median of `runs`, ms), each in a fresh Node
- * process so the decoder starts cold, as it does for the first grammar a new isolate loads.
+ * Inflate time of each packed grammar's parse tables (median of `runs`, ms), each in a fresh Node
+ * process so the decompressor starts cold, as it does for the first grammar a new isolate loads.
  * @param {string} root
  */
 async function grammarDecode(root, runs = 3) {
   const dir = path.join(root, 'src', 'extract', 'grammars');
-  const names = (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.data.zst')).sort();
-  const decoder = pathToFileURL(path.join(root, 'node_modules', 'fzstd', 'esm', 'index.mjs')).href;
+  const names = (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.data.deflate')).sort();
   const rows = [];
   for (const name of names) {
     const script = `
-      const { decompress } = await import(${JSON.stringify(decoder)});
       const { readFileSync } = await import('node:fs');
-      const zst = new Uint8Array(readFileSync(${JSON.stringify(path.join(dir, name))}));
+      const { inflateRawSync } = await import('node:zlib');
+      const packed = readFileSync(${JSON.stringify(path.join(dir, name))});
       const t0 = performance.now();
-      const data = decompress(zst);
-      console.log(JSON.stringify({ zst_bytes: zst.length, bytes: data.length, ms: performance.now() - t0 }));`;
+      const data = inflateRawSync(packed);
+      console.log(JSON.stringify({ packed_bytes: packed.length, bytes: data.length, ms: performance.now() - t0 }));`;
     const samples = [];
     for (let i = 0; i < runs; i++) {
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 1 << 20 });
       samples.push(JSON.parse(stdout));
     }
     const ms = samples.map((r) => r.ms).sort((a, b) => a - b);
-    rows.push({ grammar: name.replace(/^tree-sitter-|\.data\.zst$/g, ''), zst_bytes: samples[0].zst_bytes, bytes: samples[0].bytes, decode_ms: Math.round(ms[Math.floor(ms.length / 2)]) });
+    rows.push({ grammar: name.replace(/^tree-sitter-|\.data\.deflate$/g, ''), packed_bytes: samples[0].packed_bytes, bytes: samples[0].bytes, decode_ms: Math.round(ms[Math.floor(ms.length / 2)]) });
   }
   return rows.sort((a, b) => b.bytes - a.bytes);
 }
@@ -171,9 +170,9 @@ export function formatBundle(b, renderTable) {
   for (const m of b.builds.default.modules.slice(0, 16)) mods.push([m.module, kib(m.bytes), kib(m.gzip_bytes)]);
   out.push('', renderTable(mods, { title: 'Largest modules' }));
   if (b.grammars?.length) {
-    const g = [['grammar', 'parse tables KiB', 'zstd KiB', 'decode ms']];
-    for (const r of b.grammars) g.push([r.grammar, kib(r.bytes), kib(r.zst_bytes), String(r.decode_ms)]);
-    out.push('', renderTable(g, { title: "Grammar first load: decoding the parse tables, once per isolate on a language's first file (Node, cold, this machine, median of 3)" }));
+    const g = [['grammar', 'parse tables KiB', 'deflate KiB', 'inflate ms']];
+    for (const r of b.grammars) g.push([r.grammar, kib(r.bytes), kib(r.packed_bytes), String(r.decode_ms)]);
+    out.push('', renderTable(g, { title: "Grammar first load: inflating the parse tables, once per isolate on a language's first file (Node, cold, this machine, median of 3)" }));
   }
   const startup = (/** @type {any} */ s) => `median ${s.median_ms} ms of ${s.samples_ms.join(', ')} ms; load average before ${s.loadavg_before.join(' ')}`;
   out.push('', `Startup (${b.startup.method}): ${startup(b.startup)} ${mark(b.startup.median_ms <= b.targets.startup_ms)} target ≤ ${b.targets.startup_ms} ms`);

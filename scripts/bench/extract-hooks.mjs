@@ -1,6 +1,6 @@
 // Module hooks for running the project's extractor (src/extract/) in plain Node: wrangler's
 // bundling rules turn `.wasm` imports into a WebAssembly.Module, `.scm` imports into text and
-// `.zst` imports (grammar parse tables) into an ArrayBuffer; these hooks do the same so the
+// `.deflate` imports (grammar parse tables) into an ArrayBuffer; these hooks do the same so the
 // unmodified TypeScript sources load under tsx.
 import { readFile } from 'node:fs/promises';
 
@@ -13,7 +13,7 @@ export async function load(url, context, nextLoad) {
       source: `import { readFileSync } from 'node:fs';\nexport default new WebAssembly.Module(readFileSync(new URL(${JSON.stringify(url)})));\n`,
     };
   }
-  if (url.startsWith('file:') && url.endsWith('.zst')) {
+  if (url.startsWith('file:') && url.endsWith('.deflate')) {
     return {
       format: 'module',
       shortCircuit: true,

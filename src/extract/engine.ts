@@ -7,7 +7,7 @@ import { assertVocabulary } from './captures';
 import type { CaptureRole } from './captures';
 import { collect } from './collect';
 import { attributeReferences, buildOutline } from './outline';
-import { compileQuery, Deadline, ensureRuntime } from './parser';
+import { compileQuery, Deadline, ensureLanguage } from './parser';
 import type { Grammar, Query, QueryMatch } from './parser';
 import { readFile } from './recover';
 import type { ExtractedReference, ExtractedSymbol, ExtractionFailure, SymbolKind } from './types';
@@ -69,7 +69,7 @@ const shared = new Map<string, Promise<Query>>();
 
 /** Compiles a tags query and checks its captures against the vocabulary (throws on an unknown one). */
 export async function compileTagsQuery(grammar: Grammar, source: string): Promise<Query> {
-  await ensureRuntime();
+  await ensureLanguage(grammar);
   const query = compileQuery(grammar, source);
   try {
     assertVocabulary(query.captureNames);

@@ -1,15 +1,16 @@
 /**
  * Parser lifecycle: the only importer of web-tree-sitter. One runtime per isolate,
- * one Parser reused for every file, one Language per grammar, loaded on first use.
+ * one Parser reused for every file, one Language per grammar, loaded on first use
+ * (`ensureLanguage`).
  *
  * workerd forbids compiling WASM from bytes, so the core runtime and every grammar's code
  * arrive as `WebAssembly.Module` imports (see `grammars/index.ts`); a grammar's parse tables
- * arrive compressed beside it (see `packed-grammar.ts`).
+ * arrive compressed beside it and inflate asynchronously (see `packed-grammar.ts`).
  */
 import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
 import coreWasm from 'web-tree-sitter/web-tree-sitter.wasm';
-import { type PackedGrammar, withGrammarData } from './packed-grammar';
+import { inflateGrammarData, type PackedGrammar, withGrammarData } from './packed-grammar';
 
 export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
 
@@ -73,6 +74,7 @@ interface EmscriptenHooks {
 let runtime: Promise<void> | null = null;
 let parser: Parser | null = null;
 const languages = new Map<string, Language>();
+const loadingLanguages = new Map<string, Promise<void>>();
 
 async function initRuntime(): Promise<void> {
   const hooks: EmscriptenHooks = {
@@ -102,13 +104,23 @@ export function ensureRuntime(): Promise<void> {
   return runtime;
 }
 
-/** The grammar's Language, loaded on first use (call `ensureRuntime` first). */
-export function loadLanguage(grammar: Grammar): Language {
-  let language = languages.get(grammar.name);
-  if (!language) {
-    language = withGrammarData(grammar.wasm, () => Language.loadSync(grammar.wasm.code));
-    languages.set(grammar.name, language);
+/** Loads the runtime and the grammar's Language, once per isolate (a failed load is tried again next time). */
+export function ensureLanguage(grammar: Grammar): Promise<void> {
+  let loading = loadingLanguages.get(grammar.name);
+  if (!loading) {
+    loading = Promise.all([ensureRuntime(), inflateGrammarData(grammar.wasm)]).then(([, planes]) => {
+      if (!languages.has(grammar.name)) languages.set(grammar.name, withGrammarData(grammar.wasm, planes, () => Language.loadSync(grammar.wasm.code)));
+    });
+    loadingLanguages.set(grammar.name, loading);
+    loading.catch(() => loadingLanguages.delete(grammar.name));
   }
+  return loading;
+}
+
+/** The grammar's Language (`ensureLanguage` must have loaded it). */
+export function loadLanguage(grammar: Grammar): Language {
+  const language = languages.get(grammar.name);
+  if (!language) throw new Error(`the ${grammar.name} grammar is not loaded: await ensureLanguage first`);
   return language;
 }
 
