@@ -112,9 +112,59 @@ export function loadLanguage(grammar: Grammar): Language {
   return language;
 }
 
+/**
+ * `(#kind-eq? @capture type …)`: every node captured as `@capture` in a match is of one of the
+ * types (a match without that capture passes). A tags query writes a node that has children of
+ * its own as a wildcard `(_ …)` checked this way rather than as `(type …)`, for the same matches:
+ * compiling a query walks the grammar's parse table for every typed node with children (most of
+ * what a compile costs), and for no wildcard.
+ */
+interface KindCheck {
+  capture: string;
+  types: ReadonlySet<string>;
+}
+
+/** The `#kind-eq?` checks of each pattern of a compiled query that has any (undefined: none). */
+const kindChecks = new WeakMap<Query, readonly (readonly KindCheck[] | undefined)[]>();
+
+function kindChecksOf(query: Query, language: Language): (KindCheck[] | undefined)[] {
+  return query.predicates.map((predicates) => {
+    const checks: KindCheck[] = [];
+    for (const { operator, operands } of predicates) {
+      if (operator !== 'kind-eq?') throw new Error(`unknown predicate #${operator} in tags query`);
+      const [capture, ...types] = operands;
+      const names = types.map((t) => (t.type === 'string' ? t.value : ''));
+      if (capture?.type !== 'capture' || names.length === 0 || names.includes('')) {
+        throw new Error('#kind-eq? takes a capture and one or more node types');
+      }
+      const unknown = names.find((name) => language.idForNodeType(name, true) === null);
+      if (unknown !== undefined) throw new Error(`unknown node type ${unknown} in #kind-eq?`);
+      checks.push({ capture: capture.name, types: new Set(names) });
+    }
+    return checks.length > 0 ? checks : undefined;
+  });
+}
+
 /** Compiles a tags query; the caller caches it per language. */
 export function compileQuery(grammar: Grammar, source: string): Query {
-  return new Query(loadLanguage(grammar), source);
+  const language = loadLanguage(grammar);
+  const query = new Query(language, source);
+  try {
+    const checks = kindChecksOf(query, language);
+    if (checks.some((c) => c !== undefined)) kindChecks.set(query, checks);
+  } catch (err) {
+    query.delete();
+    throw err;
+  }
+  return query;
+}
+
+function kindsHold(match: QueryMatch, checks: readonly KindCheck[] | undefined): boolean {
+  if (!checks) return true;
+  for (const { capture, types } of checks) {
+    for (const c of match.captures) if (c.name === capture && !types.has(c.node.type)) return false;
+  }
+  return true;
 }
 
 /** A half-open span of UTF-16 indexes into a file's text. */
@@ -152,6 +202,8 @@ export function parse(grammar: Grammar, content: string, deadline: Deadline, ran
  * (in document order) come back with `complete: false`.
  */
 export function runQuery(query: Query, root: Node, deadline: Deadline): { matches: QueryMatch[]; complete: boolean } {
-  const matches = query.matches(root, { progressCallback: deadline.tick });
+  const all = query.matches(root, { progressCallback: deadline.tick });
+  const checks = kindChecks.get(query);
+  const matches = checks ? all.filter((m) => kindsHold(m, checks[m.patternIndex])) : all;
   return { matches, complete: !deadline.expired };
 }
