@@ -18,6 +18,7 @@ register(pathToFileURL(path.join(ROOT, 'scripts', 'bench', 'extract-hooks.mjs'))
 const load = (rel) => import(pathToFileURL(path.join(ROOT, rel)).href);
 const { TABLE } = await load('src/extract/languages/table.ts');
 const P = await load('src/extract/parser.ts');
+const { shallowQuery } = await load('src/extract/shallow-query.ts');
 await P.ensureRuntime();
 
 /** CPU milliseconds of `f`, best of `n` runs. */
@@ -44,8 +45,10 @@ for (const row of TABLE) {
   console.log(`${row.id.padEnd(11)} first ${String(first).padStart(7)} ms, then ${String(steady).padStart(7)} ms  (${count} patterns)`);
   if (only) {
     const rows = [];
+    // The pattern offsets are those of the rewritten query (see src/extract/shallow-query.ts).
+    const source = shallowQuery(row.query);
     for (let i = 0; i < count; i++) {
-      const text = row.query.slice(query.startIndexForPattern(i), i + 1 < count ? query.startIndexForPattern(i + 1) : undefined);
+      const text = source.slice(query.startIndexForPattern(i), i + 1 < count ? query.startIndexForPattern(i + 1) : undefined);
       rows.push({ pattern: i, ms: cpuMs(() => P.compileQuery(row.grammar, text).delete(), 2), head: text.replace(/;[^\n]*/g, '').replace(/\s+/g, ' ').trim().slice(0, 110) });
     }
     rows.sort((a, b) => b.ms - a.ms);

@@ -10,6 +10,7 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
 import coreWasm from 'web-tree-sitter/web-tree-sitter.wasm';
 import { type PackedGrammar, withGrammarData } from './packed-grammar';
+import { shallowQuery, TYPE_CHECK_PREFIX } from './shallow-query';
 
 export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
 
@@ -112,57 +113,36 @@ export function loadLanguage(grammar: Grammar): Language {
   return language;
 }
 
+/** Per compiled query, the type each `@_is.type` capture requires (see shallow-query.ts); none: no checks. */
+const typeChecks = new WeakMap<Query, ReadonlyMap<string, string>>();
+
 /**
- * `(#kind-eq? @capture type …)`: every node captured as `@capture` in a match is of one of the
- * types (a match without that capture passes). A tags query writes a node that has children of
- * its own as a wildcard `(_ …)` checked this way rather than as `(type …)`, for the same matches:
- * compiling a query walks the grammar's parse table for every typed node with children (most of
- * what a compile costs), and for no wildcard.
+ * Compiles a tags query (rewritten by `shallowQuery`: its matches are filtered by `runQuery`);
+ * the caller caches it per language.
  */
-interface KindCheck {
-  capture: string;
-  types: ReadonlySet<string>;
-}
-
-/** The `#kind-eq?` checks of each pattern of a compiled query that has any (undefined: none). */
-const kindChecks = new WeakMap<Query, readonly (readonly KindCheck[] | undefined)[]>();
-
-function kindChecksOf(query: Query, language: Language): (KindCheck[] | undefined)[] {
-  return query.predicates.map((predicates) => {
-    const checks: KindCheck[] = [];
-    for (const { operator, operands } of predicates) {
-      if (operator !== 'kind-eq?') throw new Error(`unknown predicate #${operator} in tags query`);
-      const [capture, ...types] = operands;
-      const names = types.map((t) => (t.type === 'string' ? t.value : ''));
-      if (capture?.type !== 'capture' || names.length === 0 || names.includes('')) {
-        throw new Error('#kind-eq? takes a capture and one or more node types');
-      }
-      const unknown = names.find((name) => language.idForNodeType(name, true) === null);
-      if (unknown !== undefined) throw new Error(`unknown node type ${unknown} in #kind-eq?`);
-      checks.push({ capture: capture.name, types: new Set(names) });
-    }
-    return checks.length > 0 ? checks : undefined;
-  });
-}
-
-/** Compiles a tags query; the caller caches it per language. */
 export function compileQuery(grammar: Grammar, source: string): Query {
   const language = loadLanguage(grammar);
-  const query = new Query(language, source);
-  try {
-    const checks = kindChecksOf(query, language);
-    if (checks.some((c) => c !== undefined)) kindChecks.set(query, checks);
-  } catch (err) {
-    query.delete();
-    throw err;
+  const query = new Query(language, shallowQuery(source));
+  const checks = new Map<string, string>();
+  for (const name of query.captureNames) {
+    if (!name.startsWith(TYPE_CHECK_PREFIX)) continue;
+    const type = name.slice(TYPE_CHECK_PREFIX.length);
+    if (type === '_') continue;
+    // The rewritten query no longer names the type: tree-sitter cannot reject a misspelt one.
+    if (language.idForNodeType(type, true) === null) {
+      query.delete();
+      throw new Error(`unknown node type ${type} in tags query`);
+    }
+    checks.set(name, type);
   }
+  if (checks.size > 0) typeChecks.set(query, checks);
   return query;
 }
 
-function kindsHold(match: QueryMatch, checks: readonly KindCheck[] | undefined): boolean {
-  if (!checks) return true;
-  for (const { capture, types } of checks) {
-    for (const c of match.captures) if (c.name === capture && !types.has(c.node.type)) return false;
+function typesHold(match: QueryMatch, checks: ReadonlyMap<string, string>): boolean {
+  for (const { name, node } of match.captures) {
+    const type = checks.get(name);
+    if (type !== undefined && node.type !== type) return false;
   }
   return true;
 }
@@ -203,7 +183,7 @@ export function parse(grammar: Grammar, content: string, deadline: Deadline, ran
  */
 export function runQuery(query: Query, root: Node, deadline: Deadline): { matches: QueryMatch[]; complete: boolean } {
   const all = query.matches(root, { progressCallback: deadline.tick });
-  const checks = kindChecks.get(query);
-  const matches = checks ? all.filter((m) => kindsHold(m, checks[m.patternIndex])) : all;
+  const checks = typeChecks.get(query);
+  const matches = checks ? all.filter((m) => typesHold(m, checks)) : all;
   return { matches, complete: !deadline.expired };
 }
