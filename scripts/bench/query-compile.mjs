@@ -37,19 +37,19 @@ let total = 0;
 for (const row of TABLE) {
   if (row.tier !== 'ast' || (only && row.id !== only)) continue;
   P.loadLanguage(row.grammar);
-  const first = cpuMs(() => P.compileQuery(row.grammar, row.query).delete(), 1);
-  const steady = cpuMs(() => P.compileQuery(row.grammar, row.query).delete());
+  const first = cpuMs(() => P.compileQuery(row.grammar, row.query, row.shallowQuery).delete(), 1);
+  const steady = cpuMs(() => P.compileQuery(row.grammar, row.query, row.shallowQuery).delete());
   total += steady;
-  const query = P.compileQuery(row.grammar, row.query);
+  const query = P.compileQuery(row.grammar, row.query, row.shallowQuery);
   const count = query.patternCount();
   console.log(`${row.id.padEnd(11)} first ${String(first).padStart(7)} ms, then ${String(steady).padStart(7)} ms  (${count} patterns)`);
   if (only) {
     const rows = [];
-    // The pattern offsets are those of the rewritten query (see src/extract/shallow-query.ts).
-    const source = shallowQuery(row.query);
+    // The pattern offsets are those of the query compiled (see src/extract/shallow-query.ts).
+    const source = row.shallowQuery ? shallowQuery(row.query) : row.query;
     for (let i = 0; i < count; i++) {
       const text = source.slice(query.startIndexForPattern(i), i + 1 < count ? query.startIndexForPattern(i + 1) : undefined);
-      rows.push({ pattern: i, ms: cpuMs(() => P.compileQuery(row.grammar, text).delete(), 2), head: text.replace(/;[^\n]*/g, '').replace(/\s+/g, ' ').trim().slice(0, 110) });
+      rows.push({ pattern: i, ms: cpuMs(() => P.compileQuery(row.grammar, text, row.shallowQuery).delete(), 2), head: text.replace(/;[^\n]*/g, '').replace(/\s+/g, ' ').trim().slice(0, 110) });
     }
     rows.sort((a, b) => b.ms - a.ms);
     for (const r of rows.slice(0, Number(show))) console.log(`${String(r.ms).padStart(7)} ms  #${r.pattern} ${r.head}`);

@@ -117,12 +117,12 @@ export function loadLanguage(grammar: Grammar): Language {
 const typeChecks = new WeakMap<Query, ReadonlyMap<string, string>>();
 
 /**
- * Compiles a tags query (rewritten by `shallowQuery`: its matches are filtered by `runQuery`);
- * the caller caches it per language.
+ * Compiles a tags query; the caller caches it per language. `shallow`: rewritten by
+ * `shallowQuery` first (its matches are then filtered by `runQuery`).
  */
-export function compileQuery(grammar: Grammar, source: string): Query {
+export function compileQuery(grammar: Grammar, source: string, shallow = false): Query {
   const language = loadLanguage(grammar);
-  const query = new Query(language, shallowQuery(source));
+  const query = new Query(language, shallow ? shallowQuery(source) : source);
   const checks = new Map<string, string>();
   for (const name of query.captureNames) {
     if (!name.startsWith(TYPE_CHECK_PREFIX)) continue;

@@ -1,7 +1,8 @@
 /**
- * Rewrites a tags query before it is compiled so that only the roots of its patterns are typed
- * nodes with children: below a root, `(type child…)` becomes `(_ child…) @_is.type`, and
- * `runQuery` drops a match whose `@_is.type` node is of another type (parser.ts). The matches
+ * Rewrites a tags query before it is compiled so that few of its typed nodes have children:
+ * below a pattern's root (a root's children without a field aside), `(type child…)` becomes
+ * `(_ child…) @_is.type`, and `runQuery` drops a match whose `@_is.type` node is of another type
+ * (parser.ts). The matches
  * that are kept are the query's own. Compiling a query walks the grammar's parse table for every
  * typed node that has children (tree-sitter's pattern analysis: most of what a compile costs,
  * about 4 ms for each such node of the C++ grammar), and for no wildcard; a Worker isolate pays
@@ -9,6 +10,13 @@
  *
  * The query files stay written with types; a node already written as a wildcard, a node without
  * children, a supertype (`expression/identifier`) and a pattern's root are left as they are.
+ *
+ * The price is paid when the query runs: wildcards keep more candidate matches alive, and the type
+ * captures cost a node each. A language row opts in (`shallowQuery`, engine.ts) where the compile
+ * outweighs it by far: C and C++ (compile 570 → 150 ms in Node, the query run ~20 % slower),
+ * TypeScript and TSX (125 → 80 ms, the query run +8–17 ms over 66 and 251 files). JavaScript
+ * (52 → 28 ms; +46 ms over lodash's 300 files) and Python (21 → 6 ms; +27 ms over 107 files)
+ * would lose it again on a large repository.
  */
 
 /** Capture names of the type checks start with this. */
@@ -51,11 +59,18 @@ function tokenize(source: string): Token[] {
   return tokens;
 }
 
+interface Common {
+  quantified: boolean;
+  /** Written after a field name (`field: …`). */
+  field: boolean;
+  end: number;
+}
+
 type Element =
-  | { kind: 'node'; type: string; typeAt: number; children: Element[]; quantified: boolean; end: number; wildcard: boolean }
-  | { kind: 'alternation'; members: Element[]; quantified: boolean; end: number }
-  | { kind: 'group'; children: Element[]; quantified: boolean; end: number }
-  | { kind: 'string'; quantified: boolean; end: number };
+  | (Common & { kind: 'node'; type: string; typeAt: number; children: Element[]; wildcard: boolean })
+  | (Common & { kind: 'alternation'; members: Element[] })
+  | (Common & { kind: 'group'; children: Element[] })
+  | (Common & { kind: 'string' });
 
 /** Reads the query's elements (predicates, fields, anchors and negated fields left out). */
 function parse(source: string, tokens: readonly Token[]): Element[] {
@@ -65,6 +80,7 @@ function parse(source: string, tokens: readonly Token[]): Element[] {
 
   const sequence = (close: ')' | ']' | null): Element[] => {
     const out: Element[] = [];
+    let field = false;
     while (t < tokens.length && tokens[t].kind !== close) {
       const token = tokens[t];
       if (isPredicate(t)) {
@@ -74,9 +90,12 @@ function parse(source: string, tokens: readonly Token[]): Element[] {
           else if (kind === ')' && --depth === 0) break;
         }
       } else if (token.kind === '(' || token.kind === '[' || token.kind === 'string') {
-        out.push(element());
+        out.push({ ...element(), field });
+        field = false;
       } else {
-        t++; // a field name, an anchor, a negated field
+        // a field name, an anchor, a negated field
+        field = token.kind === 'word' && text(t).endsWith(':');
+        t++;
       }
     }
     t++;
@@ -88,18 +107,18 @@ function parse(source: string, tokens: readonly Token[]): Element[] {
     let read: Element;
     if (token.kind === '[') {
       t++;
-      read = { kind: 'alternation', members: sequence(']'), quantified: false, end: 0 };
+      read = { kind: 'alternation', members: sequence(']'), quantified: false, field: false, end: 0 };
     } else if (token.kind === 'string') {
       t++;
-      read = { kind: 'string', quantified: false, end: 0 };
+      read = { kind: 'string', quantified: false, field: false, end: 0 };
     } else if (tokens[t + 1]?.kind === 'word' && !text(t + 1).endsWith(':')) {
       const type = text(t + 1);
       const typeAt = tokens[t + 1].start;
       t += 2;
-      read = { kind: 'node', type, typeAt, children: sequence(')'), quantified: false, end: 0, wildcard: false };
+      read = { kind: 'node', type, typeAt, children: sequence(')'), quantified: false, field: false, end: 0, wildcard: false };
     } else {
       t++;
-      read = { kind: 'group', children: sequence(')'), quantified: false, end: 0 };
+      read = { kind: 'group', children: sequence(')'), quantified: false, field: false, end: 0 };
     }
     // (an unbalanced query reads to its end: tree-sitter reports its syntax error)
     read.end = tokens[Math.min(t, tokens.length) - 1]?.end ?? source.length;
@@ -120,20 +139,23 @@ function members(alternation: Element & { kind: 'alternation' }): Element[] {
 }
 
 /**
- * Marks the nodes to make wildcards: typed, with children, below a root, not quantified. A match
- * whose wildcard turns out of another type is dropped only after tree-sitter has kept the
- * longest of the matches of a pattern at one node, so no kept match may hold fewer captures than
- * a dropped one: a quantified node stays typed (a match without it would lose to one with a
- * wrong node), and every member of an alternation holding a wildcard captures its node as well
- * (a member of another type, a wildcard or a string with `@_is._`, which checks nothing).
+ * Marks the nodes to make wildcards: typed, with children, below a root, not quantified, and not
+ * a child of the root without a field (`(program (expression_statement …))`: a wildcard there
+ * would try every statement of the file). A match whose wildcard turns out of another type is
+ * dropped only after tree-sitter has kept the longest of the matches of a pattern at one node,
+ * so no kept match may hold fewer captures than a dropped one: a quantified node stays typed (a
+ * match without it would lose to one with a wrong node), and every member of an alternation
+ * holding a wildcard captures its node as well (a member of another type, a wildcard or a string
+ * with `@_is._`, which checks nothing). `depth`: 0 for a root, 1 for its children….
  */
-function mark(element: Element, belowNode: boolean, tags: Map<number, string>): void {
+function mark(element: Element, depth: number, field: boolean, tags: Map<number, string>): void {
+  const inField = field || element.field;
   if (element.kind === 'node') {
-    for (const child of element.children) mark(child, true, tags);
+    for (const child of element.children) mark(child, depth + 1, false, tags);
     const typed = element.type !== '_' && !element.type.includes('/') && element.type !== 'ERROR' && element.type !== 'MISSING';
-    element.wildcard = belowNode && typed && element.children.length > 0 && !element.quantified;
+    element.wildcard = depth > 0 && (depth > 1 || inField) && typed && element.children.length > 0 && !element.quantified;
   } else if (element.kind === 'alternation') {
-    for (const member of element.members) mark(member, belowNode, tags);
+    for (const member of element.members) mark(member, depth, inField, tags);
     const all = members(element);
     if (!all.some((m) => m.kind === 'node' && m.wildcard)) return;
     if (all.some((m) => m.kind === 'group' || m.quantified)) {
@@ -145,7 +167,7 @@ function mark(element: Element, belowNode: boolean, tags: Map<number, string>): 
       else if (m.kind === 'string') tags.set(m.end, '_');
     }
   } else if (element.kind === 'group') {
-    for (const child of element.children) mark(child, belowNode, tags);
+    for (const child of element.children) mark(child, depth, inField, tags);
   }
 }
 
@@ -168,7 +190,7 @@ interface Edit {
 export function shallowQuery(source: string): string {
   const elements = parse(source, tokenize(source));
   const tags = new Map<number, string>();
-  for (const element of elements) mark(element, false, tags);
+  for (const element of elements) mark(element, 0, false, tags);
   const edits: Edit[] = [...tags].map(([at, type]) => ({ at, remove: 0, insert: ` @${TYPE_CHECK_PREFIX}${type}` }));
   for (const node of wildcards(elements)) {
     edits.push({ at: node.typeAt, remove: node.type.length, insert: '_' });
