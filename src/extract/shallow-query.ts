@@ -13,10 +13,10 @@
  *
  * The price is paid when the query runs: wildcards keep more candidate matches alive, and the type
  * captures cost a node each. A language row opts in (`shallowQuery`, engine.ts) where the compile
- * outweighs it by far: C and C++ (compile 570 → 150 ms in Node, the query run ~20 % slower),
- * TypeScript and TSX (125 → 80 ms, the query run +8–17 ms over 66 and 251 files). JavaScript
- * (52 → 28 ms; +46 ms over lodash's 300 files) and Python (21 → 6 ms; +27 ms over 107 files)
- * would lose it again on a large repository.
+ * outweighs it: C and C++ (compile ~550 → ~150 ms in Node), TypeScript and TSX (~110 → ~65 ms),
+ * for a query run 25–40 % slower (docs/capacity.md). JavaScript (52 → 28 ms; +46 ms over lodash's
+ * 300 files) and Python (21 → 6 ms; +27 ms over 107 files) would lose it again on a large
+ * repository.
  */
 
 /** Capture names of the type checks start with this. */
