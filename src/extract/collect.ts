@@ -115,10 +115,15 @@ interface Parts {
   wrapper?: SyntaxNode;
 }
 
-/** The run of comments right before `node` (named siblings of a type in `comments`), in source order. */
-function commentsBefore(node: SyntaxNode, comments: ReadonlySet<string>): SyntaxNode[] {
+/**
+ * The run of comments right before `node` (siblings of a type in `comments`), in source order, as
+ * `(comment)* @doc . (node)` captures it: anonymous nodes may stand between the last comment and
+ * the node (`.`), but nothing between two comments of the run (a repetition is of adjacent
+ * siblings: a comment on an `#if 0` line is no doc of what follows the line).
+ */
+export function commentsBefore(node: SyntaxNode, comments: ReadonlySet<string>): SyntaxNode[] {
   const run: SyntaxNode[] = [];
-  for (let s = node.previousNamedSibling; s !== null && comments.has(s.type); s = s.previousNamedSibling) run.push(s);
+  for (let s = node.previousNamedSibling; s !== null && comments.has(s.type); s = s.previousSibling) run.push(s);
   return run.reverse();
 }
 

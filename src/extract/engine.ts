@@ -19,6 +19,11 @@ export interface GrammarLanguage {
   grammar: Grammar;
   /** Tags query source (one or more `.scm` files concatenated). */
   query: string;
+  /**
+   * Compile the query rewritten by `shallowQuery` (shallow-query.ts): the same matches, a compile
+   * several times cheaper (once per isolate), a slower query run (every file).
+   */
+  shallowQuery?: boolean;
   /** Node types of the comments a `@documented` capture reads right before its node (default: `comment`). */
   docComments?: readonly string[];
   confidence: number;
@@ -68,9 +73,9 @@ const queries = new Map<string, CompiledQuery>();
 const shared = new Map<string, Promise<Query>>();
 
 /** Compiles a tags query and checks its captures against the vocabulary (throws on an unknown one). */
-export async function compileTagsQuery(grammar: Grammar, source: string): Promise<Query> {
+export async function compileTagsQuery(grammar: Grammar, source: string, shallow = false): Promise<Query> {
   await ensureLanguage(grammar);
-  const query = compileQuery(grammar, source);
+  const query = compileQuery(grammar, source, shallow);
   try {
     assertVocabulary(query.captureNames);
   } catch (err) {
@@ -83,10 +88,11 @@ export async function compileTagsQuery(grammar: Grammar, source: string): Promis
 async function queryFor(language: GrammarLanguage): Promise<CompiledQuery> {
   let compiled = queries.get(language.id);
   if (!compiled) {
-    const key = `${language.grammar.name}\0${language.query}`;
+    const shallow = language.shallowQuery === true;
+    const key = `${language.grammar.name}\0${shallow}\0${language.query}`;
     let query = shared.get(key);
     if (!query) {
-      query = compileTagsQuery(language.grammar, language.query);
+      query = compileTagsQuery(language.grammar, language.query, shallow);
       shared.set(key, query);
       // A failed compile is not kept: the next file tries again, as before.
       query.catch(() => shared.delete(key));

@@ -11,6 +11,7 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Node, QueryCapture, QueryMatch, Tree } from 'web-tree-sitter';
 import coreWasm from 'web-tree-sitter/web-tree-sitter.wasm';
 import { inflateGrammarData, type PackedGrammar, withGrammarData } from './packed-grammar';
+import { shallowQuery, TYPE_CHECK_PREFIX } from './shallow-query';
 
 export type { Node as SyntaxNode, Query, QueryCapture, QueryMatch, Tree };
 
@@ -124,9 +125,38 @@ export function loadLanguage(grammar: Grammar): Language {
   return language;
 }
 
-/** Compiles a tags query; the caller caches it per language. */
-export function compileQuery(grammar: Grammar, source: string): Query {
-  return new Query(loadLanguage(grammar), source);
+/** Per compiled query, the type each `@_is.type` capture requires (see shallow-query.ts); none: no checks. */
+const typeChecks = new WeakMap<Query, ReadonlyMap<string, string>>();
+
+/**
+ * Compiles a tags query; the caller caches it per language. `shallow`: rewritten by
+ * `shallowQuery` first (its matches are then filtered by `runQuery`).
+ */
+export function compileQuery(grammar: Grammar, source: string, shallow = false): Query {
+  const language = loadLanguage(grammar);
+  const query = new Query(language, shallow ? shallowQuery(source) : source);
+  const checks = new Map<string, string>();
+  for (const name of query.captureNames) {
+    if (!name.startsWith(TYPE_CHECK_PREFIX)) continue;
+    const type = name.slice(TYPE_CHECK_PREFIX.length);
+    if (type === '_') continue;
+    // The rewritten query no longer names the type: tree-sitter cannot reject a misspelt one.
+    if (language.idForNodeType(type, true) === null) {
+      query.delete();
+      throw new Error(`unknown node type ${type} in tags query`);
+    }
+    checks.set(name, type);
+  }
+  if (checks.size > 0) typeChecks.set(query, checks);
+  return query;
+}
+
+function typesHold(match: QueryMatch, checks: ReadonlyMap<string, string>): boolean {
+  for (const { name, node } of match.captures) {
+    const type = checks.get(name);
+    if (type !== undefined && node.type !== type) return false;
+  }
+  return true;
 }
 
 /** A half-open span of UTF-16 indexes into a file's text. */
@@ -164,6 +194,8 @@ export function parse(grammar: Grammar, content: string, deadline: Deadline, ran
  * (in document order) come back with `complete: false`.
  */
 export function runQuery(query: Query, root: Node, deadline: Deadline): { matches: QueryMatch[]; complete: boolean } {
-  const matches = query.matches(root, { progressCallback: deadline.tick });
+  const all = query.matches(root, { progressCallback: deadline.tick });
+  const checks = typeChecks.get(query);
+  const matches = checks ? all.filter((m) => typesHold(m, checks)) : all;
   return { matches, complete: !deadline.expired };
 }

@@ -10,6 +10,7 @@
  *   so one construct the grammar cannot read costs its chunk, not the rest of the file. Where a
  *   chunk cannot be read either, what the first parse read cleanly there is kept.
  */
+import { commentsBefore } from './collect';
 import { blanked } from './text';
 import { parse, runQuery } from './parser';
 import type { Deadline, Grammar, Query, QueryMatch, SyntaxNode, TextRange, Tree } from './parser';
@@ -21,6 +22,8 @@ export interface RecoveryLanguage {
    * or a rewrite of the text that keeps every offset (e.g. one branch of each C `#if`).
    */
   blankOnError?: RegExp | ((text: string) => string);
+  /** Node types of the comments a `@documented` capture reads (default: `comment`). */
+  docComments?: readonly string[];
 }
 
 export interface ReadFile {
@@ -133,6 +136,19 @@ function blankedLines(before: string, after: string): TextRange[] {
 const inside = (node: SyntaxNode, regions: readonly TextRange[]) => regions.some((r) => node.startIndex >= r.start && node.startIndex < r.end);
 
 /**
+ * Where a match starts: at the doc comments right before its `@documented` node when there are
+ * any, else at its first other capture (the captures of a match come in tree order).
+ */
+function startOf(match: QueryMatch, comments: ReadonlySet<string>): SyntaxNode | undefined {
+  for (const { name, node } of match.captures) {
+    if (name !== 'documented') return node;
+    const docs = commentsBefore(node, comments);
+    if (docs.length > 0) return docs[0];
+  }
+  return undefined;
+}
+
+/**
  * Parses `content` and runs `query`, recovering what a parse with errors lost; null when the
  * deadline cancelled the first parse.
  */
@@ -156,6 +172,11 @@ function readTrees(language: RecoveryLanguage, query: Query, content: string, de
   let main = first;
   /** Lines the winning rewrite blanked (other `#if` branches): the first tree still reads them. */
   let blanked: TextRange[] = [];
+  const comments = new Set(language.docComments ?? ['comment']);
+  const startsIn = (match: QueryMatch, regions: readonly TextRange[]) => {
+    const start = startOf(match, comments);
+    return start !== undefined && inside(start, regions);
+  };
   let errors = main.rootNode.hasError ? errorChars(main.rootNode) : 0;
   // A tree may have errors that cover no text: a MISSING `;` after each of two alternative
   // function heads (`#if … R f(…) #else R g(…) #endif {…}`) leaves the body outside both.
@@ -205,10 +226,10 @@ function readTrees(language: RecoveryLanguage, query: Query, content: string, de
   // A chunk the parser could not read either (a heredoc cut by a blank line) keeps what the
   // first parse read cleanly there: definitions without errors that start in it.
   if (failed.length > 0) {
-    const kept = whole.matches.filter((m) => inside(m.captures[0].node, failed) && m.captures.every((c) => !c.node.hasError));
+    const kept = whole.matches.filter((m) => startsIn(m, failed) && m.captures.every((c) => !c.node.hasError));
     matches.push(...kept);
   }
-  if (unread.length > 0) matches.push(...whole.matches.filter((m) => inside(m.captures[0].node, unread)));
+  if (unread.length > 0) matches.push(...whole.matches.filter((m) => startsIn(m, unread)));
   // Definitions in what the rewrite blanked (the `#else` branch of a C header) as the first tree
   // read them: only matches lying wholly in blanked lines (a directive's own line break
   // included), so nothing is read twice.
@@ -217,6 +238,9 @@ function readTrees(language: RecoveryLanguage, query: Query, content: string, de
     matches.push(...before.matches.filter((m) => m.captures.every((c) => inside(c.node, blanked) && c.node.endIndex <= endOf(c.node, blanked) + 1)));
   }
   // Source order, as one tree's matches come (a query cut short names the line it reached).
-  if (trees.length > 1) matches.sort((a, b) => (a.captures[0]?.node.startIndex ?? 0) - (b.captures[0]?.node.startIndex ?? 0));
+  if (trees.length > 1) {
+    const at = new Map(matches.map((m) => [m, startOf(m, comments)?.startIndex ?? 0]));
+    matches.sort((a, b) => (at.get(a) ?? 0) - (at.get(b) ?? 0));
+  }
   return { trees, matches, complete: complete && !deadline.expired, hadErrors, errorChars: Math.max(0, errors) };
 }

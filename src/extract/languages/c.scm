@@ -4,9 +4,7 @@
 ; fields and macros are exported.
 
 ; ---- functions and prototypes --------------------------------------------------
-((comment)* @doc
-  .
-  [
+([
     (function_definition
       declarator: [
         (function_declarator declarator: (identifier) @name)
@@ -20,7 +18,7 @@
         (function_declarator declarator: (identifier) @name)
         (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       ]) @definition.function
-  ])
+  ] @documented)
 
 ((function_definition
    declarator: [
@@ -38,9 +36,7 @@
 
 ; ---- types: `typedef struct x {…} x_t;` names the struct node twice (x and x_t),
 ; so neither nests under the other ---------------------------------------------------
-((comment)* @doc
-  .
-  [
+([
     (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct @export
     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct @export
     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum @export
@@ -57,16 +53,12 @@
     (type_definition
       type: (enum_specifier !name body: (_))
       declarator: (type_identifier) @name) @definition.enum @export
-  ])
-((comment)* @doc
-  .
-  (type_definition type: (_) @_type declarator: (type_identifier) @name) @definition.type @export
+  ] @documented)
+((type_definition type: (_) @_type declarator: (type_identifier) @name) @definition.type @export @documented
   (#not-match? @_type "^(struct|union|enum)[^{;]*\\{"))
 
 ; a typedef of a pointer, an array or a function (pointer): `typedef void (*cb_t)(int);`
-((comment)* @doc
-  .
-  (type_definition
+((type_definition
     declarator: [
       (pointer_declarator declarator: (type_identifier) @name)
       (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
@@ -78,7 +70,7 @@
       (primitive_type) @name
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
-    ]) @definition.type @export)
+    ]) @definition.type @export @documented)
 
 ; `typedef STACK_OF(X509) X509_STACK;`: a macro call as the type reads as `STACK_OF (X509)`,
 ; and the name becomes the next statement
@@ -87,9 +79,7 @@
   (expression_statement . (identifier) @name .))
 
 ; ---- struct, union and class members (`int a, b;` are two; a function pointer too)
-((comment)* @doc
-  .
-  (field_declaration
+((field_declaration
     declarator: [
       (field_identifier) @name
       (pointer_declarator declarator: (field_identifier) @name)
@@ -104,7 +94,7 @@
       ; a function pointer returning a pointer: `struct chunk *(*chunkfun) (void *, long);`
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))))
-    ]) @definition.field @export)
+    ]) @definition.field @export @documented)
 
 ; ---- globals (file level only) ----------------------------------------------------
 ; `static struct {…} tests[] = {…};`: the variable holds its anonymous type's fields; a named
@@ -130,9 +120,9 @@
   (#not-match? @export "^[^=;]*\\bstatic\\b"))
 
 ; ---- macros: object-like ones are constants (header guards excluded) ----------
-(((comment)* @doc . (preproc_def name: (identifier) @name) @definition.constant @export)
+(((preproc_def name: (identifier) @name) @definition.constant @export @documented)
   (#not-match? @name "_H(PP)?(_|__)?$|_INCLUDED$"))
-((comment)* @doc . (preproc_function_def name: (identifier) @name) @definition.function @export)
+((preproc_function_def name: (identifier) @name) @definition.function @export @documented)
 
 ; ---- references ----------------------------------------------------------------
 (call_expression function: [(identifier) (field_expression)] @name) @reference.call

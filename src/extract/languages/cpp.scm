@@ -5,9 +5,7 @@
 
 ; ---- functions and methods defined in place (members, operators, conversions), templates and
 ; their specialisations (`void f<char>(…)`), and member declarations ------------------------------------------------------------
-((comment)* @doc
-  .
-  [
+([
     (function_definition declarator: [
         (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
         (function_declarator declarator: (template_function name: (identifier) @name))
@@ -35,7 +33,7 @@
     (declaration declarator: (operator_cast) @name) @definition.method
     ; a destructor declared in its class: `~Parser();`
     (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method
-  ])
+  ] @documented)
 ((function_definition declarator: [
      (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
      (function_declarator declarator: (template_function name: (identifier) @name))
@@ -65,21 +63,17 @@
 (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method @export
 
 ; ---- out-of-line definitions: `R Scope::name(…) {…}` -----------------------------
-((comment)* @doc
-  .
-  (function_definition declarator: [
+((function_definition declarator: [
       (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner)
       (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name)) @owner)
       (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner))
       (reference_declarator (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name) (operator_cast)] @name) @owner))
       (qualified_identifier name: (operator_cast) @name) @owner
-    ]) @definition.method @export)
+    ]) @definition.method @export @documented)
 
 ; ---- a static data member defined out of its class: `const size_t A::kUnused;`,
 ; `T* X<T>::p_ = nullptr;`, `constexpr T X<T>::table[];` (qualified by its scope through @owner)
-((comment)* @doc
-  .
-  (declaration declarator: [
+((declaration declarator: [
       (qualified_identifier name: (identifier) @name) @owner
       (qualified_identifier name: (qualified_identifier name: (identifier) @name)) @owner
       (init_declarator declarator: (qualified_identifier name: (identifier) @name) @owner)
@@ -89,14 +83,12 @@
       (pointer_declarator declarator: (qualified_identifier name: (identifier) @name) @owner)
       (init_declarator declarator: (pointer_declarator declarator: (qualified_identifier name: (identifier) @name) @owner))
       (init_declarator declarator: (reference_declarator (qualified_identifier name: (identifier) @name) @owner))
-    ]) @definition.field @export
+    ]) @definition.field @export @documented
   ; a real scope, not two words the parser joined with a MISSING `::` (`__THROW __attribute_pure__ __nonnull (…)`)
   (#match? @owner "::"))
 
 ; ---- types and namespaces ------------------------------------------------------
-((comment)* @doc
-  .
-  [
+([
     (class_specifier name: (type_identifier) @name body: (_)) @definition.class
     ; a nested type defined out of line: `class Outer::Inner { … }`
     (class_specifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name) body: (_)) @definition.class
@@ -116,7 +108,7 @@
       (class_specifier name: (type_identifier) @name body: (_)) @definition.class
       (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
     ])
-  ] @export)
+  ] @export @documented)
 
 ; ---- references ----------------------------------------------------------------
 (call_expression function: (qualified_identifier) @name) @reference.call

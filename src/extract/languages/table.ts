@@ -66,12 +66,12 @@ function rows<const T extends readonly LanguageRow[]>(table: T): T {
 const ROWS = rows([
   {
     id: 'typescript', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.ts', '.mts', '.cts'],
-    grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, testPaths: JS_TESTS,
+    grammar: { name: 'typescript', wasm: typescriptWasm }, query: typescriptQuery + ecmascriptQuery, shallowQuery: true, testPaths: JS_TESTS,
     nestedDefinitions: true, overloadSignatures: true,
   },
   {
     id: 'tsx', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.tsx'],
-    grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, testPaths: JS_TESTS,
+    grammar: { name: 'tsx', wasm: tsxWasm }, query: typescriptQuery + ecmascriptQuery + jsxQuery, shallowQuery: true, testPaths: JS_TESTS,
     nestedDefinitions: true, overloadSignatures: true,
   },
   {
@@ -109,13 +109,13 @@ const ROWS = rows([
   {
     id: 'c', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.c', '.h'],
     // No C grammar is bundled: the C++ grammar reads C, and C++ headers named `.h` read as C++.
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, shallowQuery: true, prepare: maskMacros, localTypes: true, declarations: true,
     blankOnError: maskOnError,
     testPaths: [/(?:^|\/)test_[^/]*\.c$/, /_test\.c$/, TEST_DIRS],
   },
   {
     id: 'cpp', corpus: 'code', tier: 'ast', confidence: 1, extensions: ['.cpp', '.cc', '.cxx', '.hpp', '.hh', '.hxx'],
-    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, prepare: maskMacros, localTypes: true, declarations: true,
+    grammar: { name: 'cpp', wasm: cppWasm }, query: cQuery + cppQuery, shallowQuery: true, prepare: maskMacros, localTypes: true, declarations: true,
     blankOnError: maskOnError,
     testPaths: [/_(?:unit)?test\.(?:cc|cpp|cxx)$/, TEST_DIRS],
   },

@@ -66,6 +66,17 @@ describe('@documented', () => {
     expect(expected).toMatchObject({ z: ['/* a2 */', '// a'], f: ['// b', '// c'], m: ['// m'], n: [], h: [] });
   });
 
+  it('reads only adjacent comments before the last one, as the repetition does (C: a comment on an `#if 0` line)', async () => {
+    const c = TABLE.find((row) => row.id === 'c');
+    if (c?.tier !== 'ast') throw new Error('c row missing');
+    const text = '#if 0 /* off */\n/* a */\n/* b */\nint f(void) {}\n#endif\n/* c */\nint g(void) {}\n';
+    const old = '((comment)* @doc . (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function)';
+    const now = '((function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function @documented)';
+    const expected = await docsWith(c, old, text, ['comment']);
+    expect(await docsWith(c, now, text, ['comment'])).toEqual(expected);
+    expect(expected).toEqual({ f: ['/* a */', '/* b */'], g: ['/* c */'] });
+  });
+
   it('takes the comment types of the row (Java: block and line comments)', async () => {
     const text = 'class A {\n  /** doc */\n  // more\n  void m() {}\n  int x; // after\n  void n() {}\n}\n';
     const old = '(([(block_comment) (line_comment)]* @doc . (method_declaration name: (identifier) @name) @definition.method))';

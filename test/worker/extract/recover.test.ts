@@ -110,4 +110,16 @@ describe('definitions inside function bodies', () => {
     expect(got).toEqual(expect.arrayContaining(['Function borrow_cow_str', 'Struct CowStrVisitor', 'Type Value', 'Method expecting']));
     expect(got).not.toContain('Variable local');
   }, SLOW);
+
+  it('orders what several readings of a C header found as one reading would (a typedef names its struct twice)', async () => {
+    const text = [
+      '#ifndef H', '#define H', '#ifdef __cplusplus', 'extern "C" {', '#endif', '#if !defined(NO_DEP)', '#define MD5_LONG unsigned int', '',
+      'typedef struct MD5state_st {', '    MD5_LONG A, B;', '} MD5_CTX;', '#endif', '#ifndef NO_DEP', 'DEP int MD5_Init(MD5_CTX *c);', '#endif',
+      '#ifdef __cplusplus', '}', '#endif', '#endif', '',
+    ].join('\n');
+    const r = await extractFile('md5.h', text, BUDGET);
+    expect(r.symbols.map((s) => s.key)).toEqual([
+      'H#Constant', 'MD5_LONG#Constant', 'MD5state_st#Struct', 'MD5_CTX#Struct', 'MD5_CTX.A#Field', 'MD5_CTX.B#Field', 'MD5_Init#Function',
+    ]);
+  }, SLOW);
 });
