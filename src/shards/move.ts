@@ -188,7 +188,12 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
       started_at: now,
       updated_at: now,
     };
-    await startMove(target.db, budget, rec);
+    if (!(await startMove(target.db, budget, rec, PROJECT_TABLES.length + 1))) {
+      // Another step of this move completed the copy (the project row in) and is about to flip, or died before it could: this one goes on from there.
+      const current = await readMove(target.db, budget, name);
+      if (!current || current.project_id !== rec.project_id || current.table_index <= PROJECT_TABLES.length) return overtaken(env, budget, name, source.index, to, rec);
+      rec = current;
+    }
   }
 
   // Whatever the target still holds of an earlier copy goes before this copy writes its first row

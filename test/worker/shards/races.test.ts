@@ -338,3 +338,56 @@ describe('a step that loses to a rival finishing the whole move', () => {
     await wholeOn('lost-removal', to, before);
   }, 180_000);
 });
+
+describe('a step restarting a move whose copy another step completed', () => {
+  it('a step coming in between the project row copied and the flip joins the complete copy instead of removing it', async () => {
+    const { from, to, before } = await setUp('rejoin');
+    let second: MoveStepAnswer | undefined;
+    const first = await moveStep(
+      envHooked(0, SQL.flip, async () => {
+        // The copy is complete, the project row in; another step of the move (a retry) arrives before the flip.
+        expect(await storedOn(to, 'rejoin')).toBe(1);
+        second = await moveStep(env as never, 'rejoin', to, { queries: TINY });
+      }),
+      'rejoin',
+      to,
+    );
+    // It went on from the complete copy rather than starting afresh.
+    expect(second?.progress.copied).toMatchObject({ projects: 1, files: Object.keys(MANY).length });
+    expect(['removing', 'moved']).toContain(first.state);
+    if (await cursor(to, 'rejoin')) await stepUntilMoved('rejoin', to, TINY);
+    await wholeOn('rejoin', to, before);
+  }, 120_000);
+
+  it('a first step that read the catalog before the move began and marks it after the copy completed joins the copy', async () => {
+    const { from, to, before } = await setUp('rejoin-first');
+    let release: () => void = () => {};
+    const flipMay = new Promise<void>((r) => (release = r));
+    let atFlip: () => void = () => {};
+    const copied = new Promise<void>((r) => (atFlip = r));
+    let first: Promise<MoveStepAnswer> | undefined;
+    // The second step reads the catalog (no move yet); before it marks the move, the first step copies everything and stops short of the flip.
+    const second = await moveStep(
+      envHooked(0, SQL.begin, async () => {
+        first = moveStep(
+          envHooked(0, SQL.flip, async () => {
+            atFlip();
+            await flipMay;
+          }),
+          'rejoin-first',
+          to,
+        );
+        await copied;
+      }),
+      'rejoin-first',
+      to,
+      { queries: TINY },
+    );
+    release();
+    const firstDone = await (first as Promise<MoveStepAnswer>);
+    expect(second.progress.copied).toMatchObject({ projects: 1, files: Object.keys(MANY).length });
+    expect(['removing', 'moved']).toContain(firstDone.state);
+    if (await cursor(to, 'rejoin-first')) await stepUntilMoved('rejoin-first', to, TINY);
+    await wholeOn('rejoin-first', to, before);
+  }, 120_000);
+});
