@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, mcp } from '../helpers';
 import { checkSchema, send, type Json } from '../contract/support';
 import { push } from '../upload/support';
+import { scheduledGc } from '../../../src/upload/gc';
 import { cancelProjectMove, moveStep, type CancelAnswer, type MoveStepAnswer } from '../../../src/shards/move';
 import { admin, cursor, dump, env, MANY, movingTo, placedOn, pushed, SHARDS, stepUntilMoved, storedOn, TINY } from './support';
 
@@ -390,4 +391,53 @@ describe('a step restarting a move whose copy another step completed', () => {
     if (await cursor(to, 'rejoin-first')) await stepUntilMoved('rejoin-first', to, TINY);
     await wholeOn('rejoin-first', to, before);
   }, 120_000);
+});
+
+describe('the garbage collection racing a move on the same shard', () => {
+  it('a partial copy listed again while the collection ends an old listing of the project keeps its listing and is removed', async () => {
+    const { from, to } = await setUp('gc-race');
+    // An aborted copy leaves a listed partial copy on the target.
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'gc-race', to, { queries: TINY })).progress.copied.symbols; i++);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('gc-race').run();
+    expect((await rejection(moveStep(env as never, 'gc-race', to, { queries: TINY }))).code).toBe('move_source_changed');
+    const before = await dump(from, 'gc-race');
+    const id = (before.projects[0] as { id: string }).id;
+    const rowsOnTarget = async () =>
+      (await SHARDS[to].prepare('SELECT (SELECT count(*) FROM files WHERE project_id = ?1) + (SELECT count(*) FROM symbols WHERE project_id = ?1) AS n').bind(id).first<{ n: number }>())?.n ?? 0;
+    const listedOnTarget = async () => (await SHARDS[to].prepare('SELECT count(*) AS n FROM shard_leftovers WHERE project_id = ?1').bind(id).first<{ n: number }>())?.n ?? 0;
+    expect(await listedOnTarget()).toBe(1);
+
+    // The collection removes that copy and is about to drop its listing; meanwhile a new move copies
+    // pages and is cancelled, listing its partial copy again; the collection's last write lands
+    // between the cancel listing the copy and the cancel reading the list.
+    let gcAtLast: () => void = () => {};
+    const gcReady = new Promise<void>((r) => (gcAtLast = r));
+    let gcGo: () => void = () => {};
+    const gcMay = new Promise<void>((r) => (gcGo = r));
+    const gc = scheduledGc(
+      envHooked(to, /^DELETE FROM shard_leftovers WHERE project_id = /, async () => {
+        gcAtLast();
+        await gcMay;
+      }),
+      Date.now(),
+    );
+    await gcReady;
+    expect(await rowsOnTarget()).toBe(0);
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'gc-race', to, { queries: TINY })).progress.copied.symbols; i++);
+    expect(await rowsOnTarget()).toBeGreaterThan(0);
+    const cancelled = await cancelProjectMove(
+      envHooked(to, /^SELECT project_id FROM shard_leftovers WHERE project_id = /, async () => {
+        gcGo();
+        await gc;
+      }),
+      'gc-race',
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to });
+    // What this cancel did not remove stays listed, and the next collection removes it.
+    if (!cancelled.partial_copy_removed || (await rowsOnTarget()) > 0) expect(await listedOnTarget()).toBe(1);
+    await scheduledGc(env as never, Date.now());
+    expect(await rowsOnTarget()).toBe(0);
+    expect(await listedOnTarget()).toBe(0);
+    await wholeOn('gc-race', from, before);
+  }, 180_000);
 });
