@@ -196,15 +196,18 @@ export async function forgetMove(target: D1Database, budget: QueryBudget, name: 
 }
 
 /**
- * Marks project `projectId` on `d1` (the old copy after a flip) as a leftover
- * to remove, and deletes its `projects` row in the same batch: a reader that
- * remembered this shard finds no row there and reads the catalog again.
+ * Marks the old copy on `d1` after `move` flipped as a leftover to remove,
+ * and deletes its `projects` row in the same batch: a reader that remembered
+ * this shard finds no row there and reads the catalog again. Nothing is
+ * marked while `d1` holds the cursor of a later move back from the move's
+ * target (a late step of `move` must not list that move's new copy).
  * Returns the `projects` rows deleted.
  */
-export async function markLeftover(d1: D1Database, budget: QueryBudget, projectId: string, name: string, now: number): Promise<number> {
+export async function markLeftover(d1: D1Database, budget: QueryBudget, move: Pick<MoveRecord, 'project_id' | 'name' | 'to_shard' | 'started_at'>, now: number): Promise<number> {
+  const noMoveBack = 'NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND from_shard = ?3 AND started_at > ?4)';
   const [, deleted] = await budget.batch(d1, [
-    d1.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) VALUES (?1, ?2, ?3)').bind(projectId, name, now),
-    d1.prepare('DELETE FROM projects WHERE id = ?1').bind(projectId),
+    d1.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?5 WHERE ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at, now),
+    d1.prepare(`DELETE FROM projects WHERE id = ?1 AND ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at),
   ]);
   return deleted.meta.changes;
 }

@@ -256,7 +256,7 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
   const source = shardAt(env, rec.from_shard);
   const target = shardAt(env, rec.to_shard);
   // A step that died between the flip and marking the old copy left the mark to this one.
-  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec.project_id, rec.name, Date.now()) : 0;
+  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec, Date.now()) : 0;
   const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
   if (marked) removed.projects = (removed.projects ?? 0) + marked;
   const now = Date.now();

@@ -64,7 +64,7 @@ const SQL = {
   begin: /^UPDATE project_shards SET moving_to = \?3/,
   touch: /^UPDATE project_shards SET move_heartbeat_at = /,
   cursorRead: /^SELECT \* FROM project_moves WHERE name = /,
-  markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) VALUES/,
+  markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?5 WHERE NOT EXISTS/,
   forget: /^DELETE FROM project_moves WHERE name = \?1 AND move_id = /,
 };
 
@@ -439,5 +439,38 @@ describe('the garbage collection racing a move on the same shard', () => {
     expect(await rowsOnTarget()).toBe(0);
     expect(await listedOnTarget()).toBe(0);
     await wholeOn('gc-race', from, before);
+  }, 180_000);
+});
+
+describe('a late step of a finished move racing a move back', () => {
+  it('a step marking the old copy after a move back into that shard began copying leaves the new copy alone', async () => {
+    const { from, to, before } = await setUp('back');
+    // The step that flips dies before it marks the old copy for removal.
+    const died = await rejection(
+      moveStep(
+        envHooked(from, SQL.markOld, async () => {
+          throw new Error('the step died after the flip');
+        }),
+        'back',
+        to,
+      ),
+    );
+    expect(died.message).toBe('the step died after the flip');
+    expect(await placedOn('back')).toBe(to);
+    // A retry of that move reads the catalog and its cursor; before it marks the old copy, a move back begins and copies pages into the old shard.
+    let back: MoveStepAnswer | undefined;
+    const late = await moveStep(
+      envHooked(from, SQL.markOld, async () => {
+        for (let i = 0; i < 30 && !back?.progress.copied.symbols; i++) back = await moveStep(env as never, 'back', from, { queries: TINY });
+      }),
+      'back',
+      to,
+    );
+    expect(back?.state).toBe('copying');
+    expect(back?.progress.copied.symbols).toBeGreaterThan(0);
+    expect(late.state).toBe('moved');
+    const answers = await stepUntilMoved('back', from, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from: to, to: from });
+    await wholeOn('back', from, before);
   }, 180_000);
 });
