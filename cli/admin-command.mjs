@@ -113,7 +113,7 @@ export async function runCancelMove(options, io) {
  * @typedef {{ count: number, projects: { project: string, project_id: string, since: string }[] }} Leftovers
  * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number, moves_in?: string[], moves_out?: string[], leftovers?: Leftovers }[], moves: MoveStatus[] }} ShardsAnswer
  * @typedef {{ copied: Record<string, number>, rows_copied: number, rows_total_estimate: number, table: string | null, removed: Record<string, number>, steps: number, queries: number, query_budget: number }} MoveProgress
- * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number }} MoveAnswer
+ * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number, finished_by_another_step?: boolean }} MoveAnswer
  * @typedef {{ project: string, shard: number, state: 'cancelled', was_moving_to: number, removed: Record<string, number>, partial_copy_removed: boolean }} CancelAnswer
  * @typedef {{ step?: string, code?: string, status?: number, message: string, suggestion?: string }} AdminError
  */
@@ -155,8 +155,15 @@ export function formatShards(answer) {
   return lines.join('\n');
 }
 
-/** @param {MoveAnswer} answer */
+/**
+ * The final line of a move: its rows copied and removed, or, when another request stepping the
+ * same move finished it meanwhile, that it is done (the totals are that request's to report).
+ * @param {MoveAnswer} answer
+ */
 export function formatMove(answer) {
+  if (answer.finished_by_another_step) {
+    return `pincher-edge: moved ${answer.project} from shard ${answer.from} to shard ${answer.to} (another request stepping the same move finished it)`;
+  }
   const sum = (/** @type {Record<string, number>} */ rows) => Object.values(rows).reduce((a, n) => a + n, 0);
   const seconds = (answer.duration_ms / 1000).toFixed(1);
   return `pincher-edge: moved ${answer.project} from shard ${answer.from} to shard ${answer.to} in ${seconds} s (${sum(answer.copied).toLocaleString('en-US')} rows copied, ${sum(answer.removed).toLocaleString('en-US')} removed from shard ${answer.from})`;

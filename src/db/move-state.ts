@@ -91,16 +91,35 @@ export async function readMove(target: D1Database, budget: QueryBudget, name: st
 
 const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) });
 
-/** Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet. */
-function leftoverStatements(target: D1Database, projectId: string, name: string, now: number): D1PreparedStatement[] {
+/**
+ * Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet
+ * (with `only`, only where its SQL over ?1 the project id, ?2 the name and ?4 its `version` holds).
+ */
+function leftoverStatements(target: D1Database, projectId: string, name: string, now: number, only?: { sql: string; version: string }): D1PreparedStatement[] {
   const holds = ['projects WHERE id = ?1', ...['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads'].map((t) => `${t} WHERE project_id = ?1`)]
     .map((from) => `EXISTS (SELECT 1 FROM ${from})`)
     .join(' OR ');
   return [
-    target.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT project_id, name, ?3 FROM project_moves WHERE name = ?2 AND project_id <> ?1').bind(projectId, name, now),
-    target.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT id, name, ?3 FROM projects WHERE name = ?2 AND id <> ?1').bind(projectId, name, now),
-    target.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?3 WHERE ${holds}`).bind(projectId, name, now),
-  ];
+    'SELECT project_id, name, ?3 FROM project_moves WHERE name = ?2 AND project_id <> ?1',
+    'SELECT id, name, ?3 FROM projects WHERE name = ?2 AND id <> ?1',
+    `SELECT ?1, ?2, ?3 WHERE (${holds})`,
+  ].map((select) => {
+    const stmt = target.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) ${select}${only ? ` AND ${only.sql}` : ''}`);
+    return only ? stmt.bind(projectId, name, now, only.version) : stmt.bind(projectId, name, now);
+  });
+}
+
+/**
+ * The condition (SQL) that `target` holds a complete copy of `rec`'s project
+ * from the same source at the same version, not yet flipped: its cursor is
+ * past the project row (`complete`), the row is there and nothing listed it
+ * for removal. `name`, `id` and `version` are the statement's parameters
+ * holding them.
+ */
+function completeCopy(rec: MoveRecord, complete: number, name: string, id: string, version: string): string {
+  const n = (v: number) => Math.trunc(v);
+  return `(EXISTS (SELECT 1 FROM project_moves WHERE name = ${name} AND project_id = ${id} AND version = ${version} AND from_shard = ${n(rec.from_shard)} AND to_shard = ${n(rec.to_shard)} AND phase = 'copying' AND table_index >= ${n(complete)})
+    AND EXISTS (SELECT 1 FROM projects WHERE id = ${id}) AND NOT EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ${id}))`;
 }
 
 /**
@@ -108,16 +127,21 @@ function leftoverStatements(target: D1Database, projectId: string, name: string,
  * the target holds of the project (an earlier copy, a leftover) is marked a
  * leftover to remove first, and the cursor is set at the first table. A step
  * of an earlier move of the same name loses its cursor and writes nothing more.
+ * A complete copy of the same move (cursor at `complete`, past the project
+ * row: another step is about to flip it, or died before it could) is left as
+ * it is: false, and the caller goes on from that cursor.
  */
-export async function startMove(target: D1Database, budget: QueryBudget, rec: MoveRecord): Promise<void> {
-  await budget.batch(target, [
-    ...leftoverStatements(target, rec.project_id, rec.name, rec.started_at),
+export async function startMove(target: D1Database, budget: QueryBudget, rec: MoveRecord, complete: number): Promise<boolean> {
+  const results = await budget.batch(target, [
+    ...leftoverStatements(target, rec.project_id, rec.name, rec.started_at, { sql: `NOT ${completeCopy(rec, complete, '?2', '?1', '?4')}`, version: rec.version }),
     target
       .prepare(
-        'INSERT OR REPLACE INTO project_moves (name, move_id, project_id, from_shard, to_shard, version, phase, table_index, after_rowid, copied, removed, total, steps, started_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)',
+        `INSERT OR REPLACE INTO project_moves (name, move_id, project_id, from_shard, to_shard, version, phase, table_index, after_rowid, copied, removed, total, steps, started_at, updated_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT ${completeCopy(rec, complete, '?1', '?3', '?6')}`,
       )
       .bind(rec.name, rec.move_id, rec.project_id, rec.from_shard, rec.to_shard, rec.version, rec.phase, rec.table_index, rec.after_rowid, JSON.stringify(rec.copied), JSON.stringify(rec.removed), rec.total, rec.steps, rec.started_at, rec.updated_at),
   ]);
+  return results[results.length - 1].meta.changes > 0;
 }
 
 /**
@@ -172,15 +196,18 @@ export async function forgetMove(target: D1Database, budget: QueryBudget, name: 
 }
 
 /**
- * Marks project `projectId` on `d1` (the old copy after a flip) as a leftover
- * to remove, and deletes its `projects` row in the same batch: a reader that
- * remembered this shard finds no row there and reads the catalog again.
+ * Marks the old copy on `d1` after `move` flipped as a leftover to remove,
+ * and deletes its `projects` row in the same batch: a reader that remembered
+ * this shard finds no row there and reads the catalog again. Nothing is
+ * marked while `d1` holds the cursor of a later move back from the move's
+ * target (a late step of `move` must not list that move's new copy).
  * Returns the `projects` rows deleted.
  */
-export async function markLeftover(d1: D1Database, budget: QueryBudget, projectId: string, name: string, now: number): Promise<number> {
+export async function markLeftover(d1: D1Database, budget: QueryBudget, move: Pick<MoveRecord, 'project_id' | 'name' | 'to_shard' | 'started_at'>, now: number): Promise<number> {
+  const noMoveBack = 'NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND from_shard = ?3 AND started_at > ?4)';
   const [, deleted] = await budget.batch(d1, [
-    d1.prepare('INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) VALUES (?1, ?2, ?3)').bind(projectId, name, now),
-    d1.prepare('DELETE FROM projects WHERE id = ?1').bind(projectId),
+    d1.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?5 WHERE ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at, now),
+    d1.prepare(`DELETE FROM projects WHERE id = ?1 AND ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at),
   ]);
   return deleted.meta.changes;
 }

@@ -215,27 +215,35 @@ export async function removeLeftovers(d1: D1Database, budget: QueryBudget, proje
   ];
   // Which tables still hold rows of a leftover: a run deletes only from those, so every run progresses however small its budget.
   const probe = `SELECT ${steps.map(([table, from]) => `EXISTS (SELECT 1 FROM ${from}) AS ${table}`).join(', ')}`;
+  // Nothing of the project is left on the shard: its listing may go.
+  const gone = steps.map(([, from]) => `NOT EXISTS (SELECT 1 FROM ${from})`).join(' AND ');
   for (const { project_id: id } of list) {
     for (;;) {
       if (!budget.fits(2)) return { removed, done: false };
       const holds = (await budget.first<Record<string, number>>(d1.prepare(probe).bind(id))) ?? {};
       const left = steps.filter(([table]) => holds[table]);
-      if (!left.length) break;
-      for (const [table, , sql] of left) {
-        if (!budget.fits(1)) return { removed, done: false };
-        add(table, await budget.changes(table === 'projects' ? d1.prepare(sql).bind(id) : d1.prepare(sql).bind(id, DELETE_ROWS)));
+      if (left.length) {
+        for (const [table, , sql] of left) {
+          if (!budget.fits(1)) return { removed, done: false };
+          add(table, await budget.changes(table === 'projects' ? d1.prepare(sql).bind(id) : d1.prepare(sql).bind(id, DELETE_ROWS)));
+        }
+        continue;
       }
+      if (!budget.fits(3)) return { removed, done: false };
+      // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
+      // whose last holder just went is dropped: a later push of that content extracts it again.
+      // The listing goes only with nothing of the project left: a copy listed again since the
+      // probe (a cancel's partial copy) stays listed, and is removed before this run moves on.
+      const [extractions, , listed] = await budget.batch(d1, [
+        d1.prepare(
+          "DELETE FROM extractions WHERE symbols_json = '' AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = extractions.hash AND f.language = extractions.language AND f.extractor_version = extractions.extractor_version)",
+        ),
+        d1.prepare(`DELETE FROM shard_leftovers WHERE project_id = ?1 AND ${gone}`).bind(id),
+        d1.prepare('SELECT EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ?1) AS listed').bind(id),
+      ]);
+      add('extractions', extractions.meta.changes);
+      if (!(listed.results[0] as { listed: number } | undefined)?.listed) break;
     }
-    if (!budget.fits(2)) return { removed, done: false };
-    // An extraction whose symbols only a files row held (symbols_json '', src/db/index-store.ts) and
-    // whose last holder just went is dropped: a later push of that content extracts it again.
-    const [extractions] = await budget.batch(d1, [
-      d1.prepare(
-        "DELETE FROM extractions WHERE symbols_json = '' AND NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = extractions.hash AND f.language = extractions.language AND f.extractor_version = extractions.extractor_version)",
-      ),
-      d1.prepare('DELETE FROM shard_leftovers WHERE project_id = ?1').bind(id),
-    ]);
-    add('extractions', extractions.meta.changes);
   }
   return { removed, done: projectId === undefined ? list.length < 20 : true };
 }

@@ -348,6 +348,12 @@ const MOVE_SCHEMA: JsonSchema = {
     copied: { ...ROWS_PER_TABLE, description: 'when moved: rows copied to the new shard, per table' },
     removed: { ...ROWS_PER_TABLE, description: 'when moved: rows removed from the old shard, per table' },
     duration_ms: { type: 'integer', description: 'when moved: time since the first step' },
+    finished_by_another_step: {
+      type: 'boolean',
+      enum: [true],
+      description:
+        'when moved: another step of the same move (a retry, a second client) finished it while this one ran; `progress` is the move as this step last saw it, and `copied`, `removed` and `duration_ms` are absent',
+    },
   },
 };
 
@@ -390,11 +396,11 @@ function adminPaths(): Record<string, unknown> {
           content: jsonContent({ type: 'object', required: ['shard'], properties: { shard: { type: 'integer', minimum: 0, description: 'target shard index' } } }),
         },
         responses: {
-          '200': { description: 'A step done: moved, or copying / removing with `next` to call', content: jsonContent(enveloped(MOVE_SCHEMA)) },
+          '200': { description: 'A step done: moved (also when another step of the same move finished it meanwhile: `finished_by_another_step`), or copying / removing with `next` to call', content: jsonContent(enveloped(MOVE_SCHEMA)) },
           ...adminErrors({
             '404': 'No such project (project_not_found) or shard (unknown_shard)',
             '409':
-              'Already on that shard (already_on_shard), a move to another shard running or this step overtaken (project_moving), a push open (push_in_progress), or the project changed on its shard during the copy: the move ended and its partial copy is removed (move_source_changed)',
+              'Already on that shard (already_on_shard), a move to another shard running or this step overtaken by a cancel or a new move (project_moving), a push open (push_in_progress), or the project changed on its shard during the copy: the move ended and its partial copy is removed (move_source_changed)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },

@@ -46,10 +46,16 @@ export interface MoveStepAnswer {
   progress: MoveProgress;
   /** The request that continues the move (absent once moved). */
   next?: { method: 'POST'; path: string; body: { shard: number } };
-  /** When moved: rows copied and removed per table, and the time since the move began. */
+  /** When moved by this step: rows copied and removed per table, and the time since the move began. */
   copied?: Record<string, number>;
   removed?: Record<string, number>;
   duration_ms?: number;
+  /**
+   * When moved: true when another step of the same move (a retry, a second
+   * client) finished it while this one ran; `progress` is then the move as
+   * this step last saw it, and `copied`, `removed` and `duration_ms` are absent.
+   */
+  finished_by_another_step?: true;
 }
 
 export interface CancelAnswer {
@@ -153,18 +159,18 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   }
   if (resuming && rec) {
     budget.spend();
-    if (!(await touchMove(env.DB, name, to, now))) throw takenOver(name);
-    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return removalStep(env, budget, await abort(env, budget, name, source, target, rec));
+    if (!(await touchMove(env.DB, name, to, now))) return overtaken(env, budget, name, source.index, to, rec);
+    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return abort(env, budget, name, source, target, rec);
   } else {
     budget.spend();
-    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) throw takenOver(name);
+    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) return overtaken(env, budget, name, source.index, to, rec);
     if (entry.moving_to !== null && entry.moving_to !== to) {
       // An abandoned move elsewhere (which can no longer flip): its partial copy becomes a leftover there.
       const old = shardAt(env, entry.moving_to);
       await dropMove(old.db, budget, name, row.id, now);
     }
     const version = await projectVersion(source.db, budget, row.id);
-    if (version === null) throw takenOver(name);
+    if (version === null) return overtaken(env, budget, name, source.index, to, rec);
     rec = {
       name,
       move_id: crypto.randomUUID().replaceAll('-', ''),
@@ -182,7 +188,12 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
       started_at: now,
       updated_at: now,
     };
-    await startMove(target.db, budget, rec);
+    if (!(await startMove(target.db, budget, rec, PROJECT_TABLES.length + 1))) {
+      // Another step of this move completed the copy (the project row in) and is about to flip, or died before it could: this one goes on from there.
+      const current = await readMove(target.db, budget, name);
+      if (!current || current.project_id !== rec.project_id || current.table_index <= PROJECT_TABLES.length) return overtaken(env, budget, name, source.index, to, rec);
+      rec = current;
+    }
   }
 
   // Whatever the target still holds of an earlier copy goes before this copy writes its first row
@@ -191,23 +202,23 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   const cleared = copyBegun ? { removed: {}, done: true } : await removeLeftovers(target.db, budget, rec.project_id);
   if (cleared.done) {
     const progress = await copyPages(source.db, target.db, rec, budget, Date.now, opts.beforeWrite);
-    if (progress.lost) throw takenOver(name);
+    if (progress.lost) return overtaken(env, budget, name, source.index, to, progress.rec);
     rec = progress.rec;
   }
   // A concurrent step of this move flipped it while this one copied: this one helps remove the old copy.
   if (rec.phase === 'removing') return removalStep(env, budget, rec);
-  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(FLIP_QUERIES)) return copyingAnswer(target, budget, rec);
+  if (rec.table_index < PROJECT_TABLES.length || !cleared.done || !budget.fits(FLIP_QUERIES)) return copyingAnswer(env, budget, rec);
 
   if (rec.table_index === PROJECT_TABLES.length) {
     // The last page is in: the project row, then the flip.
     await opts.beforeFlip?.();
-    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return removalStep(env, budget, await abort(env, budget, name, source, target, rec));
+    if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return abort(env, budget, name, source, target, rec);
     if (await copyProjectRow(source.db, target.db, rec, budget, Date.now())) {
       rec = { ...rec, table_index: PROJECT_TABLES.length + 1, copied: { ...rec.copied, projects: 1 } };
     } else {
       // A concurrent step copied the row first (or the move is gone): go on from its cursor.
       const current = await readMove(target.db, budget, name);
-      if (!current || current.move_id !== rec.move_id) throw takenOver(name);
+      if (!current || current.move_id !== rec.move_id) return overtaken(env, budget, name, source.index, to, rec);
       rec = current;
       if (rec.phase === 'removing') return removalStep(env, budget, rec);
     }
@@ -234,9 +245,9 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
 const FLIP_QUERIES = 9;
 
 /** Counts a copying step on the cursor and answers the move's true progress (another step may have advanced it meanwhile). */
-async function copyingAnswer(target: Shard, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
-  const current = await recordStep(target.db, budget, rec, {}, Date.now());
-  if (!current) throw takenOver(rec.name);
+async function copyingAnswer(env: Env, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
+  const current = await recordStep(shardAt(env, rec.to_shard).db, budget, rec, {}, Date.now());
+  if (!current) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec);
   return answer(current, current.phase === 'removing' ? 'removing' : 'copying', budget);
 }
 
@@ -245,17 +256,18 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
   const source = shardAt(env, rec.from_shard);
   const target = shardAt(env, rec.to_shard);
   // A step that died between the flip and marking the old copy left the mark to this one.
-  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec.project_id, rec.name, Date.now()) : 0;
+  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec, Date.now()) : 0;
   const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
   if (marked) removed.projects = (removed.projects ?? 0) + marked;
   const now = Date.now();
   if (!done) {
     const current = await recordStep(target.db, budget, { ...rec, phase: 'removing' }, removed, now);
-    if (!current) throw takenOver(rec.name);
+    if (!current) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec, false);
     return answer(current, 'removing', budget);
   }
   // The record as the last step found it (another step may have counted removals meanwhile), this step's own added.
-  const last = (await forgetMove(target.db, budget, rec.name, rec.move_id)) ?? rec;
+  const last = await forgetMove(target.db, budget, rec.name, rec.move_id);
+  if (!last) return finishedElsewhere(budget, rec.from_shard, rec.to_shard, rec);
   const finished: MoveRecord = { ...last, phase: 'removing', removed: { ...last.removed }, steps: last.steps + 1 };
   for (const [table, n] of Object.entries(removed)) finished.removed[table] = (finished.removed[table] ?? 0) + n;
   return { ...answer(finished, 'moved', budget), copied: finished.copied, removed: finished.removed, duration_ms: now - rec.started_at };
@@ -265,25 +277,46 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
  * A source that changed under the copy: the move ends, its partial copy goes
  * (what the budget leaves for later, the garbage collection or the next move
  * removes). A source whose row went because a concurrent step of this move
- * flipped it is no change: the cursor as that step left it is answered, for
- * this step to help remove the old copy.
+ * flipped it is no change: this step helps remove the old copy, or answers
+ * the move done when that step finished it.
  */
-async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, rec: MoveRecord): Promise<MoveRecord> {
+async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, rec: MoveRecord): Promise<MoveStepAnswer> {
   budget.spend();
-  if (!(await cancelMove(env.DB, name, target.index))) {
-    // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
-    budget.spend();
-    const entry = await catalogEntry(env.DB, name);
-    const current = entry?.shard === target.index && entry.moving_to === null ? await readMove(target.db, budget, name) : null;
-    if (current?.move_id !== rec.move_id || current.table_index <= PROJECT_TABLES.length) throw takenOver(name);
-    return current;
-  }
+  // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
+  if (!(await cancelMove(env.DB, name, target.index))) return overtaken(env, budget, name, source.index, target.index, rec);
   await dropMove(target.db, budget, name, rec.project_id, Date.now());
   const { done } = await removeLeftovers(target.db, budget, rec.project_id);
   throw new PincherError('move_source_changed', `project '${name}' changed on shard ${source.index} while it was copied; the move ended and the project stays on shard ${source.index}`, {
     suggestion: 'run the move again: it starts a fresh copy (pushes are accepted meanwhile)',
     details: { shard: source.index, partial_copy_removed: done },
   });
+}
+
+/**
+ * A step that found its move no longer where it left it (the cursor gone or
+ * replaced, the catalog no longer marking the move). When the catalog places
+ * the project on `to` and holds no move, a concurrent step flipped it: while
+ * the flipped cursor is there this step helps remove the old copy (`help`),
+ * once it is gone the move is done and answered as moved. Anything else (a
+ * cancel, a new move) answers 409 project_moving.
+ */
+async function overtaken(env: Env, budget: QueryBudget, name: string, from: number, to: number, seen: MoveRecord | null, help = true): Promise<MoveStepAnswer> {
+  budget.spend();
+  const entry = await catalogEntry(env.DB, name);
+  if (entry?.shard !== to || entry.moving_to !== null) throw takenOver(name);
+  const current = await readMove(shardAt(env, to).db, budget, name);
+  if (current) {
+    if (help && current.from_shard === from && current.table_index > PROJECT_TABLES.length) return removalStep(env, budget, current);
+    throw takenOver(name);
+  }
+  forgetShards();
+  const none: MoveRecord = { name, move_id: '', project_id: '', from_shard: from, to_shard: to, version: '', phase: 'removing', table_index: 0, after_rowid: 0, copied: {}, removed: {}, total: 0, steps: 0, started_at: 0, updated_at: 0 };
+  return finishedElsewhere(budget, from, to, seen && seen.from_shard === from && seen.to_shard === to ? seen : none);
+}
+
+/** The moved answer of a step whose move another step finished meanwhile: its progress as this step last saw it. */
+function finishedElsewhere(budget: QueryBudget, from: number, to: number, seen: MoveRecord): MoveStepAnswer {
+  return { ...answer({ ...seen, from_shard: from, to_shard: to, table_index: PROJECT_TABLES.length + 1 }, 'moved', budget), finished_by_another_step: true };
 }
 
 function answer(rec: MoveRecord, state: MoveStepAnswer['state'], budget: QueryBudget): MoveStepAnswer {

@@ -149,6 +149,22 @@ describe('pincher-edge move: the step loop', () => {
     }
   });
 
+  it('reports the move done when another request stepping it finished it meanwhile', async () => {
+    const elsewhere = { project: 'web', from: 0, to: 1, state: 'moved', progress: progress(300, 2, null), finished_by_another_step: true, _meta: {} };
+    const server = await fakeServer([
+      [200, step('copying', 100, 1, 'files')],
+      [200, elsewhere],
+    ]);
+    try {
+      const { text, io } = captured();
+      expect(await runMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web', shard: 1 }, io)).toBe(0);
+      expect(text.stdout.trim()).toBe('pincher-edge: moved web from shard 0 to shard 1 (another request stepping the same move finished it)');
+      expect(server.seen).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('prints only the final answer with --json, and exits 1 on a failed step with its suggestion', async () => {
     const ok = await fakeServer([
       [200, step('copying', 100, 1, 'files')],

@@ -1,0 +1,476 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rest, mcp } from '../helpers';
+import { checkSchema, send, type Json } from '../contract/support';
+import { push } from '../upload/support';
+import { scheduledGc } from '../../../src/upload/gc';
+import { cancelProjectMove, moveStep, type CancelAnswer, type MoveStepAnswer } from '../../../src/shards/move';
+import { admin, cursor, dump, env, MANY, movingTo, placedOn, pushed, SHARDS, stepUntilMoved, storedOn, TINY } from './support';
+
+/**
+ * Interleavings of a move's steps with a cancel and with each other, on two
+ * real local databases: a rival request is slipped in at the exact statement
+ * where the two can cross, and the project must end fully readable on exactly
+ * one shard, the catalog consistent, and each request answering as documented.
+ */
+
+let doc: Json;
+beforeAll(async () => {
+  doc = (await send('/v1/openapi.json')).body;
+});
+
+/** `db` running `hook` once, just before the first statement whose SQL matches `match` is sent (alone or in a batch). */
+function hooked(db: D1Database, match: RegExp, hook: () => Promise<void>): D1Database {
+  let fired = false;
+  const sqlOf = new WeakMap<object, string>();
+  const fire = async (sql: string) => {
+    if (fired || !match.test(sql)) return;
+    fired = true;
+    await hook();
+  };
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    sqlOf.set(stmt, sql);
+    const methods = stmt as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const m of ['first', 'all', 'run', 'raw']) {
+      const call = methods[m].bind(stmt);
+      methods[m] = async (...a: unknown[]) => (await fire(sql), call(...a));
+    }
+    const bind = stmt.bind.bind(stmt);
+    methods.bind = (...a: unknown[]) => wrap(bind(...a), sql);
+    return stmt;
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql), sql);
+      if (key === 'batch')
+        return async (stmts: D1PreparedStatement[]) => {
+          for (const s of stmts) await fire(sqlOf.get(s) ?? '');
+          return target.batch(stmts);
+        };
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The test env with shard `shard`'s database running `hook` before the first statement matching `match`. */
+function envHooked(shard: number, match: RegExp, hook: () => Promise<void>): never {
+  return { ...(env as object), [shard === 0 ? 'DB' : `DB_SHARD_${shard}`]: hooked(SHARDS[shard], match, hook) } as never;
+}
+
+/** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read and the old copy's mark. */
+const SQL = {
+  flip: /^UPDATE project_shards SET shard = /,
+  cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = \?1 AND moving_to = /,
+  begin: /^UPDATE project_shards SET moving_to = \?3/,
+  touch: /^UPDATE project_shards SET move_heartbeat_at = /,
+  cursorRead: /^SELECT \* FROM project_moves WHERE name = /,
+  markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?5 WHERE NOT EXISTS/,
+  forget: /^DELETE FROM project_moves WHERE name = \?1 AND move_id = /,
+};
+
+async function rejection(p: Promise<unknown>): Promise<{ code?: string; suggestion?: string; message?: string }> {
+  return p.then(
+    (v) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 300)}`);
+    },
+    (e: { code?: string; suggestion?: string; message?: string }) => e,
+  );
+}
+
+/**
+ * The project lives on shard `on` alone, the catalog says so and holds no move, no cursor or
+ * leftover of it remains, its rows are exactly `before`, and every read surface answers from it.
+ */
+async function wholeOn(name: string, on: number, before: Record<string, Record<string, unknown>[]>): Promise<void> {
+  expect(await placedOn(name)).toBe(on);
+  expect(await movingTo(name)).toBeNull();
+  expect(await storedOn(on, name)).toBe(1);
+  expect(await storedOn(1 - on, name)).toBe(0);
+  expect(await dump(on, name)).toEqual(before);
+  const id = (before.projects[0] as { id: string }).id;
+  const other = (await dump(1 - on, name)) as Record<string, unknown[]>;
+  expect(Object.values(other).every((rows) => rows.length === 0)).toBe(true);
+  const stray = await SHARDS[1 - on].prepare('SELECT (SELECT count(*) FROM files WHERE project_id = ?1) + (SELECT count(*) FROM symbols WHERE project_id = ?1) AS n').bind(id).first<{ n: number }>();
+  expect(stray?.n).toBe(0);
+  expect(await cursor(0, name)).toBeNull();
+  expect(await cursor(1, name)).toBeNull();
+  for (const shard of [0, 1]) expect(await SHARDS[shard].prepare('SELECT count(*) AS n FROM shard_leftovers WHERE name = ?1 OR project_id = ?2').bind(name, id).first<{ n: number }>()).toEqual({ n: 0 });
+  const moves = (await admin('GET', '/shards')).body.moves.filter((m: { project: string }) => m.project === name);
+  expect(moves).toEqual([]);
+  // Every read surface, REST and MCP.
+  const search = await rest('search', { project: name, query: 'helper3' });
+  expect(search.status).toBe(200);
+  expect(JSON.stringify(search.body)).toContain('helper3');
+  const read = await rest('read', { project: name, path: 'src/m3.ts' });
+  expect(read.status).toBe(200);
+  expect(JSON.stringify(read.body)).toContain('return helper3(x) + 3');
+  const grep = await rest('grep', { project: name, pattern: 'helper7' });
+  expect(JSON.stringify(grep.body)).toContain('src/m7.ts');
+  const find = await rest('find', { project: name, pattern: '**/*.ts' });
+  expect(JSON.stringify(find.body)).toContain('src/m11.ts');
+  const ls = await rest('ls', { project: name });
+  expect(JSON.stringify(ls.body)).toContain('src');
+  const symbol = await rest('symbol', { project: name, id: 'src/m5.ts::Box5#Class' });
+  expect(symbol.status).toBe(200);
+  expect(symbol.body._meta.empty_reason).toBeUndefined();
+  const listed = (await rest('list', {})).body.result.projects.filter((p: { name: string }) => p.name === name);
+  expect(listed).toHaveLength(1);
+  const viaMcp = await mcp('tools/call', { name: 'search', arguments: { project: name, query: 'helper3' } });
+  expect(viaMcp.body.result.isError ?? false).toBe(false);
+  expect(JSON.stringify(viaMcp.body.result)).toContain('helper3');
+}
+
+/** Pushes MANY as `name` and answers its shard, the other one and its rows. */
+async function setUp(name: string): Promise<{ from: number; to: number; before: Record<string, Record<string, unknown>[]> }> {
+  await pushed(name, MANY);
+  const from = (await placedOn(name)) as number;
+  return { from, to: 1 - from, before: await dump(from, name) };
+}
+
+/** Steps the move of `name` with a tiny budget until its catalog flipped (the old copy still being removed). */
+async function stepUntilFlipped(name: string, to: number): Promise<MoveStepAnswer> {
+  for (let i = 0; i < 300; i++) {
+    const a = await moveStep(env as never, name, to, { queries: TINY });
+    if (a.state !== 'copying') return a;
+  }
+  throw new Error('the move did not flip in 300 steps');
+}
+
+describe('a cancel racing the flip', () => {
+  it('the flip and the whole move land between the cancel reading the catalog and ending the move there: the cancel answers 404 move_not_found and removes nothing', async () => {
+    const { from, to, before } = await setUp('cancel-late');
+    for (let i = 0; i < 2; i++) expect((await moveStep(env as never, 'cancel-late', to, { queries: TINY })).state).toBe('copying');
+    let rival: MoveStepAnswer | undefined;
+    const e = await rejection(
+      cancelProjectMove(
+        envHooked(0, SQL.cancel, async () => {
+          rival = await moveStep(env as never, 'cancel-late', to);
+        }),
+        'cancel-late',
+      ),
+    );
+    expect(rival).toMatchObject({ state: 'moved', from, to });
+    expect(e.code).toBe('move_not_found');
+    expect(e.suggestion).toBeTruthy();
+    await wholeOn('cancel-late', to, before);
+    // Cancelling again answers the same, and pushes go to the new shard.
+    const again = await admin('DELETE', '/projects/cancel-late/move');
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('move_not_found');
+    expect((await push('cancel-late', MANY)).commit?.status).toBe(200);
+    expect(await storedOn(from, 'cancel-late')).toBe(0);
+  }, 120_000);
+
+  it('the flip lands between the cancel reading the catalog and reading the cursor: the cancel answers 404 move_not_found and the move finishes intact', async () => {
+    const { from, to, before } = await setUp('cancel-mid');
+    expect((await moveStep(env as never, 'cancel-mid', to, { queries: TINY })).state).toBe('copying');
+    let flipped: MoveStepAnswer | undefined;
+    const e = await rejection(
+      cancelProjectMove(
+        envHooked(to, SQL.cursorRead, async () => {
+          // The catalog flips; the old copy is still being removed when the cancel goes on.
+          flipped = await stepUntilFlipped('cancel-mid', to);
+        }),
+        'cancel-mid',
+      ),
+    );
+    expect(flipped).toMatchObject({ state: 'removing', from, to });
+    expect(e.code).toBe('move_not_found');
+    expect(e.suggestion).toBeTruthy();
+    expect(await placedOn('cancel-mid')).toBe(to);
+    expect(await movingTo('cancel-mid')).toBeNull();
+    expect(await dump(to, 'cancel-mid')).toEqual(before);
+    const answers = await stepUntilMoved('cancel-mid', to, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to });
+    await wholeOn('cancel-mid', to, before);
+  }, 180_000);
+
+  it('a cancel between a step reading a page and writing it: the cancel wins, the step answers 409 project_moving and writes nothing', async () => {
+    const { from, to, before } = await setUp('cancel-page');
+    expect((await moveStep(env as never, 'cancel-page', to, { queries: TINY })).state).toBe('copying');
+    let cancelled: CancelAnswer | undefined;
+    const e = await rejection(
+      moveStep(env as never, 'cancel-page', to, {
+        queries: TINY,
+        beforeWrite: async () => {
+          cancelled ??= await cancelProjectMove(env as never, 'cancel-page');
+        },
+      }),
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to, partial_copy_removed: true });
+    expect(e.code).toBe('project_moving');
+    expect(e.suggestion).toBeTruthy();
+    await wholeOn('cancel-page', from, before);
+    expect((await push('cancel-page', MANY)).commit?.status).toBe(200);
+  }, 120_000);
+
+  it('a cancel once the copy is complete, before the project row and the flip: the step answers 409 project_moving and the project stays', async () => {
+    const { from, to, before } = await setUp('cancel-full');
+    let cancelled: CancelAnswer | undefined;
+    const e = await rejection(
+      moveStep(env as never, 'cancel-full', to, {
+        beforeFlip: async () => {
+          cancelled = await cancelProjectMove(env as never, 'cancel-full');
+        },
+      }),
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to, partial_copy_removed: true });
+    expect(e.code).toBe('project_moving');
+    await wholeOn('cancel-full', from, before);
+  }, 120_000);
+
+  it('a cancel between the project row copied and the flip: the catalog refuses the flip, the step answers 409 project_moving and the copy on the target goes', async () => {
+    const { from, to, before } = await setUp('cancel-flip');
+    let cancelled: CancelAnswer | undefined;
+    const e = await rejection(
+      moveStep(
+        envHooked(0, SQL.flip, async () => {
+          // The target holds the whole copy, its projects row included.
+          expect(await storedOn(to, 'cancel-flip')).toBe(1);
+          cancelled = await cancelProjectMove(env as never, 'cancel-flip');
+        }),
+        'cancel-flip',
+        to,
+      ),
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to, partial_copy_removed: true });
+    expect(e.code).toBe('project_moving');
+    await wholeOn('cancel-flip', from, before);
+  }, 120_000);
+
+  it('a cancel between the flip and the old copy marked for removal: the cancel answers 404 move_not_found, the step finishes the move', async () => {
+    const { from, to, before } = await setUp('cancel-after');
+    let refused: { code?: string; suggestion?: string } | undefined;
+    const done = await moveStep(
+      envHooked(from, SQL.markOld, async () => {
+        refused = await rejection(cancelProjectMove(env as never, 'cancel-after'));
+      }),
+      'cancel-after',
+      to,
+    );
+    expect(refused).toMatchObject({ code: 'move_not_found' });
+    expect(refused?.suggestion).toBeTruthy();
+    expect(done).toMatchObject({ state: 'moved', from, to });
+    await wholeOn('cancel-after', to, before);
+  }, 120_000);
+});
+
+describe('a step that loses to a rival finishing the whole move', () => {
+  /** The moved answer a step gives when another step finished the move meanwhile, checked against the OpenAPI schema. */
+  function expectFinishedElsewhere(a: MoveStepAnswer, from: number, to: number): void {
+    expect(a).toMatchObject({ state: 'moved', from, to, finished_by_another_step: true, progress: { table: null } });
+    expect(a.next).toBeUndefined();
+    expect(a.progress.queries).toBeLessThanOrEqual(a.progress.query_budget);
+    const schema = doc.paths['/v1/admin/projects/{project}/move'].post.responses['200'].content['application/json'].schema;
+    expect(schema.properties.finished_by_another_step).toBeTruthy();
+    expect(checkSchema({ ...schema, required: schema.required.filter((r: string) => r !== '_meta') }, a, doc)).toEqual([]);
+  }
+
+  it('between reading a page and writing it', async () => {
+    const { from, to, before } = await setUp('lost-page');
+    expect((await moveStep(env as never, 'lost-page', to, { queries: TINY })).state).toBe('copying');
+    let rival: MoveStepAnswer | undefined;
+    const a = await moveStep(env as never, 'lost-page', to, {
+      queries: 60,
+      beforeWrite: async () => {
+        rival ??= await moveStep(env as never, 'lost-page', to);
+      },
+    });
+    expect(rival).toMatchObject({ state: 'moved', progress: { steps: 2 } });
+    expectFinishedElsewhere(a, from, to);
+    await wholeOn('lost-page', to, before);
+  }, 120_000);
+
+  it('between the copy complete and the flip', async () => {
+    const { from, to, before } = await setUp('lost-flip');
+    let rival: MoveStepAnswer | undefined;
+    const a = await moveStep(env as never, 'lost-flip', to, {
+      beforeFlip: async () => {
+        rival = await moveStep(env as never, 'lost-flip', to);
+      },
+    });
+    expect(rival).toMatchObject({ state: 'moved' });
+    expectFinishedElsewhere(a, from, to);
+    await wholeOn('lost-flip', to, before);
+  }, 120_000);
+
+  it('between a first step reading the catalog and marking the move there', async () => {
+    const { from, to, before } = await setUp('lost-begin');
+    let rival: MoveStepAnswer | undefined;
+    const a = await moveStep(
+      envHooked(0, SQL.begin, async () => {
+        rival = await moveStep(env as never, 'lost-begin', to);
+      }),
+      'lost-begin',
+      to,
+    );
+    expect(rival).toMatchObject({ state: 'moved', progress: { steps: 1 } });
+    expectFinishedElsewhere(a, from, to);
+    await wholeOn('lost-begin', to, before);
+  }, 120_000);
+
+  it('between a resumed step reading the catalog and renewing its heartbeat', async () => {
+    const { from, to, before } = await setUp('lost-touch');
+    expect((await moveStep(env as never, 'lost-touch', to, { queries: TINY })).state).toBe('copying');
+    const a = await moveStep(
+      envHooked(0, SQL.touch, async () => {
+        expect((await moveStep(env as never, 'lost-touch', to)).state).toBe('moved');
+      }),
+      'lost-touch',
+      to,
+    );
+    expectFinishedElsewhere(a, from, to);
+    expect(a.progress.steps).toBe(1);
+    await wholeOn('lost-touch', to, before);
+  }, 120_000);
+
+  it('between removing the last of the old copy and ending the move', async () => {
+    const { from, to, before } = await setUp('lost-removal');
+    expect((await stepUntilFlipped('lost-removal', to)).state).toBe('removing');
+    const a = await moveStep(
+      envHooked(to, SQL.forget, async () => {
+        expect((await moveStep(env as never, 'lost-removal', to)).state).toBe('moved');
+      }),
+      'lost-removal',
+      to,
+      { queries: TINY },
+    );
+    expectFinishedElsewhere(a, from, to);
+    await wholeOn('lost-removal', to, before);
+  }, 180_000);
+});
+
+describe('a step restarting a move whose copy another step completed', () => {
+  it('a step coming in between the project row copied and the flip joins the complete copy instead of removing it', async () => {
+    const { from, to, before } = await setUp('rejoin');
+    let second: MoveStepAnswer | undefined;
+    const first = await moveStep(
+      envHooked(0, SQL.flip, async () => {
+        // The copy is complete, the project row in; another step of the move (a retry) arrives before the flip.
+        expect(await storedOn(to, 'rejoin')).toBe(1);
+        second = await moveStep(env as never, 'rejoin', to, { queries: TINY });
+      }),
+      'rejoin',
+      to,
+    );
+    // It went on from the complete copy rather than starting afresh.
+    expect(second?.progress.copied).toMatchObject({ projects: 1, files: Object.keys(MANY).length });
+    expect(['removing', 'moved']).toContain(first.state);
+    if (await cursor(to, 'rejoin')) await stepUntilMoved('rejoin', to, TINY);
+    await wholeOn('rejoin', to, before);
+  }, 120_000);
+
+  it('a first step that read the catalog before the move began and marks it after the copy completed joins the copy', async () => {
+    const { from, to, before } = await setUp('rejoin-first');
+    let release: () => void = () => {};
+    const flipMay = new Promise<void>((r) => (release = r));
+    let atFlip: () => void = () => {};
+    const copied = new Promise<void>((r) => (atFlip = r));
+    let first: Promise<MoveStepAnswer> | undefined;
+    // The second step reads the catalog (no move yet); before it marks the move, the first step copies everything and stops short of the flip.
+    const second = await moveStep(
+      envHooked(0, SQL.begin, async () => {
+        first = moveStep(
+          envHooked(0, SQL.flip, async () => {
+            atFlip();
+            await flipMay;
+          }),
+          'rejoin-first',
+          to,
+        );
+        await copied;
+      }),
+      'rejoin-first',
+      to,
+      { queries: TINY },
+    );
+    release();
+    const firstDone = await (first as Promise<MoveStepAnswer>);
+    expect(second.progress.copied).toMatchObject({ projects: 1, files: Object.keys(MANY).length });
+    expect(['removing', 'moved']).toContain(firstDone.state);
+    if (await cursor(to, 'rejoin-first')) await stepUntilMoved('rejoin-first', to, TINY);
+    await wholeOn('rejoin-first', to, before);
+  }, 120_000);
+});
+
+describe('the garbage collection racing a move on the same shard', () => {
+  it('a partial copy listed again while the collection ends an old listing of the project keeps its listing and is removed', async () => {
+    const { from, to } = await setUp('gc-race');
+    // An aborted copy leaves a listed partial copy on the target.
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'gc-race', to, { queries: TINY })).progress.copied.symbols; i++);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('gc-race').run();
+    expect((await rejection(moveStep(env as never, 'gc-race', to, { queries: TINY }))).code).toBe('move_source_changed');
+    const before = await dump(from, 'gc-race');
+    const id = (before.projects[0] as { id: string }).id;
+    const rowsOnTarget = async () =>
+      (await SHARDS[to].prepare('SELECT (SELECT count(*) FROM files WHERE project_id = ?1) + (SELECT count(*) FROM symbols WHERE project_id = ?1) AS n').bind(id).first<{ n: number }>())?.n ?? 0;
+    const listedOnTarget = async () => (await SHARDS[to].prepare('SELECT count(*) AS n FROM shard_leftovers WHERE project_id = ?1').bind(id).first<{ n: number }>())?.n ?? 0;
+    expect(await listedOnTarget()).toBe(1);
+
+    // The collection removes that copy and is about to drop its listing; meanwhile a new move copies
+    // pages and is cancelled, listing its partial copy again; the collection's last write lands
+    // between the cancel listing the copy and the cancel reading the list.
+    let gcAtLast: () => void = () => {};
+    const gcReady = new Promise<void>((r) => (gcAtLast = r));
+    let gcGo: () => void = () => {};
+    const gcMay = new Promise<void>((r) => (gcGo = r));
+    const gc = scheduledGc(
+      envHooked(to, /^DELETE FROM shard_leftovers WHERE project_id = /, async () => {
+        gcAtLast();
+        await gcMay;
+      }),
+      Date.now(),
+    );
+    await gcReady;
+    expect(await rowsOnTarget()).toBe(0);
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'gc-race', to, { queries: TINY })).progress.copied.symbols; i++);
+    expect(await rowsOnTarget()).toBeGreaterThan(0);
+    const cancelled = await cancelProjectMove(
+      envHooked(to, /^SELECT project_id FROM shard_leftovers WHERE project_id = /, async () => {
+        gcGo();
+        await gc;
+      }),
+      'gc-race',
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to });
+    // What this cancel did not remove stays listed, and the next collection removes it.
+    if (!cancelled.partial_copy_removed || (await rowsOnTarget()) > 0) expect(await listedOnTarget()).toBe(1);
+    await scheduledGc(env as never, Date.now());
+    expect(await rowsOnTarget()).toBe(0);
+    expect(await listedOnTarget()).toBe(0);
+    await wholeOn('gc-race', from, before);
+  }, 180_000);
+});
+
+describe('a late step of a finished move racing a move back', () => {
+  it('a step marking the old copy after a move back into that shard began copying leaves the new copy alone', async () => {
+    const { from, to, before } = await setUp('back');
+    // The step that flips dies before it marks the old copy for removal.
+    const died = await rejection(
+      moveStep(
+        envHooked(from, SQL.markOld, async () => {
+          throw new Error('the step died after the flip');
+        }),
+        'back',
+        to,
+      ),
+    );
+    expect(died.message).toBe('the step died after the flip');
+    expect(await placedOn('back')).toBe(to);
+    // A retry of that move reads the catalog and its cursor; before it marks the old copy, a move back begins and copies pages into the old shard.
+    let back: MoveStepAnswer | undefined;
+    const late = await moveStep(
+      envHooked(from, SQL.markOld, async () => {
+        for (let i = 0; i < 30 && !back?.progress.copied.symbols; i++) back = await moveStep(env as never, 'back', from, { queries: TINY });
+      }),
+      'back',
+      to,
+    );
+    expect(back?.state).toBe('copying');
+    expect(back?.progress.copied.symbols).toBeGreaterThan(0);
+    expect(late.state).toBe('moved');
+    const answers = await stepUntilMoved('back', from, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from: to, to: from });
+    await wholeOn('back', from, before);
+  }, 180_000);
+});
