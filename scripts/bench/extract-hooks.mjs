@@ -1,7 +1,8 @@
 // Module hooks for running the project's extractor (src/extract/) in plain Node: wrangler's
 // bundling rules turn `.wasm` imports into a WebAssembly.Module, `.scm` imports into text and
-// `.deflate` imports (grammar parse tables) into an ArrayBuffer; these hooks do the same so the
-// unmodified TypeScript sources load under tsx.
+// `.deflate` imports (grammar parse tables; `.zst` in older checkouts, which the benches' `--against`
+// loads) into an ArrayBuffer; these hooks do the same so the unmodified TypeScript sources load
+// under tsx.
 import { readFile } from 'node:fs/promises';
 
 /** @type {import('node:module').LoadHook} */
@@ -13,7 +14,7 @@ export async function load(url, context, nextLoad) {
       source: `import { readFileSync } from 'node:fs';\nexport default new WebAssembly.Module(readFileSync(new URL(${JSON.stringify(url)})));\n`,
     };
   }
-  if (url.startsWith('file:') && url.endsWith('.deflate')) {
+  if (url.startsWith('file:') && (url.endsWith('.deflate') || url.endsWith('.zst'))) {
     return {
       format: 'module',
       shortCircuit: true,

@@ -28,6 +28,8 @@ const { TABLE } = await load('src/extract/languages/table.ts');
 const P = await load('src/extract/parser.ts');
 const { shallowQuery } = await load('src/extract/shallow-query.ts');
 await P.ensureRuntime();
+/** Loads a grammar in a checkout's parser module (older checkouts load it synchronously). */
+const ready = async (M, grammar) => (M.ensureLanguage ? M.ensureLanguage(grammar) : M.loadLanguage(grammar));
 
 /** CPU milliseconds of `f`, best of `n` runs. */
 function cpuMs(f, n = 3) {
@@ -50,8 +52,8 @@ if (against) {
   for (const row of TABLE) {
     const theirs = THEIRS.find((r) => r.id === row.id);
     if (row.tier !== 'ast' || theirs?.tier !== 'ast' || (only && row.id !== only)) continue;
-    P.loadLanguage(row.grammar);
-    Q.loadLanguage(theirs.grammar);
+    await ready(P, row.grammar);
+    await ready(Q, theirs.grammar);
     const best = [Infinity, Infinity];
     for (let i = 0; i < 5; i++) {
       best[0] = Math.min(best[0], cpuMs(() => Q.compileQuery(theirs.grammar, theirs.query, theirs.shallowQuery).delete(), 1));
@@ -68,7 +70,7 @@ if (against) {
 let total = 0;
 for (const row of TABLE) {
   if (row.tier !== 'ast' || (only && row.id !== only)) continue;
-  P.loadLanguage(row.grammar);
+  await ready(P, row.grammar);
   const first = cpuMs(() => P.compileQuery(row.grammar, row.query, row.shallowQuery).delete(), 1);
   const steady = cpuMs(() => P.compileQuery(row.grammar, row.query, row.shallowQuery).delete());
   total += steady;

@@ -30,7 +30,7 @@ const text = await readFile(file, 'utf8');
 const ms = (t0) => Math.round(performance.now() - t0);
 const unbounded = () => new P.Deadline(1e9);
 
-await P.ensureRuntime();
+await P.ensureLanguage(row.grammar);
 const query = P.compileQuery(row.grammar, row.query, row.shallowQuery);
 // Pattern offsets are those of the query compiled (src/extract/shallow-query.ts).
 const { shallowQuery } = await load('src/extract/shallow-query.ts');

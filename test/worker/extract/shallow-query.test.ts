@@ -1,7 +1,7 @@
 import { Query } from 'web-tree-sitter';
 import { describe, expect, it } from 'vitest';
 import { compileTagsQuery } from '../../../src/extract/engine';
-import { compileQuery, Deadline, ensureRuntime, loadLanguage, parse, runQuery } from '../../../src/extract/parser';
+import { compileQuery, Deadline, ensureLanguage, loadLanguage, parse, runQuery } from '../../../src/extract/parser';
 import type { QueryMatch } from '../../../src/extract/parser';
 import { shallowQuery } from '../../../src/extract/shallow-query';
 import { TABLE, type GrammarRow } from '../../../src/extract/languages/table';
@@ -46,10 +46,10 @@ describe('compiled queries', () => {
       typescript: 'export class C { constructor(private readonly x: number) {} m() {} }\nconst o = { a: 1, "b": () => 2, c() {} };\nmodule.exports.f = function () {};\nimport { a as b } from "m";\n(function () { var q = 1; })();\n',
       ruby: 'module M\n  class C < Base\n    attr_reader :size\n    def self.k; end\n    def m; foo.bar(1); end\n  end\nend\n',
     };
-    await ensureRuntime();
     let dropped = 0;
     for (const [id, text] of Object.entries(samples)) {
       const r = row(id);
+      await ensureLanguage(r.grammar);
       const asWritten = new Query(loadLanguage(r.grammar), r.query);
       const rewritten = compileQuery(r.grammar, r.query, true);
       const tree = parse(r.grammar, text, new Deadline(10_000));
@@ -70,9 +70,9 @@ describe('compiled queries', () => {
   }, 60_000);
 
   it('compile as written too: tree-sitter still checks every pattern of every language', async () => {
-    await ensureRuntime();
     for (const r of TABLE) {
       if (r.tier !== 'ast') continue;
+      await ensureLanguage(r.grammar);
       new Query(loadLanguage(r.grammar), r.query).delete();
     }
   }, 60_000);
