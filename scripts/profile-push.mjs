@@ -1,10 +1,10 @@
-// `node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]`: pushes one
+// `node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile] [--keep-d1 DIR]`: pushes one
 // directory cold through the CLI to a fresh local Worker (wrangler's programmatic dev API with an
 // inspector) while the Worker's isolate runs the V8 CPU profiler, then prints where its CPU went:
 // workerd and wrangler CPU, then self and inclusive time by function. The Worker's .cpuprofile
 // opens in Chrome DevTools.
 import { spawnSync } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childWorkerds, connectInspector, runtimeInspectorTargets, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
@@ -22,9 +22,28 @@ async function oneCpuSeconds(pid) {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-const [dir, out = path.join(tmpdir(), 'push.cpuprofile')] = process.argv.slice(2);
+const args = process.argv.slice(2);
+// `--keep-d1 DIR`: copy the local D1 folder (its SQLite files) to DIR after the push, to inspect what it wrote.
+const keepAt = args.indexOf('--keep-d1');
+const keepD1 = keepAt === -1 ? null : args.splice(keepAt, 2)[1];
+/** CPU seconds of every thread of `pids`, summed by thread name (the main thread runs the isolates and SQLite; V8's workers compile and collect). */
+async function threadSeconds(pids) {
+  const by = new Map();
+  for (const pid of pids) {
+    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+      if (!stat) continue;
+      const name = Number(tid) === pid ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      by.set(name, (by.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    }
+  }
+  return by;
+}
+
+const [dir, out = path.join(tmpdir(), 'push.cpuprofile')] = args;
 if (!dir || typeof WebSocket !== 'function') {
-  console.error('usage: node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile]');
+  console.error('usage: node --experimental-websocket scripts/profile-push.mjs <dir> [out.cpuprofile] [--keep-d1 DIR]');
   process.exit(2);
 }
 const KEY = 'profile-key-0123456789abcdef0123456789';
@@ -48,6 +67,7 @@ try {
     await s.send('Profiler.start');
   }
   const cpuBefore = [await cpuSeconds(runtime), process.cpuUsage()];
+  const threadsBefore = await threadSeconds(runtime);
   const started = performance.now();
   const res = spawnSync(process.execPath, [path.join(ROOT, 'cli', 'bin.mjs'), 'push', dir, '--url', base, '--project', 'profiled', '--json'], {
     cwd: ROOT,
@@ -59,6 +79,8 @@ try {
   const used = process.cpuUsage(cpuBefore[1]);
   if (res.status !== 0) console.error(res.stdout.slice(-2000), res.stderr.slice(-2000));
   console.log(`push wall ${(wallMs / 1000).toFixed(1)} s; CPU: workerd ${((await cpuSeconds(runtime)) - cpuBefore[0]).toFixed(2)} s, wrangler (node) ${((used.user + used.system) / 1e6).toFixed(2)} s`);
+  const threads = [...(await threadSeconds(runtime))].map(([name, sec]) => [name, sec - (threadsBefore.get(name) ?? 0)]).filter(([, sec]) => sec > 0);
+  console.log(`workerd threads: ${threads.sort((a, b) => b[1] - a[1]).map(([name, sec]) => `${name} ${sec.toFixed(2)} s`).join(', ')}`);
   for (const [name, s] of sessions) {
     const { profile } = await s.send('Profiler.stop');
     s.close();
@@ -67,5 +89,6 @@ try {
   }
 } finally {
   await worker.dispose().catch(() => {});
+  if (keepD1) await cp(persist, keepD1, { recursive: true });
   await rm(persist, { recursive: true, force: true });
 }
