@@ -125,8 +125,24 @@ export function loadLanguage(grammar: Grammar): Language {
   return language;
 }
 
-/** Per compiled query, the type each `@_is.type` capture requires (see shallow-query.ts); none: no checks. */
-const typeChecks = new WeakMap<Query, ReadonlyMap<string, string>>();
+/**
+ * Per compiled query, the node type ids each `@_is.type` capture accepts (see shallow-query.ts):
+ * every id named that type, so that the check reads as `node.type === type` did (a node's
+ * `typeId` is its public symbol; a grammar lists some names under several ids). None: no checks.
+ * `node.type` is `typeId` plus a lookup and a string comparison.
+ */
+const typeChecks = new WeakMap<Query, ReadonlyMap<string, ReadonlySet<number>>>();
+
+/** tree-sitter's symbol of an error node, `(TSSymbol)-1`. */
+const ERROR_SYMBOL = 65535;
+
+/** Every node type id `node.type` reads as `type` (web-tree-sitter names an id without a name `ERROR`). */
+function typeIds(language: Language, type: string): Set<number> {
+  const ids = new Set<number>();
+  for (let id = 0; id < language.types.length; id++) if ((language.types[id] || 'ERROR') === type) ids.add(id);
+  if (type === 'ERROR') ids.add(ERROR_SYMBOL);
+  return ids;
+}
 
 /**
  * Compiles a tags query; the caller caches it per language. `shallow`: rewritten by
@@ -135,7 +151,7 @@ const typeChecks = new WeakMap<Query, ReadonlyMap<string, string>>();
 export function compileQuery(grammar: Grammar, source: string, shallow = false): Query {
   const language = loadLanguage(grammar);
   const query = new Query(language, shallow ? shallowQuery(source) : source);
-  const checks = new Map<string, string>();
+  const checks = new Map<string, ReadonlySet<number>>();
   for (const name of query.captureNames) {
     if (!name.startsWith(TYPE_CHECK_PREFIX)) continue;
     const type = name.slice(TYPE_CHECK_PREFIX.length);
@@ -145,16 +161,16 @@ export function compileQuery(grammar: Grammar, source: string, shallow = false):
       query.delete();
       throw new Error(`unknown node type ${type} in tags query`);
     }
-    checks.set(name, type);
+    checks.set(name, typeIds(language, type));
   }
   if (checks.size > 0) typeChecks.set(query, checks);
   return query;
 }
 
-function typesHold(match: QueryMatch, checks: ReadonlyMap<string, string>): boolean {
+function typesHold(match: QueryMatch, checks: ReadonlyMap<string, ReadonlySet<number>>): boolean {
   for (const { name, node } of match.captures) {
-    const type = checks.get(name);
-    if (type !== undefined && node.type !== type) return false;
+    const ids = checks.get(name);
+    if (ids !== undefined && !ids.has(node.typeId)) return false;
   }
   return true;
 }
