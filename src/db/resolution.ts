@@ -287,7 +287,9 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
   let edges: GraphEdge[] = [];
   if (refs.length > 0) {
     const resolver = createResolver(layout);
-    const needs = resolver.plan(refs);
+    // Resolving every file (a first push, a full rebuild) reads every file's symbols: nothing to plan.
+    const resolving = new Set(files);
+    const needs = layout.paths.every((p) => resolving.has(p)) ? { files: [], names: [] } : resolver.plan(refs);
     const symbolFiles = [...new Set([...files, ...needs.files])];
     const byId = new Map<string, SymbolInput>();
     for (const r of await eachChunk(symbolFiles, (json) =>
