@@ -247,7 +247,8 @@ export async function finishRecord(target: D1Database, budget: QueryBudget, name
 
 /**
  * Ends the record of a move that is over without leaving a finished move
- * (it ended before its flip, or the project has moved on since): in one batch
+ * (cancelled, aborted, or ended before its flip by a step that died, or whose
+ * project has moved on since): in one batch
  * guarded by its move id (a move begun since replaced the record and is left
  * alone), whatever `target` holds of the project becomes a leftover (the
  * catalog no longer places it there) and the record goes. False when the

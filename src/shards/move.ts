@@ -334,7 +334,8 @@ async function abort(env: Env, budget: QueryBudget, name: string, source: Shard,
   budget.spend();
   // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
   if (!(await cancelMove(env.DB, name, target.index))) return overtaken(env, budget, name, source.index, target.index, rec);
-  await dropMove(target.db, budget, name, rec.project_id, Date.now());
+  // Only this move's cursor and copy: a move begun since the catalog let go of this one is left alone.
+  await dropStaleMove(target.db, budget, rec, Date.now());
   const { done } = await removeLeftovers(target.db, budget, rec.project_id);
   throw new PincherError('move_source_changed', `project '${name}' changed on shard ${source.index} while it was copied; the move ended and the project stays on shard ${source.index}`, {
     suggestion: 'run the move again: it starts a fresh copy (pushes are accepted meanwhile)',
@@ -417,7 +418,9 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   const projectId = rec?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
   let removal = { removed: {} as Record<string, number>, done: true };
   if (projectId) {
-    await dropMove(target.db, budget, name, projectId, Date.now());
+    // Only the cancelled move's cursor and copy: a move begun since the cancel ended this one in the catalog is left alone.
+    if (rec) await dropStaleMove(target.db, budget, rec, Date.now());
+    else await dropMove(target.db, budget, name, projectId, Date.now());
     removal = await removeLeftovers(target.db, budget, projectId);
   }
   return { project: name, shard: entry.shard, state: 'cancelled', was_moving_to: target.index, removed: removal.removed, partial_copy_removed: removal.done };
@@ -461,6 +464,5 @@ export async function settleAbandonedMoves(env: Env, now: number): Promise<Settl
     }
     if (budget.fits(1)) report.forgotten += await forgetFinished(shard.db, budget, now - FINISHED_MOVE_MS);
   }
-  if (report.settled + report.dropped) forgetShards();
   return report;
 }

@@ -256,6 +256,33 @@ describe('a cancel racing the flip', () => {
   }, 120_000);
 });
 
+describe('a new move racing the end of a cancelled one', () => {
+  it('a move begun between the cancel ending the move in the catalog and dropping its cursor keeps its cursor and copy, and finishes intact', async () => {
+    const { from, to, before } = await setUp('cancel-then-move');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'cancel-then-move', to, { queries: TINY })).progress.copied.symbols; i++);
+    let again: MoveStepAnswer | undefined;
+    let held: unknown;
+    const cancelled = await cancelProjectMove(
+      envHooked(to, /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT project_id, name/, async () => {
+        // The catalog let go of the cancelled move: a new move to the same shard begins and copies pages.
+        for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, 'cancel-then-move', to, { queries: TINY });
+        held = await cursor(to, 'cancel-then-move');
+      }),
+      'cancel-then-move',
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to });
+    expect(again?.state).toBe('copying');
+    expect(held).not.toBeNull();
+    // The new move's cursor and pages are still there, and it goes on from them.
+    expect(await cursor(to, 'cancel-then-move')).toEqual(held);
+    expect(await movingTo('cancel-then-move')).toBe(to);
+    const answers = await stepUntilMoved('cancel-then-move', to, TINY);
+    expect(answers[0].progress.rows_copied).toBeGreaterThanOrEqual((again as MoveStepAnswer).progress.rows_copied);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
+    await wholeOn('cancel-then-move', to, before);
+  }, 180_000);
+});
+
 describe('a step that loses to a rival finishing the whole move', () => {
   /** The moved answer a step gives when another step finished the move meanwhile, checked against the OpenAPI schema. */
   function expectFinishedElsewhere(a: MoveStepAnswer, from: number, to: number): void {
@@ -538,6 +565,28 @@ describe('a step dying after the flip, before the old copy went', () => {
     const report = await scheduledGc(env as never, Date.now());
     expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
     await wholeOn('died-moved-on', from, before);
+  }, 180_000);
+
+  it('a cancel that dies between ending the move in the catalog and dropping its cursor: the collection drops the cursor and removes the partial copy', async () => {
+    const { from, to, before } = await setUp('died-cancel');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'died-cancel', to, { queries: TINY })).progress.copied.symbols; i++);
+    const died = await rejection(
+      cancelProjectMove(
+        envHooked(to, /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT project_id, name/, async () => {
+          throw new Error('the cancel died');
+        }),
+        'died-cancel',
+      ),
+    );
+    expect(died.message).toBe('the cancel died');
+    expect(await movingTo('died-cancel')).toBeNull();
+    expect(await cursor(to, 'died-cancel')).not.toBeNull();
+    // No move in flight; after 10 minutes the collection drops the cursor and removes what the target holds.
+    expect(await movesOf('died-cancel')).toEqual([]);
+    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind('died-cancel', Date.now() - MOVE_STALE_MS - 1_000).run();
+    const report = await scheduledGc(env as never, Date.now());
+    expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
+    await wholeOn('died-cancel', from, before);
   }, 180_000);
 
   it('a late step of the move that died, marking the old copy after a move back finished, leaves the live copy alone', async () => {
