@@ -12,7 +12,8 @@ import { shardsOf, type Shard } from '../db/shards';
  * collection has still to remove. One round trip per shard, all at once: the
  * primary answers the catalog (projects per shard, the moves it holds) and its
  * own cursors in one batch; every other shard its cursors and leftovers in one
- * statement, whose D1 meta carries the stored bytes.
+ * statement, whose D1 meta carries the stored bytes. When a shard holds a
+ * cursor past the flip, one more read asks the catalog where its project is.
  */
 
 /** A move in flight, as the catalog on the primary and the cursor on the target shard tell it. */
