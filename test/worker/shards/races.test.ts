@@ -522,6 +522,14 @@ describe('a step dying after the flip, before the old copy went', () => {
 
   const movesOf = async (name: string) => (await admin('GET', '/shards')).body.moves.filter((m: { project: string }) => m.project === name);
 
+  /** A cursor of `name` on `to` that is no move in flight: once no step wrote it for 10 minutes, the collection drops it. */
+  async function droppedOnceStale(name: string, to: number): Promise<void> {
+    expect(await movesOf(name)).toEqual([]);
+    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind(name, Date.now() - MOVE_STALE_MS - 1_000).run();
+    const report = await scheduledGc(env as never, Date.now());
+    expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
+  }
+
   it('the garbage collection settles it once no step came for 10 minutes: the old copy goes, the cursor ends, and a retry with the move id answers moved', async () => {
     const { from, to, before } = await setUp('died-gc');
     await dieAfterFlip('died-gc', to);
@@ -560,10 +568,7 @@ describe('a step dying after the flip, before the old copy went', () => {
     await dieAfterFlip('died-moved-on', to);
     // The project went back to its old shard by a move that did not settle the cursor (as before it did).
     await SHARDS[0].prepare('UPDATE project_shards SET shard = ?2 WHERE name = ?1').bind('died-moved-on', from).run();
-    expect(await movesOf('died-moved-on')).toEqual([]);
-    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind('died-moved-on', Date.now() - MOVE_STALE_MS - 1_000).run();
-    const report = await scheduledGc(env as never, Date.now());
-    expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
+    await droppedOnceStale('died-moved-on', to);
     await wholeOn('died-moved-on', from, before);
   }, 180_000);
 
@@ -582,10 +587,7 @@ describe('a step dying after the flip, before the old copy went', () => {
     expect(await movingTo('died-cancel')).toBeNull();
     expect(await cursor(to, 'died-cancel')).not.toBeNull();
     // No move in flight; after 10 minutes the collection drops the cursor and removes what the target holds.
-    expect(await movesOf('died-cancel')).toEqual([]);
-    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind('died-cancel', Date.now() - MOVE_STALE_MS - 1_000).run();
-    const report = await scheduledGc(env as never, Date.now());
-    expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
+    await droppedOnceStale('died-cancel', to);
     await wholeOn('died-cancel', from, before);
   }, 180_000);
 
