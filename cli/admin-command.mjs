@@ -1,6 +1,7 @@
 // `pincher-edge shards` and `pincher-edge move`: the operator's side of a sharded deployment,
 // over the admin routes (GET /v1/admin/shards, POST /v1/admin/projects/{project}/move) with the
 // admin key. Each returns the exit code and throws nothing.
+import { randomUUID } from 'node:crypto';
 import { createClient, displayUrl } from './http.mjs';
 
 /**
@@ -48,7 +49,9 @@ export const STALLED_STEPS = 50;
  * 'moved'), with a progress line per step on stderr. The old copy answers
  * reads until the catalog flips. A step is safe to retry (the server's cursor
  * only advances with the rows it copied), so failed requests are retried on
- * 429 and 5xx.
+ * 429 and 5xx. Every request carries the move's id (one of the CLI's own for
+ * the first, then the one the answers carry): a retry of the step that
+ * finished the move is answered `moved` again, not `already_on_shard`.
  * @param {AdminOptions & { project: string, shard: number }} options @param {Io} io
  * @returns {Promise<number>} 0 moved, 1 failed
  */
@@ -58,11 +61,12 @@ export async function runMove(options, io) {
   try {
     const client = createClient({ url: options.url, key: options.key, signal: io.signal });
     const path = `/v1/admin/projects/${encodeURIComponent(options.project)}/move`;
-    const body = JSON.stringify({ shard: options.shard });
+    let body = JSON.stringify({ shard: options.shard, move: randomUUID().replaceAll('-', '') });
     let stalled = 0;
     let last = '';
     for (;;) {
       const answer = /** @type {MoveAnswer} */ (await client.request('move', 'POST', path, body, 'transient'));
+      if (answer.next?.body) body = JSON.stringify(answer.next.body);
       if (answer.state === undefined || answer.state === 'moved') {
         if (options.json) out.print(JSON.stringify(withoutMeta(answer), null, 2));
         else out.print(formatMove(answer));
@@ -113,7 +117,7 @@ export async function runCancelMove(options, io) {
  * @typedef {{ count: number, projects: { project: string, project_id: string, since: string }[] }} Leftovers
  * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number, moves_in?: string[], moves_out?: string[], leftovers?: Leftovers }[], moves: MoveStatus[] }} ShardsAnswer
  * @typedef {{ copied: Record<string, number>, rows_copied: number, rows_total_estimate: number, table: string | null, removed: Record<string, number>, steps: number, queries: number, query_budget: number }} MoveProgress
- * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number, finished_by_another_step?: boolean }} MoveAnswer
+ * @typedef {{ project: string, move?: string, from: number, to: number, state?: 'copying' | 'removing' | 'moved', progress?: MoveProgress, next?: { method: 'POST', path: string, body: { shard: number, move: string } }, copied: Record<string, number>, removed: Record<string, number>, duration_ms: number, finished_by_another_step?: boolean, already_moved?: boolean }} MoveAnswer
  * @typedef {{ project: string, shard: number, state: 'cancelled', was_moving_to: number, removed: Record<string, number>, partial_copy_removed: boolean }} CancelAnswer
  * @typedef {{ step?: string, code?: string, status?: number, message: string, suggestion?: string }} AdminError
  */
@@ -141,7 +145,9 @@ export function formatShards(answer) {
           : `copying ${m.table ?? 'rows'}: ${n(m.rows_copied ?? 0)} / ~${n(m.rows_total_estimate)} rows (${m.percent ?? 0} %)`;
     const when = [m.steps !== undefined ? `${m.steps} steps` : '', m.started_at ? `started ${m.started_at}` : '', `last step ${m.last_step_at ?? m.heartbeat_at ?? '?'}`].filter(Boolean).join(', ');
     const abandoned = m.abandoned
-      ? ` — abandoned (no step for 10 minutes): pincher-edge move ${m.project} --shard ${m.to} takes it over${m.state === 'removing' ? '' : `, pincher-edge move ${m.project} --cancel ends it`}`
+      ? m.state === 'removing'
+        ? ` — abandoned (no step for 10 minutes): the garbage collection finishes it, or pincher-edge move ${m.project} --shard ${m.to} now`
+        : ` — abandoned (no step for 10 minutes): pincher-edge move ${m.project} --shard ${m.to} takes it over, pincher-edge move ${m.project} --cancel ends it`
       : '';
     lines.push(`moving ${m.project}: shard ${m.from} → ${m.to ?? '?'}, ${progress}; ${when}${abandoned}`);
   }
@@ -166,6 +172,9 @@ export function formatMove(answer) {
   }
   const sum = (/** @type {Record<string, number>} */ rows) => Object.values(rows).reduce((a, n) => a + n, 0);
   const seconds = (answer.duration_ms / 1000).toFixed(1);
+  if (answer.already_moved) {
+    return `pincher-edge: moved ${answer.project} from shard ${answer.from} to shard ${answer.to}: the move had finished before this request, whose earlier answer was lost (${sum(answer.copied).toLocaleString('en-US')} rows copied, ${sum(answer.removed).toLocaleString('en-US')} removed from shard ${answer.from}, in ${seconds} s)`;
+  }
   return `pincher-edge: moved ${answer.project} from shard ${answer.from} to shard ${answer.to} in ${seconds} s (${sum(answer.copied).toLocaleString('en-US')} rows copied, ${sum(answer.removed).toLocaleString('en-US')} removed from shard ${answer.from})`;
 }
 

@@ -78,6 +78,11 @@ export async function cancelMove(primary: D1Database, name: string, to: number):
   return r.meta.changes > 0;
 }
 
+/** The catalog rows of `names` (any order; names never placed are absent). */
+export function catalogEntriesNamed(primary: D1Database, names: readonly string[]): Promise<CatalogEntry[]> {
+  return allRows<CatalogEntry>(primary.prepare(`SELECT ${COLUMNS} FROM project_shards WHERE name IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(names)));
+}
+
 /** Projects the catalog places on each shard. */
 export function placedCountsStatement(primary: D1Database): D1PreparedStatement {
   return primary.prepare('SELECT shard, count(*) AS projects FROM project_shards GROUP BY shard');

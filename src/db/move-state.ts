@@ -60,7 +60,8 @@ export class QueryBudget {
   }
 }
 
-export type MovePhase = 'copying' | 'removing';
+/** copying, removing (after the flip), or FINISHED (the record of a finished move). */
+export type MovePhase = 'copying' | 'removing' | typeof FINISHED;
 
 /** One row of `project_moves`, its JSON columns parsed. */
 export interface MoveRecord {
@@ -83,10 +84,43 @@ export interface MoveRecord {
 
 type RawRecord = Omit<MoveRecord, 'copied' | 'removed'> & { copied: string; removed: string };
 
-/** The move of `name` to the shard `target` is, or null. */
+/**
+ * The phase of a finished move's record: once the old copy is gone (or listed
+ * for the garbage collection) the cursor is kept as this record of the move,
+ * so a retry of its last step (its answer lost) is answered `moved` again, and
+ * a late step of an earlier move into the same shard sees that a later move
+ * came (markLeftover). The garbage collection forgets it after FINISHED_MOVE_MS.
+ */
+export const FINISHED = 'moved' as const;
+
+/** How long a finished move's record is kept (a retry with its move id is answered `moved` until then). */
+export const FINISHED_MOVE_MS = 24 * 60 * 60 * 1000;
+
+/** The move of `name` to the shard `target` is (in flight, or flipped and removing the old copy), or null. */
 export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
-  const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
+  const raw = await budget.first<RawRecord>(target.prepare(`SELECT * FROM project_moves WHERE name = ?1 AND phase <> '${FINISHED}'`).bind(name));
   return raw ? parsed(raw) : null;
+}
+
+/**
+ * The record of `name` on `target`, whatever its phase: the move in flight
+ * (`rec`), or the last finished move into `target` (`finished`).
+ */
+export async function readMoveOrFinished(target: D1Database, budget: QueryBudget, name: string): Promise<{ rec: MoveRecord | null; finished: MoveRecord | null }> {
+  const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
+  const rec = raw ? parsed(raw) : null;
+  return (rec?.phase as string) === FINISHED ? { rec: null, finished: rec } : { rec, finished: null };
+}
+
+/** The finished move `moveId` of `name` into `target`, or null. */
+export async function readFinished(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
+  const raw = await budget.first<RawRecord>(target.prepare(`SELECT * FROM project_moves WHERE name = ?1 AND move_id = ?2 AND phase = '${FINISHED}'`).bind(name, moveId));
+  return raw ? parsed(raw) : null;
+}
+
+/** Whether a move id of another project is already on `target` (a client reusing its id for a second project). */
+export async function moveIdTaken(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<boolean> {
+  return (await budget.first(target.prepare('SELECT 1 FROM project_moves WHERE move_id = ?1 AND name <> ?2').bind(moveId, name))) !== null;
 }
 
 const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw.copied), removed: JSON.parse(raw.removed) });
@@ -137,7 +171,8 @@ export async function startMove(target: D1Database, budget: QueryBudget, rec: Mo
     target
       .prepare(
         `INSERT OR REPLACE INTO project_moves (name, move_id, project_id, from_shard, to_shard, version, phase, table_index, after_rowid, copied, removed, total, steps, started_at, updated_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT ${completeCopy(rec, complete, '?1', '?3', '?6')}`,
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT ${completeCopy(rec, complete, '?1', '?3', '?6')}
+           AND NOT EXISTS (SELECT 1 FROM project_moves WHERE move_id = ?2 AND name <> ?1)`,
       )
       .bind(rec.name, rec.move_id, rec.project_id, rec.from_shard, rec.to_shard, rec.version, rec.phase, rec.table_index, rec.after_rowid, JSON.stringify(rec.copied), JSON.stringify(rec.removed), rec.total, rec.steps, rec.started_at, rec.updated_at),
   ]);
@@ -168,6 +203,10 @@ export function cursorHolds(rec: MoveRecord): string {
   return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = '${rec.move_id}' AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
 }
 
+/** The SQL adding the counts of the JSON parameter `param` to `removed`, table by table. */
+const addRemoved = (param: string) =>
+  `(SELECT coalesce(json_group_object(key, n), '{}') FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(project_moves.removed) UNION ALL SELECT key, value FROM json_each(${param})) GROUP BY key))`;
+
 /**
  * Counts a step of `rec`'s move and answers the record as it now stands (null
  * when the move is no longer this one): `removed` adds the rows this step
@@ -180,34 +219,74 @@ export async function recordStep(target: D1Database, budget: QueryBudget, rec: P
   const raw = await target
     .prepare(
       `UPDATE project_moves SET phase = CASE WHEN phase = 'removing' THEN phase ELSE ?3 END,
-         removed = (SELECT coalesce(json_group_object(key, n), '{}') FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(project_moves.removed) UNION ALL SELECT key, value FROM json_each(?4)) GROUP BY key)),
+         removed = ${addRemoved('?4')},
          steps = steps + 1, updated_at = ?5
-       WHERE name = ?1 AND move_id = ?2 RETURNING *`,
+       WHERE name = ?1 AND move_id = ?2 AND phase <> '${FINISHED}' RETURNING *`,
     )
     .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(removed), now)
     .first<RawRecord>();
   return raw ? parsed(raw) : null;
 }
 
-/** Forgets a finished move's record, answering it as it was (null when another step forgot it first). */
-export async function forgetMove(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
-  const raw = await budget.first<RawRecord>(target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2 RETURNING *').bind(name, moveId));
+/**
+ * Ends a move whose old copy is gone (or listed for removal): its record
+ * becomes the finished move's (FINISHED), with this step counted and its
+ * removals added, and is answered as it now stands (null when another step
+ * ended it first, or the move is no longer this one).
+ */
+export async function finishRecord(target: D1Database, budget: QueryBudget, name: string, moveId: string, removed: Record<string, number>, now: number): Promise<MoveRecord | null> {
+  const raw = await budget.first<RawRecord>(
+    target
+      .prepare(
+        `UPDATE project_moves SET phase = '${FINISHED}', removed = ${addRemoved('?3')}, steps = steps + 1, updated_at = ?4 WHERE name = ?1 AND move_id = ?2 AND phase <> '${FINISHED}' RETURNING *`,
+      )
+      .bind(name, moveId, JSON.stringify(removed), now),
+  );
   return raw ? parsed(raw) : null;
+}
+
+/**
+ * Ends the record of a move that is over without leaving a finished move
+ * (cancelled, aborted, or ended before its flip by a step that died, or whose
+ * project has moved on since): in one batch
+ * guarded by its move id (a move begun since replaced the record and is left
+ * alone), whatever `target` holds of the project becomes a leftover (the
+ * catalog no longer places it there) and the record goes. False when the
+ * record was no longer that move's.
+ */
+export async function dropStaleMove(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'project_id' | 'move_id'>, now: number): Promise<boolean> {
+  const results = await budget.batch(target, [
+    ...leftoverStatements(target, rec.project_id, rec.name, now, { sql: 'EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND move_id = ?4)', version: rec.move_id }),
+    target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(rec.name, rec.move_id),
+  ]);
+  return results[results.length - 1].meta.changes > 0;
+}
+
+/** Cursors on a shard no step wrote since `before` (oldest first), for the garbage collection to settle. */
+export async function staleCursors(d1: D1Database, budget: QueryBudget, before: number, limit: number): Promise<MoveRecord[]> {
+  const raws = await budget.all<RawRecord>(d1.prepare(`SELECT * FROM project_moves WHERE phase <> '${FINISHED}' AND updated_at < ?1 ORDER BY updated_at LIMIT ?2`).bind(before, limit));
+  return raws.map(parsed);
+}
+
+/** Forgets the records of moves finished before `before`; the rows deleted. */
+export async function forgetFinished(d1: D1Database, budget: QueryBudget, before: number): Promise<number> {
+  return budget.changes(d1.prepare(`DELETE FROM project_moves WHERE phase = '${FINISHED}' AND updated_at < ?1`).bind(before));
 }
 
 /**
  * Marks the old copy on `d1` after `move` flipped as a leftover to remove,
  * and deletes its `projects` row in the same batch: a reader that remembered
  * this shard finds no row there and reads the catalog again. Nothing is
- * marked while `d1` holds the cursor of a later move back from the move's
- * target (a late step of `move` must not list that move's new copy).
- * Returns the `projects` rows deleted.
+ * marked while `d1` holds the cursor or the finished record of a later move
+ * back into it (from the move's target or any other shard): that move dealt
+ * with the old copy when it began, and what `d1` holds now is its copy (the
+ * live one once it finished). Returns the `projects` rows deleted.
  */
-export async function markLeftover(d1: D1Database, budget: QueryBudget, move: Pick<MoveRecord, 'project_id' | 'name' | 'to_shard' | 'started_at'>, now: number): Promise<number> {
-  const noMoveBack = 'NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND from_shard = ?3 AND started_at > ?4)';
+export async function markLeftover(d1: D1Database, budget: QueryBudget, move: Pick<MoveRecord, 'project_id' | 'name' | 'started_at'>, now: number): Promise<number> {
+  const noMoveBack = 'NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND started_at > ?3)';
   const [, deleted] = await budget.batch(d1, [
-    d1.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?5 WHERE ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at, now),
-    d1.prepare(`DELETE FROM projects WHERE id = ?1 AND ${noMoveBack}`).bind(move.project_id, move.name, move.to_shard, move.started_at),
+    d1.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) SELECT ?1, ?2, ?4 WHERE ${noMoveBack}`).bind(move.project_id, move.name, move.started_at, now),
+    d1.prepare(`DELETE FROM projects WHERE id = ?1 AND ${noMoveBack}`).bind(move.project_id, move.name, move.started_at),
   ]);
   return deleted.meta.changes;
 }
@@ -238,7 +317,7 @@ export function shardMovesStatement(d1: D1Database): D1PreparedStatement {
   const fields = ['name', 'move_id', 'project_id', 'from_shard', 'to_shard', 'version', 'phase', 'table_index', 'after_rowid', 'total', 'steps', 'started_at', 'updated_at'];
   const cursor = `json_object(${fields.map((f) => `'${f}', ${f}`).join(', ')}, 'copied', json(copied), 'removed', json(removed))`;
   return d1.prepare(
-    `SELECT (SELECT json_group_array(${cursor}) FROM project_moves) AS moves, (SELECT count(*) FROM shard_leftovers) AS leftovers,
+    `SELECT (SELECT json_group_array(${cursor}) FROM project_moves WHERE phase <> '${FINISHED}') AS moves, (SELECT count(*) FROM shard_leftovers) AS leftovers,
        (SELECT json_group_array(json_object('project', name, 'project_id', project_id, 'since', since)) FROM (SELECT name, project_id, since FROM shard_leftovers ORDER BY since LIMIT ${LISTED_LEFTOVERS})) AS leftover_list`,
   );
 }

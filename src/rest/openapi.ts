@@ -319,6 +319,7 @@ const MOVE_SCHEMA: JsonSchema = {
   required: ['project', 'from', 'to', 'state', 'progress'],
   properties: {
     project: { type: 'string' },
+    move: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "the move's id: `next` carries it; a retry sent with it after the move finished answers `moved` again (`already_moved`)" },
     from: { type: 'integer' },
     to: { type: 'integer' },
     state: {
@@ -343,7 +344,11 @@ const MOVE_SCHEMA: JsonSchema = {
     next: {
       type: 'object',
       description: 'the request that continues the move (absent once moved)',
-      properties: { method: { type: 'string', enum: ['POST'] }, path: { type: 'string' }, body: { type: 'object', properties: { shard: { type: 'integer' } } } },
+      properties: {
+        method: { type: 'string', enum: ['POST'] },
+        path: { type: 'string' },
+        body: { type: 'object', required: ['shard', 'move'], properties: { shard: { type: 'integer' }, move: { type: 'string', pattern: '^[0-9a-f]{32}$' } } },
+      },
     },
     copied: { ...ROWS_PER_TABLE, description: 'when moved: rows copied to the new shard, per table' },
     removed: { ...ROWS_PER_TABLE, description: 'when moved: rows removed from the old shard, per table' },
@@ -353,6 +358,12 @@ const MOVE_SCHEMA: JsonSchema = {
       enum: [true],
       description:
         'when moved: another step of the same move (a retry, a second client) finished it while this one ran; `progress` is the move as this step last saw it, and `copied`, `removed` and `duration_ms` are absent',
+    },
+    already_moved: {
+      type: 'boolean',
+      enum: [true],
+      description:
+        'when moved: the request carried the id of a move that had finished before it came (a retry of a step whose answer was lost); nothing was done, and `copied`, `removed` and `duration_ms` repeat the finished move\'s totals',
     },
   },
 };
@@ -393,14 +404,30 @@ function adminPaths(): Record<string, unknown> {
         parameters: [PROJECT_PARAM],
         requestBody: {
           required: true,
-          content: jsonContent({ type: 'object', required: ['shard'], properties: { shard: { type: 'integer', minimum: 0, description: 'target shard index' } } }),
+          content: jsonContent({
+            type: 'object',
+            required: ['shard'],
+            properties: {
+              shard: { type: 'integer', minimum: 0, description: 'target shard index' },
+              move: {
+                type: 'string',
+                pattern: '^[0-9a-f]{32}$',
+                description:
+                  "the move id: the `move` of the move's answers (its `next` carries it), or 32 hex digits of the client's own for a new move (the move takes it). Sent with every step, it makes a retry idempotent: a move that finished is answered `moved` again (`already_moved`) for 24 hours, while a request to the shard the project is on without the id of a move that finished there answers 409 already_on_shard",
+              },
+            },
+          }),
         },
         responses: {
-          '200': { description: 'A step done: moved (also when another step of the same move finished it meanwhile: `finished_by_another_step`), or copying / removing with `next` to call', content: jsonContent(enveloped(MOVE_SCHEMA)) },
+          '200': {
+            description:
+              'A step done: moved (also when another step of the same move finished it meanwhile: `finished_by_another_step`, or when the request carried the id of a move that had finished: `already_moved`), or copying / removing with `next` to call',
+            content: jsonContent(enveloped(MOVE_SCHEMA)),
+          },
           ...adminErrors({
             '404': 'No such project (project_not_found) or shard (unknown_shard)',
             '409':
-              'Already on that shard (already_on_shard), a move to another shard running or this step overtaken by a cancel or a new move (project_moving), a push open (push_in_progress), or the project changed on its shard during the copy: the move ended and its partial copy is removed (move_source_changed)',
+              'Already on that shard and the request carried no id of a move that finished there (already_on_shard), a move to another shard running or this step overtaken by a cancel or a new move (project_moving), a push open (push_in_progress), or the project changed on its shard during the copy: the move ended and its partial copy is removed (move_source_changed)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },

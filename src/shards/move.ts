@@ -1,11 +1,11 @@
 import type { Env } from '../env';
 import { PincherError } from '../errors';
 import { beginMove, cancelMove, catalogEntry, finishMove, placeEntry, touchMove, type CatalogEntry } from '../db/catalog';
-import { dropMove, forgetMove, markLeftover, QueryBudget, readMove, recordStep, startMove, type MoveRecord } from '../db/move-state';
+import { dropMove, dropStaleMove, finishRecord, FINISHED_MOVE_MS, forgetFinished, markLeftover, moveIdTaken, QueryBudget, readFinished, readMove, readMoveOrFinished, recordStep, staleCursors, startMove, type MoveRecord } from '../db/move-state';
 import { copyEstimate, copyPages, copyProjectRow, projectVersion, PROJECT_TABLES, removeLeftovers, type BeforeWrite } from '../db/project-copy';
 import { forgetShards, isMoving, MOVE_STALE_MS } from '../db/project-shard';
 import { getProjectByName } from '../db/projects';
-import { shardAt, type Shard } from '../db/shards';
+import { shardAt, shardsOf, type Shard } from '../db/shards';
 import { openUploadFor } from '../db/uploads';
 
 /**
@@ -39,13 +39,15 @@ export interface MoveProgress {
 
 export interface MoveStepAnswer {
   project: string;
+  /** The move's id: `next` carries it, and a retry of a step that finished the move, sent with it, is answered `moved` again. */
+  move?: string;
   from: number;
   to: number;
   /** copying: the old shard answers every read and pushes are refused; removing: the new shard answers, the old copy is being removed; moved: done. */
   state: 'copying' | 'removing' | 'moved';
   progress: MoveProgress;
   /** The request that continues the move (absent once moved). */
-  next?: { method: 'POST'; path: string; body: { shard: number } };
+  next?: { method: 'POST'; path: string; body: { shard: number; move: string } };
   /** When moved by this step: rows copied and removed per table, and the time since the move began. */
   copied?: Record<string, number>;
   removed?: Record<string, number>;
@@ -56,6 +58,12 @@ export interface MoveStepAnswer {
    * this step last saw it, and `copied`, `removed` and `duration_ms` are absent.
    */
   finished_by_another_step?: true;
+  /**
+   * When moved: the move had finished before this request came (a retry
+   * carrying its move id, whose earlier answer was lost); nothing was done,
+   * and `copied`, `removed` and `duration_ms` repeat the move's totals.
+   */
+  already_moved?: true;
 }
 
 export interface CancelAnswer {
@@ -71,6 +79,13 @@ export interface CancelAnswer {
 }
 
 export interface StepOptions {
+  /**
+   * The client's move id (32 hex digits): the id of the move it is stepping
+   * (an answer's `move`), or one of its own for a new move, which the move
+   * then takes. A request carrying the id of a move that finished answers
+   * `moved` (`already_moved`) instead of `409 already_on_shard`.
+   */
+  move?: string;
   /** Test seam: the query budget of this step (default MOVE_STEP_QUERIES or PINCHER_MOVE_STEP_QUERIES). */
   queries?: number;
   /** Test seam: runs after the copy is complete and before the catalog flips. */
@@ -123,13 +138,19 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   const budget = new QueryBudget(Math.max(MIN_STEP_QUERIES, stepQueries(env, opts.queries)), started + MOVE_STEP_MS);
   const target = shardAt(env, to);
   const entry = await entryOf(env, budget, name);
-  let rec = await readMove(target.db, budget, name);
+  const read = await readMoveOrFinished(target.db, budget, name);
+  // A retry of a step that finished the move (its answer lost): the same answer again, nothing done.
+  if (opts.move !== undefined && read.finished?.move_id === opts.move) return alreadyMoved(read.finished, budget);
+  let rec = read.rec;
 
   if (entry.shard === to) {
     // After the flip: the old copy is removed by the steps that follow.
     if (entry.moving_to === null && rec && rec.from_shard !== to && rec.table_index > PROJECT_TABLES.length) return removalStep(env, budget, rec);
     throw new PincherError('already_on_shard', `project '${name}' is already on shard ${to}`, {
-      suggestion: 'name another shard (GET /v1/admin/shards lists them with their stored bytes)',
+      suggestion:
+        opts.move === undefined
+          ? 'name another shard (GET /v1/admin/shards lists them with their stored bytes); to retry a step of a move, send the move id its answers carried ("move")'
+          : `name another shard (GET /v1/admin/shards lists them with their stored bytes); move ${opts.move} is no move of '${name}' that finished on shard ${to} (a finished move is known by its id for ${FINISHED_MOVE_MS / 3_600_000} hours, until the project moves into shard ${to} again)`,
       details: { shard: to },
     });
   }
@@ -163,7 +184,14 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
     if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return abort(env, budget, name, source, target, rec);
   } else {
     budget.spend();
+    if (opts.move !== undefined && (await moveIdTaken(target.db, budget, name, opts.move))) {
+      throw new PincherError('invalid_params', `move id ${opts.move} is already the id of another project's move on shard ${to}`, {
+        suggestion: 'send a new id for each move (32 hex digits, e.g. a random UUID without its dashes), or none',
+      });
+    }
     if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) return overtaken(env, budget, name, source.index, to, rec);
+    // An earlier move into the source whose step died after its flip: its old copy is listed for removal and its cursor ends, before this move can flip.
+    await settleMoveInto(env, budget, source, name);
     if (entry.moving_to !== null && entry.moving_to !== to) {
       // An abandoned move elsewhere (which can no longer flip): its partial copy becomes a leftover there.
       const old = shardAt(env, entry.moving_to);
@@ -173,7 +201,7 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
     if (version === null) return overtaken(env, budget, name, source.index, to, rec);
     rec = {
       name,
-      move_id: crypto.randomUUID().replaceAll('-', ''),
+      move_id: opts.move ?? crypto.randomUUID().replaceAll('-', ''),
       project_id: row.id,
       from_shard: source.index,
       to_shard: to,
@@ -265,12 +293,34 @@ async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Prom
     if (!current) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec, false);
     return answer(current, 'removing', budget);
   }
-  // The record as the last step found it (another step may have counted removals meanwhile), this step's own added.
-  const last = await forgetMove(target.db, budget, rec.name, rec.move_id);
-  if (!last) return finishedElsewhere(budget, rec.from_shard, rec.to_shard, rec);
-  const finished: MoveRecord = { ...last, phase: 'removing', removed: { ...last.removed }, steps: last.steps + 1 };
-  for (const [table, n] of Object.entries(removed)) finished.removed[table] = (finished.removed[table] ?? 0) + n;
+  // The record as the last step found it (another step may have counted removals meanwhile), this step's own added, kept as the finished move's.
+  const finished = await finishRecord(target.db, budget, rec.name, rec.move_id, removed, now);
+  if (!finished) return finishedElsewhere(budget, rec.from_shard, rec.to_shard, rec);
   return { ...answer(finished, 'moved', budget), copied: finished.copied, removed: finished.removed, duration_ms: now - rec.started_at };
+}
+
+/** The answer to a retry of a step that finished the move `done` (its record on the target): the finishing step's totals again. */
+function alreadyMoved(done: MoveRecord, budget: QueryBudget): MoveStepAnswer {
+  return { ...answer(done, 'moved', budget), copied: done.copied, removed: done.removed, duration_ms: done.updated_at - done.started_at, already_moved: true };
+}
+
+/**
+ * Settles the move into `shard` of project `name` whose step died after the
+ * flip, before the old copy went (the catalog places the project on `shard`,
+ * its cursor there is past the project row): the old copy on the move's
+ * source is listed for removal, unless a later move into that shard dealt
+ * with it (markLeftover), and the cursor becomes the finished move's record;
+ * the garbage collection removes the listed copy. Called by the first step
+ * of a move out of `shard` (the catalog marks that move, so nothing flips the
+ * project elsewhere meanwhile) and by the garbage collection. Returns the
+ * `projects` rows of old copies deleted, or null when there was nothing to settle.
+ */
+async function settleMoveInto(env: Env, budget: QueryBudget, shard: Shard, name: string): Promise<number | null> {
+  const rec = await readMove(shard.db, budget, name);
+  if (!rec || rec.to_shard !== shard.index || rec.from_shard === shard.index || rec.table_index <= PROJECT_TABLES.length) return null;
+  const marked = await markLeftover(shardAt(env, rec.from_shard).db, budget, rec, Date.now());
+  await finishRecord(shard.db, budget, name, rec.move_id, marked ? { projects: marked } : {}, Date.now());
+  return marked;
 }
 
 /**
@@ -284,7 +334,8 @@ async function abort(env: Env, budget: QueryBudget, name: string, source: Shard,
   budget.spend();
   // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
   if (!(await cancelMove(env.DB, name, target.index))) return overtaken(env, budget, name, source.index, target.index, rec);
-  await dropMove(target.db, budget, name, rec.project_id, Date.now());
+  // Only this move's cursor and copy: a move begun since the catalog let go of this one is left alone.
+  await dropStaleMove(target.db, budget, rec, Date.now());
   const { done } = await removeLeftovers(target.db, budget, rec.project_id);
   throw new PincherError('move_source_changed', `project '${name}' changed on shard ${source.index} while it was copied; the move ended and the project stays on shard ${source.index}`, {
     suggestion: 'run the move again: it starts a fresh copy (pushes are accepted meanwhile)',
@@ -301,6 +352,8 @@ async function abort(env: Env, budget: QueryBudget, name: string, source: Shard,
  * cancel, a new move) answers 409 project_moving.
  */
 async function overtaken(env: Env, budget: QueryBudget, name: string, from: number, to: number, seen: MoveRecord | null, help = true): Promise<MoveStepAnswer> {
+  // The move this step was stepping finished meanwhile (another step, or a move out of the target settling it).
+  if (seen?.move_id && (await readFinished(shardAt(env, to).db, budget, name, seen.move_id))) return finishedElsewhere(budget, from, to, seen);
   budget.spend();
   const entry = await catalogEntry(env.DB, name);
   if (entry?.shard !== to || entry.moving_to !== null) throw takenOver(name);
@@ -331,8 +384,8 @@ function answer(rec: MoveRecord, state: MoveStepAnswer['state'], budget: QueryBu
     queries: budget.spent,
     query_budget: budget.limit,
   };
-  const out: MoveStepAnswer = { project: rec.name, from: rec.from_shard, to: rec.to_shard, state, progress };
-  if (state !== 'moved') out.next = { method: 'POST', path: `/v1/admin/projects/${encodeURIComponent(rec.name)}/move`, body: { shard: rec.to_shard } };
+  const out: MoveStepAnswer = { project: rec.name, ...(rec.move_id ? { move: rec.move_id } : {}), from: rec.from_shard, to: rec.to_shard, state, progress };
+  if (state !== 'moved') out.next = { method: 'POST', path: `/v1/admin/projects/${encodeURIComponent(rec.name)}/move`, body: { shard: rec.to_shard, move: rec.move_id } };
   return out;
 }
 
@@ -365,8 +418,51 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   const projectId = rec?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
   let removal = { removed: {} as Record<string, number>, done: true };
   if (projectId) {
-    await dropMove(target.db, budget, name, projectId, Date.now());
+    // Only the cancelled move's cursor and copy: a move begun since the cancel ended this one in the catalog is left alone.
+    if (rec) await dropStaleMove(target.db, budget, rec, Date.now());
+    else await dropMove(target.db, budget, name, projectId, Date.now());
     removal = await removeLeftovers(target.db, budget, projectId);
   }
   return { project: name, shard: entry.shard, state: 'cancelled', was_moving_to: target.index, removed: removal.removed, partial_copy_removed: removal.done };
+}
+
+/** Cursors the garbage collection looks at per shard and run, and the D1 queries it may spend on them. */
+const GC_CURSORS = 20;
+const GC_CURSOR_QUERIES = 100;
+
+/** What the garbage collection did to move records: flipped moves settled, ended moves' cursors dropped, finished moves' records forgotten. */
+export interface SettleReport {
+  settled: number;
+  dropped: number;
+  forgotten: number;
+}
+
+/**
+ * The garbage collection's pass over move cursors no step wrote for
+ * MOVE_STALE_MS (src/upload/gc.ts), on every shard, before the leftovers are
+ * removed: a move the catalog still holds is left to its next step or a
+ * cancel; one whose catalog flipped to this shard and whose step died before
+ * the old copy went is settled (settleMoveInto); a cursor of a move that
+ * ended before its flip (its step died between the catalog and the cursor),
+ * or whose project has moved on since, goes, and what the shard holds of the
+ * project is listed for removal, never while the catalog places the project
+ * here (or knows it not). Finished moves' records older than FINISHED_MOVE_MS
+ * are forgotten.
+ */
+export async function settleAbandonedMoves(env: Env, now: number): Promise<SettleReport> {
+  const report: SettleReport = { settled: 0, dropped: 0, forgotten: 0 };
+  for (const shard of shardsOf(env)) {
+    const budget = new QueryBudget(GC_CURSOR_QUERIES, Date.now() + MOVE_STEP_MS, 0);
+    for (const stale of await staleCursors(shard.db, budget, now - MOVE_STALE_MS, GC_CURSORS)) {
+      if (!budget.fits(5)) break;
+      budget.spend();
+      const entry = await catalogEntry(env.DB, stale.name);
+      if (!entry || entry.moving_to === shard.index) continue;
+      if (entry.shard === shard.index) {
+        if ((await settleMoveInto(env, budget, shard, stale.name)) !== null) report.settled++;
+      } else if (await dropStaleMove(shard.db, budget, stale, Date.now())) report.dropped++;
+    }
+    if (budget.fits(1)) report.forgotten += await forgetFinished(shard.db, budget, now - FINISHED_MOVE_MS);
+  }
+  return report;
 }

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { movingStatement, placedCountsStatement, type CatalogEntry } from '../db/catalog';
+import { catalogEntriesNamed, movingStatement, placedCountsStatement, type CatalogEntry } from '../db/catalog';
 import { shardMoves, shardMovesStatement, type Leftover, type MoveRecord, type ShardMoveRow } from '../db/move-state';
 import { PROJECT_TABLES } from '../db/project-copy';
 import { isMoving, MOVE_STALE_MS } from '../db/project-shard';
@@ -12,7 +12,8 @@ import { shardsOf, type Shard } from '../db/shards';
  * collection has still to remove. One round trip per shard, all at once: the
  * primary answers the catalog (projects per shard, the moves it holds) and its
  * own cursors in one batch; every other shard its cursors and leftovers in one
- * statement, whose D1 meta carries the stored bytes.
+ * statement, whose D1 meta carries the stored bytes. When a shard holds a
+ * cursor past the flip, one more read asks the catalog where its project is.
  */
 
 /** A move in flight, as the catalog on the primary and the cursor on the target shard tell it. */
@@ -118,13 +119,19 @@ function moveStatus(name: string, from: number, to: number, cursor: MoveRecord |
   };
 }
 
+/** A cursor past the project row (its move flipped, or is about to). */
+const pastCopy = (c: MoveRecord) => c.phase === 'removing' || c.table_index > PROJECT_TABLES.length;
+
 /**
  * The moves in flight: every move the catalog holds (copying; its cursor on
- * the target, if a step wrote one), and every cursor past the flip (removing:
- * the catalog already places the project on the target). A cursor of a move
- * that ended before its flip (cancelled, aborted, replaced) is not a move.
+ * the target, if a step wrote one), and every cursor past the flip whose
+ * project the catalog places on that cursor's shard (`placed`: removing, the
+ * old copy still to go). A cursor of a move that ended before its flip
+ * (cancelled, aborted, replaced), or whose project has moved on since (a step
+ * died after the flip and nothing settled it), is not a move: the garbage
+ * collection drops it.
  */
-function movesOf(reads: readonly ShardRead[], claims: readonly CatalogEntry[], now: number): MoveStatus[] {
+function movesOf(reads: readonly ShardRead[], claims: readonly CatalogEntry[], placed: ReadonlyMap<string, number>, now: number): MoveStatus[] {
   const cursorOf = (name: string, to: number) => reads.find((r) => r.shard.index === to)?.cursors.find((c) => c.name === name);
   const out = claims.map((claim) => {
     const to = claim.moving_to as number;
@@ -133,8 +140,7 @@ function movesOf(reads: readonly ShardRead[], claims: readonly CatalogEntry[], n
   });
   for (const { shard, cursors } of reads) {
     for (const c of cursors) {
-      const flipped = c.phase === 'removing' || c.table_index > PROJECT_TABLES.length;
-      if (flipped && !claims.some((m) => m.name === c.name && m.moving_to === shard.index)) out.push(moveStatus(c.name, c.from_shard, shard.index, c, undefined, now));
+      if (pastCopy(c) && placed.get(c.name) === shard.index && !claims.some((m) => m.name === c.name && m.moving_to === shard.index)) out.push(moveStatus(c.name, c.from_shard, shard.index, c, undefined, now));
     }
   }
   return out.sort((a, b) => a.project.localeCompare(b.project));
@@ -143,7 +149,10 @@ function movesOf(reads: readonly ShardRead[], claims: readonly CatalogEntry[], n
 /** The shards, their moves and leftovers (see the module comment). */
 export async function shardsStatus(env: Env, now = Date.now()): Promise<ShardsAnswer> {
   const { reads, placed, claims } = await readShards(env);
-  const moves = movesOf(reads, claims, now);
+  // Where the catalog places the projects of cursors past the copy (one more round trip, only when there are any).
+  const names = [...new Set(reads.flatMap((r) => r.cursors.filter(pastCopy).map((c) => c.name)))];
+  const homes = new Map(names.length ? (await catalogEntriesNamed(shardsOf(env)[0].db, names)).map((e) => [e.name, e.shard]) : []);
+  const moves = movesOf(reads, claims, homes, now);
   return {
     shards: reads.map(({ shard, bytes, leftovers, listed }) => ({
       shard: shard.index,

@@ -12,6 +12,7 @@ import {
 } from '../db/gc';
 import { QueryBudget } from '../db/move-state';
 import { removeLeftovers } from '../db/project-copy';
+import { settleAbandonedMoves, type SettleReport } from '../shards/move';
 
 /** Closed uploads (and their manifests) are kept this long, for `GET …/uploads/{id}`. */
 export const UPLOAD_RETENTION_MS = 60 * 60 * 1000;
@@ -119,6 +120,8 @@ export async function collectGarbage(d1: D1Database, o: GcOptions): Promise<GcRe
 /** One run over every shard: the per-shard reports, and their sum (complete when every shard's run was). */
 export interface ShardedGcReport extends GcReport {
   shards: (GcReport & { shard: number })[];
+  /** Move cursors no step wrote for 10 minutes, settled or dropped, and finished moves' records forgotten (src/shards/move.ts). */
+  moves: SettleReport;
 }
 
 /**
@@ -130,6 +133,15 @@ export async function scheduledGc(env: Env, scheduledTime: number): Promise<Shar
   const options = gcOptionsFrom(env, scheduledTime);
   const shards: ShardedGcReport['shards'] = [];
   let failed: unknown;
+  // Abandoned moves first: the old copies they list are then removed by this run.
+  let moves: SettleReport = { settled: 0, dropped: 0, forgotten: 0 };
+  try {
+    moves = await settleAbandonedMoves(env, scheduledTime);
+    console.log(JSON.stringify({ event: 'gc_moves', ...moves }));
+  } catch (err) {
+    console.error(JSON.stringify({ event: 'gc_failed', phase: 'moves', error: err instanceof Error ? err.name : 'error' }));
+    failed = err;
+  }
   for (const shard of shardsOf(env)) {
     try {
       const report = await collectGarbage(shard.db, options);
@@ -154,5 +166,6 @@ export async function scheduledGc(env: Env, scheduledTime: number): Promise<Shar
     complete: shards.every((r) => r.complete),
     duration_ms: sum('duration_ms'),
     shards,
+    moves,
   };
 }

@@ -110,13 +110,15 @@ const progress = (rows: number, steps: number, table: string | null, removed: Re
   queries: 12,
   query_budget: 400,
 });
+const MOVE_ID = 'f'.repeat(32);
 const step = (state: string, rows: number, steps: number, table: string | null, removed?: Record<string, number>) => ({
   project: 'web',
   from: 0,
   to: 1,
   state,
   progress: progress(rows, steps, table, removed),
-  next: { method: 'POST', path: '/v1/admin/projects/web/move', body: { shard: 1 } },
+  move: MOVE_ID,
+  next: { method: 'POST', path: '/v1/admin/projects/web/move', body: { shard: 1, move: MOVE_ID } },
   _meta: {},
 });
 const moved = { project: 'web', from: 0, to: 1, state: 'moved', progress: progress(400, 4, null, { files: 400 }), copied: { files: 400 }, removed: { files: 400 }, duration_ms: 4321, _meta: {} };
@@ -135,7 +137,12 @@ describe('pincher-edge move: the step loop', () => {
       const key = 'k'.repeat(16);
       const code = await runMove({ url: server.url, key, json: false, project: 'web', shard: 1 }, io);
       expect(code, text.stderr).toBe(0);
-      expect(server.seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual(Array(5).fill('POST /v1/admin/projects/web/move {"shard":1}'));
+      // The first request carries an id of the CLI's own; every later one the body `next` gave (the retried 503 too).
+      expect(server.seen.every((r) => r.method === 'POST' && r.url === '/v1/admin/projects/web/move')).toBe(true);
+      const bodies = server.seen.map((r) => JSON.parse(r.body));
+      expect(bodies[0]).toEqual({ shard: 1, move: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(bodies[0].move).not.toBe(MOVE_ID);
+      expect(bodies.slice(1)).toEqual(Array(4).fill({ shard: 1, move: MOVE_ID }));
       expect(server.seen.every((r) => r.auth === `Bearer ${key}`)).toBe(true);
       const lines = text.stderr.trim().split('\n');
       expect(lines.slice(1)).toEqual([
@@ -160,6 +167,28 @@ describe('pincher-edge move: the step loop', () => {
       expect(await runMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web', shard: 1 }, io)).toBe(0);
       expect(text.stdout.trim()).toBe('pincher-edge: moved web from shard 0 to shard 1 (another request stepping the same move finished it)');
       expect(server.seen).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a retried step that finds the move finished (its earlier answer lost) exits 0 with a line saying so', async () => {
+    const again = { ...moved, move: MOVE_ID, already_moved: true };
+    const server = await fakeServer([
+      [200, step('copying', 100, 1, 'files')],
+      [503, { error: { code: 'not_ready', message: 'busy' } }],
+      [200, again],
+    ]);
+    try {
+      const { text, io } = captured();
+      expect(await runMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web', shard: 1 }, io)).toBe(0);
+      expect(text.stdout.trim()).toBe(
+        'pincher-edge: moved web from shard 0 to shard 1: the move had finished before this request, whose earlier answer was lost (400 rows copied, 400 removed from shard 0, in 4.3 s)',
+      );
+      expect(server.seen.slice(1).map((r) => JSON.parse(r.body))).toEqual([
+        { shard: 1, move: MOVE_ID },
+        { shard: 1, move: MOVE_ID },
+      ]);
     } finally {
       await server.close();
     }

@@ -166,7 +166,8 @@ describe('moving a project between shards', () => {
     let flippedAt = -1;
     const answers = await stepUntilMoved('stepped', to, TINY, async (a, i) => {
       expect(a.progress.queries, `step ${i}: ${JSON.stringify(a)}`).toBeLessThanOrEqual(TINY);
-      expect(a.next).toEqual({ method: 'POST', path: '/v1/admin/projects/stepped/move', body: { shard: to } });
+      expect(a.next).toEqual({ method: 'POST', path: '/v1/admin/projects/stepped/move', body: { shard: to, move: a.move } });
+      expect(a.move).toMatch(/^[0-9a-f]{32}$/);
       const search = JSON.stringify((await rest('search', { project: 'stepped', query: 'helper3' })).body);
       expect(search).toContain('helper3');
       if (a.state === 'copying') {

@@ -3,6 +3,7 @@ import { rest, mcp } from '../helpers';
 import { checkSchema, send, type Json } from '../contract/support';
 import { push } from '../upload/support';
 import { scheduledGc } from '../../../src/upload/gc';
+import { MOVE_STALE_MS } from '../../../src/db/project-shard';
 import { cancelProjectMove, moveStep, type CancelAnswer, type MoveStepAnswer } from '../../../src/shards/move';
 import { admin, cursor, dump, env, MANY, movingTo, placedOn, pushed, SHARDS, stepUntilMoved, storedOn, TINY } from './support';
 
@@ -57,15 +58,15 @@ function envHooked(shard: number, match: RegExp, hook: () => Promise<void>): nev
   return { ...(env as object), [shard === 0 ? 'DB' : `DB_SHARD_${shard}`]: hooked(SHARDS[shard], match, hook) } as never;
 }
 
-/** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read and the old copy's mark. */
+/** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read, the old copy's mark and the move's end (its record kept as the finished move's). */
 const SQL = {
   flip: /^UPDATE project_shards SET shard = /,
   cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = \?1 AND moving_to = /,
   begin: /^UPDATE project_shards SET moving_to = \?3/,
   touch: /^UPDATE project_shards SET move_heartbeat_at = /,
   cursorRead: /^SELECT \* FROM project_moves WHERE name = /,
-  markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?5 WHERE NOT EXISTS/,
-  forget: /^DELETE FROM project_moves WHERE name = \?1 AND move_id = /,
+  markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?4 WHERE NOT EXISTS/,
+  forget: /^UPDATE project_moves SET phase = 'moved'/,
 };
 
 async function rejection(p: Promise<unknown>): Promise<{ code?: string; suggestion?: string; message?: string }> {
@@ -253,6 +254,33 @@ describe('a cancel racing the flip', () => {
     expect(done).toMatchObject({ state: 'moved', from, to });
     await wholeOn('cancel-after', to, before);
   }, 120_000);
+});
+
+describe('a new move racing the end of a cancelled one', () => {
+  it('a move begun between the cancel ending the move in the catalog and dropping its cursor keeps its cursor and copy, and finishes intact', async () => {
+    const { from, to, before } = await setUp('cancel-then-move');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'cancel-then-move', to, { queries: TINY })).progress.copied.symbols; i++);
+    let again: MoveStepAnswer | undefined;
+    let held: unknown;
+    const cancelled = await cancelProjectMove(
+      envHooked(to, /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT project_id, name/, async () => {
+        // The catalog let go of the cancelled move: a new move to the same shard begins and copies pages.
+        for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, 'cancel-then-move', to, { queries: TINY });
+        held = await cursor(to, 'cancel-then-move');
+      }),
+      'cancel-then-move',
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', shard: from, was_moving_to: to });
+    expect(again?.state).toBe('copying');
+    expect(held).not.toBeNull();
+    // The new move's cursor and pages are still there, and it goes on from them.
+    expect(await cursor(to, 'cancel-then-move')).toEqual(held);
+    expect(await movingTo('cancel-then-move')).toBe(to);
+    const answers = await stepUntilMoved('cancel-then-move', to, TINY);
+    expect(answers[0].progress.rows_copied).toBeGreaterThanOrEqual((again as MoveStepAnswer).progress.rows_copied);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
+    await wholeOn('cancel-then-move', to, before);
+  }, 180_000);
 });
 
 describe('a step that loses to a rival finishing the whole move', () => {
@@ -472,5 +500,111 @@ describe('a late step of a finished move racing a move back', () => {
     const answers = await stepUntilMoved('back', from, TINY);
     expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from: to, to: from });
     await wholeOn('back', from, before);
+  }, 180_000);
+});
+
+describe('a step dying after the flip, before the old copy went', () => {
+  /** Moves `name` to `to` in one step that dies just before it marks the old copy for removal: the catalog flipped, the cursor is left. */
+  async function dieAfterFlip(name: string, to: number): Promise<void> {
+    const died = await rejection(
+      moveStep(
+        envHooked(1 - to, SQL.markOld, async () => {
+          throw new Error('the step died after the flip');
+        }),
+        name,
+        to,
+      ),
+    );
+    expect(died.message).toBe('the step died after the flip');
+    expect(await placedOn(name)).toBe(to);
+    expect(await cursor(to, name)).not.toBeNull();
+  }
+
+  const movesOf = async (name: string) => (await admin('GET', '/shards')).body.moves.filter((m: { project: string }) => m.project === name);
+
+  /** A cursor of `name` on `to` that is no move in flight: once no step wrote it for 10 minutes, the collection drops it. */
+  async function droppedOnceStale(name: string, to: number): Promise<void> {
+    expect(await movesOf(name)).toEqual([]);
+    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind(name, Date.now() - MOVE_STALE_MS - 1_000).run();
+    const report = await scheduledGc(env as never, Date.now());
+    expect(report.moves.dropped).toBeGreaterThanOrEqual(1);
+  }
+
+  it('the garbage collection settles it once no step came for 10 minutes: the old copy goes, the cursor ends, and a retry with the move id answers moved', async () => {
+    const { from, to, before } = await setUp('died-gc');
+    await dieAfterFlip('died-gc', to);
+    const id = ((await SHARDS[to].prepare('SELECT move_id FROM project_moves WHERE name = ?1').bind('died-gc').first<{ move_id: string }>()) as { move_id: string }).move_id;
+    expect(await storedOn(from, 'died-gc')).toBe(1);
+    // Listed as the move still removing the old copy; a collection before 10 minutes leaves it to its steps.
+    expect(await movesOf('died-gc')).toMatchObject([{ from, to, state: 'removing', abandoned: false }]);
+    await scheduledGc(env as never, Date.now());
+    expect(await cursor(to, 'died-gc')).not.toBeNull();
+    expect(await storedOn(from, 'died-gc')).toBe(1);
+    // No step for 10 minutes: listed as abandoned, and the collection finishes it.
+    await SHARDS[to].prepare('UPDATE project_moves SET updated_at = ?2 WHERE name = ?1').bind('died-gc', Date.now() - MOVE_STALE_MS - 1_000).run();
+    expect(await movesOf('died-gc')).toMatchObject([{ from, to, state: 'removing', abandoned: true }]);
+    const report = await scheduledGc(env as never, Date.now());
+    expect(report.moves.settled).toBeGreaterThanOrEqual(1);
+    await wholeOn('died-gc', to, before);
+    const again = await moveStep(env as never, 'died-gc', to, { move: id });
+    expect(again).toMatchObject({ state: 'moved', from, to, move: id, already_moved: true, removed: { projects: 1 } });
+  }, 180_000);
+
+  it('the first step of the next move out of that shard settles it: the old copy is listed for removal and the cursor ends before the new move can flip', async () => {
+    const { from, to, before } = await setUp('died-next');
+    await dieAfterFlip('died-next', to);
+    // The next move takes the project back, in small steps; its first step settles the one that died.
+    const first = await moveStep(env as never, 'died-next', from, { queries: TINY });
+    expect(first.state).toBe('copying');
+    expect(await cursor(to, 'died-next')).toBeNull();
+    expect(await movesOf('died-next')).toMatchObject([{ from: to, to: from, state: 'copying' }]);
+    const answers = await stepUntilMoved('died-next', from, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from: to, to: from });
+    await wholeOn('died-next', from, before);
+  }, 180_000);
+
+  it('a cursor of a flipped move whose project the catalog no longer places on its shard is no move in flight, and the collection drops it without touching the live copy', async () => {
+    const { from, to, before } = await setUp('died-moved-on');
+    await dieAfterFlip('died-moved-on', to);
+    // The project went back to its old shard by a move that did not settle the cursor (as before it did).
+    await SHARDS[0].prepare('UPDATE project_shards SET shard = ?2 WHERE name = ?1').bind('died-moved-on', from).run();
+    await droppedOnceStale('died-moved-on', to);
+    await wholeOn('died-moved-on', from, before);
+  }, 180_000);
+
+  it('a cancel that dies between ending the move in the catalog and dropping its cursor: the collection drops the cursor and removes the partial copy', async () => {
+    const { from, to, before } = await setUp('died-cancel');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'died-cancel', to, { queries: TINY })).progress.copied.symbols; i++);
+    const died = await rejection(
+      cancelProjectMove(
+        envHooked(to, /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT project_id, name/, async () => {
+          throw new Error('the cancel died');
+        }),
+        'died-cancel',
+      ),
+    );
+    expect(died.message).toBe('the cancel died');
+    expect(await movingTo('died-cancel')).toBeNull();
+    expect(await cursor(to, 'died-cancel')).not.toBeNull();
+    // No move in flight; after 10 minutes the collection drops the cursor and removes what the target holds.
+    await droppedOnceStale('died-cancel', to);
+    await wholeOn('died-cancel', from, before);
+  }, 180_000);
+
+  it('a late step of the move that died, marking the old copy after a move back finished, leaves the live copy alone', async () => {
+    const { from, to, before } = await setUp('died-late');
+    await dieAfterFlip('died-late', to);
+    // A retry of the move that died reads the catalog and its cursor; before it marks the old copy, a whole move back runs.
+    let back: MoveStepAnswer | undefined;
+    const late = await moveStep(
+      envHooked(from, SQL.markOld, async () => {
+        back = await moveStep(env as never, 'died-late', from);
+      }),
+      'died-late',
+      to,
+    );
+    expect(back).toMatchObject({ state: 'moved', from: to, to: from });
+    expect(late).toMatchObject({ state: 'moved', from, to });
+    await wholeOn('died-late', from, before);
   }, 180_000);
 });

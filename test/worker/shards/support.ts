@@ -67,9 +67,9 @@ export interface Cursor {
   copied: Record<string, number>;
 }
 
-/** The move cursor of `name` on shard `shard`, or null. */
+/** The move cursor of `name` on shard `shard` (not the record a finished move leaves), or null. */
 export async function cursor(shard: number, name: string): Promise<Cursor | null> {
-  const row = await SHARDS[shard].prepare('SELECT table_index, after_rowid, copied FROM project_moves WHERE name = ?1').bind(name).first<{ table_index: number; after_rowid: number; copied: string }>();
+  const row = await SHARDS[shard].prepare("SELECT table_index, after_rowid, copied FROM project_moves WHERE name = ?1 AND phase <> 'moved'").bind(name).first<{ table_index: number; after_rowid: number; copied: string }>();
   return row ? { ...row, copied: JSON.parse(row.copied) } : null;
 }
 
