@@ -5,7 +5,8 @@ counted by valgrind's callgrind around the system Python's sqlite3 with no state
 prepared statement from one call to the next, so every call pays both). `statements.json` maps a name to
 `{"sql": …, "values": […]}` as a tool binds them (e.g. from `PINCHER_SQL_TIMING` and the code that builds
 the statement); use a copy of a latency tier's D1 file (`sqlite3 <tier>.sqlite ".backup db.sqlite"`), never
-the tier itself. Each figure is (a run of `reps` executions − a run of none) ÷ reps, so start-up is left out.
+the tier itself. Each figure is (a run of 1 + `reps` executions − a run of 1) ÷ reps: start-up, the schema read and the
+first page reads are left out.
 `scripts/bench/lite-statements.json` holds the warm lite calls' statements on the 3,000-file tier, with the
 project check folded as a subquery (`.before`) and appended as a LIMIT (`.after`), and `ready`'s.
 """
@@ -23,7 +24,8 @@ def child(db, stmts, name, reps):
     import sqlite3
     s = json.load(open(stmts))[name]
     c = sqlite3.connect(db, cached_statements=0)
-    c.execute('SELECT 1').fetchall()
+    # Once before counting (both runs): the schema is read and the pages cached, as on a long-lived D1 connection.
+    c.execute(s['sql'], s['values']).fetchall()
     for _ in range(reps):
         c.execute(s['sql'], s['values']).fetchall()
 
