@@ -1,7 +1,8 @@
-// `node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tool]`:
+// `node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tools]`:
 // whether two checkouts answer a latency tier's calls alike. Starts both Workers (each checkout's own code on
 // its own copy of the tier's local D1, e.g. `cp -r` of a `--latency-d1` folder), sends each the bench's query
-// mix (`latency.mix` of its results JSON) for `tool` (default trace) and, for trace, the variants of each call
+// mix (`latency.mix` of its results JSON) for `tools` (comma-separated, `all`: every tool of the mix; default
+// trace), for find also the variants of each call with other filters and limits, and, for trace, the variants of each call
 // that take the other paths of the tool (every direction and depth, an omitted depth, a cut at max_hops, the
 // floors lifted, other edge kinds, the target by name, an unknown, a moved and a malformed id), and compares
 // the answers whole: the result, and the `_meta` envelope less what differs from call to call (latency, ids,
@@ -9,12 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 
-const [dirA, d1A, dirB, d1B, mixFile, tool = 'trace'] = process.argv.slice(2);
+const [dirA, d1A, dirB, d1B, mixFile, toolsArg = 'trace'] = process.argv.slice(2);
 if (!mixFile) {
-  console.error('usage: node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tool]');
+  console.error('usage: node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tools|all]');
   process.exit(2);
 }
 const mix = JSON.parse(await readFile(mixFile, 'utf8')).latency.mix;
+const tools = toolsArg === 'all' ? Object.keys(mix) : toolsArg.split(',');
 const KEY = 'profile-key-0123456789abcdef0123456789';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 
@@ -28,10 +30,11 @@ async function start(dir, d1) {
 /** `_meta` keys that differ from call to call whatever the answer. */
 const VOLATILE = new Set(['latency_ms', 'request_id', 'd1_round_trips', 'd1_statements', 'cpu_ms', 'timing', 'served_at']);
 
-async function call(side, args) {
+async function call(side, tool, args) {
   const res = await fetch(`${side.base}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
   const body = await res.json();
-  const meta = Object.fromEntries(Object.entries(body?._meta ?? {}).filter(([k]) => !VOLATILE.has(k)));
+  // grep's diagnosis names the wall time of its scan ("… in 13 ms"): masked.
+  const meta = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(body?._meta ?? {}).filter(([k]) => !VOLATILE.has(k)))).replace(/ in \d+ ms\b/g, ' in N ms'));
   return { status: res.status, ...body, _meta: meta };
 }
 
@@ -52,6 +55,11 @@ function traceVariants(args) {
   return out;
 }
 
+/** The find calls of one mix entry: as the bench sends it, then with a small limit, a language, sizes, and a filter nothing passes. */
+function findVariants(args) {
+  return [args, { ...args, limit: 1 }, { ...args, limit: 1000 }, { ...args, language: 'python' }, { ...args, min_size: '2k', max_size: 40000 }, { ...args, language: 'no-such-language' }];
+}
+
 function firstDifference(a, b, at = '') {
   if (isDeepStrictEqual(a, b)) return null;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -65,27 +73,32 @@ function firstDifference(a, b, at = '') {
 
 const A = await start(dirA, d1A);
 const B = await start(dirB, d1B);
-const calls = (mix[tool] ?? []).flatMap((e) => (tool === 'trace' ? traceVariants(e.args) : [e.args]));
-let differ = 0;
-let hops = 0;
-let empties = 0;
-/** Warning codes and empty reasons the compared answers carried, with their counts. */
-const seen = new Map();
-// Twice each: the first call computes the baseline figures the second finds kept.
-for (const round of [1, 2]) {
-  for (const args of calls) {
-    const [a, b] = [await call(A, args), await call(B, args)];
-    const d = firstDifference(a, b);
-    if (d) {
-      differ++;
-      console.log(`DIFF round ${round} ${JSON.stringify(args)}\n  ${d}`);
+let all = 0;
+for (const tool of tools) {
+  const variants = tool === 'trace' ? traceVariants : tool === 'find' ? findVariants : (a) => [a];
+  const calls = (mix[tool] ?? []).flatMap((e) => variants(e.args));
+  let differ = 0;
+  let hops = 0;
+  let empties = 0;
+  /** Warning codes and empty reasons the compared answers carried, with their counts. */
+  const seen = new Map();
+  // Twice each: the first call computes the baseline figures the second finds kept.
+  for (const round of [1, 2]) {
+    for (const args of calls) {
+      const [a, b] = [await call(A, tool, args), await call(B, tool, args)];
+      const d = firstDifference(a, b);
+      if (d) {
+        differ++;
+        console.log(`DIFF ${tool} round ${round} ${JSON.stringify(args)}\n  ${d}`);
+      }
+      hops += a.result?.hops?.length ?? 0;
+      if (a._meta?.empty_reason) empties++;
+      for (const code of [...(a._meta?.warnings_v2 ?? []).map((w) => w.code), a._meta?.empty_reason, a.error?.code].filter(Boolean)) seen.set(code, (seen.get(code) ?? 0) + 1);
     }
-    hops += a.result?.hops?.length ?? 0;
-    if (a._meta?.empty_reason) empties++;
-    for (const code of [...(a._meta?.warnings_v2 ?? []).map((w) => w.code), a._meta?.empty_reason, a.error?.code].filter(Boolean)) seen.set(code, (seen.get(code) ?? 0) + 1);
   }
+  all += differ;
+  console.log(`${tool}: ${calls.length * 2} calls compared (${hops} hops, ${empties} empty answers), ${differ} differ`);
+  console.log(`  codes seen: ${[...seen].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 }
-console.log(`${tool}: ${calls.length * 2} calls compared (${hops} hops, ${empties} empty answers), ${differ} differ`);
-console.log(`codes seen: ${[...seen].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 await Promise.allSettled([A.worker.dispose(), B.worker.dispose()]);
-process.exit(differ ? 1 : 0);
+process.exit(all ? 1 : 0);

@@ -138,7 +138,7 @@ export function mergeBookmarks(values: readonly (string | null)[]): string | nul
  */
 export class CallDatabases {
   private readonly sessions = new Map<number, { session: D1DatabaseSession; db: RequestDatabase }>();
-  private readonly shards: Shard[];
+  private readonly shards: readonly Shard[];
   private readonly bookmarks: Map<number, string>;
   /** The shard of the call's project (whose bookmark the response carries); the primary until one resolves. */
   private home = 0;

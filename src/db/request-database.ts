@@ -86,6 +86,25 @@ const FOLDABLE = /^\s*(?:SELECT|WITH)\b/i;
 /** An SQL string literal ('' is a quote inside it). */
 const STRING_LITERAL = /'(?:[^']|'')*'/g;
 
+/** String literals and quoted identifiers: text in which no keyword or bracket counts. */
+const QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]/g;
+
+/** A bracketed group holding no other: removed innermost first, it leaves the statement's top level. */
+const INNERMOST_GROUP = /\([^()]*\)/g;
+
+/**
+ * Whether `sql` (one statement, nothing after it) is a SELECT that ends
+ * without a LIMIT of its own at the top level: then a LIMIT can be appended
+ * to it as it stands. A statement with a comment, or writing anything, is not
+ * read further: it takes the subquery.
+ */
+function takesLimit(sql: string): boolean {
+  let top = sql.replace(QUOTED, "''");
+  if (/--|\/\*/.test(top)) return false;
+  for (let before = ''; before !== top; ) [before, top] = [top, top.replace(INNERMOST_GROUP, ' ')];
+  return !/[()]|\b(?:LIMIT|INSERT|UPDATE|DELETE|REPLACE|RETURNING)\b/i.test(top);
+}
+
 /**
  * `source` with every check folded in: the statement's rows unchanged when
  * all the checks hold, the error SQLite raises for a LIMIT that is not an
@@ -106,8 +125,12 @@ function foldChecks(source: Source, folds: Fold[]): Source | null {
     values.push(...c.values);
   }
   if (values.length > MAX_BOUND) return null;
+  const limit = `LIMIT CASE WHEN ${conditions.join(' AND ')} THEN -1 ELSE 'a ride-along check failed' END`;
+  // Appended as it stands when the statement has no LIMIT of its own: SQLite prepares no subquery (a sixth
+  // fewer instructions for a symbol read), and the columns keep the statement's own names.
+  if (takesLimit(sql)) return { sql: `${sql}\n${limit}`, values };
   // The subquery keeps the statement's ORDER BY: the outer query is one table, neither a join nor ordered.
-  return { sql: `SELECT * FROM (\n${sql}\n) LIMIT CASE WHEN ${conditions.join(' AND ')} THEN -1 ELSE 'a ride-along check failed' END`, values };
+  return { sql: `SELECT * FROM (\n${sql}\n) ${limit}`, values };
 }
 
 /** Microtask turns a round trip waits for more statements: an `await` or two inside a caller still joins. */

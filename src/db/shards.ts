@@ -23,19 +23,27 @@ function isD1(value: unknown): value is D1Database {
   return typeof value === 'object' && value !== null && typeof (value as D1Database).prepare === 'function' && typeof (value as D1Database).batch === 'function';
 }
 
+/** Each environment's shards: the bindings of an `env` object are fixed for its life (a deploy makes a new one). */
+const byEnv = new WeakMap<object, readonly Shard[]>();
+
 /**
- * Every shard of this deployment, ordered by index (the primary first).
+ * Every shard of this deployment, ordered by index (the primary first). Read
+ * from `env` once per environment object, not on every call.
  *
  * @example
  * shardsOf(env).map((s) => s.binding); // ['DB', 'DB_SHARD_1']
  */
-export function shardsOf(env: Env): Shard[] {
+export function shardsOf(env: Env): readonly Shard[] {
+  const known = byEnv.get(env);
+  if (known && known[0].db === env.DB) return known;
   const found: Shard[] = [{ index: 0, binding: 'DB', db: env.DB }];
   for (const [binding, value] of Object.entries(env)) {
     const m = SHARD_BINDING.exec(binding);
     if (m && isD1(value)) found.push({ index: Number(m[1]), binding, db: value });
   }
-  return found.sort((a, b) => a.index - b.index);
+  const shards = Object.freeze(found.sort((a, b) => a.index - b.index));
+  byEnv.set(env, shards);
+  return shards;
 }
 
 /** The shard numbered `index`, or a typed error naming the shards that exist. */

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { requestDatabase, type Fold } from '../../../src/db/request-database';
+import { recording } from '../recording-d1';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 
@@ -104,6 +105,33 @@ describe('requestDatabase', () => {
       const held: string[] = [];
       db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
       expect(await db.prepare("SELECT ?1 || ':;' AS v, 'it''s; fine' AS w").bind('a').first()).toEqual({ v: 'a:;', w: "it's; fine" });
+      expect([held.length, db.roundTrips, db.statements]).toEqual([1, 1, 1]);
+    });
+
+    it('appends the check as a LIMIT to a SELECT without one, and wraps one that has its own', async () => {
+      const { d1, seen } = recording();
+      const db = requestDatabase(d1);
+      const held: string[] = [];
+      const plain = "SELECT value AS v, (SELECT count(*) FROM json_each(?1) LIMIT 1) AS n, 'LIMIT (' AS w FROM json_each(?1) ORDER BY value DESC";
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      expect((await db.prepare(plain).bind('[2,3,1]').all()).results).toEqual([3, 2, 1].map((v) => ({ v, n: 3, w: 'LIMIT (' })));
+      const limited = 'SELECT value AS v FROM json_each(?1) ORDER BY value LIMIT 2';
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      expect((await db.prepare(limited).bind('[2,3,1]').all()).results).toEqual([{ v: 1 }, { v: 2 }]);
+      const sent = seen.map((s) => s.sql).filter((sql) => sql.includes('ride-along check'));
+      expect(sent).toHaveLength(2);
+      expect(sent[0].startsWith(`${plain}\nLIMIT CASE WHEN `)).toBe(true);
+      expect(sent[1].startsWith(`SELECT * FROM (\n${limited}\n) LIMIT CASE WHEN `)).toBe(true);
+      expect([held.length, db.roundTrips, db.statements]).toEqual([2, 2, 2]);
+    });
+
+    it('keeps the column names of a statement that repeats one', async () => {
+      const sql = 'SELECT 1 AS a, 2 AS a, 3 AS b';
+      const alone = await DB.prepare(sql).all();
+      const db = requestDatabase(DB);
+      const held: string[] = [];
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      expect((await db.prepare(sql).all()).results).toEqual(alone.results);
       expect([held.length, db.roundTrips, db.statements]).toEqual([1, 1, 1]);
     });
 
