@@ -646,37 +646,35 @@ export function searchStatement(
  * distinct value bound once: the statements of a search repeat the project,
  * the match and the filters many times over. String literals are skipped
  * (no builder here puts a `?` in one, but a literal may hold any text).
+ * An integer LIMIT or OFFSET is written into the text instead: a bound one
+ * makes SQLite (3.46 on) prepare the statement a second time at its first
+ * step, to plan with the value (sqlite3ExprIsInteger marks the parameter),
+ * which doubles the prepare cost of every search.
  */
 export function numbered(q: SqlPart): SqlPart {
   const values: unknown[] = [];
   const seen = new Map<string, number>();
-  let out = '';
   let next = 0;
-  for (let i = 0; i < q.sql.length; i++) {
-    const c = q.sql[i];
-    if (c === "'") {
-      let end = i + 1;
-      while (end < q.sql.length && !(q.sql[end] === "'" && q.sql[end + 1] !== "'")) end += q.sql[end] === "'" ? 2 : 1;
-      out += q.sql.slice(i, end + 1);
-      i = end;
-    } else if (c === '?') {
-      if (/[0-9]/.test(q.sql[i + 1] ?? '')) throw new Error('numbered: the statement already numbers its parameters');
-      const value = q.params[next++];
-      const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
-      let n = seen.get(key);
-      if (n === undefined) {
-        values.push(value);
-        n = values.length;
-        seen.set(key, n);
-      }
-      out += `?${n}`;
-    } else {
-      out += c;
+  const sql = q.sql.replace(/'(?:[^']|'')*(?:'|$)|\?([0-9])?/g, (token, digit: string | undefined, at: number) => {
+    if (token[0] === "'") return token;
+    if (digit !== undefined) throw new Error('numbered: the statement already numbers its parameters');
+    const value = q.params[next++];
+    if (Number.isSafeInteger(value) && LIMIT_BEFORE.test(q.sql.slice(Math.max(0, at - 8), at))) return String(value);
+    const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
+    let n = seen.get(key);
+    if (n === undefined) {
+      values.push(value);
+      n = values.length;
+      seen.set(key, n);
     }
-  }
+    return `?${n}`;
+  });
   if (next !== q.params.length) throw new Error(`numbered: ${q.params.length} parameters for ${next} placeholders`);
-  return { sql: out, params: values };
+  return { sql, params: values };
 }
+
+/** The text before a placeholder that is a LIMIT or OFFSET value. */
+const LIMIT_BEFORE = /\b(?:LIMIT|OFFSET)\s+$/i;
 
 /**
  * A whole search in one statement: the hits are counted and paged (best

@@ -194,6 +194,17 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
       params: ['x', 1, '1'],
     });
     expect(() => numbered({ sql: 'SELECT ?', params: [1, 2] })).toThrow();
+    expect(numbered({ sql: "SELECT ? FROM t LIMIT ? OFFSET ?", params: [20, 20, 0] })).toEqual({ sql: 'SELECT ?1 FROM t LIMIT 20 OFFSET 0', params: [20] });
+    expect(numbered({ sql: "SELECT 'LIMIT ?', ? FROM t LIMIT ?", params: ['a', 'x'] })).toEqual({ sql: "SELECT 'LIMIT ?', ?1 FROM t LIMIT ?2", params: ['a', 'x'] });
+  });
+
+  it('writes every LIMIT and OFFSET of a search into its text: a bound one makes SQLite prepare the statement again at its first step', () => {
+    const rank = translateQuery('get*').rank;
+    const miss = { match: '"get"*', relaxations: [{ projectId, corpus: 'docs' }], gaps: { text: 'get', limit: 4 }, prefixes: [] };
+    const q = numbered(searchQuery('"get"*', { projectId, corpus: 'code' }, { limit: 7, offset: 3, snippets: false }, rank, miss));
+    expect(q.sql).not.toMatch(/\b(LIMIT|OFFSET)\s+\?/i);
+    expect(q.sql).toMatch(/LIMIT 7 OFFSET 3/);
+    expect(q.sql).toMatch(/LIMIT 4\b/);
   });
 
   // Latency on this project is measured by `npm run bench` (latency stage), not here.
