@@ -127,6 +127,26 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(details.some((d) => /SCAN (s|symbols|f|files|b|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
   });
 
+  it('counts hits that carry no score, and pages from scored hits equal to pageQuery\'s (SQLite copies a CTE into every query reading it)', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    let found = 0;
+    for (const text of ['handleToken17', 'parse invoice', 'm7.handleToken17', 'user']) {
+      const query = translateQuery(text);
+      const match = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
+      const page = { limit: 20, offset: 0, snippets: false };
+      const q = numbered(searchQuery(match, filters, page, query.rank, null));
+      const counted = /^WITH h AS NOT MATERIALIZED \((.*?)\), t AS /s.exec(q.sql)?.[1] ?? '';
+      expect(counted, text).toMatch(/symbols_fts MATCH/);
+      expect(counted, text).not.toMatch(/bm25|score/);
+      const plain = pageQuery(match, filters, page, query.rank);
+      const got = await env.DB.prepare(q.sql).bind(...q.params).all<{ rid: number | null; score: number; total_n: number }>();
+      const want = await env.DB.prepare(plain.sql).bind(...plain.params).all<{ rid: number; score: number }>();
+      expect(got.results.filter((r) => r.rid !== null).map((r) => [r.rid, r.score]), text).toEqual(want.results.map((r) => [r.rid, r.score]));
+      found += want.results.length;
+    }
+    expect(found).toBeGreaterThan(20);
+  });
+
   it('asks every relaxation and every shorter prefix in one count each: the text does not grow with them, the answers are their own counts', async () => {
     const filters: SymbolFilters = { projectId, corpus: 'code', kind: 'Function', language: 'typescript', minConfidence: 0.9, path: { prefix: 'src/m1' } };
     const relaxationsOf = (f: SymbolFilters): SymbolFilters[] => [
