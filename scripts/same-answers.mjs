@@ -2,9 +2,10 @@
 // whether two checkouts answer a latency tier's calls alike. Starts both Workers (each checkout's own code on
 // its own copy of the tier's local D1, e.g. `cp -r` of a `--latency-d1` folder), sends each the bench's query
 // mix (`latency.mix` of its results JSON) for `tools` (comma-separated, `all`: every tool of the mix; default
-// trace), for find also the variants of each call with other filters and limits, and, for trace, the variants of each call
-// that take the other paths of the tool (every direction and depth, an omitted depth, a cut at max_hops, the
-// floors lifted, other edge kinds, the target by name, an unknown, a moved and a malformed id), and compares
+// trace), for find and search also the variants of each call with other filters and limits (search: see
+// searchVariants), and, for trace, the variants of each call that take the other paths of the tool (every
+// direction and depth, an omitted depth, a cut at max_hops, the floors lifted, other edge kinds, the target by
+// name, an unknown, a moved and a malformed id), and compares
 // the answers whole: the result, and the `_meta` envelope less what differs from call to call (latency, ids,
 // the D1 counters). Prints each call that differs with the first difference, and the count; exits 1 on any.
 import { readFile } from 'node:fs/promises';
@@ -60,6 +61,24 @@ function findVariants(args) {
   return [args, { ...args, limit: 1 }, { ...args, limit: 1000 }, { ...args, language: 'python' }, { ...args, min_size: '2k', max_size: 40000 }, { ...args, language: 'no-such-language' }];
 }
 
+/**
+ * The search calls of one mix entry: as the bench sends it, then its query under other paths of the tool (pages,
+ * limits, snippets, fields, each filter, folder and name-ending patterns, other corpora), plus queries of other
+ * shapes (common words, short prefixes, qualified and operator names, fallbacks, misses that explain themselves).
+ */
+function searchVariants(args, first) {
+  const { project, query } = args;
+  const out = [args, { project, query, limit: 5 }, { project, query, offset: 20 }, { project, query, snippet_lines: 3 }];
+  out.push({ project, query, fields: ['id', 'score', 'language', 'extraction_confidence'] }, { project, query, kind: 'Function' }, { project, query, language: 'python' });
+  out.push({ project, query, file_pattern: 'npm/**' }, { project, query, file_pattern: '*.ts' }, { project, query, corpus: 'docs' }, { project, query, min_confidence: 0.99 });
+  if (!first) return out;
+  const extra = ['get', 'value', 'test*', 'a*', 'is*', 'Table.getName', 'Column.name', 'sql.raw', 'to_string', '==', 'init',
+    'zzqqxx', 'selectDistinctNope', 'handler zzqqxx', '"no such phrase here"', 'parse OR render', 'params NOT test', 'mapToDriverValu', 'SQLiteBool*'];
+  for (const q of extra) out.push({ project, query: q }, { project, query: q, file_pattern: 'npm/drizzle-orm/**', kind: 'Method' }, { project, query: q, limit: 50, offset: 10 });
+  out.push({ project, query: 'params', file_pattern: 'nope/**' }, { project, query: 'headers', language: 'cobol' }, { project, query: 'headers', language: 'pyton' });
+  return out;
+}
+
 function firstDifference(a, b, at = '') {
   if (isDeepStrictEqual(a, b)) return null;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -75,8 +94,8 @@ const A = await start(dirA, d1A);
 const B = await start(dirB, d1B);
 let all = 0;
 for (const tool of tools) {
-  const variants = tool === 'trace' ? traceVariants : tool === 'find' ? findVariants : (a) => [a];
-  const calls = (mix[tool] ?? []).flatMap((e) => variants(e.args));
+  const variants = { trace: traceVariants, find: findVariants, search: searchVariants }[tool] ?? ((a) => [a]);
+  const calls = (mix[tool] ?? []).flatMap((e, k) => variants(e.args, k === 0));
   let differ = 0;
   let hops = 0;
   let empties = 0;

@@ -497,16 +497,16 @@ const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS s
  * Every hit, narrow (its rowid and what orders it; confidence for the count's
  * best): the page sorts these and reads its symbols' columns for its rows only.
  */
-function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, scored = true): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
-  const ftsScore = scoreSql(rank, `-${BM25}`);
+  const ftsScore = scored ? scoreSql(rank, `-${BM25}`) : { sql: '', params: [] };
   const params: unknown[] = [...ftsScore.params, ...w.params];
-  let sql = `SELECT ${HIT_COLUMNS}, ${ftsScore.sql} AS score ${FROM} WHERE ${w.sql}`;
+  let sql = `SELECT ${HIT_COLUMNS}${scored ? `, ${ftsScore.sql} AS score` : ''} ${FROM} WHERE ${w.sql}`;
   if (named) {
     // Found by name only: no bm25, so the lowest relevance of its tier.
-    const namedScore = scoreSql(rank, '0');
-    sql += ` UNION ALL SELECT ${HIT_COLUMNS}, ${namedScore.sql} AS score FROM symbols s WHERE ${named.sql}`;
+    const namedScore = scored ? scoreSql(rank, '0') : { sql: '', params: [] };
+    sql += ` UNION ALL SELECT ${HIT_COLUMNS}${scored ? `, ${namedScore.sql} AS score` : ''} FROM symbols s WHERE ${named.sql}`;
     params.push(...namedScore.params, ...named.params);
   }
   return { sql, params };
@@ -544,6 +544,12 @@ function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | n
       WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND (NOT ${enough} OR ${starts.sql}))`,
     params,
   };
+}
+
+/** Every hit with its score: a CTE `hp` of hitsQuery's columns (the page's own, see searchQuery). */
+function scoredHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+  const hits = hitsQuery(match, f, rank);
+  return { sql: `hp AS NOT MATERIALIZED (${hits.sql})`, params: hits.params };
 }
 
 /** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
@@ -646,37 +652,35 @@ export function searchStatement(
  * distinct value bound once: the statements of a search repeat the project,
  * the match and the filters many times over. String literals are skipped
  * (no builder here puts a `?` in one, but a literal may hold any text).
+ * An integer LIMIT or OFFSET is written into the text instead: a bound one
+ * makes SQLite (3.46 on) prepare the statement a second time at its first
+ * step, to plan with the value (sqlite3ExprIsInteger marks the parameter),
+ * which doubles the prepare cost of every search.
  */
 export function numbered(q: SqlPart): SqlPart {
   const values: unknown[] = [];
   const seen = new Map<string, number>();
-  let out = '';
   let next = 0;
-  for (let i = 0; i < q.sql.length; i++) {
-    const c = q.sql[i];
-    if (c === "'") {
-      let end = i + 1;
-      while (end < q.sql.length && !(q.sql[end] === "'" && q.sql[end + 1] !== "'")) end += q.sql[end] === "'" ? 2 : 1;
-      out += q.sql.slice(i, end + 1);
-      i = end;
-    } else if (c === '?') {
-      if (/[0-9]/.test(q.sql[i + 1] ?? '')) throw new Error('numbered: the statement already numbers its parameters');
-      const value = q.params[next++];
-      const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
-      let n = seen.get(key);
-      if (n === undefined) {
-        values.push(value);
-        n = values.length;
-        seen.set(key, n);
-      }
-      out += `?${n}`;
-    } else {
-      out += c;
+  const sql = q.sql.replace(/'(?:[^']|'')*(?:'|$)|\?([0-9])?/g, (token, digit: string | undefined, at: number) => {
+    if (token[0] === "'") return token;
+    if (digit !== undefined) throw new Error('numbered: the statement already numbers its parameters');
+    const value = q.params[next++];
+    if (Number.isSafeInteger(value) && LIMIT_BEFORE.test(q.sql.slice(Math.max(0, at - 8), at))) return String(value);
+    const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
+    let n = seen.get(key);
+    if (n === undefined) {
+      values.push(value);
+      n = values.length;
+      seen.set(key, n);
     }
-  }
+    return `?${n}`;
+  });
   if (next !== q.params.length) throw new Error(`numbered: ${q.params.length} parameters for ${next} placeholders`);
-  return { sql: out, params: values };
+  return { sql, params: values };
 }
+
+/** The text before a placeholder that is a LIMIT or OFFSET value. */
+const LIMIT_BEFORE = /\b(?:LIMIT|OFFSET)\s+$/i;
 
 /**
  * A whole search in one statement: the hits are counted and paged (best
@@ -693,7 +697,9 @@ export function searchQuery(
   rank: NameRank | null,
   miss: MissQuestions | null,
 ): SqlPart {
-  const hits = hitsQuery(match, f, rank);
+  // The count's hits carry no score: SQLite copies a CTE into each query that reads it, score and all, so a scored
+  // `h` read by the count and the page made every search prepare the score twice; the page scores its own (`hs`).
+  const hits = hitsQuery(match, f, rank, false);
   // Not materialized: a temporary table of every hit costs more than finding them twice (count and page) when
   // SQLite keeps temporary tables in files (workerd's build: TEMP_STORE=1), measured in sqlite3 on the latency bench's mix.
   const ctes = [`h AS NOT MATERIALIZED (${hits.sql})`, 't AS NOT MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
@@ -732,12 +738,10 @@ export function searchQuery(
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
-  const prefix = prefixPageHits(match, f, rank, page);
-  if (prefix) {
-    ctes.push(prefix.sql);
-    cteParams.push(...prefix.params);
-  }
-  const top = pageOf(prefix ? 'hp' : 'h', f, page);
+  const scored = prefixPageHits(match, f, rank, page) ?? scoredHits(match, f, rank);
+  ctes.push(scored.sql);
+  cteParams.push(...scored.params);
+  const top = pageOf('hp', f, page);
   return {
     sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
       ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,

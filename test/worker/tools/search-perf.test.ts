@@ -127,6 +127,26 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(details.some((d) => /SCAN (s|symbols|f|files|b|blobs)\b/.test(d)), details.join(' | ')).toBe(false);
   });
 
+  it('counts hits that carry no score, and pages from scored hits equal to pageQuery\'s (SQLite copies a CTE into every query reading it)', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    let found = 0;
+    for (const text of ['handleToken17', 'parse invoice', 'm7.handleToken17', 'user']) {
+      const query = translateQuery(text);
+      const match = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
+      const page = { limit: 20, offset: 0, snippets: false };
+      const q = numbered(searchQuery(match, filters, page, query.rank, null));
+      const counted = /^WITH h AS NOT MATERIALIZED \((.*?)\), t AS /s.exec(q.sql)?.[1] ?? '';
+      expect(counted, text).toMatch(/symbols_fts MATCH/);
+      expect(counted, text).not.toMatch(/bm25|score/);
+      const plain = pageQuery(match, filters, page, query.rank);
+      const got = await env.DB.prepare(q.sql).bind(...q.params).all<{ rid: number | null; score: number; total_n: number }>();
+      const want = await env.DB.prepare(plain.sql).bind(...plain.params).all<{ rid: number; score: number }>();
+      expect(got.results.filter((r) => r.rid !== null).map((r) => [r.rid, r.score]), text).toEqual(want.results.map((r) => [r.rid, r.score]));
+      found += want.results.length;
+    }
+    expect(found).toBeGreaterThan(20);
+  });
+
   it('asks every relaxation and every shorter prefix in one count each: the text does not grow with them, the answers are their own counts', async () => {
     const filters: SymbolFilters = { projectId, corpus: 'code', kind: 'Function', language: 'typescript', minConfidence: 0.9, path: { prefix: 'src/m1' } };
     const relaxationsOf = (f: SymbolFilters): SymbolFilters[] => [
@@ -194,6 +214,17 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
       params: ['x', 1, '1'],
     });
     expect(() => numbered({ sql: 'SELECT ?', params: [1, 2] })).toThrow();
+    expect(numbered({ sql: "SELECT ? FROM t LIMIT ? OFFSET ?", params: [20, 20, 0] })).toEqual({ sql: 'SELECT ?1 FROM t LIMIT 20 OFFSET 0', params: [20] });
+    expect(numbered({ sql: "SELECT 'LIMIT ?', ? FROM t LIMIT ?", params: ['a', 'x'] })).toEqual({ sql: "SELECT 'LIMIT ?', ?1 FROM t LIMIT ?2", params: ['a', 'x'] });
+  });
+
+  it('writes every LIMIT and OFFSET of a search into its text: a bound one makes SQLite prepare the statement again at its first step', () => {
+    const rank = translateQuery('get*').rank;
+    const miss = { match: '"get"*', relaxations: [{ projectId, corpus: 'docs' }], gaps: { text: 'get', limit: 4 }, prefixes: [] };
+    const q = numbered(searchQuery('"get"*', { projectId, corpus: 'code' }, { limit: 7, offset: 3, snippets: false }, rank, miss));
+    expect(q.sql).not.toMatch(/\b(LIMIT|OFFSET)\s+\?/i);
+    expect(q.sql).toMatch(/LIMIT 7 OFFSET 3/);
+    expect(q.sql).toMatch(/LIMIT 4\b/);
   });
 
   // Latency on this project is measured by `npm run bench` (latency stage), not here.
