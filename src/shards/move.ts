@@ -435,7 +435,7 @@ function answer(rec: MoveRecord, state: MoveStepAnswer['state'], budget: QueryBu
  * becomes a leftover of the target, removed here as far as the budget goes and
  * by the garbage collection (or the next move to that shard) after.
  */
-export async function cancelProjectMove(env: Env, name: string, opts: { queries?: number } = {}): Promise<CancelAnswer> {
+export async function cancelProjectMove(env: Env, name: string, opts: { queries?: number; move?: string } = {}): Promise<CancelAnswer> {
   const budget = new QueryBudget(Math.max(MIN_STEP_QUERIES, stepQueries(env, opts.queries)), Date.now() + MOVE_STEP_MS);
   const entry = await entryOf(env, budget, name);
   if (entry.moving_to === null) {
@@ -446,6 +446,13 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   }
   const target = shardAt(env, entry.moving_to);
   const rec = await readMove(target.db, budget, name);
+  // A cancel naming its move ends only that one: a move begun since (or one without a cursor yet, whose id is not known) is left alone.
+  if (opts.move !== undefined && rec?.move_id !== opts.move) {
+    throw new PincherError('move_not_found', `move ${opts.move} is not the move of '${name}' in progress (${rec ? `that is move ${rec.move_id}` : 'that one has written no cursor yet'}, to shard ${target.index})`, {
+      suggestion: 'GET /v1/admin/shards (pincher-edge shards) lists the moves in progress with their ids; cancel without an id to end the move in progress, whichever it is',
+      details: { shard: target.index, move: rec?.move_id ?? null },
+    });
+  }
   budget.spend();
   if (!(await cancelMove(env.DB, name, entry.moving_to))) {
     // A step flipped (or another request cancelled) the move since the catalog was read: nothing of it is this request's to remove.
