@@ -91,7 +91,11 @@ export async function runMove(options, io) {
  * Cancels a project's move (DELETE /v1/admin/projects/{project}/move): the
  * project stays where it was, pushes are accepted again at once, and the
  * partial copy on the target is removed (what one request cannot remove, the
- * garbage collection removes).
+ * garbage collection removes). The move's id, read from the shards' listing
+ * (GET /v1/admin/shards) just before, rides along (`?move=`), so the cancel
+ * ends only the move listed: one begun since is left alone (404
+ * move_not_found). A move the listing knows no id of (no cursor yet) is
+ * cancelled without one.
  * @param {AdminOptions & { project: string }} options @param {Io} io
  * @returns {Promise<number>} 0 cancelled, 1 failed
  */
@@ -99,7 +103,10 @@ export async function runCancelMove(options, io) {
   const out = printer(options, io);
   try {
     const client = createClient({ url: options.url, key: options.key, signal: io.signal });
-    const answer = /** @type {CancelAnswer} */ (await client.request('cancel', 'DELETE', `/v1/admin/projects/${encodeURIComponent(options.project)}/move`, undefined, 'transient'));
+    const listing = /** @type {ShardsAnswer} */ (await client.request('shards', 'GET', '/v1/admin/shards', undefined, 'transient'));
+    const id = listing.moves?.find((m) => m.project === options.project && m.state === 'copying')?.move;
+    const path = `/v1/admin/projects/${encodeURIComponent(options.project)}/move${id ? `?move=${encodeURIComponent(id)}` : ''}`;
+    const answer = /** @type {CancelAnswer} */ (await client.request('cancel', 'DELETE', path, undefined, 'transient'));
     if (options.json) out.print(JSON.stringify(withoutMeta(answer), null, 2));
     else {
       const rest = answer.partial_copy_removed ? 'its partial copy was removed' : 'the rest of its partial copy is removed by the garbage collection';
@@ -113,7 +120,7 @@ export async function runCancelMove(options, io) {
 }
 
 /**
- * @typedef {{ project: string, from: number, to: number, state?: 'copying' | 'removing', table?: string | null, rows_copied?: number, rows_total_estimate?: number | null, percent?: number | null, rows_removed?: number, steps?: number, started_at?: string | null, last_step_at?: string | null, heartbeat_at?: string | null, abandoned?: boolean, abandoned_after?: string | null }} MoveStatus
+ * @typedef {{ project: string, move?: string | null, from: number, to: number, state?: 'copying' | 'removing', table?: string | null, rows_copied?: number, rows_total_estimate?: number | null, percent?: number | null, rows_removed?: number, steps?: number, started_at?: string | null, last_step_at?: string | null, heartbeat_at?: string | null, abandoned?: boolean, abandoned_after?: string | null }} MoveStatus
  * @typedef {{ count: number, projects: { project: string, project_id: string, since: string }[] }} Leftovers
  * @typedef {{ shards: { shard: number, binding: string, bytes: number, projects: number, moves_in?: string[], moves_out?: string[], leftovers?: Leftovers }[], moves: MoveStatus[] }} ShardsAnswer
  * @typedef {{ copied: Record<string, number>, rows_copied: number, rows_total_estimate: number, table: string | null, removed: Record<string, number>, steps: number, queries: number, query_budget: number }} MoveProgress

@@ -46,7 +46,8 @@ server step per request (a progress line per step). The old copy answers every r
 switch; pushes of the project are refused (409 project_moving) while it moves. A failure before
 the switch leaves the project where it was; an interrupted move continues where it stopped when
 the same command runs again. --cancel ends a move: the project stays where it was and its
-partial copy is removed. Needs the admin key. See docs/capacity.md.
+partial copy is removed; it ends only the move the shards' listing shows (by its id), not one
+begun since. Needs the admin key. See docs/capacity.md.
 
 Options:
   --shard <n>             the target shard's index (pincher-edge shards lists them)

@@ -41,5 +41,11 @@ adminRoutes.post('/projects/:project/move', async (c) => {
 
 adminRoutes.delete('/projects/:project/move', async (c) => {
   const project = checkProjectName(c.req.param('project'));
-  return jsonWithMeta(c, { ...(await cancelProjectMove(c.env, project)) });
+  const move = c.req.query('move');
+  if (move !== undefined && !MOVE_ID.test(move)) {
+    throw new PincherError('invalid_params', 'move must be a move id: 32 lowercase hex digits', {
+      suggestion: 'send the `move` of the move to cancel (its answers and GET /v1/admin/shards carry it), or none to cancel the move in progress whichever it is',
+    });
+  }
+  return jsonWithMeta(c, { ...(await cancelProjectMove(c.env, project, { move })) });
 });

@@ -256,9 +256,10 @@ const ISO_OR_NULL: JsonSchema = { type: ['string', 'null'], format: 'date-time' 
 
 const MOVE_STATUS_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['project', 'from', 'to', 'state', 'table', 'rows_copied', 'rows_total_estimate', 'percent', 'rows_removed', 'steps', 'started_at', 'last_step_at', 'heartbeat_at', 'abandoned', 'abandoned_after'],
+  required: ['project', 'move', 'from', 'to', 'state', 'table', 'rows_copied', 'rows_total_estimate', 'percent', 'rows_removed', 'steps', 'started_at', 'last_step_at', 'heartbeat_at', 'abandoned', 'abandoned_after'],
   properties: {
     project: { type: 'string' },
+    move: { type: ['string', 'null'], pattern: '^[0-9a-f]{32}$', description: "the move's id (its cursor's); null before the first step wrote its cursor. DELETE …/move?move= given it cancels only this move" },
     from: { type: 'integer' },
     to: { type: 'integer' },
     state: { type: 'string', enum: ['copying', 'removing'], description: 'copying: the old shard answers and pushes are refused; removing: the catalog flipped, the old copy is being removed' },
@@ -437,11 +438,22 @@ function adminPaths(): Record<string, unknown> {
         summary:
           'Cancels the move of a project: it stays on its shard, pushes are accepted again at once, and the partial copy on the target is removed (what one request cannot remove, the garbage collection removes) (admin key)',
         tags: ['admin'],
-        parameters: [PROJECT_PARAM],
+        parameters: [
+          PROJECT_PARAM,
+          {
+            name: 'move',
+            in: 'query',
+            required: false,
+            schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+            description:
+              "the id of the move to cancel (a move's answers and GET /v1/admin/shards carry it): the cancel ends only that move, and answers 404 move_not_found when the move in progress is another one (or has written no cursor yet). Without it, the move in progress is cancelled, whichever it is",
+          },
+        ],
         responses: {
           '200': { description: 'Cancelled', content: jsonContent(enveloped(CANCEL_SCHEMA)) },
           ...adminErrors({
-            '404': 'No such project (project_not_found), or it is not being moved, or its move ended (flipped or cancelled) while this request ran (move_not_found)',
+            '400': 'move is not a move id: 32 lowercase hex digits (invalid_params)',
+            '404': 'No such project (project_not_found), or it is not being moved, or its move ended (flipped or cancelled) while this request ran, or the move in progress is not the one named by `move` (move_not_found)',
             '503': 'The project is placed on a shard this Worker is not bound to (shard_unavailable)',
           }),
         },

@@ -17,7 +17,11 @@ import { openUploadFor } from '../db/uploads';
 export const MOVE_STEP_QUERIES = 400;
 /** Wall time after which a step stops starting new pages (CPU and duration limits). */
 export const MOVE_STEP_MS = 15_000;
-/** The fewest queries a step needs to make progress: the catalog, the cursor, the checks, one page. */
+/**
+ * The fewest queries a step needs to make progress: the catalog, the cursor, the checks, one page.
+ * A first step that also settles earlier moves (a died move into the source, an abandoned move
+ * elsewhere) may end before its cursor starts (START_QUERIES): no step exceeds its budget.
+ */
 const MIN_STEP_QUERIES = 16;
 
 /** A step's answer while the move goes on: call the same route again (`next`) until `state` is 'moved'. */
@@ -114,7 +118,7 @@ async function entryOf(env: Env, budget: QueryBudget, name: string): Promise<Cat
   budget.spend();
   let entry = await catalogEntry(env.DB, name);
   if (!entry && (await budget.first(env.DB.prepare('SELECT 1 FROM projects WHERE name = ?1').bind(name)))) {
-    budget.spend();
+    budget.spend(2);
     entry = await placeEntry(env.DB, name, 0, Date.now());
   }
   if (!entry) throw new PincherError('project_not_found', `no project named '${name.slice(0, 100)}'`, { suggestion: 'GET /v1/projects lists the projects this server holds' });
@@ -197,6 +201,8 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
       const old = shardAt(env, entry.moving_to);
       await dropMove(old.db, budget, name, row.id, now);
     }
+    // Settling took the queries the cursor's start needs: the catalog holds the move, the next step starts its cursor.
+    if (!budget.fits(START_QUERIES)) return notStartedAnswer(name, opts.move, source.index, to, budget);
     const version = await projectVersion(source.db, budget, row.id);
     if (version === null) return overtaken(env, budget, name, source.index, to, rec);
     rec = {
@@ -262,6 +268,40 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   }
   forgetShards();
   return removalStep(env, budget, rec);
+}
+
+/**
+ * Queries a first step makes from its checks to its cursor, after settling
+ * earlier moves: the generation, the estimate, the cursor's start (a batch of
+ * four) and its re-read when a complete copy is there.
+ */
+const START_QUERIES = 7;
+
+/**
+ * The answer of a first step whose budget went on settling earlier moves
+ * (settleMoveInto, an abandoned move's drop): the catalog holds the move,
+ * no cursor is written yet, and `next` (with the move id, the client's or a
+ * new one) starts it.
+ */
+function notStartedAnswer(name: string, move: string | undefined, from: number, to: number, budget: QueryBudget): MoveStepAnswer {
+  const rec: MoveRecord = {
+    name,
+    move_id: move ?? crypto.randomUUID().replaceAll('-', ''),
+    project_id: '',
+    from_shard: from,
+    to_shard: to,
+    version: '',
+    phase: 'copying',
+    table_index: 0,
+    after_rowid: 0,
+    copied: {},
+    removed: {},
+    total: 0,
+    steps: 0,
+    started_at: 0,
+    updated_at: 0,
+  };
+  return answer(rec, 'copying', budget);
 }
 
 /**
@@ -395,7 +435,7 @@ function answer(rec: MoveRecord, state: MoveStepAnswer['state'], budget: QueryBu
  * becomes a leftover of the target, removed here as far as the budget goes and
  * by the garbage collection (or the next move to that shard) after.
  */
-export async function cancelProjectMove(env: Env, name: string, opts: { queries?: number } = {}): Promise<CancelAnswer> {
+export async function cancelProjectMove(env: Env, name: string, opts: { queries?: number; move?: string } = {}): Promise<CancelAnswer> {
   const budget = new QueryBudget(Math.max(MIN_STEP_QUERIES, stepQueries(env, opts.queries)), Date.now() + MOVE_STEP_MS);
   const entry = await entryOf(env, budget, name);
   if (entry.moving_to === null) {
@@ -406,6 +446,13 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   }
   const target = shardAt(env, entry.moving_to);
   const rec = await readMove(target.db, budget, name);
+  // A cancel naming its move ends only that one: a move begun since (or one without a cursor yet, whose id is not known) is left alone.
+  if (opts.move !== undefined && rec?.move_id !== opts.move) {
+    throw new PincherError('move_not_found', `move ${opts.move} is not the move of '${name}' in progress (${rec ? `that is move ${rec.move_id}` : 'that one has written no cursor yet'}, to shard ${target.index})`, {
+      suggestion: 'GET /v1/admin/shards (pincher-edge shards) lists the moves in progress with their ids; cancel without an id to end the move in progress, whichever it is',
+      details: { shard: target.index, move: rec?.move_id ?? null },
+    });
+  }
   budget.spend();
   if (!(await cancelMove(env.DB, name, entry.moving_to))) {
     // A step flipped (or another request cancelled) the move since the catalog was read: nothing of it is this request's to remove.

@@ -19,6 +19,8 @@ import { shardsOf, type Shard } from '../db/shards';
 /** A move in flight, as the catalog on the primary and the cursor on the target shard tell it. */
 export interface MoveStatus {
   project: string;
+  /** The move's id (its cursor's); null before the first step wrote its cursor. A cancel given it ends only that move. */
+  move: string | null;
   from: number;
   to: number;
   /** copying: the old shard answers, pushes are refused; removing: the catalog flipped, the old copy is being removed. */
@@ -101,6 +103,7 @@ function moveStatus(name: string, from: number, to: number, cursor: MoveRecord |
   const table = removing || !cursor ? null : cursor.table_index < PROJECT_TABLES.length ? PROJECT_TABLES[cursor.table_index].table : 'projects';
   return {
     project: name,
+    move: cursor?.move_id ?? null,
     from,
     to,
     state: removing ? 'removing' : 'copying',

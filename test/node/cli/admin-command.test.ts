@@ -234,13 +234,47 @@ describe('pincher-edge move: the step loop', () => {
     }
   });
 
+  const cancelled = { project: 'web', shard: 0, state: 'cancelled', was_moving_to: 1, removed: { files: 3 }, partial_copy_removed: true, _meta: {} };
+  const listing = (moves: unknown[]) => ({ shards: [], moves, _meta: {} });
+
   it('cancels a move with DELETE', async () => {
-    const server = await fakeServer([[200, { project: 'web', shard: 0, state: 'cancelled', was_moving_to: 1, removed: { files: 3 }, partial_copy_removed: true, _meta: {} }]]);
+    const server = await fakeServer([[200, listing([])], [200, cancelled]]);
     try {
       const { text, io } = captured();
       expect(await runCancelMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web' }, io)).toBe(0);
-      expect(server.seen[0]).toMatchObject({ method: 'DELETE', url: '/v1/admin/projects/web/move' });
+      expect(server.seen.map((s) => [s.method, s.url])).toEqual([
+        ['GET', '/v1/admin/shards'],
+        ['DELETE', '/v1/admin/projects/web/move'],
+      ]);
       expect(text.stdout.trim()).toBe('pincher-edge: cancelled the move of web to shard 1; it stays on shard 0 (its partial copy was removed)');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cancels only the move the listing shows: its id rides along', async () => {
+    const id = 'a'.repeat(32);
+    const moves = [
+      { project: 'other', move: 'b'.repeat(32), from: 0, to: 1, state: 'copying' },
+      { project: 'web', move: id, from: 0, to: 1, state: 'copying' },
+    ];
+    const server = await fakeServer([[200, listing(moves)], [200, cancelled]]);
+    try {
+      const { io } = captured();
+      expect(await runCancelMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web' }, io)).toBe(0);
+      expect(server.seen[1]).toMatchObject({ method: 'DELETE', url: `/v1/admin/projects/web/move?move=${id}` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports a cancel the server refuses because another move began since the listing', async () => {
+    const refused = { error: { code: 'move_not_found', message: 'move aaaa is not the move of web in progress', suggestion: 'GET /v1/admin/shards lists the moves in progress with their ids' } };
+    const server = await fakeServer([[200, listing([{ project: 'web', move: 'a'.repeat(32), from: 0, to: 1, state: 'copying' }])], [404, refused]]);
+    try {
+      const { text, io } = captured();
+      expect(await runCancelMove({ url: server.url, key: 'k'.repeat(16), json: false, project: 'web' }, io)).toBe(1);
+      expect(text.stderr).toContain('move_not_found');
     } finally {
       await server.close();
     }

@@ -287,6 +287,34 @@ describe('moving a project between shards', () => {
     const noKey = await admin('DELETE', '/projects/cancelled/move', undefined, 'full');
     expect(noKey.status).toBe(403);
   });
+
+  it('a cancel naming its move ends only that move: another id answers move_not_found and leaves the move going, a bad id is invalid_params', async () => {
+    await pushed('cancel-id', MANY);
+    const from = (await placedOn('cancel-id')) as number;
+    const to = 1 - from;
+    const first = await moveStep(env as never, 'cancel-id', to, { queries: TINY });
+    const current = first.move as string;
+    expect(current).toMatch(/^[0-9a-f]{32}$/);
+    const listed = (await admin('GET', '/shards')).body.moves.find((m: { project: string }) => m.project === 'cancel-id');
+    expect(listed).toMatchObject({ move: current, from, to, state: 'copying' });
+    const other = 'c'.repeat(32);
+    const wrong = await admin('DELETE', `/projects/cancel-id/move?move=${other}`);
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.error).toMatchObject({ code: 'move_not_found', details: { shard: to, move: current } });
+    expect(wrong.body.error.suggestion).toContain('GET /v1/admin/shards');
+    expect(await movingTo('cancel-id')).toBe(to);
+    expect(await cursor(to, 'cancel-id')).not.toBeNull();
+    const bad = await admin('DELETE', '/projects/cancel-id/move?move=XYZ');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_params');
+    expect(bad.body.error.suggestion).toBeTruthy();
+    expect(await movingTo('cancel-id')).toBe(to);
+    const r = await admin('DELETE', `/projects/cancel-id/move?move=${current}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ project: 'cancel-id', shard: from, state: 'cancelled', was_moving_to: to });
+    expect(await movingTo('cancel-id')).toBeNull();
+    expect(await cursor(to, 'cancel-id')).toBeNull();
+  });
 });
 
 describe('steps of one move racing each other', () => {

@@ -58,6 +58,33 @@ function envHooked(shard: number, match: RegExp, hook: () => Promise<void>): nev
   return { ...(env as object), [shard === 0 ? 'DB' : `DB_SHARD_${shard}`]: hooked(SHARDS[shard], match, hook) } as never;
 }
 
+/** `db` counting in `sent` every statement it sends (a batch's one by one). */
+function counted(db: D1Database, sent: { n: number }): D1Database {
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const methods = stmt as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const m of ['first', 'all', 'run', 'raw']) {
+      const call = methods[m].bind(stmt);
+      methods[m] = (...a: unknown[]) => (sent.n++, call(...a));
+    }
+    const bind = stmt.bind.bind(stmt);
+    methods.bind = (...a: unknown[]) => wrap(bind(...a));
+    return stmt;
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql));
+      if (key === 'batch') return (stmts: D1PreparedStatement[]) => ((sent.n += stmts.length), target.batch(stmts));
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The test env with every shard's statements counted in `sent`. */
+function envCounted(sent: { n: number }): never {
+  return { ...(env as object), DB: counted(SHARDS[0], sent), DB_SHARD_1: counted(SHARDS[1], sent) } as never;
+}
+
 /** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read, the old copy's mark and the move's end (its record kept as the finished move's). */
 const SQL = {
   flip: /^UPDATE project_shards SET shard = /,
@@ -561,6 +588,28 @@ describe('a step dying after the flip, before the old copy went', () => {
     const answers = await stepUntilMoved('died-next', from, TINY);
     expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from: to, to: from });
     await wholeOn('died-next', from, before);
+  }, 180_000);
+
+  it('a first step at the smallest budget that sends a move id and settles the move that died stays within its budget, and the move goes on from the next step', async () => {
+    const { from, to, before } = await setUp('died-budget');
+    await dieAfterFlip('died-budget', to);
+    const id = 'b'.repeat(32);
+    const sent = { n: 0 };
+    const first = await moveStep(envCounted(sent), 'died-budget', from, { queries: TINY, move: id });
+    expect(sent.n, JSON.stringify(first.progress)).toBeLessThanOrEqual(TINY);
+    expect(first.progress.queries).toBe(sent.n);
+    expect(first).toMatchObject({ state: 'copying', move: id, from: to, to: from, next: { body: { shard: from, move: id } } });
+    // Settled: the cursor of the move that died is its finished record, the old copy listed for removal.
+    expect(await cursor(to, 'died-budget')).toBeNull();
+    expect(await movingTo('died-budget')).toBe(from);
+    // The client follows `next`: its move id starts the cursor and carries the move to its end.
+    let last = first;
+    for (let i = 0; i < 200 && last.state !== 'moved'; i++) {
+      last = await moveStep(env as never, 'died-budget', from, { queries: TINY, move: last.next?.body.move });
+      expect(last.progress.queries).toBeLessThanOrEqual(TINY);
+    }
+    expect(last).toMatchObject({ state: 'moved', move: id, from: to, to: from });
+    await wholeOn('died-budget', from, before);
   }, 180_000);
 
   it('a cursor of a flipped move whose project the catalog no longer places on its shard is no move in flight, and the collection drops it without touching the live copy', async () => {
