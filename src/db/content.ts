@@ -211,11 +211,13 @@ function checkSql(
  * A text column's lines (`split('\n')` of it) as `json_each` rows: key the 0-based line number, value the
  * line without its newline. `json_quote` escapes the text (a newline becomes `\n`, a backslash `\\`), each
  * escaped backslash becomes the escape `\u005c` (the same character, and no `\n` can start inside it, so
- * a backslash followed by the letter n is never taken for a newline), then each `\n` becomes `","`. Two
- * passes of `replace` over the quoted text: they are most of the split's cost.
+ * a backslash followed by the letter n is never taken for a newline), then each `\n` becomes `","`. The
+ * passes of `replace` over the quoted text are most of the split's cost.
  */
 export function jsonLines(column: string): string {
-  return `json_each('[' || replace(replace(json_quote(${column}), '\\\\', '\\u005c'), '\\n', '","') || ']')`;
+  // A text without a backslash quotes without an escaped one: its first pass is skipped (GLOB finds a character with a byte
+  // search; stored content holds no NUL, see renderCheck).
+  return `json_each('[' || replace(CASE WHEN ${column} GLOB '*\\*' THEN replace(json_quote(${column}), '\\\\', '\\u005c') ELSE json_quote(${column}) END, '\\n', '","') || ']')`;
 }
 
 /** Lines a prefilter row carries: [0-based line number, line text] (see trigramCandidatesPage's `lines`). */
