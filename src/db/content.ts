@@ -214,10 +214,10 @@ function checkSql(
  * a backslash followed by the letter n is never taken for a newline), then each `\n` becomes `","`. The
  * passes of `replace` over the quoted text are most of the split's cost.
  */
-export function jsonLines(column: string): string {
+export function jsonLines(column: string, /** A text with the same backslashes as `column` (cheaper to read, e.g. the column `lower()` copies). */ raw = column): string {
   // A text without a backslash quotes without an escaped one: its first pass is skipped (GLOB finds a character with a byte
   // search; stored content holds no NUL, see renderCheck).
-  return `json_each('[' || replace(CASE WHEN ${column} GLOB '*\\*' THEN replace(json_quote(${column}), '\\\\', '\\u005c') ELSE json_quote(${column}) END, '\\n', '","') || ']')`;
+  return `json_each('[' || replace(CASE WHEN ${raw} GLOB '*\\*' THEN replace(json_quote(${column}), '\\\\', '\\u005c') ELSE json_quote(${column}) END, '\\n', '","') || ']')`;
 }
 
 /** Lines a prefilter row carries: [0-based line number, line text] (see trigramCandidatesPage's `lines`). */
