@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, trigramCandidatesPage } from '../../../src/db/content';
 import { getProjectByName } from '../../../src/db/projects';
 import { compilePattern } from '../../../src/tools/grep/pattern';
-import { rest } from '../helpers';
+import { push } from '../upload/support';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 const PROJECT = 'grep-lines';
@@ -41,10 +41,11 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
   };
   let projectId = '';
   beforeAll(async () => {
-    const pushed = await rest('index', { project: PROJECT, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
-    expect(pushed.status).toBe(200);
-    expect(pushed.body.result.files.blocked).toBe(0);
-    projectId = (await getProjectByName(DB, PROJECT))!.id;
+    const pushed = await push(PROJECT, FILES);
+    expect(pushed.commit?.status, JSON.stringify(pushed.commit?.body)).toBe(200);
+    const project = await getProjectByName(DB, PROJECT);
+    projectId = project!.id;
+    expect(project!.fileCount).toBe(Object.keys(FILES).length);
   });
 
   it('keeps the lines holding the literals and the lines over 1,000 characters, not those over 1,000 bytes only', async () => {
