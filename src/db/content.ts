@@ -209,12 +209,15 @@ function checkSql(
 
 /**
  * A text column's lines (`split('\n')` of it) as `json_each` rows: key the 0-based line number, value the
- * line without its newline. `json_quote` escapes the text (a newline becomes `\n`, a backslash `\\`), the
- * escaped backslashes step aside (char(1) never survives json_quote, which escapes it), each `\n` becomes
- * `","`, and the backslashes come back.
+ * line without its newline. `json_quote` escapes the text (a newline becomes `\n`, a backslash `\\`), each
+ * escaped backslash becomes the escape `\u005c` (the same character, and no `\n` can start inside it, so
+ * a backslash followed by the letter n is never taken for a newline), then each `\n` becomes `","`. The
+ * passes of `replace` over the quoted text are most of the split's cost.
  */
-export function jsonLines(column: string): string {
-  return `json_each('[' || replace(replace(replace(json_quote(${column}), '\\\\', char(1)), '\\n', '","'), char(1), '\\\\') || ']')`;
+export function jsonLines(column: string, /** A text with the same backslashes as `column` (cheaper to read, e.g. the column `lower()` copies). */ raw = column): string {
+  // A text without a backslash quotes without an escaped one: its first pass is skipped (GLOB finds a character with a byte
+  // search; stored content holds no NUL, see renderCheck).
+  return `json_each('[' || replace(CASE WHEN ${raw} GLOB '*\\*' THEN replace(json_quote(${column}), '\\\\', '\\u005c') ELSE json_quote(${column}) END, '\\n', '","') || ']')`;
 }
 
 /** Lines a prefilter row carries: [0-based line number, line text] (see trigramCandidatesPage's `lines`). */
@@ -307,7 +310,7 @@ export async function trigramCandidates(
  * clipped lines). The rest of the file never leaves SQLite. The caller asks for
  * it only when the checks are exactly the pattern's requirement. D1 refuses a
  * string over 2,000,000 bytes, and splitting a file quotes it (a control
- * character grows six times): a page D1 refuses so is asked for again with
+ * character or a backslash grows six times): a page D1 refuses so is asked for again with
  * the content of its files over LINES_SAFE_BYTES (its next page tries every
  * file's lines again).
  */
@@ -329,7 +332,7 @@ export async function trigramCandidatesPage(
 
 /**
  * Files up to this size always split within D1's cap: the split's quoted text and the lines' JSON can each grow a
- * file up to six times (a control character quotes as six bytes), plus a few bytes per carried line. A page D1
+ * file up to six times (a control character quotes as six bytes, a backslash splits as six), plus a few bytes per carried line. A page D1
  * refuses carries the lines of these files and the content of larger ones.
  */
 const LINES_SAFE_BYTES = 192 * 1024;
@@ -366,8 +369,9 @@ async function candidatesPage(
   if (withLines && line) {
     binds.push(LONG_LINE);
     const long = binds.length;
+    // A line's length in bytes (O(1)) bounds its length in characters (a walk over it): only a line long in bytes is counted.
     const split = `(SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
-                WHERE ${line('j.value')} OR length(j.value) > ?${long})`;
+                WHERE ${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long}))`;
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
       binds.push(linesMaxBytes);

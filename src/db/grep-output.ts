@@ -70,7 +70,7 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
   } else {
     source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
   }
-  const lines = `${jsonLines(fileText)} j`;
+  const lines = `${jsonLines(fileText, 'b.content')} j`;
   return d1
     .prepare(
       `WITH cand AS (
