@@ -7,6 +7,8 @@ prepared statement from one call to the next, so every call pays both). `stateme
 the statement); use a copy of a latency tier's D1 file (`sqlite3 <tier>.sqlite ".backup db.sqlite"`), never
 the tier itself. Each figure is (a run of 1 + `reps` executions − a run of 1) ÷ reps: start-up, the schema read and the
 first page reads are left out.
+The count is of whichever libsqlite3.so.0 Python loads: Debian's is 3.40, which plans without bound LIMIT values;
+`LD_LIBRARY_PATH=<dir>` with one built from another amalgamation (workerd bundles 3.47.0) counts that version.
 `scripts/bench/lite-statements.json` holds the warm lite calls' statements on the 3,000-file tier, with the
 project check folded as a subquery (`.before`) and appended as a LIMIT (`.after`), and `ready`'s.
 """

@@ -23,6 +23,8 @@
  * needs `prepare` and `batch`, which sessions and bindings both have.
  */
 
+import { literalLimits } from './limit-literals';
+
 /** What the handle needs of D1: a binding or a session. */
 export type D1Reader = Pick<D1Database, 'prepare' | 'batch'>;
 
@@ -146,7 +148,7 @@ class Trips {
   private pending: RideAlong[] = [];
   private scheduled = false;
 
-  constructor(private readonly db: D1Reader) {}
+  constructor(readonly db: D1Reader) {}
 
   send<T>(statements: D1PreparedStatement[], fromBatch: (results: D1Result[]) => T, alone: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -262,10 +264,24 @@ function firstOf(r: D1Result, column: string | undefined): unknown {
   return column === undefined || row === null ? row : (row[column] ?? null);
 }
 
-function wrapStatement(trips: Trips, real: D1PreparedStatement, source: Source): D1PreparedStatement {
+/**
+ * The statement `values` bound to `source.sql`: with its integer LIMIT and
+ * OFFSET values written into the text (src/db/limit-literals.ts), prepared
+ * anew, so that no statement a tool sends has SQLite prepare it twice.
+ */
+function bindTo(db: D1Reader, real: D1PreparedStatement, sql: string, values: unknown[]): [D1PreparedStatement, Source] {
+  const literal = literalLimits(sql, values);
+  return literal ? [db.prepare(literal.sql).bind(...literal.values), literal] : [real.bind(...values), { sql, values }];
+}
+
+/** `prepared`: the statement as prepared, before any value was bound (binding again starts from it). */
+function wrapStatement(trips: Trips, real: D1PreparedStatement, source: Source, prepared = { real, sql: source.sql }): D1PreparedStatement {
   sources.set(real, source);
   const wrapped = {
-    bind: (...values: unknown[]) => wrapStatement(trips, real.bind(...values), { sql: source.sql, values }),
+    bind: (...values: unknown[]) => {
+      const [statement, bound] = bindTo(trips.db, prepared.real, prepared.sql, values);
+      return wrapStatement(trips, statement, bound, prepared);
+    },
     first: (column?: string) =>
       trips.send([real], ([r]) => firstOf(r, column), () => (column === undefined ? real.first() : real.first(column))),
     all: () => trips.send([real], ([r]) => r, () => real.all()),

@@ -6,6 +6,7 @@
 import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
 import { pathConditions, prefixEnd, type PathFilter } from './path-filter';
+import { literalLimits } from './limit-literals';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
@@ -652,20 +653,17 @@ export function searchStatement(
  * distinct value bound once: the statements of a search repeat the project,
  * the match and the filters many times over. String literals are skipped
  * (no builder here puts a `?` in one, but a literal may hold any text).
- * An integer LIMIT or OFFSET is written into the text instead: a bound one
- * makes SQLite (3.46 on) prepare the statement a second time at its first
- * step, to plan with the value (sqlite3ExprIsInteger marks the parameter),
- * which doubles the prepare cost of every search.
+ * An integer LIMIT or OFFSET is written into the text instead (literalLimits:
+ * a bound one has SQLite prepare the statement twice).
  */
 export function numbered(q: SqlPart): SqlPart {
   const values: unknown[] = [];
   const seen = new Map<string, number>();
   let next = 0;
-  const sql = q.sql.replace(/'(?:[^']|'')*(?:'|$)|\?([0-9])?/g, (token, digit: string | undefined, at: number) => {
+  const sql = q.sql.replace(/'(?:[^']|'')*(?:'|$)|\?([0-9])?/g, (token, digit: string | undefined) => {
     if (token[0] === "'") return token;
     if (digit !== undefined) throw new Error('numbered: the statement already numbers its parameters');
     const value = q.params[next++];
-    if (Number.isSafeInteger(value) && LIMIT_BEFORE.test(q.sql.slice(Math.max(0, at - 8), at))) return String(value);
     const key = `${value === null ? 'null' : typeof value}:${String(value)}`;
     let n = seen.get(key);
     if (n === undefined) {
@@ -676,11 +674,9 @@ export function numbered(q: SqlPart): SqlPart {
     return `?${n}`;
   });
   if (next !== q.params.length) throw new Error(`numbered: ${q.params.length} parameters for ${next} placeholders`);
-  return { sql, params: values };
+  const literal = literalLimits(sql, values);
+  return literal ? { sql: literal.sql, params: literal.values } : { sql, params: values };
 }
-
-/** The text before a placeholder that is a LIMIT or OFFSET value. */
-const LIMIT_BEFORE = /\b(?:LIMIT|OFFSET)\s+$/i;
 
 /**
  * A whole search in one statement: the hits are counted and paged (best
