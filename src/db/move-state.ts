@@ -96,26 +96,26 @@ export const FINISHED = 'moved' as const;
 /** How long a finished move's record is kept (a retry with its move id is answered `moved` until then). */
 export const FINISHED_MOVE_MS = 24 * 60 * 60 * 1000;
 
-/** The move of `name` to the shard `target` is (in flight, or flipped and removing the old copy), or null. */
-export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
-  const raw = await budget.first<RawRecord>(target.prepare(`SELECT * FROM project_moves WHERE name = ?1 AND phase <> '${FINISHED}'`).bind(name));
-  return raw ? parsed(raw) : null;
-}
-
 /**
  * The record of `name` on `target`, whatever its phase: the move in flight
- * (`rec`), or the last finished move into `target` (`finished`).
+ * (`rec`), or the last finished move into `target` (`finished`). A shard holds
+ * one record per project (`name` is the key).
  */
 export async function readMoveOrFinished(target: D1Database, budget: QueryBudget, name: string): Promise<{ rec: MoveRecord | null; finished: MoveRecord | null }> {
   const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
   const rec = raw ? parsed(raw) : null;
-  return (rec?.phase as string) === FINISHED ? { rec: null, finished: rec } : { rec, finished: null };
+  return rec?.phase === FINISHED ? { rec: null, finished: rec } : { rec, finished: null };
+}
+
+/** The move of `name` to the shard `target` is (in flight, or flipped and removing the old copy), or null. */
+export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
+  return (await readMoveOrFinished(target, budget, name)).rec;
 }
 
 /** The finished move `moveId` of `name` into `target`, or null. */
 export async function readFinished(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
-  const raw = await budget.first<RawRecord>(target.prepare(`SELECT * FROM project_moves WHERE name = ?1 AND move_id = ?2 AND phase = '${FINISHED}'`).bind(name, moveId));
-  return raw ? parsed(raw) : null;
+  const { finished } = await readMoveOrFinished(target, budget, name);
+  return finished?.move_id === moveId ? finished : null;
 }
 
 /** Whether a move id of another project is already on `target` (a client reusing its id for a second project). */

@@ -85,9 +85,6 @@ interface Source {
 /** SQL the checks can be folded into: one SELECT (a leading WITH included), nothing after it. */
 const FOLDABLE = /^\s*(?:SELECT|WITH)\b/i;
 
-/** An SQL string literal ('' is a quote inside it). */
-const STRING_LITERAL = /'(?:[^']|'')*'/g;
-
 /** String literals and quoted identifiers: text in which no keyword or bracket counts. */
 const QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]/g;
 
@@ -118,7 +115,7 @@ function takesLimit(sql: string): boolean {
 function foldChecks(source: Source, folds: Fold[]): Source | null {
   const sql = source.sql.replace(/[\s;]+$/, '');
   // A `;` inside a string literal (the id range's ':;' bound, src/db/symbol-range.ts) ends nothing.
-  if (!FOLDABLE.test(sql) || sql.replace(STRING_LITERAL, "''").includes(';')) return null;
+  if (!FOLDABLE.test(sql) || sql.replace(QUOTED, "''").includes(';')) return null;
   const values = [...source.values];
   const conditions: string[] = [];
   for (const f of folds) {
