@@ -207,7 +207,7 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
     if (version === null) return overtaken(env, budget, name, source.index, to, rec);
     rec = {
       name,
-      move_id: opts.move ?? crypto.randomUUID().replaceAll('-', ''),
+      move_id: opts.move ?? newMoveId(),
       project_id: row.id,
       from_shard: source.index,
       to_shard: to,
@@ -284,24 +284,15 @@ const START_QUERIES = 7;
  * new one) starts it.
  */
 function notStartedAnswer(name: string, move: string | undefined, from: number, to: number, budget: QueryBudget): MoveStepAnswer {
-  const rec: MoveRecord = {
-    name,
-    move_id: move ?? crypto.randomUUID().replaceAll('-', ''),
-    project_id: '',
-    from_shard: from,
-    to_shard: to,
-    version: '',
-    phase: 'copying',
-    table_index: 0,
-    after_rowid: 0,
-    copied: {},
-    removed: {},
-    total: 0,
-    steps: 0,
-    started_at: 0,
-    updated_at: 0,
-  };
-  return answer(rec, 'copying', budget);
+  return answer(blankRecord(name, move ?? newMoveId(), from, to, 'copying'), 'copying', budget);
+}
+
+/** A new move's id: 32 hex digits. */
+const newMoveId = () => crypto.randomUUID().replaceAll('-', '');
+
+/** A move known only by its project, id, shards and phase: nothing copied, counted or timed (an answer's record when no cursor holds one). */
+function blankRecord(name: string, moveId: string, from: number, to: number, phase: MoveRecord['phase']): MoveRecord {
+  return { name, move_id: moveId, project_id: '', from_shard: from, to_shard: to, version: '', phase, table_index: 0, after_rowid: 0, copied: {}, removed: {}, total: 0, steps: 0, started_at: 0, updated_at: 0 };
 }
 
 /**
@@ -403,7 +394,7 @@ async function overtaken(env: Env, budget: QueryBudget, name: string, from: numb
     throw takenOver(name);
   }
   forgetShards();
-  const none: MoveRecord = { name, move_id: '', project_id: '', from_shard: from, to_shard: to, version: '', phase: 'removing', table_index: 0, after_rowid: 0, copied: {}, removed: {}, total: 0, steps: 0, started_at: 0, updated_at: 0 };
+  const none = blankRecord(name, '', from, to, 'removing');
   return finishedElsewhere(budget, from, to, seen && seen.from_shard === from && seen.to_shard === to ? seen : none);
 }
 
