@@ -103,18 +103,23 @@ export async function pathsFoldedTo(d1: D1Database, projectId: string, folded: r
   return out;
 }
 
+export interface SizeConflict {
+  path: string;
+  declared: number;
+  stored: number;
+}
+
 /**
  * A new or changed manifest entry whose declared size differs from the bytes
- * already stored for its hash, or null.
+ * already stored for its hash (at most one row).
  */
-export async function sizeConflict(d1: D1Database, uploadId: string): Promise<{ path: string; declared: number; stored: number } | null> {
+function sizeConflictStatement(d1: D1Database, uploadId: string): D1PreparedStatement {
   return d1
     .prepare(
       `SELECT u.path, u.size AS declared, b.size AS stored FROM upload_files u JOIN blobs b ON b.hash = u.hash
        WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed') AND u.size != b.size LIMIT 1`,
     )
-    .bind(uploadId)
-    .first<{ path: string; declared: number; stored: number }>();
+    .bind(uploadId);
 }
 
 export async function openUploadFor(d1: D1Database, projectId: string): Promise<UploadRow | null> {
@@ -195,12 +200,16 @@ export interface ChangeCounts {
 }
 
 export async function changeCounts(d1: D1Database, uploadId: string): Promise<ChangeCounts> {
-  const rows = await d1
-    .prepare('SELECT change, count(*) AS n FROM upload_files WHERE upload_id = ?1 GROUP BY change')
-    .bind(uploadId)
-    .all<{ change: keyof ChangeCounts; n: number }>();
+  return readChangeCounts((await changeCountsStatement(d1, uploadId).all<{ change: keyof ChangeCounts; n: number }>()).results);
+}
+
+function changeCountsStatement(d1: D1Database, uploadId: string): D1PreparedStatement {
+  return d1.prepare('SELECT change, count(*) AS n FROM upload_files WHERE upload_id = ?1 GROUP BY change').bind(uploadId);
+}
+
+function readChangeCounts(rows: readonly { change: keyof ChangeCounts; n: number }[]): ChangeCounts {
   const out: ChangeCounts = { new: 0, changed: 0, unchanged: 0, deleted: 0 };
-  for (const r of rows.results) out[r.change] = r.n;
+  for (const r of rows) out[r.change] = r.n;
   return out;
 }
 
@@ -209,16 +218,41 @@ export async function changeCounts(d1: D1Database, uploadId: string): Promise<Ch
  * no extraction of that content for that language by the current extractor.
  */
 export async function missingHashes(d1: D1Database, uploadId: string, extractorVersion: number): Promise<string[]> {
-  const rows = await d1
+  const rows = await missingHashesStatement(d1, uploadId, extractorVersion).all<{ hash: string }>();
+  return rows.results.map((r) => r.hash);
+}
+
+function missingHashesStatement(d1: D1Database, uploadId: string, extractorVersion: number): D1PreparedStatement {
+  return d1
     .prepare(
       `SELECT DISTINCT u.hash FROM upload_files u
        WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
          AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
        ORDER BY u.hash`,
     )
-    .bind(uploadId, extractorVersion)
-    .all<{ hash: string }>();
-  return rows.results.map((r) => r.hash);
+    .bind(uploadId, extractorVersion);
+}
+
+/**
+ * What opening an upload answers once its manifest is classified: `changeCounts`,
+ * `missingHashes` and `sizeConflict` read in one D1 batch (one round trip instead of three,
+ * and one snapshot of the upload's rows).
+ */
+export async function openedUploadState(
+  d1: D1Database,
+  uploadId: string,
+  extractorVersion: number,
+): Promise<{ plan: ChangeCounts; missing: string[]; conflict: SizeConflict | null }> {
+  const [counts, hashes, conflicts] = await d1.batch([
+    changeCountsStatement(d1, uploadId),
+    missingHashesStatement(d1, uploadId, extractorVersion),
+    sizeConflictStatement(d1, uploadId),
+  ]);
+  return {
+    plan: readChangeCounts(counts.results as { change: keyof ChangeCounts; n: number }[]),
+    missing: (hashes.results as { hash: string }[]).map((r) => r.hash),
+    conflict: (conflicts.results as SizeConflict[])[0] ?? null,
+  };
 }
 
 /** Missing (path, hash) pairs, for error details. */

@@ -20,7 +20,7 @@ import {
   pathsFoldedTo,
   releaseAbandonedUploads,
   setUploadStatus,
-  sizeConflict,
+  openedUploadState,
   recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
@@ -211,7 +211,7 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw err;
   }
-  const [plan, missing, conflict] = await Promise.all([changeCounts(d1, upload.id), missingHashes(d1, upload.id, EXTRACTOR_VERSION), sizeConflict(d1, upload.id)]);
+  const { plan, missing, conflict } = await openedUploadState(d1, upload.id, EXTRACTOR_VERSION);
   if (conflict) {
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw new PincherError('size_mismatch', `manifest entry ${conflict.path.slice(0, 200)} declares ${conflict.declared} bytes, but the content with its hash has ${conflict.stored}; nothing was written`, {

@@ -108,6 +108,16 @@ function choose(syms: readonly SymbolInput[], want: Want): SymbolInput | null {
   return syms.find((s) => want.has(s.kind)) ?? null;
 }
 
+/** A name compared without case or underscores (`db_conn` reads as `DBConn`). */
+const normName = (x: string) => x.replace(/_/g, '').toLowerCase();
+
+/** A call whose callee is a path of plain identifiers (see `FileResolution.plainCalls`). */
+interface PlainCall {
+  ref: RefInput & { enclosing: string };
+  segs: string[];
+  name: string;
+}
+
 /** Resolves the refs of one file. */
 export class FileResolution {
   readonly edges: GraphEdge[] = [];
@@ -116,6 +126,7 @@ export class FileResolution {
   private readonly bases = new Map<string, TypeRef[]>();
   private readonly fieldClasses = new Map<string, SymbolInput | null>();
   private fileRefs: readonly RefInput[] = [];
+  private plainCallList: readonly PlainCall[] | null = null;
 
   constructor(
     private readonly file: string,
@@ -139,6 +150,7 @@ export class FileResolution {
 
   run(refs: readonly RefInput[]): GraphEdge[] {
     this.fileRefs = refs;
+    this.plainCallList = null;
     for (const ref of refs) {
       if (ref.kind === 'inherit' && ref.enclosing !== null) {
         const list = this.inherits.get(ref.enclosing);
@@ -400,10 +412,9 @@ export class FileResolution {
   private byReceiverName(ref: RefInput, pool: readonly SymbolInput[]): SymbolInput | null {
     const { segs } = parseCallee(ref.name);
     if (segs.length !== 2 || !isIdentifier(segs[0])) return null;
-    const norm = (x: string) => x.replace(/_/g, '').toLowerCase();
-    const want = norm(segs[0]);
+    const want = normName(segs[0]);
     if (want.length < 3) return null;
-    const hits = pool.filter((s) => s.id !== ref.enclosing && s.parent !== null && norm(lastSegment(s.parent)).endsWith(want) && !s.abstract);
+    const hits = pool.filter((s) => s.id !== ref.enclosing && s.parent !== null && normName(lastSegment(s.parent)).endsWith(want) && !s.abstract);
     return hits.length === 1 ? hits[0] : null;
   }
 
@@ -508,6 +519,24 @@ export class FileResolution {
   }
 
   /**
+   * The file's calls inside a definition whose callee is a path of plain identifiers
+   * (`self.db.connect`), with the last one's `normName`, in the file's order: what `fieldClass`
+   * reads, worked out once per file instead of once per field it looks up.
+   */
+  private plainCalls(): readonly PlainCall[] {
+    if (this.plainCallList) return this.plainCallList;
+    const out: PlainCall[] = [];
+    for (const r of this.fileRefs) {
+      if (r.kind !== 'call' || r.enclosing === null) continue;
+      const { segs, raw } = parseCallee(r.name);
+      if (segs.length === 0 || !segs.every(isIdentifier) || raw.some((x) => x.includes('('))) continue;
+      out.push({ ref: r as PlainCall['ref'], segs, name: normName(segs[segs.length - 1]) });
+    }
+    this.plainCallList = out;
+    return out;
+  }
+
+  /**
    * The class a field of `type` holds, read from the constructor calls inside the type: the one
    * project class constructed there whose name is the field's name or ends with it, ignoring
    * case and underscores (`self.store = Store()`, `private store = new MemoryStore()`).
@@ -516,16 +545,12 @@ export class FileResolution {
     if (!type.sym || type.sym.file !== this.file) return null;
     const key = `${type.sym.id}\0${field}`;
     if (this.fieldClasses.has(key)) return this.fieldClasses.get(key) ?? null;
-    const norm = (x: string) => x.replace(/_/g, '').toLowerCase();
-    const want = norm(field);
+    const want = normName(field);
     const inside = `${this.file}::${type.qn}.`;
     const found = new Map<string, SymbolInput>();
     if (want.length >= 2) {
-      for (const r of this.fileRefs) {
-        if (r.kind !== 'call' || r.enclosing === null || (r.enclosing !== type.sym.id && !r.enclosing.startsWith(inside))) continue;
-        const { segs, raw } = parseCallee(r.name);
-        if (segs.length === 0 || !segs.every(isIdentifier) || raw.some((x) => x.includes('('))) continue;
-        const name = norm(segs[segs.length - 1]);
+      for (const { ref: r, segs, name } of this.plainCalls()) {
+        if (r.enclosing !== type.sym.id && !r.enclosing.startsWith(inside)) continue;
         if (name !== want && !name.endsWith(want)) continue;
         const t = this.typeByPath(r, segs);
         if (t && (t.sym.kind === 'Class' || t.sym.kind === 'Struct')) found.set(t.sym.id, t.sym);
