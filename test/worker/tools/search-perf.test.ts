@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countQuery, numbered, pageQuery, prefixMatch, searchQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
+import { countQuery, missCounts, numbered, pageQuery, prefixMatch, searchQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { rest, type Json } from '../helpers';
@@ -173,21 +173,24 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     };
     const row = async (q: { sql: string; params: unknown[] }) => {
       expect(q.params.length).toBeLessThan(30);
-      const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string; prefixes: string | null }>();
+      const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string }>();
       expect(r?.total_n).toBe(0);
       return r!;
     };
-    // A name of the project under a kind it does not have: the relaxations find it (and the prefixes are not asked).
+    const questions = (n: number) => ({ match: '', relaxations: relaxationsOf(filters).slice(0, n), gaps: null, prefixes: prefixes.slice(0, n) });
+    // A name of the project under a kind it does not have: the relaxations find it (and the prefixes are not counted).
     const narrow = { ...filters, kind: 'Interface' };
-    const relaxedRow = await row(ask('handleToken17', narrow, 7));
+    const relaxedRow = missCounts(await row(ask('handleToken17', narrow, 7)), questions(7));
     const expected = await Promise.all(relaxationsOf(narrow).map((r) => own(translateQuery('handleToken17').match, r)));
-    expect(JSON.parse(relaxedRow.relaxed)).toEqual(expected);
+    expect(relaxedRow.relaxed).toEqual(expected);
     expect(expected.filter(([n]) => (n as number) > 0).length).toBeGreaterThan(0);
-    expect(relaxedRow.prefixes).toBeNull();
-    // A name found nowhere: the shorter prefixes are counted under the search's filters.
-    const prefixRow = await row(ask('handleTokenzz', filters, 7));
+    expect(relaxedRow.prefixes).toEqual(prefixes.map(() => 0));
+    expect((await Promise.all(prefixes.map(async (p) => (await own(p, narrow))[0]))).some((n) => (n as number) > 0)).toBe(true);
+    // A name found nowhere: the shorter prefixes are counted under the search's filters, in the relaxations' list.
+    const prefixRow = missCounts(await row(ask('handleTokenzz', filters, 7)), questions(7));
     const counts = await Promise.all(prefixes.map(async (p) => (await own(p, filters))[0]));
-    expect(JSON.parse(prefixRow.prefixes ?? 'null')).toEqual(counts);
+    expect(prefixRow.prefixes).toEqual(counts);
+    expect(prefixRow.relaxed).toEqual(relaxationsOf(filters).map(() => [0, null]));
     expect(counts.filter((n) => (n as number) > 0).length).toBeGreaterThan(1);
   });
 
