@@ -612,8 +612,8 @@ export interface MissQuestions {
   /** Asked only when nothing of the project matches `match` in any corpus: files not fully extracted. */
   gaps: ExtractionGapQuestion | null;
   /**
-   * Matches of each (a prefix MATCH) under the search's filters, counted only when nothing of the project matches
-   * `match` in any corpus (else 0): in `relaxed`, after the relaxations (missCounts).
+   * Matches of each (a prefix MATCH) under the search's filters, asked only when nothing of the project matches
+   * `match` in any corpus (else none, or 0 each): in `relaxed`, after the relaxations (missCounts).
    */
   prefixes: readonly string[];
 }
@@ -760,8 +760,8 @@ export function searchQuery(
 /**
  * The matches of `match` under each of `relaxations` (the search's filters
  * with some lifted, or the corpus swapped), then of each of `prefixes` (a
- * prefix MATCH) under the search's own filters, counted only when `nowhere`
- * holds (else 0), as a JSON `[[n, best], …]`: one count over a JSON list of
+ * prefix MATCH) under the search's own filters, asked only when `nowhere`
+ * holds (else left out, or 0 when counted on their own), as a JSON `[[n, best], …]`: one count over a JSON list of
  * them, each row's match and filters read from the list, rather than one
  * count per question. The statement's text, and the time SQLite takes to
  * prepare it (paid by every search, hits or not), stays that of one count.
@@ -811,9 +811,7 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
     return cond.join(' AND ');
   };
   const params: unknown[] = [];
-  // A prefix row (relax 0) counts only when nothing of the project matches `match`.
-  const gate = prefixes.length ? ` AND (rx.relax OR ${nowhere})` : '';
-  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH rx.match AND ${conditions(params)}${gate}`;
+  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH rx.match AND ${conditions(params)}`;
   // The name index's candidates count for the relaxations (a prefix row's match is a prefix, which names no definition).
   const named = relaxations.length ? namedCandidates(rank) : null;
   if (named) {
@@ -822,11 +820,13 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
     count = `SELECT sum(n) AS n, max(best) AS best FROM (${count} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})`;
   }
   params.push(JSON.stringify(rows));
+  // The prefix rows (relax 0) are left out of the list, not counted, unless nothing of the project matches `match`.
+  const gate = prefixes.length ? ` WHERE value ->> '$.relax' OR ${nowhere}` : '';
   return {
     sql: `(SELECT json_group_array(json((SELECT json_array(n, best) FROM (${count})))) FROM
       (SELECT value ->> '$.match' AS match, value ->> '$.relax' AS relax, value ->> '$.corpus' AS corpus, value ->> '$.kind' AS kind,
               value ->> '$.language' AS language, value ->> '$.min_confidence' AS min_confidence, value ->> '$.path' AS path
-       FROM json_each(?) ORDER BY key) rx)`,
+       FROM json_each(?)${gate} ORDER BY key) rx)`,
     params,
   };
 }
