@@ -36,13 +36,10 @@ export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuesti
   if (text !== null) params.push(text);
   const where = ['f.project_id = ?'];
   params.push(projectId);
-  if (opts.corpus !== undefined) {
-    where.push('f.corpus = ?');
-    params.push(opts.corpus);
-  }
-  if (opts.path !== undefined) {
-    where.push('f.path = ?');
-    params.push(opts.path);
+  for (const [column, value] of [['f.corpus', opts.corpus], ['f.path', opts.path]] as const) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
   }
   params.push(opts.limit);
   return {
