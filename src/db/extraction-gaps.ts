@@ -29,20 +29,29 @@ export interface ExtractionGapQuestion {
  * own or a subquery of another (search sends it with its page: src/db/search.ts).
  */
 export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuestion): { sql: string; params: unknown[] } {
+  // Only the conditions a question has are written: the text is prepared with every search (src/db/search.ts).
   const text = opts.text;
-  const corpus = opts.corpus ?? null;
-  const path = opts.path ?? null;
+  const params: unknown[] = [];
+  const mentions = text === null ? '0' : 'coalesce(instr(b.content, ?) > 0, 0)';
+  if (text !== null) params.push(text);
+  const where = ['f.project_id = ?'];
+  params.push(projectId);
+  for (const [column, value] of [['f.corpus', opts.corpus], ['f.path', opts.path]] as const) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
+  }
+  params.push(opts.limit);
   return {
-    sql: `SELECT f.path, f.status, f.reason, coalesce(e.had_errors, 0) AS partial,
-              CASE WHEN ? IS NULL THEN 0 ELSE coalesce(instr(b.content, ?) > 0, 0) END AS mentions
+    sql: `SELECT f.path, f.status, f.reason, coalesce(e.had_errors, 0) AS partial, ${mentions} AS mentions
        FROM files f
        LEFT JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
-       LEFT JOIN blobs b ON ? IS NOT NULL AND b.hash = f.hash
-       WHERE f.project_id = ? AND (? IS NULL OR f.corpus = ?) AND (? IS NULL OR f.path = ?)
+       ${text === null ? '' : 'LEFT JOIN blobs b ON b.hash = f.hash'}
+       WHERE ${where.join(' AND ')}
          AND (f.status = 'failed' OR f.reason = 'file_too_large' OR e.had_errors = 1)
        ORDER BY mentions DESC, f.path
        LIMIT ?`,
-    params: [text, text, text, projectId, corpus, corpus, path, path, opts.limit],
+    params,
   };
 }
 

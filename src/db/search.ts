@@ -397,9 +397,16 @@ function pathFilterConditions(path: PathFilter, params: unknown[]): string[] {
  */
 export type SearchMatch = string | { all: string; any: string };
 
-/** The MATCH operand: a parameter, or the fallback's choice between two. */
-function matchOperand(m: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+/**
+ * A fallback whose choice a statement makes once, in its CTE `fb` (searchQuery):
+ * every MATCH of the statement reads it rather than asking again whether every word finds something.
+ */
+type ChosenMatch = Exclude<SearchMatch, string> & { chosen: true };
+
+/** The MATCH operand: a parameter, or the fallback's choice between two (read from `fb` when chosen once). */
+function matchOperand(m: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   if (typeof m === 'string') return { sql: '?', params: [m] };
+  if ('chosen' in m) return { sql: '(SELECT CASE WHEN every THEN ? ELSE ? END FROM fb)', params: [m.all, m.any] };
   const hit = hitsExist(m.all, f, rank);
   return { sql: `(CASE WHEN ${hit.sql} THEN ? ELSE ? END)`, params: [...hit.params, m.all, m.any] };
 }
@@ -413,7 +420,7 @@ function hitsExist(match: string, f: SymbolFilters, rank: NameRank | null): SqlP
   return { sql: `(${fts} OR EXISTS (SELECT 1 FROM symbols s WHERE ${named.sql}))`, params: [...w.params, ...named.params] };
 }
 
-function where(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+function where(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const m = matchOperand(match, f, rank);
   const params: unknown[] = [...m.params];
   const cond = [`symbols_fts MATCH ${m.sql}`, ...filterConditions(f, params)];
@@ -424,7 +431,7 @@ function where(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): Sql
  * Hits of the name index the full-text match does not hold (`pkg.Func`:
  * a top-level Func in folder pkg; `==`: an operator method): a WHERE over `s`, or null.
  */
-function namedWhere(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart | null {
+function namedWhere(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart | null {
   const named = namedCandidates(rank);
   if (!named) return null;
   const params: unknown[] = [...named.params];
@@ -498,7 +505,7 @@ const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS s
  * Every hit, narrow (its rowid and what orders it; confidence for the count's
  * best): the page sorts these and reads its symbols' columns for its rows only.
  */
-function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, scored = true): SqlPart {
+function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, scored = true): SqlPart {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
   const ftsScore = scored ? scoreSql(rank, `-${BM25}`) : { sql: '', params: [] };
@@ -525,7 +532,7 @@ function hitsQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, 
  * under a kind, language, path or confidence filter. No temporary table is built (SQLite keeps them in files in workerd's build).
  * Null for any other query: a CTE `hp` of hitsQuery's columns.
  */
-function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
+function prefixPageHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
   const starts = namePrefixSql(rank);
   if (!starts || typeof match !== 'string') return null;
   // Under a kind, language, path or confidence filter, bm25 is already computed for the few hits passing it, and
@@ -548,7 +555,7 @@ function prefixPageHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | n
 }
 
 /** Every hit with its score: a CTE `hp` of hitsQuery's columns (the page's own, see searchQuery). */
-function scoredHits(match: SearchMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
+function scoredHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
   const hits = hitsQuery(match, f, rank);
   return { sql: `hp AS NOT MATERIALIZED (${hits.sql})`, params: hits.params };
 }
@@ -604,8 +611,17 @@ export interface MissQuestions {
   relaxations: readonly SymbolFilters[];
   /** Asked only when nothing of the project matches `match` in any corpus: files not fully extracted. */
   gaps: ExtractionGapQuestion | null;
-  /** Asked only when nothing of the project matches `match` in any corpus: matches of each (a prefix MATCH) under the search's filters. */
+  /**
+   * Matches of each (a prefix MATCH) under the search's filters, asked only when nothing of the project matches
+   * `match` in any corpus (else none, or 0 each): in `relaxed`, after the relaxations (missCounts).
+   */
   prefixes: readonly string[];
+}
+
+/** The answers of a row to `questions`: the count and best confidence under each relaxation, the count of each prefix. */
+export function missCounts(row: Pick<SearchRow, 'relaxed'>, questions: MissQuestions): { relaxed: [number, number | null][]; prefixes: number[] } {
+  const found = JSON.parse(row.relaxed ?? '[]') as [number, number | null][];
+  return { relaxed: found.slice(0, questions.relaxations.length), prefixes: found.slice(questions.relaxations.length).map(([n]) => n) };
 }
 
 /**
@@ -621,12 +637,10 @@ export interface SearchRow extends Omit<SymbolHitRow, 'rid'> {
   total_best: number | null;
   /** 1 when every word matched nothing and the hits are of any word (SearchMatch's fallback). */
   fallback: number;
-  /** JSON `[[n, best], …]`, one per MissQuestions.relaxations. */
+  /** JSON `[[n, best], …]`, one per MissQuestions.relaxations, then one per MissQuestions.prefixes (missCounts). */
   relaxed?: string | null;
   /** JSON array of extraction gap rows (src/db/extraction-gaps.ts). */
   gaps?: string | null;
-  /** JSON `[n, …]`, one per MissQuestions.prefixes. */
-  prefixes?: string | null;
 }
 
 /** Bound parameters D1 takes in one statement. */
@@ -693,48 +707,46 @@ export function searchQuery(
   rank: NameRank | null,
   miss: MissQuestions | null,
 ): SqlPart {
+  // Two or more words falling back to any of them: whether every word finds something is asked once (`fb`), and
+  // the count, the page and `fallback` read the answer (asked in each, it ran three times).
+  const ctes: string[] = [];
+  const cteParams: unknown[] = [];
+  let chosen: SearchMatch | ChosenMatch = match;
+  if (typeof match !== 'string') {
+    const all = hitsExist(match.all, f, rank);
+    ctes.push(`fb AS MATERIALIZED (SELECT ${all.sql} AS every)`);
+    cteParams.push(...all.params);
+    chosen = { ...match, chosen: true };
+  }
   // The count's hits carry no score: SQLite copies a CTE into each query that reads it, score and all, so a scored
   // `h` read by the count and the page made every search prepare the score twice; the page scores its own (`hs`).
-  const hits = hitsQuery(match, f, rank, false);
+  const hits = hitsQuery(chosen, f, rank, false);
   // Not materialized: a temporary table of every hit costs more than finding them twice (count and page) when
   // SQLite keeps temporary tables in files (workerd's build: TEMP_STORE=1), measured in sqlite3 on the latency bench's mix.
-  const ctes = [`h AS NOT MATERIALIZED (${hits.sql})`, 't AS NOT MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)'];
-  const cteParams: unknown[] = [...hits.params];
+  ctes.push(`h AS NOT MATERIALIZED (${hits.sql})`, 't AS NOT MATERIALIZED (SELECT count(*) AS n, max(confidence) AS best FROM h)');
+  cteParams.push(...hits.params);
   const params: unknown[] = [];
   const cols = ['t.n AS total_n', 't.best AS total_best'];
-  if (typeof match === 'string') {
-    cols.push('0 AS fallback');
-  } else {
-    const all = hitsExist(match.all, f, rank);
-    cols.push(`(CASE WHEN t.n = 0 THEN 0 ELSE NOT ${all.sql} END) AS fallback`);
-    params.push(...all.params);
-  }
+  cols.push(typeof match === 'string' ? '0 AS fallback' : '(CASE WHEN t.n = 0 THEN 0 ELSE NOT (SELECT every FROM fb) END) AS fallback');
   if (miss) {
-    const relaxed = relaxedCounts(miss.match, f, miss.relaxations, rank);
-    cols.push(`CASE WHEN t.n = 0 THEN ${relaxed.sql} END AS relaxed`);
-    params.push(...relaxed.params);
-    // Nothing anywhere in the project: the one condition both remaining questions wait for (computed once).
-    const nowhere = 't.n = 0 AND NOT (SELECT hit FROM a)';
+    // Nothing anywhere in the project: the one condition the gaps and the prefixes wait for (computed once).
+    const nowhere = 'NOT (SELECT hit FROM a)';
     if (miss.gaps || miss.prefixes.length) {
       const anywhere = hitsExist(miss.match, { projectId: f.projectId }, rank);
       ctes.push(`a AS MATERIALIZED (SELECT ${anywhere.sql} AS hit)`);
       cteParams.push(...anywhere.params);
     }
+    const relaxed = relaxedCounts(miss.match, f, miss.relaxations, miss.prefixes, nowhere, rank);
+    cols.push(`CASE WHEN t.n = 0 THEN ${relaxed.sql} END AS relaxed`);
+    params.push(...relaxed.params);
     if (miss.gaps) {
       const gaps = extractionGapsQuery(f.projectId, miss.gaps);
-      cols.push(`CASE WHEN ${nowhere} THEN (SELECT json_group_array(json_object('path', path, 'status', status, 'reason', reason, 'partial', partial, 'mentions', mentions)) FROM (${gaps.sql})) END AS gaps`);
+      cols.push(`CASE WHEN t.n = 0 AND ${nowhere} THEN (SELECT json_group_array(json_object('path', path, 'status', status, 'reason', reason, 'partial', partial, 'mentions', mentions)) FROM (${gaps.sql})) END AS gaps`);
       params.push(...gaps.params);
-    }
-    if (miss.prefixes.length) {
-      // One count over the list of prefix matches (see relaxedCounts).
-      const cond = filterConditions(f, params);
-      cols.push(`CASE WHEN ${nowhere} THEN (SELECT json_group_array((SELECT count(*) ${FROM} WHERE symbols_fts MATCH px.value AND ${cond.join(' AND ')}))
-        FROM (SELECT value FROM json_each(?) ORDER BY key) px) END AS prefixes`);
-      params.push(JSON.stringify(miss.prefixes));
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
-  const scored = prefixPageHits(match, f, rank, page) ?? scoredHits(match, f, rank);
+  const scored = prefixPageHits(chosen, f, rank, page) ?? scoredHits(chosen, f, rank);
   ctes.push(scored.sql);
   cteParams.push(...scored.params);
   const top = pageOf('hp', f, page);
@@ -747,30 +759,41 @@ export function searchQuery(
 
 /**
  * The matches of `match` under each of `relaxations` (the search's filters
- * with some lifted, or the corpus swapped), as a JSON `[[n, best], …]`: one
- * count over a JSON list of the relaxations, each row's filters read from the
- * list, rather than one count per relaxation. The statement's text, and the
- * time SQLite takes to prepare it (paid by every search, hits or not), stays
- * that of one count. A relaxation whose path filter is not the search's own
- * (or absent) or whose project differs is counted on its own.
+ * with some lifted, or the corpus swapped), then of each of `prefixes` (a
+ * prefix MATCH) under the search's own filters, asked only when `nowhere`
+ * holds (else left out, or 0 when counted on their own), as a JSON `[[n, best], …]`: one count over a JSON list of
+ * them, each row's match and filters read from the list, rather than one
+ * count per question. The statement's text, and the time SQLite takes to
+ * prepare it (paid by every search, hits or not), stays that of one count.
+ * Relaxations whose path filter is not the search's own (or absent) or whose
+ * project differs are counted each on its own, and so are the prefixes then.
  */
-function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly SymbolFilters[], rank: NameRank | null): SqlPart {
-  if (relaxations.length === 0) return { sql: 'json_array()', params: [] };
+function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly SymbolFilters[], prefixes: readonly string[], nowhere: string, rank: NameRank | null): SqlPart {
+  if (relaxations.length + prefixes.length === 0) return { sql: 'json_array()', params: [] };
   const listed = relaxations.every((r) => r.projectId === f.projectId && (r.path === undefined || r.path === f.path));
   if (!listed) {
     const counts = relaxations.map((r) => countQuery(match, r, rank));
+    const prefixCounts = prefixes.map((p) => {
+      const params: unknown[] = [p];
+      const cond = filterConditions(f, params);
+      return { sql: `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND ${nowhere}`, params };
+    });
+    const all = [...counts, ...prefixCounts];
     return {
-      sql: `json_array(${counts.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')})`,
-      params: counts.flatMap((r) => r.params),
+      sql: `json_array(${all.map((r) => `json((SELECT json_array(n, best) FROM (${r.sql})))`).join(', ')})`,
+      params: all.flatMap((r) => r.params),
     };
   }
-  const rows = relaxations.map((r) => ({
+  const row = (m: string, r: SymbolFilters, relax: number) => ({
+    match: m,
+    relax,
     corpus: r.corpus ?? null,
     kind: r.kind ?? null,
     language: r.language ?? null,
     min_confidence: r.minConfidence ?? null,
     path: r.path ? 1 : 0,
-  }));
+  });
+  const rows = [...relaxations.map((r) => row(match, r, 1)), ...prefixes.map((p) => row(p, f, 0))];
   const conditions = (params: unknown[]): string => {
     params.push(f.projectId);
     const cond = [
@@ -787,20 +810,23 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
     }
     return cond.join(' AND ');
   };
-  const params: unknown[] = [match];
-  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH ? AND ${conditions(params)}`;
-  const named = namedCandidates(rank);
+  const params: unknown[] = [];
+  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH rx.match AND ${conditions(params)}`;
+  // The name index's candidates count for the relaxations (a prefix row's match is a prefix, which names no definition).
+  const named = relaxations.length ? namedCandidates(rank) : null;
   if (named) {
     params.push(...named.params);
-    const cond = `${named.sql} AND ${conditions(params)} AND NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ? AND symbols_fts.rowid = s.rowid)`;
-    params.push(match);
+    const cond = `rx.relax AND ${named.sql} AND ${conditions(params)} AND NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH rx.match AND symbols_fts.rowid = s.rowid)`;
     count = `SELECT sum(n) AS n, max(best) AS best FROM (${count} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})`;
   }
   params.push(JSON.stringify(rows));
+  // The prefix rows (relax 0) are left out of the list, not counted, unless nothing of the project matches `match`.
+  const gate = prefixes.length ? ` WHERE value ->> '$.relax' OR ${nowhere}` : '';
   return {
     sql: `(SELECT json_group_array(json((SELECT json_array(n, best) FROM (${count})))) FROM
-      (SELECT value ->> '$.corpus' AS corpus, value ->> '$.kind' AS kind, value ->> '$.language' AS language,
-              value ->> '$.min_confidence' AS min_confidence, value ->> '$.path' AS path FROM json_each(?) ORDER BY key) rx)`,
+      (SELECT value ->> '$.match' AS match, value ->> '$.relax' AS relax, value ->> '$.corpus' AS corpus, value ->> '$.kind' AS kind,
+              value ->> '$.language' AS language, value ->> '$.min_confidence' AS min_confidence, value ->> '$.path' AS path
+       FROM json_each(?)${gate} ORDER BY key) rx)`,
     params,
   };
 }

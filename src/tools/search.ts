@@ -3,6 +3,7 @@ import { LANGUAGES, SYMBOL_KINDS } from '../extract';
 import type { ProjectRow } from '../db/projects';
 import {
   countStatement,
+  missCounts,
   prefixMatch,
   resolvePathFilter,
   snippetFromWindow,
@@ -224,12 +225,11 @@ function fitting(statement: D1PreparedStatement | null): D1PreparedStatement {
  */
 async function askApart(d1: D1Database, match: SearchMatch, filters: SymbolFilters, rank: NameRank | null, questions: MissQuestions): Promise<SearchRow> {
   const parts: MissQuestions[] = [
-    { ...questions, gaps: null, prefixes: [] },
+    { ...questions, gaps: null },
     { ...questions, relaxations: [], prefixes: [] },
-    { ...questions, relaxations: [], gaps: null },
   ];
-  const [relaxed, gaps, prefixes] = await d1.batch<SearchRow>(parts.map((p) => fitting(searchStatement(d1, match, filters, null, rank, p))));
-  return { ...relaxed.results[0], gaps: gaps.results[0].gaps, prefixes: prefixes.results[0].prefixes };
+  const [relaxed, gaps] = await d1.batch<SearchRow>(parts.map((p) => fitting(searchStatement(d1, match, filters, null, rank, p))));
+  return { ...relaxed.results[0], gaps: gaps.results[0].gaps };
 }
 
 /**
@@ -388,7 +388,7 @@ function shorterPrefixes(words: readonly string[]): { word: string; lengths: num
 function explainEmpty(ctx: ToolContext, project: ProjectRow, args: Args, query: TranslatedQuery, step: StepArgs, miss: MissPlan | null, counted: SearchRow): void {
   if (explainNoSymbols(ctx, project, query.words[0] ?? args.query, 'no query')) return;
   if (!miss) return;
-  const found = JSON.parse(counted.relaxed ?? '[]') as [number, number | null][];
+  const { relaxed: found, prefixes: counts } = missCounts(counted, miss.questions);
   const hits = miss.relaxations
     .map((r, k) => ({ ...r, n: found[k]?.[0] ?? 0, best: found[k]?.[1] ?? null }))
     .filter((r) => r.n > 0);
@@ -442,7 +442,6 @@ function explainEmpty(ctx: ToolContext, project: ProjectRow, args: Args, query: 
   ctx.meta.empty('no_results_in_corpus', `no symbol of project '${project.name}' matches ${query.canonical} in any corpus, kind or language`, {
     query: query.canonical,
   });
-  const counts = JSON.parse(counted.prefixes ?? '[]') as number[];
   const k = counts.findIndex((n) => n > 0);
   if (miss.prefix && k >= 0) {
     const shorter = `${miss.prefix.word.slice(0, miss.prefix.lengths[k])}*`;

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countQuery, numbered, pageQuery, prefixMatch, searchQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
+import { countQuery, missCounts, numbered, pageQuery, prefixMatch, searchQuery, translateQuery, type SymbolFilters } from '../../../src/db/search';
+import { extractionGapsQuery } from '../../../src/db/extraction-gaps';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { SCHEMA_VERSION } from '../../../src/version';
 import { rest, type Json } from '../helpers';
@@ -135,7 +136,7 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
       const match = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
       const page = { limit: 20, offset: 0, snippets: false };
       const q = numbered(searchQuery(match, filters, page, query.rank, null));
-      const counted = /^WITH h AS NOT MATERIALIZED \((.*?)\), t AS /s.exec(q.sql)?.[1] ?? '';
+      const counted = /(?:^WITH |, )h AS NOT MATERIALIZED \((.*?)\), t AS /s.exec(q.sql)?.[1] ?? '';
       expect(counted, text).toMatch(/symbols_fts MATCH/);
       expect(counted, text).not.toMatch(/bm25|score/);
       const plain = pageQuery(match, filters, page, query.rank);
@@ -173,22 +174,40 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     };
     const row = async (q: { sql: string; params: unknown[] }) => {
       expect(q.params.length).toBeLessThan(30);
-      const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string; prefixes: string | null }>();
+      const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string }>();
       expect(r?.total_n).toBe(0);
       return r!;
     };
-    // A name of the project under a kind it does not have: the relaxations find it (and the prefixes are not asked).
+    const questions = (n: number) => ({ match: '', relaxations: relaxationsOf(filters).slice(0, n), gaps: null, prefixes: prefixes.slice(0, n) });
+    // A name of the project under a kind it does not have: the relaxations find it (and the prefixes are not counted).
     const narrow = { ...filters, kind: 'Interface' };
-    const relaxedRow = await row(ask('handleToken17', narrow, 7));
+    const relaxedRow = missCounts(await row(ask('handleToken17', narrow, 7)), questions(7));
     const expected = await Promise.all(relaxationsOf(narrow).map((r) => own(translateQuery('handleToken17').match, r)));
-    expect(JSON.parse(relaxedRow.relaxed)).toEqual(expected);
+    expect(relaxedRow.relaxed).toEqual(expected);
     expect(expected.filter(([n]) => (n as number) > 0).length).toBeGreaterThan(0);
-    expect(relaxedRow.prefixes).toBeNull();
-    // A name found nowhere: the shorter prefixes are counted under the search's filters.
-    const prefixRow = await row(ask('handleTokenzz', filters, 7));
+    expect(relaxedRow.prefixes).toEqual([]);
+    // A name found nowhere: the shorter prefixes are counted under the search's filters, in the relaxations' list.
+    const prefixRow = missCounts(await row(ask('handleTokenzz', filters, 7)), questions(7));
     const counts = await Promise.all(prefixes.map(async (p) => (await own(p, filters))[0]));
-    expect(JSON.parse(prefixRow.prefixes ?? 'null')).toEqual(counts);
+    expect(prefixRow.prefixes).toEqual(counts);
+    expect(prefixRow.relaxed).toEqual(relaxationsOf(filters).map(() => [0, null]));
     expect(counts.filter((n) => (n as number) > 0).length).toBeGreaterThan(1);
+  });
+
+  it('prepares no question twice: the shorter prefixes ride in the relaxations\' count, the fallback asks once whether every word matches, gaps write only their conditions', () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    const matches = (sql: string) => sql.split('symbols_fts MATCH').length - 1;
+    const query = translateQuery('parse invoice');
+    const page = { limit: 20, offset: 0, snippets: false };
+    const miss = (prefixes: string[]) => ({ match: query.orMatch!, relaxations: [{ projectId, corpus: 'docs' }], gaps: { text: 'parse', limit: 11 }, prefixes });
+    const withPrefixes = numbered(searchQuery(query.match, filters, page, query.rank, miss(['pars', 'par'].map(prefixMatch))));
+    const without = numbered(searchQuery(query.match, filters, page, query.rank, miss([])));
+    expect(matches(withPrefixes.sql)).toBe(matches(without.sql));
+    const single = numbered(searchQuery(query.match, filters, page, query.rank, null));
+    const fallback = numbered(searchQuery({ all: query.match, any: query.orMatch! }, filters, page, query.rank, null));
+    expect(matches(fallback.sql)).toBe(matches(single.sql) + 1);
+    expect(extractionGapsQuery(projectId, { text: null, limit: 3 }).sql).not.toMatch(/IS NULL|blobs|corpus|f\.path =/);
+    expect(extractionGapsQuery(projectId, { text: 'x', corpus: 'code', path: 'a.ts', limit: 3 }).sql).toMatch(/blobs[^]*f\.corpus = \?[^]*f\.path = \?/);
   });
 
   it('sorts a prefix query whose names fill the page from those names, with the page of every hit, and no scan or temporary table', async () => {
