@@ -18,11 +18,59 @@ export async function recordCall(d1: D1Database, row: CallRecord): Promise<void>
   try {
     await d1
       .prepare(INSERT_CALL)
-      .bind(row.ts, row.requestId, row.tool, row.surface, row.status, row.latencyMs, row.tokensUsed, row.tokensSaved ?? null, row.emptyReason ?? null, row.projectId ?? null)
+      .bind(...callBinds(row))
       .run();
   } catch (err) {
     console.error(`call_log insert failed: ${err instanceof Error ? err.name : 'error'}`);
   }
+}
+
+/** How long a call's row waits for others before the write: calls in that window share one write. */
+export const CALL_LOG_DELAY_MS = 50;
+/** Rows one write takes at most: a fuller window starts another write. */
+const CALL_LOG_MAX_ROWS = 50;
+
+/** The window of calls waiting for one write, per database: their rows in call order and the write's promise. */
+const waiting = new Map<D1Database, { rows: CallRecord[]; written: Promise<void> }>();
+
+/**
+ * Records one tool call after the answer, sharing the write with the calls of
+ * the next CALL_LOG_DELAY_MS: one round trip and one transaction for all of
+ * them (a write per call cost each call a commit, and the next call's read
+ * waited behind it). Every call keeps its Worker alive until its row is
+ * written (`waitUntil` on the window's write; workerd resumes each waiter in
+ * its own request, and the window's first request keeps the write running).
+ * Never throws: telemetry must not fail a call.
+ */
+export function queueCall(d1: D1Database, row: CallRecord, waitUntil: (promise: Promise<unknown>) => void): void {
+  let window = waiting.get(d1);
+  if (window) window.rows.push(row);
+  else {
+    const rows = [row];
+    const written = new Promise((resolve) => setTimeout(resolve, CALL_LOG_DELAY_MS)).then(() => {
+      if (waiting.get(d1)?.rows === rows) waiting.delete(d1);
+      return recordCalls(d1, rows);
+    });
+    waiting.set(d1, (window = { rows, written }));
+  }
+  if (window.rows.length >= CALL_LOG_MAX_ROWS) waiting.delete(d1);
+  waitUntil(window.written);
+}
+
+/** Writes call rows in one batch (one transaction); never throws. */
+async function recordCalls(d1: D1Database, rows: CallRecord[]): Promise<void> {
+  if (rows.length === 1) return recordCall(d1, rows[0]);
+  try {
+    const insert = d1.prepare(INSERT_CALL);
+    await d1.batch(rows.map((row) => insert.bind(...callBinds(row))));
+  } catch (err) {
+    console.error(`call_log insert failed: ${err instanceof Error ? err.name : 'error'}`);
+  }
+}
+
+/** INSERT_CALL's binds for one row. */
+function callBinds(row: CallRecord): unknown[] {
+  return [row.ts, row.requestId, row.tool, row.surface, row.status, row.latencyMs, row.tokensUsed, row.tokensSaved ?? null, row.emptyReason ?? null, row.projectId ?? null];
 }
 
 export interface ToolCallTotals {

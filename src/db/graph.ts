@@ -81,6 +81,8 @@ export interface WalkOptions {
   includeTests?: boolean;
   /** Hops returned (BFS order); the rest only count in `total`. Default 50. */
   maxHops?: number;
+  /** From one symbol id: also say whether any edge at all touches it in the walked directions (WalkResult.untouched). */
+  probeEdges?: boolean;
 }
 
 export interface WalkResult {
@@ -97,6 +99,11 @@ export interface WalkResult {
   testsDropped: number;
   /** With countHidden: distinct nodes next to a walked node reached only through edges under minConfidence. */
   hidden: number;
+  /**
+   * With probeEdges: true when no edge of any kind, at any confidence, touches the start in the walked
+   * directions; false when one does; undefined when the walk could not tell (several start ids, or read level by level).
+   */
+  untouched?: boolean;
 }
 
 /** (predecessor, node) pairs read per level; past it a level is cut (WalkResult.complete = false). */
@@ -212,6 +219,8 @@ export type WalkRoot = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_
 interface PlannedWalk {
   byDirection: Map<'in' | 'out', PlannedLevels>;
   roots: WalkRoot[];
+  /** With `probe`: whether an edge touches the start in a walked direction (the t = 3 row); else undefined. */
+  touched?: boolean;
 }
 
 /** Reads a whole walk in every direction asked for in one statement: each direction's levels, by direction. */
@@ -223,18 +232,26 @@ async function walkStatement(
   opts: WalkRules,
   ceiling: number,
   roots = false,
+  /** The one start id's edge ends, to ask whether any edge touches it (touchedRow). */
+  probe: { file: string; key: string } | null = null,
 ): Promise<PlannedWalk> {
   const floor = opts.countHidden ? 0 : opts.minConfidence;
   const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
+  const binds = [projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth];
   const rows = await d1
-    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name', roots))
-    .bind(projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth)
+    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name', roots, probe !== null))
+    .bind(...binds, ...(probe ? [probe.file, probe.key] : []))
     .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
   const levels = opts.depth;
   const byDirection = new Map<'in' | 'out', PlannedLevels & { starts: { id: string; pos: number }[] }>();
   for (const dir of directions) byDirection.set(dir, { start: [], starts: [], levels: Array.from({ length: levels }, () => []), frontiers: Array.from({ length: levels }, () => []) });
   const found: (WalkRoot & { pos: number })[] = [];
+  let touched = false;
   for (const row of rows.results) {
+    if (row.t === 3) {
+      touched = true;
+      continue;
+    }
     if (row.t === 2) {
       found.push(rootOf(row));
       continue;
@@ -250,7 +267,7 @@ async function walkStatement(
     out.set(dir, { ...planned, start: starts.map((f) => f.id) });
   }
   found.sort((a, b) => a.pos - b.pos);
-  return { byDirection: out, roots: found.map(({ pos: _, ...root }) => root) };
+  return { byDirection: out, roots: found.map(({ pos: _, ...root }) => root), ...(probe ? { touched } : {}) };
 }
 
 /** A root row (t = 2) of the walk statement as the symbol row it is. */
@@ -271,7 +288,7 @@ function rootOf(r: LevelRow & { pos: number }): WalkRoot & { pos: number } {
   };
 }
 
-type WalkRules = Required<Omit<WalkOptions, 'direction' | 'maxHops'>>;
+type WalkRules = Required<Omit<WalkOptions, 'direction' | 'maxHops' | 'probeEdges'>>;
 
 /** How a walk reads its levels: one statement for the whole walk (levels read one by one where it cannot answer), or a statement per level. */
 export interface WalkPlan {
@@ -416,7 +433,8 @@ async function walkFrom(
   const read = 'ids' in start ? how.plan === 'statement' && ids.length > 0 : true;
   // A statement D1 refuses (a walk whose carried state passes D1's 2 MB value limit) leaves the walk to the per-level
   // plan; a name it was to resolve then has no walk (`start` null: the caller walks from its own resolution).
-  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING, withRoots).catch(() => null) : null;
+  const probe = options.probeEdges && 'ids' in start ? probeOf(start.ids) : null;
+  const planned = read ? await walkStatement(d1, projectId, start, directions, opts, how.ceiling ?? LEVEL_ROW_CEILING, withRoots, probe).catch(() => null) : null;
   const parts = await Promise.all(directions.map((dir) => walkOne(d1, projectId, planned?.byDirection.get(dir) ?? null, ids, dir, opts, how)));
   const all = parts.flatMap((p) => p.hops).sort((a, b) => a.depth - b.depth);
   const perDepth: number[] = [];
@@ -430,7 +448,18 @@ async function walkFrom(
     testsDropped: parts.reduce((n, p) => n + p.dropped.size, 0),
     hidden: parts.reduce((n, p) => n + p.hidden, 0),
   };
+  if (planned?.touched !== undefined) result.untouched = !planned.touched;
   return { starts: parts.map((p) => p.start), result, roots: planned && withRoots ? planned.roots : null };
+}
+
+/**
+ * The edge ends of a walk's one start id, as edgeEndIsSql cuts an id (file before the first `::`, key after it);
+ * null for several ids or an id without `::` (the walk then does not probe).
+ */
+function probeOf(ids: readonly string[]): { file: string; key: string } | null {
+  const unique = [...new Set(ids)];
+  const sep = unique.length === 1 ? unique[0].indexOf('::') : -1;
+  return sep < 0 ? null : { file: unique[0].slice(0, sep), key: unique[0].slice(sep + 2) };
 }
 
 /** One edge next to a queried symbol, with the far end as a node. */

@@ -63,7 +63,8 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
  * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON). With
  * `roots` (ids only), the start ids' symbol rows come back too (t = 2,
- * `ROOT_ROWS`).
+ * `ROOT_ROWS`); with `touched`, a row per direction an edge goes from the
+ * start at all (t = 3, touchedRow).
  *
  * The state is one value: past D1's 2 MB limit on a value (tens of thousands
  * of seen ids) D1 refuses the statement and graph.ts reads level by level.
@@ -72,18 +73,18 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
  * to read.
  */
-export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false): string {
-  // A handful of texts in all (directions × start × roots): each is built once per isolate.
-  const key = `${directions.join()}|${start}|${roots && start === 'ids'}`;
+export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false, touched = false): string {
+  // A handful of texts in all (directions × start × roots × touched): each is built once per isolate.
+  const key = `${directions.join()}|${start}|${roots && start === 'ids'}|${touched}`;
   let sql = built.get(key);
-  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, start, roots)));
+  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, start, roots, touched)));
   return sql;
 }
 
 /** walkStatementSql's texts built so far, by their key. */
 const built = new Map<string, string>();
 
-function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name', roots: boolean): string {
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name', roots: boolean, touched: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
@@ -137,7 +138,21 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'id
      SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
      FROM w CROSS JOIN json_each(w.st, '$[1]') j${roots && start === 'ids' ? `
      UNION ALL
-     ${ROOT_ROWS}` : ''}`;
+     ${ROOT_ROWS}` : ''}${touched && start === 'ids' ? `
+     UNION ALL
+     ${touchedRow(directions)}` : ''}`;
+}
+
+/**
+ * With `touched` (one start id, its edge-end parts bound as ?10 file and ?11
+ * key): one row (t = 3) when some edge — of any kind, at any confidence —
+ * touches the start in a walked direction. None means no edge at all goes
+ * that way from it, so an empty walk is explained without reading the edges
+ * again (an index seek per direction that stops at the first edge).
+ */
+function touchedRow(directions: readonly ('in' | 'out')[]): string {
+  const touches = directions.map((d) => `EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.${d === 'in' ? 'dst' : 'src'}_file = ?10 AND e.${d === 'in' ? 'dst' : 'src'}_key = ?11)`);
+  return `SELECT NULL, 0, 3 AS t, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE ${touches.join(' OR ')}`;
 }
 
 /**

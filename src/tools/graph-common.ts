@@ -193,14 +193,22 @@ export async function explainNoHops(
   ctx: ToolContext,
   project: ProjectRow,
   subject: WalkSubject,
-  q: { direction: WalkDirection; kinds: readonly EdgeKind[]; minConfidence: number; includeTests: boolean; pending: boolean },
+  q: {
+    direction: WalkDirection;
+    kinds: readonly EdgeKind[];
+    minConfidence: number;
+    includeTests: boolean;
+    pending: boolean;
+    /** The walk saw no edge at all touching the subject in these directions (WalkResult.untouched): nothing to read again. */
+    untouched?: boolean;
+  },
   retry: (over: Record<string, unknown>) => { tool: string; args: Record<string, unknown> },
   /** The filters the calling tool has (a relaxed step may only change these). */
   filters: readonly ('kinds' | 'include_tests' | 'min_confidence')[] = ['kinds', 'include_tests', 'min_confidence'],
 ): Promise<EmptyReason> {
   const lookups = [];
-  if (q.direction !== 'out') lookups.push(callersOf(ctx.db, project.id, subject.ids, { kinds: EDGE_KINDS, limit: 500 }));
-  if (q.direction !== 'in') lookups.push(calleesOf(ctx.db, project.id, subject.ids, { kinds: EDGE_KINDS, limit: 500 }));
+  if (!q.untouched && q.direction !== 'out') lookups.push(callersOf(ctx.db, project.id, subject.ids, { kinds: EDGE_KINDS, limit: 500 }));
+  if (!q.untouched && q.direction !== 'in') lookups.push(calleesOf(ctx.db, project.id, subject.ids, { kinds: EDGE_KINDS, limit: 500 }));
   const ids = new Set(subject.ids);
   const any = (await Promise.all(lookups)).flat().filter((n) => n.node.id === null || !ids.has(n.node.id));
   const where = q.direction === 'in' ? 'into' : q.direction === 'out' ? 'out of' : 'into or out of';

@@ -9,14 +9,14 @@ import { settleBaseline } from './baseline';
 import { reachableSteps } from './reach';
 import { countTokens, prepareTokens, tokenMode } from '../envelope/tokens';
 import type { Meta, TypedEntry } from '../envelope/types';
-import { recordCall } from '../db/calls';
+import { queueCall } from '../db/calls';
 import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
 import { exactCheck } from './output-check';
 import { exportSpan, otlpConfig } from '../telemetry/otlp';
 
 /**
- * Runs `work` (the call log, the trace span) in a later task, not before the
+ * Runs `work` (the trace span) in a later task, not before the
  * seam returns: the answer is handed to the surface and on its way before the
  * work's CPU is spent. `waitUntil` keeps the Worker alive for it.
  */
@@ -106,7 +106,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
     emptyReason: collector.emptyReason ?? null,
     projectId: collector.project?.id ?? null,
   };
-  call.waitUntil(afterResponse(() => recordCall(call.env.DB, record)));
+  queueCall(call.env.DB, record, call.waitUntil);
   const otlp = otlpConfig(call.env);
   if (otlp) {
     const endedAt = Date.now();

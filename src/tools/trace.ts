@@ -74,7 +74,8 @@ export const traceTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
     const walkDir = WALK[direction];
-    const options = { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined };
+    // probeEdges: an empty walk from an id says whether any edge touches it at all, so explainNoHops need not read them again.
+    const options = { direction: walkDir, depth, kinds, minConfidence, includeTests, maxHops, countHidden: args.min_confidence === undefined, probeEdges: true };
     const walkFrom = (id: string) => walk(ctx.db, project.id, [id], options);
     // One round trip: an id's walk reads the id's symbol row in the same statement; a name is resolved in SQL by the
     // walk and by the resolver beside it. The target is looked up on its own only when the walk did not find it (a
@@ -116,7 +117,7 @@ export const traceTool = defineTool({
     if (!result.complete) ctx.meta.warn('walk_incomplete', 'a level of the walk hit the edge-row ceiling: total is a lower bound', { total });
     const reason =
       hops.length === 0
-        ? await explainNoHops(ctx, project, { ids: [root.id], label: root.id, anchor: root }, { direction: walkDir, kinds, minConfidence, includeTests, pending: lag.pending }, (over) => ({
+        ? await explainNoHops(ctx, project, { ids: [root.id], label: root.id, anchor: root }, { direction: walkDir, kinds, minConfidence, includeTests, pending: lag.pending, untouched: result.untouched }, (over) => ({
             tool: 'trace',
             args: { ...base, depth, ...over },
           }))

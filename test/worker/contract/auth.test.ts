@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { authorize } from '../../../src/http/auth';
+import { authorize, sameSecret } from '../../../src/http/auth';
 import { defineTool, type ToolDef } from '../../../src/tools/define';
 import { REGISTRY, TOOLS } from '../../../src/tools/registry';
 import { runTool, type CallContext } from '../../../src/tools/run';
@@ -143,6 +143,28 @@ describe('bearer parsing and scopes', () => {
     for (const header of [`Bearer ${FULL_KEY.slice(0, -1)}`, `Bearer ${FULL_KEY}x`, `Basic ${FULL_KEY}`, FULL_KEY, `Bearer ${FULL_KEY} extra`]) {
       await expect(authorize(keyed, header)).rejects.toMatchObject({ code: 'unauthorized' });
     }
+  });
+
+  it('compares the token with each key without hashing either (no digest per call)', async () => {
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      expect(await authorize(keyed, `Bearer ${READ_KEY}`)).toBe('read');
+      await expect(authorize(keyed, `Bearer ${READ_KEY}x`)).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(digest).not.toHaveBeenCalled();
+    } finally {
+      digest.mockRestore();
+    }
+  });
+
+  it('sameSecret: equal only for the same text, whatever the lengths', () => {
+    const key = 'k3y-0123456789abcdef';
+    expect(sameSecret(key, key)).toBe(true);
+    // A token that repeats the key (read cyclically) or is the key's prefix, suffix or one unit apart is not it.
+    for (const token of [key + key, key.slice(0, -1), key.slice(1), `${key.slice(0, -1)}g`, 'k', key.toUpperCase(), `${key}\u0000`]) {
+      expect(sameSecret(token, key)).toBe(false);
+    }
+    expect(sameSecret('é', 'é')).toBe(true);
+    expect(sameSecret('', '')).toBe(false);
   });
 
   it('with only a read key configured, that key reads and nothing writes', async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveSymbolName, walkFromId, walkFromName, walkWith, type WalkOptions, type WalkPlan } from '../../../src/db/graph';
+import { edgeEnd } from '../../../src/db/edge-ends';
 import { symbolsByIds } from '../../../src/db/source';
 import type { EdgeKind } from '../../../src/graph/types';
 import { edgeRow, writeSeedEdges, type SeedEdge } from '../seed-edges';
@@ -179,6 +180,36 @@ describe('the one-statement walk reads what the per-level walk reads', () => {
       expect(await walkWith(refusing, project.id, [start], options, { plan: 'statement' })).toEqual(await walkWith(DB, project.id, [start], options, { plan: 'levels' }));
     }
     expect((await walkFromName(refusing, project.id, 'a0', { direction: 'in', depth: 2 }))?.start).toBeNull();
+  });
+
+  it('with probeEdges, a walk from one id says in the same statement whether any edge at all touches it in the walked directions', async () => {
+    await writeSeedEdges(project.id, randomGraph(9, 25).map((e) => edgeRow(e, { confidence: 1, provenance: 'import' })));
+    /** Edges of any kind and confidence with `end` at the symbol `id`, read directly. */
+    const edgesAt = async (id: string, end: 'src' | 'dst'): Promise<number> => {
+      const { file, key } = edgeEnd(id, null);
+      const row = await DB.prepare(`SELECT count(*) AS n FROM edges WHERE project_id = ?1 AND ${end}_file = ?2 AND ${end}_key = ?3`).bind(project.id, file, key).first<{ n: number }>();
+      return row?.n ?? 0;
+    };
+    const seen = { untouched: 0, touched: 0 };
+    for (const start of [...symbols, 'src/a.ts::ghost#Function', 'src/gone.ts::a0#Function']) {
+      for (const direction of ['in', 'out', 'both'] as const) {
+        const options: WalkOptions = { direction, depth: 2, kinds: ['CALLS'], minConfidence: 0.95, countHidden: false, probeEdges: true };
+        const { d1, statements } = counting();
+        const { result } = await walkFromId(d1, project.id, start, options);
+        expect(statements()).toBe(1);
+        const edges = (direction === 'out' ? 0 : await edgesAt(start, 'dst')) + (direction === 'in' ? 0 : await edgesAt(start, 'src'));
+        expect(result.untouched, `${start} ${direction}`).toBe(edges === 0);
+        seen[edges === 0 ? 'untouched' : 'touched']++;
+        const { untouched: _, ...walked } = result;
+        expect(walked, `${start} ${direction}`).toEqual(await walkWith(DB, project.id, [start], options, { plan: 'levels' }));
+      }
+    }
+    expect(seen.untouched).toBeGreaterThan(5);
+    expect(seen.touched).toBeGreaterThan(5);
+    // Several start ids, or a walk read level by level, cannot tell.
+    const options: WalkOptions = { direction: 'both', depth: 2, probeEdges: true };
+    expect((await walkWith(DB, project.id, symbols.slice(0, 2), options, { plan: 'statement' })).untouched).toBeUndefined();
+    expect((await walkWith(DB, project.id, symbols.slice(0, 1), options, { plan: 'levels' })).untouched).toBeUndefined();
   });
 
   it('a walk from one id reads the id’s symbol row in the same statement, as symbolsByIds reads it', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { env, restCall, rpc, send, type EnvOverrides } from '../contract/support';
 
 const FULL_KEY = 'rl-full-5d1c9a';
@@ -47,6 +47,19 @@ describe('per-key rate limit (Workers Rate Limiting binding)', () => {
     for (let i = 0; i < 5; i++) expect((await restCall('list', {}, { env: e, headers: auth('wrong-key') })).status).toBe(401);
     const open = { PINCHER_ALLOW_OPEN: '1', PINCHER_RATE_LIMIT: undefined, RATE_LIMITER: limited().RATE_LIMITER } as EnvOverrides;
     for (let i = 0; i < 5; i++) expect((await restCall('list', {}, { env: open })).status).toBe(200);
+  });
+
+  it('works out a key’s id once per isolate, not per request', async () => {
+    const key = 'rl-once-3f8a61';
+    const e = { ...limited(), PINCHER_HTTP_KEY: key } as EnvOverrides;
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      for (let i = 0; i < 3; i++) expect((await restCall('list', {}, { env: e, headers: auth(key) })).status).toBe(200);
+      expect((await restCall('list', {}, { env: e, headers: auth(key) })).status).toBe(429);
+      expect(digest).toHaveBeenCalledTimes(1);
+    } finally {
+      digest.mockRestore();
+    }
   });
 
   it('is off with PINCHER_RATE_LIMIT=off', async () => {

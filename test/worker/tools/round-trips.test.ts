@@ -202,6 +202,22 @@ describe('D1 round trips per tool call', () => {
     expect(moved.body.result.root.id).toBe('src/widget.ts::normaliseWidget#Function');
     expect(moved.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
   });
+  it('trace explains an empty walk from an id with no edge at all in the walk’s own round trip; edges the filters hid are read again', async () => {
+    const args = { id: 'src/gadget.py::make_gadget#Function', direction: 'both', depth: 3 };
+    const first = await trips('trace', args);
+    expect(first.body.result.hops).toEqual([]);
+    expect(first.body._meta.empty_reason).toBe('no_results_in_corpus');
+    const again = await trips('trace', args);
+    expect([again.body.result, again.body._meta.empty_reason, again.body._meta.next_steps]).toEqual([first.body.result, 'no_results_in_corpus', first.body._meta.next_steps]);
+    expect([again.trips, again.statements]).toEqual([1, 1]);
+    // Calls go into normaliseWidget, but not of the kind asked for: the diagnosis reads them to say which filter hid them.
+    const narrow = { id: 'src/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3, kinds: ['INHERITS'] };
+    await trips('trace', narrow);
+    const hidden = await trips('trace', narrow);
+    expect(hidden.body._meta.empty_reason).toBe('query_too_narrow');
+    expect(hidden.trips).toBe(2);
+  });
+
   it('trace by name resolves the name in the walk’s own round trip: two with the baseline, one once the baseline is kept', async () => {
     const t = await trips('trace', { name: 'WidgetStore.load', direction: 'outbound', depth: 3 });
     expect(t.body.result.root.id).toBe('src/widget.ts::WidgetStore.load#Method');

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { env, restCall } from '../contract/support';
+import { queueCall, type CallRecord } from '../../../src/db/calls';
+
+/** env.DB, counting the writes (batches and single statements) that reach it. */
+function countingDb(): { d1: D1Database; writes: number[] } {
+  const writes: number[] = [];
+  const d1 = {
+    prepare: (sql: string) => {
+      const stmt = env.DB.prepare(sql);
+      return new Proxy(stmt, {
+        get(target, prop) {
+          if (prop === 'bind') return (...binds: unknown[]) => countRun(target.bind(...binds));
+          const v = Reflect.get(target, prop);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    },
+    batch: (statements: D1PreparedStatement[]) => {
+      writes.push(statements.length);
+      return env.DB.batch(statements.map((s) => (s as unknown as { inner: D1PreparedStatement }).inner ?? s));
+    },
+  } as unknown as D1Database;
+  // A bound statement run on its own is a write of one row; inside a batch it is handed back unwrapped.
+  const countRun = (bound: D1PreparedStatement) =>
+    new Proxy(bound, {
+      get(target, prop) {
+        if (prop === 'inner') return target;
+        if (prop === 'run') return () => (writes.push(1), target.run());
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  return { d1, writes };
+}
+
+const row = (requestId: string): CallRecord => ({ ts: Date.now(), requestId, tool: 'call_log_probe', surface: 'rest', status: 'ok', latencyMs: 1, tokensUsed: 1, tokensSaved: 0, emptyReason: null, projectId: null });
+
+async function logged(prefix: string): Promise<string[]> {
+  const { results } = await env.DB.prepare('SELECT request_id FROM call_log WHERE request_id LIKE ?1 ORDER BY id').bind(`${prefix}%`).all<{ request_id: string }>();
+  return results.map((r) => r.request_id);
+}
+
+describe('the call-log write', () => {
+  it('writes the calls of one window in one batch, in call order, each call waiting for its own row', async () => {
+    const { d1, writes } = countingDb();
+    const waits: Promise<unknown>[] = [];
+    for (const id of ['win-a-1', 'win-a-2', 'win-a-3']) queueCall(d1, row(id), (p) => waits.push(p));
+    expect(writes).toEqual([]);
+    expect(waits).toHaveLength(3);
+    await Promise.all(waits);
+    expect(writes).toEqual([3]);
+    expect(await logged('win-a-')).toEqual(['win-a-1', 'win-a-2', 'win-a-3']);
+  });
+
+  it('starts a new window for a call after the last write began', async () => {
+    const { d1, writes } = countingDb();
+    const first: Promise<unknown>[] = [];
+    queueCall(d1, row('win-b-1'), (p) => first.push(p));
+    await Promise.all(first);
+    const second: Promise<unknown>[] = [];
+    queueCall(d1, row('win-b-2'), (p) => second.push(p));
+    await Promise.all(second);
+    expect(writes).toEqual([1, 1]);
+    expect(await logged('win-b-')).toEqual(['win-b-1', 'win-b-2']);
+  });
+
+  it('a tool call has its row written when its waitUntil work is done', async () => {
+    const before = (await env.DB.prepare("SELECT count(*) AS n FROM call_log WHERE tool = 'why_empty'").first<{ n: number }>())?.n ?? 0;
+    expect((await restCall('why_empty', { code: 'cap_dropped_all' }, { env: {} })).status).toBe(200);
+    const after = (await env.DB.prepare("SELECT count(*) AS n FROM call_log WHERE tool = 'why_empty'").first<{ n: number }>())?.n ?? 0;
+    expect(after).toBeGreaterThan(before);
+  });
+});
