@@ -88,8 +88,8 @@ function envCounted(sent: { n: number }): never {
 /** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read, the old copy's mark and the move's end (its record kept as the finished move's). */
 const SQL = {
   flip: /^UPDATE project_shards SET shard = /,
-  cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = \?1 AND moving_to = /,
-  begin: /^UPDATE project_shards SET moving_to = \?3/,
+  cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL, move_id = NULL WHERE name = \?1 AND moving_to = /,
+  begin: /^UPDATE project_shards SET move_id = CASE/,
   touch: /^UPDATE project_shards SET move_heartbeat_at = /,
   cursorRead: /^SELECT \* FROM project_moves WHERE name = /,
   markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?4 WHERE NOT EXISTS/,
