@@ -765,7 +765,7 @@ describe('a first step whose cursor start loses to a rival step of the same move
     await wholeOn('start-lost-whole', to, before);
   }, 180_000);
 
-  it('a rival that completes the copy before the start and flips and finishes right after it: the step stays within its budget and answers moved', async () => {
+  it('a rival that completes the copy (the project row in) before the start and flips and finishes right after it: the step stays within its budget and answers moved', async () => {
     const { from, to, before } = await setUp('start-lost-flip');
     let atFlip: () => void = () => {};
     const copied = new Promise<void>((r) => (atFlip = r));
@@ -778,12 +778,15 @@ describe('a first step whose cursor start loses to a rival step of the same move
       'f'.repeat(32),
       SQL.leftoverOfMove,
       async () => {
-        rival = moveStep(env as never, 'start-lost-flip', to, {
-          beforeFlip: async () => {
+        // The rival copies everything, the project row included, and waits at its flip.
+        rival = moveStep(
+          envHooked(0, SQL.flip, async () => {
             atFlip();
             await flipMay;
-          },
-        });
+          }),
+          'start-lost-flip',
+          to,
+        );
         await copied;
       },
       async () => {
