@@ -718,6 +718,31 @@ describe('a cancel racing a move begun since', () => {
     }, 180_000);
   }
 
+  it('a step aborting on a source change, whose move another request ended and replaced before its catalog write: the step answers 409 project_moving and the new move keeps the catalog and finishes intact', async () => {
+    const { from, to } = await setUp('abort-after-new');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'abort-after-new', to, { queries: TINY })).progress.copied.symbols; i++);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('abort-after-new').run();
+    const before = await dump(from, 'abort-after-new');
+    let again: MoveStepAnswer | undefined;
+    const e = await rejection(
+      moveStep(
+        envHooked(0, SQL.cancel, async () => {
+          expect(await cancelProjectMove(env as never, 'abort-after-new')).toMatchObject({ state: 'cancelled' });
+          for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, 'abort-after-new', to, { queries: TINY });
+        }),
+        'abort-after-new',
+        to,
+        { queries: TINY },
+      ),
+    );
+    expect(e.code).toBe('project_moving');
+    expect(again?.state).toBe('copying');
+    expect(await movingTo('abort-after-new')).toBe(to);
+    const answers = await stepUntilMoved('abort-after-new', to, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
+    await wholeOn('abort-after-new', to, before);
+  }, 180_000);
+
   it('a step of a cancelled move reaching its flip after a new move to the same shard began: the catalog refuses the flip, the step answers 409 project_moving and the new move finishes intact', async () => {
     const { from, to, before } = await setUp('flip-after-new');
     let again: MoveStepAnswer | undefined;
