@@ -682,6 +682,40 @@ describe('a step dying after the flip, before the old copy went', () => {
 });
 
 describe('a cancel racing a move begun since', () => {
+  /** Cancels the move of `name` in progress and begins a new one to `to` that copies pages: its last answer. */
+  async function cancelAndMoveAgain(name: string, to: number): Promise<MoveStepAnswer | undefined> {
+    expect(await cancelProjectMove(env as never, name)).toMatchObject({ state: 'cancelled' });
+    let again: MoveStepAnswer | undefined;
+    for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, name, to, { queries: TINY });
+    expect(again?.state).toBe('copying');
+    return again;
+  }
+
+  /** A step of the move of `name` to `to` that finds, at the catalog statement `match`, its move cancelled and a new one begun: its rejection, and the new move's last answer. */
+  async function stepMeetingNewMove(name: string, to: number, match: RegExp, opts: { queries?: number } = {}) {
+    let again: MoveStepAnswer | undefined;
+    const e = await rejection(
+      moveStep(
+        envHooked(0, match, async () => {
+          again = await cancelAndMoveAgain(name, to);
+        }),
+        name,
+        to,
+        opts,
+      ),
+    );
+    return { e, again };
+  }
+
+  /** The new move `again` holds the catalog and finishes from where it is: `name` ends whole on `to`. */
+  async function newMoveFinishes(name: string, from: number, to: number, again: MoveStepAnswer | undefined, before: Record<string, Record<string, unknown>[]>): Promise<MoveStepAnswer[]> {
+    expect(await movingTo(name)).toBe(to);
+    const answers = await stepUntilMoved(name, to, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
+    await wholeOn(name, to, before);
+    return answers;
+  }
+
   for (const named of [true, false]) {
     it(`a cancel ${named ? 'naming its move' : 'without a move id'} whose move another request ended, a new move begun before its catalog write: 404 move_not_found, and the new move keeps the catalog, its cursor and pages`, async () => {
       const name = named ? 'cancel-named' : 'cancel-unnamed';
@@ -695,8 +729,7 @@ describe('a cancel racing a move begun since', () => {
         cancelProjectMove(
           envHooked(0, SQL.cancel, async () => {
             // Another request cancels the move this cancel read; a new move to the same shard begins and copies pages.
-            expect(await cancelProjectMove(env as never, name)).toMatchObject({ state: 'cancelled' });
-            for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, name, to, { queries: TINY });
+            again = await cancelAndMoveAgain(name, to);
             held = await cursor(to, name);
           }),
           name,
@@ -705,16 +738,12 @@ describe('a cancel racing a move begun since', () => {
       );
       expect(refused).toMatchObject({ code: 'move_not_found' });
       expect(refused.suggestion).toBeTruthy();
-      expect(again?.state).toBe('copying');
       expect(again?.move).not.toBe(id);
-      // The new move is untouched: the catalog holds it, its cursor is where it left it, and it finishes from there.
-      expect(await movingTo(name)).toBe(to);
+      // The new move is untouched: its cursor is where it left it, and it finishes from there.
       expect(held).not.toBeNull();
       expect(await cursor(to, name)).toEqual(held);
-      const answers = await stepUntilMoved(name, to, TINY);
+      const answers = await newMoveFinishes(name, from, to, again, before);
       expect(answers[0].progress.rows_copied).toBeGreaterThanOrEqual((again as MoveStepAnswer).progress.rows_copied);
-      expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
-      await wholeOn(name, to, before);
     }, 180_000);
   }
 
@@ -723,49 +752,27 @@ describe('a cancel racing a move begun since', () => {
     for (let i = 0; i < 30 && !(await moveStep(env as never, 'abort-after-new', to, { queries: TINY })).progress.copied.symbols; i++);
     await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('abort-after-new').run();
     const before = await dump(from, 'abort-after-new');
-    let again: MoveStepAnswer | undefined;
-    const e = await rejection(
-      moveStep(
-        envHooked(0, SQL.cancel, async () => {
-          expect(await cancelProjectMove(env as never, 'abort-after-new')).toMatchObject({ state: 'cancelled' });
-          for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, 'abort-after-new', to, { queries: TINY });
-        }),
-        'abort-after-new',
-        to,
-        { queries: TINY },
-      ),
-    );
+    const { e, again } = await stepMeetingNewMove('abort-after-new', to, SQL.cancel, { queries: TINY });
     expect(e.code).toBe('project_moving');
-    expect(again?.state).toBe('copying');
-    expect(await movingTo('abort-after-new')).toBe(to);
-    const answers = await stepUntilMoved('abort-after-new', to, TINY);
-    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
-    await wholeOn('abort-after-new', to, before);
+    await newMoveFinishes('abort-after-new', from, to, again, before);
   }, 180_000);
 
   it('a step of a cancelled move reaching its flip after a new move to the same shard began: the catalog refuses the flip, the step answers 409 project_moving and the new move finishes intact', async () => {
     const { from, to, before } = await setUp('flip-after-new');
-    let again: MoveStepAnswer | undefined;
-    const e = await rejection(
-      moveStep(
-        envHooked(0, SQL.flip, async () => {
-          // The whole copy is in; the move is cancelled and a new one to the same shard begins and copies pages.
-          expect(await cancelProjectMove(env as never, 'flip-after-new')).toMatchObject({ state: 'cancelled' });
-          for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, 'flip-after-new', to, { queries: TINY });
-        }),
-        'flip-after-new',
-        to,
-      ),
-    );
+    // The whole copy is in when the move is cancelled and a new one to the same shard begins.
+    const { e, again } = await stepMeetingNewMove('flip-after-new', to, SQL.flip);
     expect(e.code).toBe('project_moving');
-    expect(again?.state).toBe('copying');
     expect(await placedOn('flip-after-new')).toBe(from);
-    expect(await movingTo('flip-after-new')).toBe(to);
-    const answers = await stepUntilMoved('flip-after-new', to, TINY);
-    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
-    await wholeOn('flip-after-new', to, before);
+    await newMoveFinishes('flip-after-new', from, to, again, before);
   }, 180_000);
 });
+
+/** A promise and the function that resolves it. */
+function signal(): { fire: () => void; fired: Promise<void> } {
+  let fire: () => void = () => {};
+  const fired = new Promise<void>((r) => (fire = r));
+  return { fire, fired };
+}
 
 describe('a first step whose cursor start loses to a rival step of the same move', () => {
   /** A first step at the smallest budget, with move id `id`, counting every statement it sends; `rival` runs at the start of its cursor (`skip` as in hooked). */
@@ -792,10 +799,8 @@ describe('a first step whose cursor start loses to a rival step of the same move
 
   it('a rival that completes the copy (the project row in) before the start and flips and finishes right after it: the step stays within its budget and answers moved', async () => {
     const { from, to, before } = await setUp('start-lost-flip');
-    let atFlip: () => void = () => {};
-    const copied = new Promise<void>((r) => (atFlip = r));
-    let release: () => void = () => {};
-    const flipMay = new Promise<void>((r) => (release = r));
+    const copied = signal();
+    const flipMay = signal();
     let rival: Promise<MoveStepAnswer> | undefined;
     const { a, sent } = await firstStepRacing(
       'start-lost-flip',
@@ -806,16 +811,16 @@ describe('a first step whose cursor start loses to a rival step of the same move
         // The rival copies everything, the project row included, and waits at its flip.
         rival = moveStep(
           envHooked(0, SQL.flip, async () => {
-            atFlip();
-            await flipMay;
+            copied.fire();
+            await flipMay.fired;
           }),
           'start-lost-flip',
           to,
         );
-        await copied;
+        await copied.fired;
       },
       async () => {
-        release();
+        flipMay.fire();
         await rival;
       },
     );
