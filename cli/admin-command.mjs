@@ -94,8 +94,8 @@ export async function runMove(options, io) {
  * garbage collection removes). The move's id, read from the shards' listing
  * (GET /v1/admin/shards) just before, rides along (`?move=`), so the cancel
  * ends only the move listed: one begun since is left alone (404
- * move_not_found). A move the listing knows no id of (no cursor yet) is
- * cancelled without one.
+ * move_not_found). A move the listing knows no id of (begun before the server
+ * recorded move ids, with no cursor yet) is cancelled without one.
  * @param {AdminOptions & { project: string }} options @param {Io} io
  * @returns {Promise<number>} 0 cancelled, 1 failed
  */

@@ -10,9 +10,11 @@ export interface CatalogEntry {
   shard: number;
   moving_to: number | null;
   move_heartbeat_at: number | null;
+  /** The id of the move `moving_to` names (null on a move begun before the catalog kept ids). */
+  move_id: string | null;
 }
 
-const COLUMNS = 'name, shard, moving_to, move_heartbeat_at';
+const COLUMNS = 'name, shard, moving_to, move_heartbeat_at, move_id';
 
 /** The catalog row of `name`, or null when no project of that name was ever placed. */
 export async function catalogEntry(primary: Pick<D1Database, 'prepare'>, name: string): Promise<CatalogEntry | null> {
@@ -43,38 +45,63 @@ export async function placeEntry(primary: D1Database, name: string, shard: numbe
 }
 
 /**
- * Marks `name` as moving from `from` to `to`; false when it is not on `from`
+ * Marks `name` as moving from `from` to `to` as move `moveId`, and answers the
+ * id of the move the catalog now holds; null when the project is not on `from`
  * or a move to another shard is alive (its heartbeat is newer than `staleBefore`).
- * A move to `to` already marked is marked again (a step restarting its copy).
+ * A move to `to` already marked (alive or abandoned) is marked again and keeps
+ * its id: every step to the same shard steps the one move (a step restarting
+ * its copy, or taking over an abandoned one).
  */
-export async function beginMove(primary: D1Database, name: string, from: number, to: number, now: number, staleBefore: number): Promise<boolean> {
-  const r = await primary
+export async function beginMove(primary: D1Database, name: string, from: number, to: number, moveId: string, now: number, staleBefore: number): Promise<string | null> {
+  const row = await primary
     .prepare(
-      'UPDATE project_shards SET moving_to = ?3, move_heartbeat_at = ?4 WHERE name = ?1 AND shard = ?2 AND (moving_to IS NULL OR moving_to = ?3 OR move_heartbeat_at < ?5)',
+      `UPDATE project_shards SET move_id = CASE WHEN moving_to = ?3 AND move_id IS NOT NULL THEN move_id ELSE ?6 END, moving_to = ?3, move_heartbeat_at = ?4
+       WHERE name = ?1 AND shard = ?2 AND (moving_to IS NULL OR moving_to = ?3 OR move_heartbeat_at < ?5) RETURNING move_id`,
     )
-    .bind(name, from, to, now, staleBefore)
-    .run();
-  return r.meta.changes > 0;
+    .bind(name, from, to, now, staleBefore, moveId)
+    .first<{ move_id: string }>();
+  return row?.move_id ?? null;
 }
 
-/** Renews a running move's heartbeat; false when the move is no longer this one (cancelled or taken over). */
-export async function touchMove(primary: D1Database, name: string, to: number, now: number): Promise<boolean> {
-  const r = await primary.prepare('UPDATE project_shards SET move_heartbeat_at = ?3 WHERE name = ?1 AND moving_to = ?2').bind(name, to, now).run();
-  return r.meta.changes > 0;
-}
+/**
+ * The condition (SQL) that the catalog's move is move ?`param`, or a move
+ * begun before the catalog recorded ids (null: a new move always records one).
+ */
+const isMove = (param: string) => `(move_id = ${param} OR move_id IS NULL)`;
 
-/** The flip: one statement moves `name` from `from` to `to` and ends the move; false when the move is not this one. */
-export async function finishMove(primary: D1Database, name: string, from: number, to: number): Promise<boolean> {
+/**
+ * Renews the heartbeat of move `moveId` to `to` (recording its id on a move
+ * begun before the catalog kept ids); false when the catalog no longer holds
+ * that move (cancelled, flipped, or replaced).
+ */
+export async function touchMove(primary: D1Database, name: string, to: number, moveId: string, now: number): Promise<boolean> {
   const r = await primary
-    .prepare('UPDATE project_shards SET shard = ?3, moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND shard = ?2 AND moving_to = ?3')
-    .bind(name, from, to)
+    .prepare(`UPDATE project_shards SET move_heartbeat_at = ?3, move_id = ?4 WHERE name = ?1 AND moving_to = ?2 AND ${isMove('?4')}`)
+    .bind(name, to, now, moveId)
     .run();
   return r.meta.changes > 0;
 }
 
-/** Ends a move to `to` without flipping (the copy failed or was overtaken); false when the catalog holds no such move (flipped or ended already). */
-export async function cancelMove(primary: D1Database, name: string, to: number): Promise<boolean> {
-  const r = await primary.prepare('UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = ?1 AND moving_to = ?2').bind(name, to).run();
+/** The flip: one statement moves `name` from `from` to `to` and ends move `moveId`; false when the catalog's move is not that one. */
+export async function finishMove(primary: D1Database, name: string, from: number, to: number, moveId: string): Promise<boolean> {
+  const r = await primary
+    .prepare(`UPDATE project_shards SET shard = ?3, moving_to = NULL, move_heartbeat_at = NULL, move_id = NULL WHERE name = ?1 AND shard = ?2 AND moving_to = ?3 AND ${isMove('?4')}`)
+    .bind(name, from, to, moveId)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/**
+ * Ends move `moveId` to `to` without flipping (cancelled, or the copy failed);
+ * false when the catalog holds no such move (flipped, ended, or another move
+ * begun since). `moveId` null: the move begun before the catalog kept ids
+ * (and only while its id is still unrecorded).
+ */
+export async function cancelMove(primary: D1Database, name: string, to: number, moveId: string | null): Promise<boolean> {
+  const r = await primary
+    .prepare(`UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL, move_id = NULL WHERE name = ?1 AND moving_to = ?2 AND ${moveId === null ? 'move_id IS NULL' : isMove('?3')}`)
+    .bind(name, to, moveId)
+    .run();
   return r.meta.changes > 0;
 }
 

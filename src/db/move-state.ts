@@ -34,6 +34,11 @@ export class QueryBudget {
     return this.spent + n + this.reserve <= this.limit && Date.now() < this.deadline;
   }
 
+  /** Whether `n` more queries fit the budget, the reserve included (what a step may still send once its closing write is spent or failed). */
+  room(n: number): boolean {
+    return this.spent + n <= this.limit;
+  }
+
   /** Counts `n` queries about to be sent. */
   spend(n = 1): void {
     this.spent += n;
@@ -101,21 +106,13 @@ export const FINISHED_MOVE_MS = 24 * 60 * 60 * 1000;
  * (`rec`), or the last finished move into `target` (`finished`). A shard holds
  * one record per project (`name` is the key).
  */
-export async function readMoveOrFinished(target: D1Database, budget: QueryBudget, name: string): Promise<{ rec: MoveRecord | null; finished: MoveRecord | null }> {
-  const raw = await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name));
-  const rec = raw ? parsed(raw) : null;
-  return rec?.phase === FINISHED ? { rec: null, finished: rec } : { rec, finished: null };
+export async function readMoveOrFinished(target: D1Database, budget: QueryBudget, name: string): Promise<TargetRead> {
+  return split(await budget.first<RawRecord>(target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(name)));
 }
 
 /** The move of `name` to the shard `target` is (in flight, or flipped and removing the old copy), or null. */
 export async function readMove(target: D1Database, budget: QueryBudget, name: string): Promise<MoveRecord | null> {
   return (await readMoveOrFinished(target, budget, name)).rec;
-}
-
-/** The finished move `moveId` of `name` into `target`, or null. */
-export async function readFinished(target: D1Database, budget: QueryBudget, name: string, moveId: string): Promise<MoveRecord | null> {
-  const { finished } = await readMoveOrFinished(target, budget, name);
-  return finished?.move_id === moveId ? finished : null;
 }
 
 /** Whether a move id of another project is already on `target` (a client reusing its id for a second project). */
@@ -127,9 +124,9 @@ const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw
 
 /**
  * Registers as a leftover of `target` every copy it holds of `projectId` or named `name` that a new copy must not meet
- * (with `only`, only where its SQL over ?1 the project id, ?2 the name and ?4 its `version` holds).
+ * (with `only`, only where its SQL over ?1 the project id, ?2 the name and ?4 its `param` holds).
  */
-function leftoverStatements(target: D1Database, projectId: string, name: string, now: number, only?: { sql: string; version: string }): D1PreparedStatement[] {
+function leftoverStatements(target: D1Database, projectId: string, name: string, now: number, only?: { sql: string; param: string }): D1PreparedStatement[] {
   const holds = ['projects WHERE id = ?1', ...['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads'].map((t) => `${t} WHERE project_id = ?1`)]
     .map((from) => `EXISTS (SELECT 1 FROM ${from})`)
     .join(' OR ');
@@ -139,53 +136,75 @@ function leftoverStatements(target: D1Database, projectId: string, name: string,
     `SELECT ?1, ?2, ?3 WHERE (${holds})`,
   ].map((select) => {
     const stmt = target.prepare(`INSERT OR IGNORE INTO shard_leftovers (project_id, name, since) ${select}${only ? ` AND ${only.sql}` : ''}`);
-    return only ? stmt.bind(projectId, name, now, only.version) : stmt.bind(projectId, name, now);
+    return only ? stmt.bind(projectId, name, now, only.param) : stmt.bind(projectId, name, now);
   });
 }
 
-/**
- * The condition (SQL) that `target` holds a complete copy of `rec`'s project
- * from the same source at the same version, not yet flipped: its cursor is
- * past the project row (`complete`), the row is there and nothing listed it
- * for removal. `name`, `id` and `version` are the statement's parameters
- * holding them.
- */
-function completeCopy(rec: MoveRecord, complete: number, name: string, id: string, version: string): string {
-  const n = (v: number) => Math.trunc(v);
-  return `(EXISTS (SELECT 1 FROM project_moves WHERE name = ${name} AND project_id = ${id} AND version = ${version} AND from_shard = ${n(rec.from_shard)} AND to_shard = ${n(rec.to_shard)} AND phase = 'copying' AND table_index >= ${n(complete)})
-    AND EXISTS (SELECT 1 FROM projects WHERE id = ${id}) AND NOT EXISTS (SELECT 1 FROM shard_leftovers WHERE project_id = ${id}))`;
+/** `rec`'s move id as an SQL literal (a page's inserts bind only their rows). */
+function idLiteral(rec: Pick<MoveRecord, 'move_id'>): string {
+  if (!/^[0-9a-f]{32}$/.test(rec.move_id)) throw new Error('move id is not hex');
+  return `'${rec.move_id}'`;
 }
 
 /**
- * Starts (or restarts) the copy of `rec` on `target` in one batch: whatever
- * the target holds of the project (an earlier copy, a leftover) is marked a
- * leftover to remove first, and the cursor is set at the first table. A step
- * of an earlier move of the same name loses its cursor and writes nothing more.
- * A complete copy of the same move (cursor at `complete`, past the project
- * row: another step is about to flip it, or died before it could) is left as
- * it is: false, and the caller goes on from that cursor.
+ * The condition (SQL) that `rec`'s cursor may start on the target: the record
+ * of the project there (`name`; `id` the move id, both parameters) is neither this move's (another
+ * step of it started the cursor first: the caller joins it, whatever it holds)
+ * nor that of a move begun after this one (this step's move was let go of by
+ * the catalog meanwhile, and the target may hold the live copy of that later
+ * move).
  */
-export async function startMove(target: D1Database, budget: QueryBudget, rec: MoveRecord, complete: number): Promise<boolean> {
+function mayStart(rec: MoveRecord, name: string, id: string): string {
+  return `NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ${name} AND (move_id = ${id} OR started_at > ${Math.trunc(rec.started_at)}))`;
+}
+
+/** The record of a project on a move's target: in flight (`rec`), or a finished move's. */
+export interface TargetRead {
+  rec: MoveRecord | null;
+  finished: MoveRecord | null;
+}
+
+const split = (raw: RawRecord | undefined | null): TargetRead => {
+  const rec = raw ? parsed(raw) : null;
+  return rec?.phase === FINISHED ? { rec: null, finished: rec } : { rec, finished: null };
+};
+
+/**
+ * Starts (or restarts) the copy of `rec` on `target`, in one batch that also
+ * reads the record back: whatever the target holds of the project (an earlier
+ * copy, a leftover) is marked a leftover to remove first, and the cursor is
+ * set at the first table. A step of an earlier move of the same name loses its
+ * cursor and writes nothing more. Nothing is written while the target holds
+ * this move's record already (another step of the move started it: `started`
+ * is false and the caller goes on from it, or finds the move finished) or a
+ * later move's (mayStart).
+ */
+export async function startMove(target: D1Database, budget: QueryBudget, rec: MoveRecord): Promise<TargetRead & { started: boolean }> {
   const results = await budget.batch(target, [
-    ...leftoverStatements(target, rec.project_id, rec.name, rec.started_at, { sql: `NOT ${completeCopy(rec, complete, '?2', '?1', '?4')}`, version: rec.version }),
+    ...leftoverStatements(target, rec.project_id, rec.name, rec.started_at, { sql: mayStart(rec, '?2', '?4'), param: rec.move_id }),
     target
       .prepare(
         `INSERT OR REPLACE INTO project_moves (name, move_id, project_id, from_shard, to_shard, version, phase, table_index, after_rowid, copied, removed, total, steps, started_at, updated_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT ${completeCopy(rec, complete, '?1', '?3', '?6')}
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE ${mayStart(rec, '?1', '?2')}
            AND NOT EXISTS (SELECT 1 FROM project_moves WHERE move_id = ?2 AND name <> ?1)`,
       )
       .bind(rec.name, rec.move_id, rec.project_id, rec.from_shard, rec.to_shard, rec.version, rec.phase, rec.table_index, rec.after_rowid, JSON.stringify(rec.copied), JSON.stringify(rec.removed), rec.total, rec.steps, rec.started_at, rec.updated_at),
+    target.prepare('SELECT * FROM project_moves WHERE name = ?1').bind(rec.name),
   ]);
-  return results[results.length - 1].meta.changes > 0;
+  return { started: results[results.length - 2].meta.changes > 0, ...split(results[results.length - 1].results[0] as RawRecord | undefined) };
 }
 
 /**
- * Ends the copy of `name` on `target` without a flip (cancelled, aborted or
- * overtaken): the partial copy becomes a leftover and the cursor goes, in one
- * batch, so no step of that move writes another row.
+ * Ends the copy of `name` on `target` without a flip (cancelled, or an
+ * abandoned move replaced): the partial copy becomes a leftover and the
+ * cursor goes, in one batch, so no step of that move writes another row. With
+ * `moveId`, only that move's: nothing is listed or dropped while the target
+ * holds the record of another move (one begun since, or its copy).
  */
-export async function dropMove(target: D1Database, budget: QueryBudget, name: string, projectId: string, now: number): Promise<void> {
-  await budget.batch(target, [...leftoverStatements(target, projectId, name, now), target.prepare('DELETE FROM project_moves WHERE name = ?1').bind(name)]);
+export async function dropMove(target: D1Database, budget: QueryBudget, name: string, projectId: string, now: number, moveId: string | null): Promise<void> {
+  const only = moveId === null ? undefined : { sql: 'NOT EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND move_id <> ?4)', param: moveId };
+  const drop = target.prepare(`DELETE FROM project_moves WHERE name = ?1${moveId === null ? '' : ' AND move_id = ?2'}`).bind(...(moveId === null ? [name] : [name, moveId]));
+  await budget.batch(target, [...leftoverStatements(target, projectId, name, now, only), drop]);
 }
 
 /** The statement advancing `rec`'s cursor from where `rec` says it is; it changes no row when another step moved it first. */
@@ -199,8 +218,7 @@ export function advanceStatement(target: D1Database, rec: MoveRecord, next: { ta
 
 /** The condition (SQL, no parameters) that `rec`'s cursor is still where `rec` says: a page's inserts carry it, so a stale step inserts nothing. */
 export function cursorHolds(rec: MoveRecord): string {
-  if (!/^[0-9a-f]{32}$/.test(rec.move_id)) throw new Error('move id is not hex');
-  return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = '${rec.move_id}' AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
+  return `EXISTS (SELECT 1 FROM project_moves WHERE move_id = ${idLiteral(rec)} AND table_index = ${Math.trunc(rec.table_index)} AND after_rowid = ${Math.trunc(rec.after_rowid)})`;
 }
 
 /** The SQL adding the counts of the JSON parameter `param` to `removed`, table by table. */
@@ -208,24 +226,30 @@ const addRemoved = (param: string) =>
   `(SELECT coalesce(json_group_object(key, n), '{}') FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(project_moves.removed) UNION ALL SELECT key, value FROM json_each(${param})) GROUP BY key))`;
 
 /**
- * Counts a step of `rec`'s move and answers the record as it now stands (null
- * when the move is no longer this one): `removed` adds the rows this step
- * removed to what the record holds (two steps removing at once both count),
- * and the phase only goes forward (a step that copied while another flipped
- * does not set it back to copying).
+ * Counts a step of `rec`'s move and answers the record of the project on the
+ * target as it now stands, in one statement: `counted` when it is still this
+ * move's (another step may have advanced it meanwhile), else the record of
+ * whatever is there (the move finished by another step, or another move's
+ * cursor; nothing when the cursor went), which is left as it was. `removed`
+ * adds the rows this step removed to what the record holds (two steps removing
+ * at once both count), and the phase only goes forward (a step that copied
+ * while another flipped does not set it back to copying).
  */
-export async function recordStep(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'move_id' | 'phase'>, removed: Record<string, number>, now: number): Promise<MoveRecord | null> {
-  budget.spend();
-  const raw = await target
-    .prepare(
-      `UPDATE project_moves SET phase = CASE WHEN phase = 'removing' THEN phase ELSE ?3 END,
-         removed = ${addRemoved('?4')},
-         steps = steps + 1, updated_at = ?5
-       WHERE name = ?1 AND move_id = ?2 AND phase <> '${FINISHED}' RETURNING *`,
-    )
-    .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(removed), now)
-    .first<RawRecord>();
-  return raw ? parsed(raw) : null;
+export async function recordStep(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'move_id' | 'phase'>, removed: Record<string, number>, now: number): Promise<TargetRead & { counted: boolean }> {
+  const ours = `(move_id = ?2 AND phase <> '${FINISHED}')`;
+  const raw = await budget.first<RawRecord & { counted: number }>(
+    target
+      .prepare(
+        `UPDATE project_moves SET phase = CASE WHEN NOT ${ours} OR phase = 'removing' THEN phase ELSE ?3 END,
+           removed = CASE WHEN ${ours} THEN ${addRemoved('?4')} ELSE removed END,
+           steps = steps + ${ours}, updated_at = CASE WHEN ${ours} THEN ?5 ELSE updated_at END
+         WHERE name = ?1 RETURNING *, ${ours} AS counted`,
+      )
+      .bind(rec.name, rec.move_id, rec.phase, JSON.stringify(removed), now),
+  );
+  if (!raw) return { counted: false, rec: null, finished: null };
+  const { counted, ...record } = raw;
+  return { counted: counted === 1, ...split(record) };
 }
 
 /**
@@ -256,7 +280,7 @@ export async function finishRecord(target: D1Database, budget: QueryBudget, name
  */
 export async function dropStaleMove(target: D1Database, budget: QueryBudget, rec: Pick<MoveRecord, 'name' | 'project_id' | 'move_id'>, now: number): Promise<boolean> {
   const results = await budget.batch(target, [
-    ...leftoverStatements(target, rec.project_id, rec.name, now, { sql: 'EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND move_id = ?4)', version: rec.move_id }),
+    ...leftoverStatements(target, rec.project_id, rec.name, now, { sql: 'EXISTS (SELECT 1 FROM project_moves WHERE name = ?2 AND move_id = ?4)', param: rec.move_id }),
     target.prepare('DELETE FROM project_moves WHERE name = ?1 AND move_id = ?2').bind(rec.name, rec.move_id),
   ]);
   return results[results.length - 1].meta.changes > 0;

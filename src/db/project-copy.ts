@@ -1,4 +1,4 @@
-import { advanceStatement, cursorHolds, readMove, type MoveRecord, type QueryBudget } from './move-state';
+import { advanceStatement, cursorHolds, readMoveOrFinished, type MoveRecord, type QueryBudget, type TargetRead } from './move-state';
 
 /**
  * Copying one project's index from one D1 database to another, and removing
@@ -101,11 +101,13 @@ function insertStatements(target: D1Database, spec: TableCopy, rows: Row[], guar
 /**
  * Where a copy stands after a run of pages: the cursor as this step last saw
  * it, `lost` when the move is no longer this one (cancelled, restarted or
- * finished by another step), and the pages a concurrent step wrote first.
+ * finished by another step; `read` is then what the target holds instead),
+ * and the pages a concurrent step wrote first.
  */
 export interface CopyProgress {
   rec: MoveRecord;
   lost: boolean;
+  read?: TargetRead;
   races: number;
 }
 
@@ -115,8 +117,9 @@ export type BeforeWrite = (page: { table: string; after_rowid: number; rows: num
 /**
  * Copies pages of `rec.project_id` from `source` to `target` from `rec`'s
  * cursor on, table after table, while `budget` allows (each page: one read,
- * its inserts and the cursor's advance, and one query kept back to read the
- * cursor again). Stops at the end of the last table. A page whose write
+ * its inserts and the cursor's advance, and two queries kept back for a page
+ * that loses its race: the cursor read again, and the catalog read when the
+ * move turns out to be no longer this one). Stops at the end of the last table. A page whose write
  * applied to nothing lost a race (another step of the same move wrote from
  * that cursor first): the cursor is read again and the copy goes on from
  * where it now is, so no row is written twice and the progress answered is
@@ -125,11 +128,11 @@ export type BeforeWrite = (page: { table: string; after_rowid: number; rows: num
 export async function copyPages(source: D1Database, target: D1Database, rec: MoveRecord, budget: QueryBudget, now: () => number, beforeWrite?: BeforeWrite): Promise<CopyProgress> {
   let at = rec;
   let races = 0;
-  while (at.phase === 'copying' && at.table_index < PROJECT_TABLES.length && budget.fits(4)) {
+  while (at.phase === 'copying' && at.table_index < PROJECT_TABLES.length && budget.fits(5)) {
     const spec = PROJECT_TABLES[at.table_index];
     const rows = await budget.all<Row>(source.prepare(spec.select).bind(at.project_id, at.after_rowid, spec.page));
-    // As many rows as the budget's statements carry (the cursor's advance is one more, its re-read another).
-    const room = rows.length ? Math.max(0, budget.left - 2) * rowsPerStatement(spec, rows[0]) : 0;
+    // As many rows as the budget's statements carry (the cursor's advance is one more, the two kept back for a lost race two more).
+    const room = rows.length ? Math.max(0, budget.left - 3) * rowsPerStatement(spec, rows[0]) : 0;
     const taken = rows.slice(0, room);
     const tableDone = taken.length === rows.length && rows.length < spec.page;
     if (rows.length && !taken.length) break;
@@ -145,8 +148,9 @@ export async function copyPages(source: D1Database, target: D1Database, rec: Mov
       at = { ...at, ...next };
       continue;
     }
-    const current = await readMove(target, budget, at.name);
-    if (!current || current.move_id !== at.move_id) return { rec: at, lost: true, races };
+    const read = await readMoveOrFinished(target, budget, at.name);
+    const current = read.rec;
+    if (!current || current.move_id !== at.move_id) return { rec: at, lost: true, read, races };
     races++;
     at = current;
   }

@@ -368,7 +368,11 @@ export const projectAggregates = sqliteTable(
  * `moving_to` is set while a move copies the project to another shard; pushes
  * are refused then, and `shard` flips to the target in one statement once the
  * copy is complete. `move_heartbeat_at` is renewed as the copy progresses: a
- * move whose heartbeat is older than MOVE_STALE_MS was abandoned.
+ * move whose heartbeat is older than MOVE_STALE_MS was abandoned. `move_id`
+ * is the id of that move (migration 0018; its cursor on the target carries the
+ * same): every catalog write of a move holds only while it is that move's, so
+ * a cancel or a late step never ends or flips a move begun since. Null on a
+ * move begun before the column existed (its first step then records its id).
  */
 export const projectShards = sqliteTable('project_shards', {
   name: text('name').primaryKey(),
@@ -376,6 +380,7 @@ export const projectShards = sqliteTable('project_shards', {
   placedAt: integer('placed_at').notNull(),
   movingTo: integer('moving_to'),
   moveHeartbeatAt: integer('move_heartbeat_at'),
+  moveId: text('move_id'),
 });
 
 /**

@@ -259,7 +259,7 @@ const MOVE_STATUS_SCHEMA: JsonSchema = {
   required: ['project', 'move', 'from', 'to', 'state', 'table', 'rows_copied', 'rows_total_estimate', 'percent', 'rows_removed', 'steps', 'started_at', 'last_step_at', 'heartbeat_at', 'abandoned', 'abandoned_after'],
   properties: {
     project: { type: 'string' },
-    move: { type: ['string', 'null'], pattern: '^[0-9a-f]{32}$', description: "the move's id (its cursor's); null before the first step wrote its cursor. DELETE …/move?move= given it cancels only this move" },
+    move: { type: ['string', 'null'], pattern: '^[0-9a-f]{32}$', description: "the move's id (the catalog records it when the move begins; its cursor carries the same); null only for a move begun before the catalog recorded ids whose first step wrote no cursor yet. DELETE …/move?move= given it cancels only this move" },
     from: { type: 'integer' },
     to: { type: 'integer' },
     state: { type: 'string', enum: ['copying', 'removing'], description: 'copying: the old shard answers and pushes are refused; removing: the catalog flipped, the old copy is being removed' },
@@ -446,7 +446,7 @@ function adminPaths(): Record<string, unknown> {
             required: false,
             schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
             description:
-              "the id of the move to cancel (a move's answers and GET /v1/admin/shards carry it): the cancel ends only that move, and answers 404 move_not_found when the move in progress is another one (or has written no cursor yet). Without it, the move in progress is cancelled, whichever it is",
+              "the id of the move to cancel (a move's answers and GET /v1/admin/shards carry it): the cancel ends only that move (also before its first step wrote a cursor), and answers 404 move_not_found when the move in progress is another one. Without it, the move in progress when the request reads the catalog is cancelled, whichever it is; a move begun after that is never ended by this request",
           },
         ],
         responses: {

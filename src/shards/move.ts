@@ -1,7 +1,7 @@
 import type { Env } from '../env';
 import { PincherError } from '../errors';
 import { beginMove, cancelMove, catalogEntry, finishMove, placeEntry, touchMove, type CatalogEntry } from '../db/catalog';
-import { dropMove, dropStaleMove, finishRecord, FINISHED_MOVE_MS, forgetFinished, markLeftover, moveIdTaken, QueryBudget, readFinished, readMove, readMoveOrFinished, recordStep, staleCursors, startMove, type MoveRecord } from '../db/move-state';
+import { dropMove, dropStaleMove, finishRecord, FINISHED_MOVE_MS, forgetFinished, markLeftover, moveIdTaken, QueryBudget, readMove, readMoveOrFinished, recordStep, staleCursors, startMove, type MoveRecord, type TargetRead } from '../db/move-state';
 import { copyEstimate, copyPages, copyProjectRow, projectVersion, PROJECT_TABLES, removeLeftovers, type BeforeWrite } from '../db/project-copy';
 import { forgetShards, isMoving, MOVE_STALE_MS } from '../db/project-shard';
 import { getProjectByName } from '../db/projects';
@@ -170,7 +170,9 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   const source = shardAt(env, entry.shard);
   const row = await budget.first<{ id: string }>(source.db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name));
   if (!row) throw new PincherError('project_not_found', `project '${name}' is placed on shard ${source.index} but not stored there`, { suggestion: 'push the project again' });
-  const resuming = entry.moving_to === to && rec !== null && rec.phase === 'copying' && rec.from_shard === source.index && rec.project_id === row.id && rec.table_index <= PROJECT_TABLES.length;
+  // The catalog's move to `to` and the cursor there are one move (a move begun before the catalog kept ids: its cursor's).
+  const resuming =
+    entry.moving_to === to && rec !== null && rec.phase === 'copying' && rec.from_shard === source.index && rec.project_id === row.id && rec.table_index <= PROJECT_TABLES.length && (entry.move_id ?? rec.move_id) === rec.move_id;
   if (!resuming || !isMoving(entry, now)) {
     // A first step, or one taking over an abandoned move: no push may be open.
     budget.spend();
@@ -184,7 +186,7 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   }
   if (resuming && rec) {
     budget.spend();
-    if (!(await touchMove(env.DB, name, to, now))) return overtaken(env, budget, name, source.index, to, rec);
+    if (!(await touchMove(env.DB, name, to, rec.move_id, now))) return overtaken(env, budget, name, source.index, to, rec);
     if ((await projectVersion(source.db, budget, row.id)) !== rec.version) return abort(env, budget, name, source, target, rec);
   } else {
     budget.spend();
@@ -193,21 +195,23 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
         suggestion: 'send a new id for each move (32 hex digits, e.g. a random UUID without its dashes), or none',
       });
     }
-    if (!(await beginMove(env.DB, name, source.index, to, now, now - MOVE_STALE_MS))) return overtaken(env, budget, name, source.index, to, rec);
+    // The catalog's move id: this step's (the client's, or a new one), or that of the move to `to` the catalog holds already.
+    const moveId = await beginMove(env.DB, name, source.index, to, opts.move ?? newMoveId(), now, now - MOVE_STALE_MS);
+    if (moveId === null) return overtaken(env, budget, name, source.index, to, rec);
     // An earlier move into the source whose step died after its flip: its old copy is listed for removal and its cursor ends, before this move can flip.
     await settleMoveInto(env, budget, source, name);
     if (entry.moving_to !== null && entry.moving_to !== to) {
       // An abandoned move elsewhere (which can no longer flip): its partial copy becomes a leftover there.
       const old = shardAt(env, entry.moving_to);
-      await dropMove(old.db, budget, name, row.id, now);
+      await dropMove(old.db, budget, name, row.id, now, entry.move_id);
     }
     // Settling took the queries the cursor's start needs: the catalog holds the move, the next step starts its cursor.
-    if (!budget.fits(START_QUERIES)) return notStartedAnswer(name, opts.move, source.index, to, budget);
+    if (!budget.fits(START_QUERIES)) return answer(blankRecord(name, moveId, source.index, to, 'copying'), 'copying', budget);
     const version = await projectVersion(source.db, budget, row.id);
     if (version === null) return overtaken(env, budget, name, source.index, to, rec);
     rec = {
       name,
-      move_id: opts.move ?? newMoveId(),
+      move_id: moveId,
       project_id: row.id,
       from_shard: source.index,
       to_shard: to,
@@ -222,10 +226,11 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
       started_at: now,
       updated_at: now,
     };
-    if (!(await startMove(target.db, budget, rec, PROJECT_TABLES.length + 1))) {
-      // Another step of this move completed the copy (the project row in) and is about to flip, or died before it could: this one goes on from there.
-      const current = await readMove(target.db, budget, name);
-      if (!current || current.project_id !== rec.project_id || current.table_index <= PROJECT_TABLES.length) return overtaken(env, budget, name, source.index, to, rec);
+    const start = await startMove(target.db, budget, rec);
+    if (!start.started) {
+      // Another step of this move started its cursor first (it may have copied, flipped or finished since): this one goes on from there.
+      const current = start.rec;
+      if (!current || current.move_id !== rec.move_id || current.project_id !== rec.project_id || current.from_shard !== rec.from_shard) return overtaken(env, budget, name, source.index, to, rec, true, start);
       rec = current;
     }
   }
@@ -236,7 +241,7 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
   const cleared = copyBegun ? { removed: {}, done: true } : await removeLeftovers(target.db, budget, rec.project_id);
   if (cleared.done) {
     const progress = await copyPages(source.db, target.db, rec, budget, Date.now, opts.beforeWrite);
-    if (progress.lost) return overtaken(env, budget, name, source.index, to, progress.rec);
+    if (progress.lost) return overtaken(env, budget, name, source.index, to, progress.rec, true, progress.read);
     rec = progress.rec;
   }
   // A concurrent step of this move flipped it while this one copied: this one helps remove the old copy.
@@ -251,14 +256,14 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
       rec = { ...rec, table_index: PROJECT_TABLES.length + 1, copied: { ...rec.copied, projects: 1 } };
     } else {
       // A concurrent step copied the row first (or the move is gone): go on from its cursor.
-      const current = await readMove(target.db, budget, name);
-      if (!current || current.move_id !== rec.move_id) return overtaken(env, budget, name, source.index, to, rec);
-      rec = current;
+      const read = await readMoveOrFinished(target.db, budget, name);
+      if (!read.rec || read.rec.move_id !== rec.move_id) return overtaken(env, budget, name, source.index, to, rec, true, read);
+      rec = read.rec;
       if (rec.phase === 'removing') return removalStep(env, budget, rec);
     }
   }
   budget.spend();
-  if (await finishMove(env.DB, name, source.index, to)) {
+  if (await finishMove(env.DB, name, source.index, to, rec.move_id)) {
     console.log(JSON.stringify({ event: 'project_moved', project_id: rec.project_id, from: source.index, to, steps: rec.steps + 1, duration_ms: Date.now() - rec.started_at }));
   } else {
     // Flipped already by a concurrent step of this move, or the move is no longer this one.
@@ -273,19 +278,10 @@ export async function moveStep(env: Env, name: string, to: number, opts: StepOpt
 /**
  * Queries a first step makes from its checks to its cursor, after settling
  * earlier moves: the generation, the estimate, the cursor's start (a batch of
- * four) and its re-read when a complete copy is there.
+ * five, reading the record back), and the catalog's read when the start lost
+ * to a rival (overtaken; removing an old copy from there on is budgeted).
  */
-const START_QUERIES = 7;
-
-/**
- * The answer of a first step whose budget went on settling earlier moves
- * (settleMoveInto, an abandoned move's drop): the catalog holds the move,
- * no cursor is written yet, and `next` (with the move id, the client's or a
- * new one) starts it.
- */
-function notStartedAnswer(name: string, move: string | undefined, from: number, to: number, budget: QueryBudget): MoveStepAnswer {
-  return answer(blankRecord(name, move ?? newMoveId(), from, to, 'copying'), 'copying', budget);
-}
+const START_QUERIES = 8;
 
 /** A new move's id: 32 hex digits. */
 const newMoveId = () => crypto.randomUUID().replaceAll('-', '');
@@ -299,30 +295,33 @@ function blankRecord(name: string, moveId: string, from: number, to: number, pha
  * Queries the flip may take: the generation check, the project row's read and
  * write (with the cursor's advance), its cursor re-read when another step
  * wrote it first, the catalog's flip (and its re-read when another step
- * flipped first), and marking the old copy (two).
+ * flipped first, or the move turned out to be no longer this one), and
+ * marking the old copy (two).
  */
 const FLIP_QUERIES = 9;
 
 /** Counts a copying step on the cursor and answers the move's true progress (another step may have advanced it meanwhile). */
 async function copyingAnswer(env: Env, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
-  const current = await recordStep(shardAt(env, rec.to_shard).db, budget, rec, {}, Date.now());
-  if (!current) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec);
-  return answer(current, current.phase === 'removing' ? 'removing' : 'copying', budget);
+  const step = await recordStep(shardAt(env, rec.to_shard).db, budget, rec, {}, Date.now());
+  if (!step.counted || !step.rec) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec, true, step);
+  return answer(step.rec, step.rec.phase === 'removing' ? 'removing' : 'copying', budget);
 }
 
 /** After the flip: removes the old copy from the old shard within the budget; the move is done once it is gone. */
 async function removalStep(env: Env, budget: QueryBudget, rec: MoveRecord): Promise<MoveStepAnswer> {
   const source = shardAt(env, rec.from_shard);
   const target = shardAt(env, rec.to_shard);
-  // A step that died between the flip and marking the old copy left the mark to this one.
-  const marked = rec.phase !== 'removing' ? await markLeftover(source.db, budget, rec, Date.now()) : 0;
-  const { removed, done } = await removeLeftovers(source.db, budget, rec.project_id);
+  // A step that died between the flip and marking the old copy left the mark to this one; one whose
+  // budget has no room for it leaves it to the next step (the record keeps its phase: not marked yet).
+  const mark = rec.phase !== 'removing' && budget.fits(2);
+  const marked = mark ? await markLeftover(source.db, budget, rec, Date.now()) : 0;
+  const { removed, done } = rec.phase === 'removing' || mark ? await removeLeftovers(source.db, budget, rec.project_id) : { removed: {}, done: false };
   if (marked) removed.projects = (removed.projects ?? 0) + marked;
   const now = Date.now();
   if (!done) {
-    const current = await recordStep(target.db, budget, { ...rec, phase: 'removing' }, removed, now);
-    if (!current) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec, false);
-    return answer(current, 'removing', budget);
+    const step = await recordStep(target.db, budget, { ...rec, phase: mark ? 'removing' : rec.phase }, removed, now);
+    if (!step.counted || !step.rec) return overtaken(env, budget, rec.name, rec.from_shard, rec.to_shard, rec, false, step);
+    return answer(step.rec, 'removing', budget);
   }
   // The record as the last step found it (another step may have counted removals meanwhile), this step's own added, kept as the finished move's.
   const finished = await finishRecord(target.db, budget, rec.name, rec.move_id, removed, now);
@@ -364,7 +363,7 @@ async function settleMoveInto(env: Env, budget: QueryBudget, shard: Shard, name:
 async function abort(env: Env, budget: QueryBudget, name: string, source: Shard, target: Shard, rec: MoveRecord): Promise<MoveStepAnswer> {
   budget.spend();
   // The catalog no longer holds this move: flipped (the old copy's row is being removed), cancelled or replaced.
-  if (!(await cancelMove(env.DB, name, target.index))) return overtaken(env, budget, name, source.index, target.index, rec);
+  if (!(await cancelMove(env.DB, name, target.index, rec.move_id))) return overtaken(env, budget, name, source.index, target.index, rec);
   // Only this move's cursor and copy: a move begun since the catalog let go of this one is left alone.
   await dropStaleMove(target.db, budget, rec, Date.now());
   const { done } = await removeLeftovers(target.db, budget, rec.project_id);
@@ -380,15 +379,22 @@ async function abort(env: Env, budget: QueryBudget, name: string, source: Shard,
  * the project on `to` and holds no move, a concurrent step flipped it: while
  * the flipped cursor is there this step helps remove the old copy (`help`),
  * once it is gone the move is done and answered as moved. Anything else (a
- * cancel, a new move) answers 409 project_moving.
+ * cancel, a new move) answers 409 project_moving. `read` is the record of
+ * the project on the target as this step has just found it (its start, a
+ * page's re-read, its count), else it is read here; the catalog is read only
+ * while the budget has room (else 409 project_moving unless the record shows
+ * the move finished).
  */
-async function overtaken(env: Env, budget: QueryBudget, name: string, from: number, to: number, seen: MoveRecord | null, help = true): Promise<MoveStepAnswer> {
+async function overtaken(env: Env, budget: QueryBudget, name: string, from: number, to: number, seen: MoveRecord | null, help = true, read?: TargetRead): Promise<MoveStepAnswer> {
+  const found = read ?? (await readMoveOrFinished(shardAt(env, to).db, budget, name));
   // The move this step was stepping finished meanwhile (another step, or a move out of the target settling it).
-  if (seen?.move_id && (await readFinished(shardAt(env, to).db, budget, name, seen.move_id))) return finishedElsewhere(budget, from, to, seen);
+  if (seen?.move_id && found.finished?.move_id === seen.move_id) return finishedElsewhere(budget, from, to, seen);
+  // No room left for the catalog (a step whose closing count found its move gone): the move is not this step's to answer for.
+  if (!budget.room(1)) throw takenOver(name);
   budget.spend();
   const entry = await catalogEntry(env.DB, name);
   if (entry?.shard !== to || entry.moving_to !== null) throw takenOver(name);
-  const current = await readMove(shardAt(env, to).db, budget, name);
+  const current = found.rec;
   if (current) {
     if (help && current.from_shard === from && current.table_index > PROJECT_TABLES.length) return removalStep(env, budget, current);
     throw takenOver(name);
@@ -437,15 +443,18 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
   }
   const target = shardAt(env, entry.moving_to);
   const rec = await readMove(target.db, budget, name);
-  // A cancel naming its move ends only that one: a move begun since (or one without a cursor yet, whose id is not known) is left alone.
-  if (opts.move !== undefined && rec?.move_id !== opts.move) {
-    throw new PincherError('move_not_found', `move ${opts.move} is not the move of '${name}' in progress (${rec ? `that is move ${rec.move_id}` : 'that one has written no cursor yet'}, to shard ${target.index})`, {
+  // The move in progress: the catalog's id (a move begun before the catalog kept ids: its cursor's, once it wrote one).
+  const moveId = entry.move_id ?? (rec?.from_shard === entry.shard ? rec.move_id : null);
+  // A cancel naming its move ends only that one: a move begun since is left alone.
+  if (opts.move !== undefined && moveId !== opts.move) {
+    throw new PincherError('move_not_found', `move ${opts.move} is not the move of '${name}' in progress (${moveId ? `that is move ${moveId}` : 'that one has no id yet'}, to shard ${target.index})`, {
       suggestion: 'GET /v1/admin/shards (pincher-edge shards) lists the moves in progress with their ids; cancel without an id to end the move in progress, whichever it is',
-      details: { shard: target.index, move: rec?.move_id ?? null },
+      details: { shard: target.index, move: moveId },
     });
   }
   budget.spend();
-  if (!(await cancelMove(env.DB, name, entry.moving_to))) {
+  // Only the move read above: one begun since (after another request ended it) keeps the catalog.
+  if (!(await cancelMove(env.DB, name, entry.moving_to, moveId))) {
     // A step flipped (or another request cancelled) the move since the catalog was read: nothing of it is this request's to remove.
     throw new PincherError('move_not_found', `the move of '${name}' to shard ${entry.moving_to} ended while it was being cancelled (it was finished or cancelled by another request)`, {
       suggestion: 'GET /v1/admin/shards shows where the project is and the moves in progress',
@@ -453,12 +462,13 @@ export async function cancelProjectMove(env: Env, name: string, opts: { queries?
     });
   }
   forgetShards();
-  const projectId = rec?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
+  const own = rec !== null && rec.move_id === moveId ? rec : null;
+  const projectId = own?.project_id ?? (await budget.first<{ id: string }>(shardAt(env, entry.shard).db.prepare('SELECT id FROM projects WHERE name = ?1').bind(name)))?.id;
   let removal = { removed: {} as Record<string, number>, done: true };
   if (projectId) {
     // Only the cancelled move's cursor and copy: a move begun since the cancel ended this one in the catalog is left alone.
-    if (rec) await dropStaleMove(target.db, budget, rec, Date.now());
-    else await dropMove(target.db, budget, name, projectId, Date.now());
+    if (own) await dropStaleMove(target.db, budget, own, Date.now());
+    else await dropMove(target.db, budget, name, projectId, Date.now(), moveId);
     removal = await removeLeftovers(target.db, budget, projectId);
   }
   return { project: name, shard: entry.shard, state: 'cancelled', was_moving_to: target.index, removed: removal.removed, partial_copy_removed: removal.done };

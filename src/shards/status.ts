@@ -19,7 +19,7 @@ import { shardsOf, type Shard } from '../db/shards';
 /** A move in flight, as the catalog on the primary and the cursor on the target shard tell it. */
 export interface MoveStatus {
   project: string;
-  /** The move's id (its cursor's); null before the first step wrote its cursor. A cancel given it ends only that move. */
+  /** The move's id (the catalog's, or its cursor's once the catalog flipped); null only for a move begun before the catalog kept ids that wrote no cursor yet. A cancel given it ends only that move. */
   move: string | null;
   from: number;
   to: number;
@@ -103,7 +103,7 @@ function moveStatus(name: string, from: number, to: number, cursor: MoveRecord |
   const table = removing || !cursor ? null : cursor.table_index < PROJECT_TABLES.length ? PROJECT_TABLES[cursor.table_index].table : 'projects';
   return {
     project: name,
-    move: cursor?.move_id ?? null,
+    move: cursor?.move_id ?? claim?.move_id ?? null,
     from,
     to,
     state: removing ? 'removing' : 'copying',
@@ -139,7 +139,9 @@ function movesOf(reads: readonly ShardRead[], claims: readonly CatalogEntry[], p
   const out = claims.map((claim) => {
     const to = claim.moving_to as number;
     const cursor = cursorOf(claim.name, to);
-    return moveStatus(claim.name, claim.shard, to, cursor?.from_shard === claim.shard ? cursor : undefined, claim, now);
+    // The cursor of the move the catalog holds (not one left by an earlier move to the same shard).
+    const own = cursor && cursor.from_shard === claim.shard && (claim.move_id ?? cursor.move_id) === cursor.move_id ? cursor : undefined;
+    return moveStatus(claim.name, claim.shard, to, own, claim, now);
   });
   for (const { shard, cursors } of reads) {
     for (const c of cursors) {

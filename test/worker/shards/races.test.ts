@@ -19,12 +19,13 @@ beforeAll(async () => {
   doc = (await send('/v1/openapi.json')).body;
 });
 
-/** `db` running `hook` once, just before the first statement whose SQL matches `match` is sent (alone or in a batch). */
-function hooked(db: D1Database, match: RegExp, hook: () => Promise<void>): D1Database {
+/** `db` running `hook` once, just before the first statement (after `skip` others) whose SQL matches `match` is sent (alone or in a batch). */
+function hooked(db: D1Database, match: RegExp, hook: () => Promise<void>, skip = 0): D1Database {
   let fired = false;
+  let seen = 0;
   const sqlOf = new WeakMap<object, string>();
   const fire = async (sql: string) => {
-    if (fired || !match.test(sql)) return;
+    if (fired || !match.test(sql) || seen++ < skip) return;
     fired = true;
     await hook();
   };
@@ -80,20 +81,22 @@ function counted(db: D1Database, sent: { n: number }): D1Database {
   });
 }
 
-/** The test env with every shard's statements counted in `sent`. */
-function envCounted(sent: { n: number }): never {
-  return { ...(env as object), DB: counted(SHARDS[0], sent), DB_SHARD_1: counted(SHARDS[1], sent) } as never;
+/** The test env with every shard's statements counted in `sent` (shard `hook.shard`'s database first wrapped by `hook.wrap`). */
+function envCounted(sent: { n: number }, hook?: { shard: number; wrap: (db: D1Database) => D1Database }): never {
+  const db = (shard: number) => counted(hook?.shard === shard ? hook.wrap(SHARDS[shard]) : SHARDS[shard], sent);
+  return { ...(env as object), DB: db(0), DB_SHARD_1: db(1) } as never;
 }
 
 /** The catalog's flip (finishMove), its cancel (cancelMove), a move's start and heartbeat (beginMove, touchMove), a cursor's read, the old copy's mark and the move's end (its record kept as the finished move's). */
 const SQL = {
   flip: /^UPDATE project_shards SET shard = /,
-  cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL WHERE name = \?1 AND moving_to = /,
-  begin: /^UPDATE project_shards SET moving_to = \?3/,
+  cancel: /^UPDATE project_shards SET moving_to = NULL, move_heartbeat_at = NULL, move_id = NULL WHERE name = \?1 AND moving_to = /,
+  begin: /^UPDATE project_shards SET move_id = CASE/,
   touch: /^UPDATE project_shards SET move_heartbeat_at = /,
   cursorRead: /^SELECT \* FROM project_moves WHERE name = /,
   markOld: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT \?1, \?2, \?4 WHERE NOT EXISTS/,
   forget: /^UPDATE project_moves SET phase = 'moved'/,
+  leftoverOfMove: /^INSERT OR IGNORE INTO shard_leftovers \(project_id, name, since\) SELECT project_id, name/,
 };
 
 async function rejection(p: Promise<unknown>): Promise<{ code?: string; suggestion?: string; message?: string }> {
@@ -612,6 +615,26 @@ describe('a step dying after the flip, before the old copy went', () => {
     await wholeOn('died-budget', from, before);
   }, 180_000);
 
+  it('a move whose first step settled the move that died and wrote no cursor yet is listed with its id, and a cancel naming that id ends it', async () => {
+    const { from, to, before } = await setUp('died-cancel-id');
+    await dieAfterFlip('died-cancel-id', to);
+    const id = 'd'.repeat(32);
+    const first = await moveStep(env as never, 'died-cancel-id', from, { queries: TINY, move: id });
+    expect(first).toMatchObject({ state: 'copying', move: id, from: to, to: from });
+    expect(await cursor(from, 'died-cancel-id')).toBeNull();
+    expect(await movesOf('died-cancel-id')).toMatchObject([{ move: id, from: to, to: from, state: 'copying' }]);
+    // Another id is not that move's; the listed one ends it.
+    expect(await rejection(cancelProjectMove(env as never, 'died-cancel-id', { move: 'e'.repeat(32) }))).toMatchObject({ code: 'move_not_found' });
+    expect(await movingTo('died-cancel-id')).toBe(from);
+    const cancelled = await admin('DELETE', `/projects/died-cancel-id/move?move=${id}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ state: 'cancelled', shard: to, was_moving_to: from });
+    expect(await movingTo('died-cancel-id')).toBeNull();
+    // The old copy the settling listed goes with the collection; the project stays where the move that died put it.
+    await scheduledGc(env as never, Date.now());
+    await wholeOn('died-cancel-id', to, before);
+  }, 180_000);
+
   it('a cursor of a flipped move whose project the catalog no longer places on its shard is no move in flight, and the collection drops it without touching the live copy', async () => {
     const { from, to, before } = await setUp('died-moved-on');
     await dieAfterFlip('died-moved-on', to);
@@ -655,5 +678,156 @@ describe('a step dying after the flip, before the old copy went', () => {
     expect(back).toMatchObject({ state: 'moved', from: to, to: from });
     expect(late).toMatchObject({ state: 'moved', from, to });
     await wholeOn('died-late', from, before);
+  }, 180_000);
+});
+
+describe('a cancel racing a move begun since', () => {
+  /** Cancels the move of `name` in progress and begins a new one to `to` that copies pages: its last answer. */
+  async function cancelAndMoveAgain(name: string, to: number): Promise<MoveStepAnswer | undefined> {
+    expect(await cancelProjectMove(env as never, name)).toMatchObject({ state: 'cancelled' });
+    let again: MoveStepAnswer | undefined;
+    for (let i = 0; i < 30 && !again?.progress.copied.symbols; i++) again = await moveStep(env as never, name, to, { queries: TINY });
+    expect(again?.state).toBe('copying');
+    return again;
+  }
+
+  /** A step of the move of `name` to `to` that finds, at the catalog statement `match`, its move cancelled and a new one begun: its rejection, and the new move's last answer. */
+  async function stepMeetingNewMove(name: string, to: number, match: RegExp, opts: { queries?: number } = {}) {
+    let again: MoveStepAnswer | undefined;
+    const e = await rejection(
+      moveStep(
+        envHooked(0, match, async () => {
+          again = await cancelAndMoveAgain(name, to);
+        }),
+        name,
+        to,
+        opts,
+      ),
+    );
+    return { e, again };
+  }
+
+  /** The new move `again` holds the catalog and finishes from where it is: `name` ends whole on `to`. */
+  async function newMoveFinishes(name: string, from: number, to: number, again: MoveStepAnswer | undefined, before: Record<string, Record<string, unknown>[]>): Promise<MoveStepAnswer[]> {
+    expect(await movingTo(name)).toBe(to);
+    const answers = await stepUntilMoved(name, to, TINY);
+    expect(answers[answers.length - 1]).toMatchObject({ state: 'moved', from, to, move: again?.move });
+    await wholeOn(name, to, before);
+    return answers;
+  }
+
+  for (const named of [true, false]) {
+    it(`a cancel ${named ? 'naming its move' : 'without a move id'} whose move another request ended, a new move begun before its catalog write: 404 move_not_found, and the new move keeps the catalog, its cursor and pages`, async () => {
+      const name = named ? 'cancel-named' : 'cancel-unnamed';
+      const { from, to, before } = await setUp(name);
+      let first: MoveStepAnswer | undefined;
+      for (let i = 0; i < 30 && !first?.progress.copied.symbols; i++) first = await moveStep(env as never, name, to, { queries: TINY });
+      const id = first?.move as string;
+      let again: MoveStepAnswer | undefined;
+      let held: unknown;
+      const refused = await rejection(
+        cancelProjectMove(
+          envHooked(0, SQL.cancel, async () => {
+            // Another request cancels the move this cancel read; a new move to the same shard begins and copies pages.
+            again = await cancelAndMoveAgain(name, to);
+            held = await cursor(to, name);
+          }),
+          name,
+          named ? { move: id } : {},
+        ),
+      );
+      expect(refused).toMatchObject({ code: 'move_not_found' });
+      expect(refused.suggestion).toBeTruthy();
+      expect(again?.move).not.toBe(id);
+      // The new move is untouched: its cursor is where it left it, and it finishes from there.
+      expect(held).not.toBeNull();
+      expect(await cursor(to, name)).toEqual(held);
+      const answers = await newMoveFinishes(name, from, to, again, before);
+      expect(answers[0].progress.rows_copied).toBeGreaterThanOrEqual((again as MoveStepAnswer).progress.rows_copied);
+    }, 180_000);
+  }
+
+  it('a step aborting on a source change, whose move another request ended and replaced before its catalog write: the step answers 409 project_moving and the new move keeps the catalog and finishes intact', async () => {
+    const { from, to } = await setUp('abort-after-new');
+    for (let i = 0; i < 30 && !(await moveStep(env as never, 'abort-after-new', to, { queries: TINY })).progress.copied.symbols; i++);
+    await SHARDS[from].prepare('UPDATE projects SET generation = generation + 1 WHERE name = ?1').bind('abort-after-new').run();
+    const before = await dump(from, 'abort-after-new');
+    const { e, again } = await stepMeetingNewMove('abort-after-new', to, SQL.cancel, { queries: TINY });
+    expect(e.code).toBe('project_moving');
+    await newMoveFinishes('abort-after-new', from, to, again, before);
+  }, 180_000);
+
+  it('a step of a cancelled move reaching its flip after a new move to the same shard began: the catalog refuses the flip, the step answers 409 project_moving and the new move finishes intact', async () => {
+    const { from, to, before } = await setUp('flip-after-new');
+    // The whole copy is in when the move is cancelled and a new one to the same shard begins.
+    const { e, again } = await stepMeetingNewMove('flip-after-new', to, SQL.flip);
+    expect(e.code).toBe('project_moving');
+    expect(await placedOn('flip-after-new')).toBe(from);
+    await newMoveFinishes('flip-after-new', from, to, again, before);
+  }, 180_000);
+});
+
+/** A promise and the function that resolves it. */
+function signal(): { fire: () => void; fired: Promise<void> } {
+  let fire: () => void = () => {};
+  const fired = new Promise<void>((r) => (fire = r));
+  return { fire, fired };
+}
+
+describe('a first step whose cursor start loses to a rival step of the same move', () => {
+  /** A first step at the smallest budget, with move id `id`, counting every statement it sends; `rival` runs at the start of its cursor (`skip` as in hooked). */
+  async function firstStepRacing(name: string, to: number, id: string, match: RegExp, rival: () => Promise<void>, second?: () => Promise<void>): Promise<{ a: MoveStepAnswer; sent: number }> {
+    const sent = { n: 0 };
+    // `second` runs at the record read that follows the start (in the same batch, or after it): the inner wrapper fires after the outer one.
+    const wrap = (db: D1Database) => hooked(second ? hooked(db, SQL.cursorRead, second, 1) : db, match, rival);
+    const a = await moveStep(envCounted(sent, { shard: to, wrap }), name, to, { queries: TINY, move: id });
+    return { a, sent: sent.n };
+  }
+
+  it('a rival that moves the whole project before the start: the step stays within its budget, answers moved (finished by another step) and leaves the new copy alone', async () => {
+    const { from, to, before } = await setUp('start-lost-whole');
+    let rival: MoveStepAnswer | undefined;
+    const { a, sent } = await firstStepRacing('start-lost-whole', to, 'c'.repeat(32), SQL.leftoverOfMove, async () => {
+      rival = await moveStep(env as never, 'start-lost-whole', to);
+    });
+    expect(rival).toMatchObject({ state: 'moved', from, to, move: 'c'.repeat(32) });
+    expect(sent, JSON.stringify(a.progress)).toBeLessThanOrEqual(TINY);
+    expect(a.progress.queries).toBe(sent);
+    expect(a).toMatchObject({ state: 'moved', from, to, finished_by_another_step: true });
+    await wholeOn('start-lost-whole', to, before);
+  }, 180_000);
+
+  it('a rival that completes the copy (the project row in) before the start and flips and finishes right after it: the step stays within its budget and answers moved', async () => {
+    const { from, to, before } = await setUp('start-lost-flip');
+    const copied = signal();
+    const flipMay = signal();
+    let rival: Promise<MoveStepAnswer> | undefined;
+    const { a, sent } = await firstStepRacing(
+      'start-lost-flip',
+      to,
+      'f'.repeat(32),
+      SQL.leftoverOfMove,
+      async () => {
+        // The rival copies everything, the project row included, and waits at its flip.
+        rival = moveStep(
+          envHooked(0, SQL.flip, async () => {
+            copied.fire();
+            await flipMay.fired;
+          }),
+          'start-lost-flip',
+          to,
+        );
+        await copied.fired;
+      },
+      async () => {
+        flipMay.fire();
+        await rival;
+      },
+    );
+    expect(await rival).toMatchObject({ state: 'moved', from, to });
+    expect(sent, JSON.stringify(a.progress)).toBeLessThanOrEqual(TINY);
+    expect(a.progress.queries).toBe(sent);
+    expect(a).toMatchObject({ state: 'moved', from, to, finished_by_another_step: true });
+    await wholeOn('start-lost-flip', to, before);
   }, 180_000);
 });
