@@ -370,7 +370,10 @@ async function candidatesPage(
     binds.push(LONG_LINE);
     const long = binds.length;
     // A line's length in bytes (O(1)) bounds its length in characters (a walk over it): only a line long in bytes is counted.
-    const split = `(SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
+    // A long line that does not meet the check is carried only for the scan's count of clipped lines: its first
+    // LONG_LINE_KEPT characters say whether it is clipped, the rest never leaves SQLite.
+    const kept = `CASE WHEN ${line('j.value')} THEN j.value ELSE substr(j.value, 1, ${LONG_LINE_KEPT}) END`;
+    const split = `(SELECT json_group_array(json_array(j.key, ${kept})) FROM ${jsonLines('b.content')} j
                 WHERE ${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long}))`;
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
@@ -407,6 +410,13 @@ async function candidatesPage(
  * units) is among them.
  */
 const LONG_LINE = 1_000;
+
+/**
+ * Characters (code points) of a carried long line that does not meet the check: one past the scan's MAX_LINE
+ * (2,000 UTF-16 units), so the scan clips the prefix exactly when it would clip the whole line (the first
+ * 2,001 code points hold at least 2,001 units, the same first 2,001 units as the line).
+ */
+const LONG_LINE_KEPT = 2_001;
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
 export interface CandidatePage extends CandidateFiles {

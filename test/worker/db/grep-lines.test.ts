@@ -38,6 +38,8 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
     // Holds both literals, never on one line, and no line long in characters: no row.
     'b/apart.txt': `abc\nxyz ${WIDE}\n`,
     'c/together.txt': `${WIDE} abc\nxyz abc\n`,
+    // A line past the scan's clip that meets the check, and one that does not (in characters outside ASCII).
+    'd/clipped.txt': `abc xyz ${'q'.repeat(3_000)}\n${'ü'.repeat(3_000)}\n${'pad\n'.repeat(200)}`,
   };
   let projectId = '';
   beforeAll(async () => {
@@ -51,9 +53,17 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
   it('keeps the lines holding the literals and the lines over 1,000 characters, not those over 1,000 bytes only', async () => {
     const m = compilePattern('abc.*xyz|xyz.*abc', { literal: false, ignoreCase: false });
     const page = await trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 10, lines: true });
-    expect(page.files.map((f) => f.path)).toEqual(['a/carried.txt', 'c/together.txt']);
+    expect(page.files.map((f) => f.path)).toEqual(['a/carried.txt', 'c/together.txt', 'd/clipped.txt']);
     const hash = (path: string) => page.files.find((f) => f.path === path)!.hash;
     expect(page.lines!.get(hash('a/carried.txt'))).toEqual([[0, 'abc xyz'], [2, LONG], [3, 'xyz abc']]);
     expect(page.lines!.get(hash('c/together.txt'))).toEqual([[1, 'xyz abc']]);
+  });
+
+  it('carries a long line that meets the check whole, and of one that does not only the characters the scan needs to see it clipped', async () => {
+    const m = compilePattern('abc.*xyz|xyz.*abc', { literal: false, ignoreCase: false });
+    const page = await trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 10, lines: true });
+    const hash = page.files.find((f) => f.path === 'd/clipped.txt')!.hash;
+    // MAX_LINE (2,000) + 1 characters: the scan clips the prefix as it clips the line.
+    expect(page.lines!.get(hash)).toEqual([[0, `abc xyz ${'q'.repeat(3_000)}`], [1, 'ü'.repeat(2_001)]]);
   });
 });
