@@ -373,8 +373,10 @@ async function candidatesPage(
     // A long line that does not meet the check is carried only for the scan's count of clipped lines: its first
     // LONG_LINE_KEPT characters say whether it is clipped, the rest never leaves SQLite.
     const kept = `CASE WHEN ${line('j.value')} THEN j.value ELSE substr(j.value, 1, ${LONG_LINE_KEPT}) END`;
-    const split = `(SELECT json_group_array(json_array(j.key, ${kept})) FROM ${jsonLines('b.content')} j
-                WHERE ${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long}))`;
+    const splitWhere = (where: string) => `(SELECT json_group_array(json_array(j.key, ${kept})) FROM ${jsonLines('b.content')} j WHERE ${where})`;
+    // A content stored without a line over LONG_LINE characters (long_lines 0) skips each line's length test.
+    const split = `CASE WHEN b.long_lines = 0 THEN ${splitWhere(line('j.value'))}
+                ELSE ${splitWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
       binds.push(linesMaxBytes);
@@ -410,6 +412,19 @@ async function candidatesPage(
  * units) is among them.
  */
 const LONG_LINE = 1_000;
+
+/**
+ * What a push stores as a content's `long_lines`: 1 when some line (split at '\n') is longer than LONG_LINE
+ * UTF-16 units (then it may be longer than LONG_LINE characters), else 0: no line of it rides along as long.
+ */
+export function longLines(content: string): 0 | 1 {
+  let from = 0;
+  for (let nl = content.indexOf('\n'); nl !== -1; nl = content.indexOf('\n', from)) {
+    if (nl - from > LONG_LINE) return 1;
+    from = nl + 1;
+  }
+  return content.length - from > LONG_LINE ? 1 : 0;
+}
 
 /**
  * Characters (code points) of a carried long line that does not meet the check: one past the scan's MAX_LINE
