@@ -307,7 +307,8 @@ export async function trigramCandidates(
  * content, only the lines a match could be on: those meeting the check (or the
  * folded one) themselves, since every matching line holds the required
  * literals, plus every line longer than LONG_LINE characters (the scan counts
- * clipped lines). The rest of the file never leaves SQLite. The caller asks for
+ * clipped lines; of those that do not meet the check, their first LONG_LINE_KEPT
+ * characters; only in contents whose `long_lines` is not 0). The rest of the file never leaves SQLite. The caller asks for
  * it only when the checks are exactly the pattern's requirement. D1 refuses a
  * string over 2,000,000 bytes, and splitting a file quotes it (a control
  * character or a backslash grows six times): a page D1 refuses so is asked for again with
