@@ -307,7 +307,8 @@ export async function trigramCandidates(
  * content, only the lines a match could be on: those meeting the check (or the
  * folded one) themselves, since every matching line holds the required
  * literals, plus every line longer than LONG_LINE characters (the scan counts
- * clipped lines). The rest of the file never leaves SQLite. The caller asks for
+ * clipped lines; of those that do not meet the check, their first LONG_LINE_KEPT
+ * characters; only in contents whose `long_lines` is not 0). The rest of the file never leaves SQLite. The caller asks for
  * it only when the checks are exactly the pattern's requirement. D1 refuses a
  * string over 2,000,000 bytes, and splitting a file quotes it (a control
  * character or a backslash grows six times): a page D1 refuses so is asked for again with
@@ -370,8 +371,13 @@ async function candidatesPage(
     binds.push(LONG_LINE);
     const long = binds.length;
     // A line's length in bytes (O(1)) bounds its length in characters (a walk over it): only a line long in bytes is counted.
-    const split = `(SELECT json_group_array(json_array(j.key, j.value)) FROM ${jsonLines('b.content')} j
-                WHERE ${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long}))`;
+    // A long line that does not meet the check is carried only for the scan's count of clipped lines: its first
+    // LONG_LINE_KEPT characters say whether it is clipped, the rest never leaves SQLite.
+    const kept = `CASE WHEN ${line('j.value')} THEN j.value ELSE substr(j.value, 1, ${LONG_LINE_KEPT}) END`;
+    const splitWhere = (where: string) => `(SELECT json_group_array(json_array(j.key, ${kept})) FROM ${jsonLines('b.content')} j WHERE ${where})`;
+    // A content stored without a line over LONG_LINE characters (long_lines 0) skips each line's length test.
+    const split = `CASE WHEN b.long_lines = 0 THEN ${splitWhere(line('j.value'))}
+                ELSE ${splitWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
       binds.push(linesMaxBytes);
@@ -407,6 +413,26 @@ async function candidatesPage(
  * units) is among them.
  */
 const LONG_LINE = 1_000;
+
+/**
+ * What a push stores as a content's `long_lines`: 1 when some line (split at '\n') is longer than LONG_LINE
+ * UTF-16 units (then it may be longer than LONG_LINE characters), else 0: no line of it rides along as long.
+ */
+export function longLines(content: string): 0 | 1 {
+  let from = 0;
+  for (let nl = content.indexOf('\n'); nl !== -1; nl = content.indexOf('\n', from)) {
+    if (nl - from > LONG_LINE) return 1;
+    from = nl + 1;
+  }
+  return content.length - from > LONG_LINE ? 1 : 0;
+}
+
+/**
+ * Characters (code points) of a carried long line that does not meet the check: one past the scan's MAX_LINE
+ * (2,000 UTF-16 units), so the scan clips the prefix exactly when it would clip the whole line (the first
+ * 2,001 code points hold at least 2,001 units, the same first 2,001 units as the line).
+ */
+const LONG_LINE_KEPT = 2_001;
 
 /** A page of prefilter candidates: `more` says whether rows past `last` may exist. */
 export interface CandidatePage extends CandidateFiles {

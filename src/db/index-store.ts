@@ -10,6 +10,7 @@ import { JSON_PARAM_BUDGET } from './json-param';
 import { symbolField } from './extraction-json';
 import { storedParentSql } from './symbol-parent';
 import { symbolInFileSql } from './symbol-range';
+import { longLines } from './content';
 
 export interface ExtractionRow {
   hash: string;
@@ -27,7 +28,7 @@ export interface ExtractionRow {
   refsJson: string;
 }
 
-const INSERT_BLOB = 'INSERT INTO blobs (hash, size, content, created_at)';
+const INSERT_BLOB = 'INSERT INTO blobs (hash, size, content, created_at, long_lines)';
 const BLOB_CONFLICT = 'ON CONFLICT(hash) DO NOTHING';
 const INSERT_EXTRACTION = `INSERT INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,
      symbol_count, ref_count, parse_ms, symbols_json, refs_json, created_at)`;
@@ -78,7 +79,7 @@ export function storeExtractionStatements(
   items: readonly { row: ExtractionRow; content: string | null; size: number }[],
   now: number,
 ): D1PreparedStatement[] {
-  const blobs = items.filter((i) => i.content !== null).map(({ row, content, size }) => [row.hash, size, content, now]);
+  const blobs = items.filter((i) => i.content !== null).map(({ row, content, size }) => [row.hash, size, content, now, longLines(content!)]);
   const extractions = items.map(({ row }) => [
     row.hash,
     row.language,

@@ -111,6 +111,8 @@ export const blobs = sqliteTable('blobs', {
   size: integer('size').notNull(),
   content: text('content').notNull(),
   createdAt: integer('created_at').notNull(),
+  /** 1: some line may be longer than 1,000 characters; 0: none is; null: unknown (see longLines in content.ts). */
+  longLines: integer('long_lines'),
 });
 
 /**

@@ -1,11 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, trigramCandidatesPage } from '../../../src/db/content';
+import { jsonLines, longLines, trigramCandidatesPage } from '../../../src/db/content';
 import { getProjectByName } from '../../../src/db/projects';
 import { compilePattern } from '../../../src/tools/grep/pattern';
 import { push } from '../upload/support';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
+// The migration that added blobs.long_lines: its second statement fills the column for contents stored before it.
+const BACKFILL = Object.values(import.meta.glob<string>('../../../migrations/0019_grep_long_lines.sql', { query: '?raw', import: 'default', eager: true }))[0]
+  .split('--> statement-breakpoint')[1];
 const PROJECT = 'grep-lines';
 
 describe('jsonLines splits a text in SQLite as split("\\n") does', () => {
@@ -38,6 +41,8 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
     // Holds both literals, never on one line, and no line long in characters: no row.
     'b/apart.txt': `abc\nxyz ${WIDE}\n`,
     'c/together.txt': `${WIDE} abc\nxyz abc\n`,
+    // A line past the scan's clip that meets the check, and one that does not (in characters outside ASCII).
+    'd/clipped.txt': `abc xyz ${'q'.repeat(3_000)}\n${'ü'.repeat(3_000)}\n${'pad\n'.repeat(200)}`,
   };
   let projectId = '';
   beforeAll(async () => {
@@ -51,9 +56,51 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
   it('keeps the lines holding the literals and the lines over 1,000 characters, not those over 1,000 bytes only', async () => {
     const m = compilePattern('abc.*xyz|xyz.*abc', { literal: false, ignoreCase: false });
     const page = await trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 10, lines: true });
-    expect(page.files.map((f) => f.path)).toEqual(['a/carried.txt', 'c/together.txt']);
+    expect(page.files.map((f) => f.path)).toEqual(['a/carried.txt', 'c/together.txt', 'd/clipped.txt']);
     const hash = (path: string) => page.files.find((f) => f.path === path)!.hash;
     expect(page.lines!.get(hash('a/carried.txt'))).toEqual([[0, 'abc xyz'], [2, LONG], [3, 'xyz abc']]);
     expect(page.lines!.get(hash('c/together.txt'))).toEqual([[1, 'xyz abc']]);
+  });
+
+  it('carries a long line that meets the check whole, and of one that does not only the characters the scan needs to see it clipped', async () => {
+    const m = compilePattern('abc.*xyz|xyz.*abc', { literal: false, ignoreCase: false });
+    const page = await trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 10, lines: true });
+    const hash = page.files.find((f) => f.path === 'd/clipped.txt')!.hash;
+    // MAX_LINE (2,000) + 1 characters: the scan clips the prefix as it clips the line.
+    expect(page.lines!.get(hash)).toEqual([[0, `abc xyz ${'q'.repeat(3_000)}`], [1, 'ü'.repeat(2_001)]]);
+  });
+
+  const longOf = async (path: string) =>
+    (await DB.prepare('SELECT b.long_lines AS long FROM files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1 AND f.path = ?2').bind(projectId, path).first<{ long: number | null }>())!.long;
+
+  it('a push stores whether a content has a line over 1,000 characters, and the migration fills it alike for stored contents', async () => {
+    const want = { 'a/carried.txt': 1, 'b/apart.txt': 0, 'c/together.txt': 0, 'd/clipped.txt': 1 };
+    for (const [path, long] of Object.entries(want)) {
+      expect(await longOf(path), path).toBe(long);
+      expect(longLines(FILES[path]), path).toBe(long);
+    }
+    const hashes = `SELECT hash FROM files WHERE project_id = '${projectId}'`;
+    await DB.prepare(`UPDATE blobs SET long_lines = NULL WHERE hash IN (${hashes})`).run();
+    await DB.prepare(BACKFILL.replace(/;\s*$/, ` WHERE hash IN (${hashes})`)).run();
+    for (const [path, long] of Object.entries(want)) expect(await longOf(path), `${path} after the backfill`).toBe(long);
+  });
+
+  it('splits a content stored without a long line without testing line lengths, and one of unknown kind with the test', async () => {
+    const m = compilePattern('abc.*xyz|xyz.*abc', { literal: false, ignoreCase: false });
+    const carried = async () => {
+      const page = await trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 10, lines: true });
+      return page.lines!.get(page.files.find((f) => f.path === 'd/clipped.txt')!.hash)!.map(([no]) => no);
+    };
+    const set = (long: number | null) => DB.prepare(`UPDATE blobs SET long_lines = ?1 WHERE hash IN (SELECT hash FROM files WHERE project_id = ?2 AND path = 'd/clipped.txt')`).bind(long, projectId).run();
+    try {
+      // Marked (falsely) as having no long line: the long line that does not meet the check stays behind.
+      await set(0);
+      expect(await carried()).toEqual([0]);
+      await set(null);
+      expect(await carried()).toEqual([0, 1]);
+    } finally {
+      await set(1);
+    }
+    expect(await carried()).toEqual([0, 1]);
   });
 });
