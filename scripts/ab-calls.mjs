@@ -29,6 +29,8 @@ async function cpu(pids) {
   let ms = 0;
   for (const pid of pids) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // A helper process that has exited since start counts nothing (its line would read NaN).
+    if (!stat) continue;
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ms += (Number(f[11]) + Number(f[12])) * 10;
   }
