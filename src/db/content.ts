@@ -4,7 +4,7 @@
  * exactly the paths in ['d/', 'd0') because '0' follows '/' in ASCII.
  */
 import { allRows } from './client';
-import { pathConditions, type PathFilter } from './path-filter';
+import { endingSeeks, pathConditions, type PathFilter } from './path-filter';
 
 export interface FileRow {
   path: string;
@@ -24,6 +24,8 @@ export interface FileFilter {
   maxSize?: number;
   /** Fixed strings the path contains (case-sensitive): a path glob's literals, narrowing the rows before the glob's own test. */
   pathContains?: readonly string[];
+  /** A text some segment of the path ends with (a path glob's Glob.ending): sought through files_ext when it holds a `.`. */
+  ending?: string;
 }
 
 function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[] } {
@@ -44,13 +46,27 @@ function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[
   return { sql: clauses.join(' AND '), binds };
 }
 
+/**
+ * The filter's conditions on the files table (`where`) with a name ending (`ending`): one condition that tests
+ * every row in range, or two disjoint ones that each seek (endingSeeks), for a UNION ALL of two SELECTs.
+ */
+function whereEnding(projectId: string, f: FileFilter & { ending?: string }): { arms: string[]; binds: unknown[] } {
+  const w = where(projectId, f);
+  if (f.ending === undefined) return { arms: [w.sql], binds: w.binds };
+  const binds = [...w.binds];
+  const seeks = endingSeeks(f.ending, (value) => `?${binds.push(value)}`);
+  if (seeks) return { arms: seeks.map((c) => `${w.sql} AND ${c}`), binds };
+  const extra: unknown[] = [];
+  const cond = pathConditions('path', { ending: f.ending }, extra).map((c) => c.replace(/\?/g, () => `?${binds.push(extra.shift())}`));
+  return { arms: [[w.sql, ...cond].join(' AND ')], binds };
+}
+
 /** The project's visible files matching the filter, ordered by path. */
 export async function projectFiles(d1: D1Database, projectId: string, filter: FileFilter = {}): Promise<FileRow[]> {
-  const w = where(projectId, filter);
+  const w = whereEnding(projectId, filter);
+  const select = (cond: string) => `SELECT path, hash, size, language, status, symbol_count AS symbols FROM files WHERE ${cond}`;
   return allRows<FileRow>(
-    d1
-      .prepare(`SELECT path, hash, size, language, status, symbol_count AS symbols FROM files WHERE ${w.sql} ORDER BY path`)
-      .bind(...w.binds),
+    d1.prepare(`${w.arms.map(select).join(' UNION ALL ')} ORDER BY path`).bind(...w.binds),
   );
 }
 
@@ -65,19 +81,33 @@ export type ListedFile = Omit<FileRow, 'hash'>;
  * (pathsOrderedAlike says whether any does).
  */
 export async function filePage(d1: D1Database, projectId: string, filter: FileFilter, plain: Omit<PathFilter, 'paths'>, limit: number): Promise<{ rows: ListedFile[]; total: number }> {
-  const w = where(projectId, filter);
-  const extra: unknown[] = [];
-  let n = w.binds.length;
-  const cond = [w.sql, ...pathConditions('path', plain, extra).map((c) => c.replace(/\?/g, () => `?${++n}`))].join(' AND ');
-  const rows = await allRows<ListedFile & { total: number }>(
-    d1
+  const columns = 'path, size, language, status, symbol_count AS symbols';
+  let statement: D1PreparedStatement;
+  const seek = plain.ending === undefined ? null : whereEnding(projectId, { ...filter, ending: plain.ending });
+  if (seek && seek.arms.length === 2) {
+    // A name ending that seeks: the page merges the two arms in path order (each reads its index in that order, so
+    // the LIMIT stops both early), and the count adds theirs (the arms are disjoint).
+    const [a, b] = seek.arms;
+    statement = d1
       .prepare(
-        `SELECT path, size, language, status, symbol_count AS symbols,
+        `SELECT p.*, (SELECT count(*) FROM files WHERE ${a}) + (SELECT count(*) FROM files WHERE ${b}) AS total
+         FROM (SELECT ${columns} FROM files WHERE ${a} UNION ALL SELECT ${columns} FROM files WHERE ${b} ORDER BY path LIMIT ?${seek.binds.length + 1}) p`,
+      )
+      .bind(...seek.binds, limit);
+  } else {
+    const w = where(projectId, filter);
+    const extra: unknown[] = [];
+    let n = w.binds.length;
+    const cond = [w.sql, ...pathConditions('path', plain, extra).map((c) => c.replace(/\?/g, () => `?${++n}`))].join(' AND ');
+    statement = d1
+      .prepare(
+        `SELECT ${columns},
            (SELECT count(*) FROM files WHERE ${cond}) AS total
          FROM files WHERE ${cond} ORDER BY path LIMIT ?${n + 1}`,
       )
-      .bind(...w.binds, ...extra, limit),
-  );
+      .bind(...w.binds, ...extra, limit);
+  }
+  const rows = await allRows<ListedFile & { total: number }>(statement);
   return {
     rows: rows.map(({ total: _t, ...f }) => f),
     total: rows[0]?.total ?? 0,

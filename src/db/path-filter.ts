@@ -41,3 +41,45 @@ export function pathConditions(column: string, f: Omit<PathFilter, 'paths'>, par
   return cond;
 }
 
+
+/** Characters at the end of a path that `files.ext` reads (schema.ts): an ending seeks it when its text after the last `.` is shorter. */
+const EXT_SPAN = 16;
+
+/**
+ * `files.ext`, a virtual column of each path that `files_ext` indexes: the text after the last `.` among the path's
+ * last 16 characters, null when none is a `.`. `rtrim` drops every trailing character but `.`; the cost is bounded by
+ * the span, however long the path.
+ */
+const TAIL = `substr(path, -${EXT_SPAN})`;
+export const EXT_SQL = `CASE WHEN instr(${TAIL}, '.') > 0 THEN substr(${TAIL}, length(rtrim(${TAIL}, replace(${TAIL}, '.', ''))) + 1) END`;
+
+/** A path with a `.` before a `/` (some folder's name holds a `.`): the paths `files_dotted_folders` holds (schema.ts). */
+export const DOTTED_FOLDER_SQL = `path GLOB '*.*/*'`;
+
+/**
+ * The ext every path ending in `ending` has: its text after its last `.`. Null when the ending holds no `.` or that text
+ * is too long for the column. `exact`: the ending is that `.` and text, so the ext alone says the path ends with it.
+ */
+export function endingExt(ending: string): { ext: string; exact: boolean } | null {
+  const dot = ending.lastIndexOf('.');
+  if (dot < 0 || ending.includes('/')) return null;
+  const ext = ending.slice(dot + 1);
+  if ([...ext].length >= EXT_SPAN) return null;
+  return { ext, exact: dot === 0 };
+}
+
+/**
+ * The ending condition (pathConditions' `ending`: a segment of the path ends with it) on the files table as two
+ * disjoint conditions that each seek an index instead of testing every path: the path itself ends with it (a range
+ * of `files_ext`), or it does not and a folder's name does (only the paths of `files_dotted_folders` can: the
+ * ending holds a `.`). `bind` adds a parameter and returns its placeholder. Null when the ending cannot seek (endingExt).
+ */
+export function endingSeeks(ending: string, bind: (value: unknown) => string): [string, string] | null {
+  const e = endingExt(ending);
+  if (!e) return null;
+  const ext = bind(e.ext);
+  const chars = bind([...ending].length);
+  const text = bind(ending);
+  const ends = `substr(path, -${chars}) = ${text}`;
+  return [e.exact ? `ext = ${ext}` : `ext = ${ext} AND ${ends}`, `${DOTTED_FOLDER_SQL} AND instr(path, ${text} || '/') > 0 AND NOT ${ends}`];
+}

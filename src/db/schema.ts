@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { EDGE_CONFIDENCE_SQL, EDGE_KIND_SQL, EDGE_PROVENANCE_SQL } from './edge-columns';
+import { DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
 import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
 /**
@@ -157,8 +158,16 @@ export const files = sqliteTable(
     symbolCount: integer('symbol_count').notNull().default(0),
     extractorVersion: integer('extractor_version').notNull(),
     indexedAt: integer('indexed_at').notNull(),
+    /** The path's text after its last `.` within its last 16 characters (src/db/path-filter.ts): only its index stores it. */
+    ext: text('ext').generatedAlwaysAs(sql.raw(EXT_SQL), { mode: 'virtual' }),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.path] }), index('files_hash').on(t.hash)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.path] }),
+    index('files_hash').on(t.hash),
+    // Name endings (`*.py`, `**/*.d.ts`) seek instead of testing every path: the paths ending so, and the few whose folders hold a `.`.
+    index('files_ext').on(t.projectId, t.ext, t.path),
+    index('files_dotted_folders').on(t.projectId, t.path).where(sql.raw(DOTTED_FOLDER_SQL)),
+  ],
 );
 
 /**

@@ -129,7 +129,9 @@ async function firstFiles(d1: D1Database, project: BaselineProject, filter: File
 }
 
 async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<ListedFile[]> {
-  const rows = await projectFiles(d1, projectId, { ...filter, under: glob?.folder || undefined, pathContains: glob?.literals });
+  // A glob under a folder reads that folder's range of paths; one anywhere seeks its name ending, if it has one.
+  const narrow = glob?.folder ? { under: glob.folder } : { ending: glob?.ending || undefined };
+  const rows = await projectFiles(d1, projectId, { ...filter, ...narrow, pathContains: glob?.literals });
   const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
   return kept.sort(byPath);
 }

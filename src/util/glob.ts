@@ -30,6 +30,8 @@ export interface Glob {
    * (`*.py`, `**\/*.py`).
    */
   readonly plain?: PlainGlob;
+  /** Fixed text some segment of every matching path ends with ('' when none): the glob's own ending, before any wildcard. */
+  readonly ending: string;
   test(path: string): boolean;
 }
 
@@ -46,6 +48,16 @@ function plainGlob(glob: string, anchored: boolean): PlainGlob | undefined {
   const ending = glob.startsWith('**/*') ? glob.slice(4) : !anchored && glob.startsWith('*') ? glob.slice(1) : null;
   if (ending && !ending.includes('/') && !SPECIAL.test(ending)) return { ending };
   return undefined;
+}
+
+/**
+ * The fixed characters the glob (normalised) ends with. Its last segment matches one whole segment of a matching
+ * path (a glob matching a folder matches what lies under it), so that segment ends with them.
+ */
+function fixedEnding(glob: string): string {
+  let i = glob.length;
+  while (i > 0 && !/[*?[\]{}\\/]/.test(glob[i - 1])) i--;
+  return glob.slice(i);
 }
 
 /** Most literals a glob hands to SQL (each is a bound parameter). */
@@ -177,5 +189,5 @@ export function compileGlob(source: string): Glob {
   const lead = anchored ? glob.slice(0, glob.search(/[*?[{\\]|$/)) : '';
   const folder = lead.includes('/') ? lead.slice(0, lead.lastIndexOf('/')) : '';
   const plain = plainGlob(glob, anchored);
-  return { source, folder, literals: requiredLiterals(glob), ...(plain ? { plain } : {}), test: (path) => regex.test(path) };
+  return { source, folder, literals: requiredLiterals(glob), ...(plain ? { plain } : {}), ending: fixedEnding(glob), test: (path) => regex.test(path) };
 }

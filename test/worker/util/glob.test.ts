@@ -46,6 +46,19 @@ describe('path globs', () => {
     }
   });
 
+  it('names the fixed text a segment of every match ends with, before any wildcard, class or brace', () => {
+    const endings: [string, string][] = [
+      ['**/test_*.py', '.py'], ['*.d.ts', '.d.ts'], ['src/db/', 'db'], ['python/*/__init__.py', '__init__.py'], ['a\\*.py', '.py'],
+      ['*.{ts,py}', ''], ['[ab].ts', '.ts'], ['*.p[yc]', ''], ['src/**', ''], ['npm/**/index.*', ''], ['x?', ''], ['', ''],
+    ];
+    for (const [glob, ending] of endings) expect(compileGlob(glob).ending, glob).toBe(ending);
+    for (const [glob, ending] of endings) {
+      for (const path of ['a/test_x.py', 'src/db', 'src/db/x.ts', 'python/os/__init__.py', 'a*.py', 'b.ts', 'y.d.ts', 'pkg.py/z']) {
+        if (compileGlob(glob).test(path)) expect(path.split('/').some((s) => s.endsWith(ending)), `${glob} ${path}`).toBe(true);
+      }
+    }
+  });
+
   it('a plain glob is the same condition in SQL as in test', async () => {
     const paths = [
       'src', 'src/db', 'src/db.ts', 'src/db/a.ts', 'src/dbx/a.ts', 'src/db/deep/b.py', 'lib/src/db/c.ts', 'a.py', 'x/a.py', 'a.py/b.txt',

@@ -1,0 +1,3 @@
+ALTER TABLE `files` ADD `ext` text GENERATED ALWAYS AS (CASE WHEN instr(substr(path, -16), '.') > 0 THEN substr(substr(path, -16), length(rtrim(substr(path, -16), replace(substr(path, -16), '.', ''))) + 1) END) VIRTUAL;--> statement-breakpoint
+CREATE INDEX `files_ext` ON `files` (`project_id`,`ext`,`path`);--> statement-breakpoint
+CREATE INDEX `files_dotted_folders` ON `files` (`project_id`,`path`) WHERE path GLOB '*.*/*';
