@@ -103,8 +103,10 @@ function searchVariants(args, first) {
   out.push({ project, query, file_pattern: 'npm/**' }, { project, query, file_pattern: '*.ts' }, { project, query, corpus: 'docs' }, { project, query, min_confidence: 0.99 });
   if (!first) return out;
   const extra = ['get', 'value', 'test*', 'a*', 'is*', 'Table.getName', 'Column.name', 'sql.raw', 'to_string', '==', 'init',
-    'zzqqxx', 'selectDistinctNope', 'handler zzqqxx', '"no such phrase here"', 'parse OR render', 'params NOT test', 'mapToDriverValu', 'SQLiteBool*'];
+    'zzqqxx', 'selectDistinctNope', 'handler zzqqxx', '"no such phrase here"', 'parse OR render', 'params NOT test', 'mapToDriverValu', 'SQLiteBool*',
+    're*', 'get_*', 'zzq*', '"def prop"', 'XMLReader.getFeature', 'Table::getName'];
   for (const q of extra) out.push({ project, query: q }, { project, query: q, file_pattern: 'npm/drizzle-orm/**', kind: 'Method' }, { project, query: q, limit: 50, offset: 10 });
+  out.push({ project, query: 'zzqqxx', kind: 'Method', language: 'typescript', min_confidence: 0.5, file_pattern: 'npm/**' }, { project, query: 'auth*', offset: 380 });
   out.push({ project, query: 'params', file_pattern: 'nope/**' }, { project, query: 'headers', language: 'cobol' }, { project, query: 'headers', language: 'pyton' });
   return out;
 }

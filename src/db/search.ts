@@ -494,9 +494,7 @@ export function pageQuery(
   page: { limit: number; offset: number; snippets: boolean },
   rank: NameRank | null = null,
 ): SqlPart {
-  const hits = hitsQuery(match, f, rank);
-  const top = pageOf('h', f, page);
-  return { sql: `WITH h AS (${hits.sql}) ${top.sql}`, params: [...hits.params, ...top.params] };
+  return pageOf(hitsQuery(match, f, rank), f, page);
 }
 
 const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS start_line, s.confidence AS confidence';
@@ -505,7 +503,7 @@ const HIT_COLUMNS = 's.rowid AS rid, s.file_path AS file_path, s.start_line AS s
  * Every hit, narrow (its rowid and what orders it; confidence for the count's
  * best): the page sorts these and reads its symbols' columns for its rows only.
  */
-function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, scored = true): SqlPart {
+function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, scored = true): Hits {
   const w = where(match, f, rank);
   const named = namedWhere(match, f, rank);
   const ftsScore = scored ? scoreSql(rank, `-${BM25}`) : { sql: '', params: [] };
@@ -517,8 +515,11 @@ function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: Nam
     sql += ` UNION ALL SELECT ${HIT_COLUMNS}${scored ? `, ${namedScore.sql} AS score` : ''} FROM symbols s WHERE ${named.sql}`;
     params.push(...namedScore.params, ...named.params);
   }
-  return { sql, params };
+  return { sql, params, compound: named !== null };
 }
+
+/** hitsQuery's columns: one SELECT, or (`compound`) a UNION ALL of two. */
+type Hits = SqlPart & { compound: boolean };
 
 /**
  * The hits a prefix query's page is sorted from (`handle*`): only its tier-1
@@ -530,9 +531,9 @@ function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: Nam
  * case and diacritics at least as much as the tier's comparison), a fraction
  * of every column's. The count of the search still counts every hit. Not
  * under a kind, language, path or confidence filter. No temporary table is built (SQLite keeps them in files in workerd's build).
- * Null for any other query: a CTE `hp` of hitsQuery's columns.
+ * Null for any other query: a SELECT of hitsQuery's columns.
  */
-function prefixPageHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): SqlPart | null {
+function prefixPageHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null, page: { limit: number; offset: number }): Hits | null {
   const starts = namePrefixSql(rank);
   if (!starts || typeof match !== 'string') return null;
   // Under a kind, language, path or confidence filter, bm25 is already computed for the few hits passing it, and
@@ -548,32 +549,32 @@ function prefixPageHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank
   const k = page.offset + page.limit;
   params.push(k, ...enoughParams, k, ...starts.params);
   return {
-    sql: `hp AS NOT MATERIALIZED (SELECT ${HIT_COLUMNS}, ${score.sql} AS score ${FROM}
-      WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND (NOT ${enough} OR ${starts.sql}))`,
+    sql: `SELECT ${HIT_COLUMNS}, ${score.sql} AS score ${FROM}
+      WHERE symbols_fts MATCH ? AND ${cond.join(' AND ')} AND (NOT ${enough} OR ${starts.sql})`,
     params,
+    compound: false,
   };
 }
 
-/** Every hit with its score: a CTE `hp` of hitsQuery's columns (the page's own, see searchQuery). */
-function scoredHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
-  const hits = hitsQuery(match, f, rank);
-  return { sql: `hp AS NOT MATERIALIZED (${hits.sql})`, params: hits.params };
-}
-
-/** One page of the hits in table `from` (hitsQuery's columns), best first, with the symbols' columns, file sizes and snippet windows. */
-function pageOf(from: string, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): SqlPart {
+/**
+ * One page of `hits` (hitsQuery's columns, scored), best first, with the symbols' columns, file sizes and snippet
+ * windows. A single SELECT is sorted and cut as it is, not read from a CTE or a subquery: SQLite copies a CTE's
+ * SELECT where it is read and flattens a subquery into its reader, each a copy of the score's expression tree,
+ * which made preparing a search 0.25M instructions dearer (of ~1.5M; sqlite3 3.47 on the latency tier).
+ */
+function pageOf(hits: Hits, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): SqlPart {
   const windowCols = page.snippets
     ? `, max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
          hex(substr(CAST(b.content AS BLOB), max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
     : '';
   const sql = `SELECT p.rid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
              s.signature, s.docstring, s.language, s.confidence, p.score AS score, f.size AS file_size${windowCols}
-    FROM (SELECT rid, score, file_path, start_line FROM ${from} ORDER BY score DESC, file_path, start_line, rid LIMIT ? OFFSET ?) p
+    FROM (${hits.compound ? `SELECT rid, score, file_path, start_line FROM (${hits.sql})` : hits.sql} ORDER BY score DESC, file_path, start_line, rid LIMIT ? OFFSET ?) p
     CROSS JOIN symbols s ON s.rowid = p.rid
     LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path
     ${page.snippets ? 'LEFT JOIN blobs b ON b.hash = f.hash' : ''}
     ORDER BY p.score DESC, p.file_path, p.start_line, p.rid`;
-  return { sql, params: [page.limit, page.offset, f.projectId] };
+  return { sql, params: [...hits.params, page.limit, page.offset, f.projectId] };
 }
 
 export interface CountRow {
@@ -719,7 +720,7 @@ export function searchQuery(
     chosen = { ...match, chosen: true };
   }
   // The count's hits carry no score: SQLite copies a CTE into each query that reads it, score and all, so a scored
-  // `h` read by the count and the page made every search prepare the score twice; the page scores its own (`hs`).
+  // `h` read by the count and the page made every search prepare the score twice; the page scores its own (pageOf).
   const hits = hitsQuery(chosen, f, rank, false);
   // Not materialized: a temporary table of every hit costs more than finding them twice (count and page) when
   // SQLite keeps temporary tables in files (workerd's build: TEMP_STORE=1), measured in sqlite3 on the latency bench's mix.
@@ -746,10 +747,8 @@ export function searchQuery(
     }
   }
   if (!page) return { sql: `WITH ${ctes.join(', ')} SELECT ${cols.join(', ')} FROM t`, params: [...cteParams, ...params] };
-  const scored = prefixPageHits(chosen, f, rank, page) ?? scoredHits(chosen, f, rank);
-  ctes.push(scored.sql);
-  cteParams.push(...scored.params);
-  const top = pageOf('hp', f, page);
+  // The page scores its own hits, sorted where they are found (pageOf).
+  const top = pageOf(prefixPageHits(chosen, f, rank, page) ?? hitsQuery(chosen, f, rank), f, page);
   return {
     sql: `WITH ${ctes.join(', ')} SELECT pg.*, ${cols.join(', ')} FROM t LEFT JOIN (${top.sql}) pg ON 1
       ORDER BY pg.score DESC, pg.file_path, pg.start_line, pg.rid`,
@@ -794,15 +793,13 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
     path: r.path ? 1 : 0,
   });
   const rows = [...relaxations.map((r) => row(match, r, 1)), ...prefixes.map((p) => row(p, f, 0))];
+  // A filter no row of the list has is no condition (its `IS NULL` holds for every row): a search without filters
+  // prepares its relaxations (the other corpora) without the kind, language and confidence conditions.
+  const filters = (['corpus', 'kind', 'language', 'min_confidence'] as const).filter((k) => rows.some((r) => r[k] !== null));
+  const filterSql = { corpus: 's.corpus = rx.corpus', kind: 's.kind = rx.kind', language: 's.language = rx.language', min_confidence: 's.confidence >= rx.min_confidence' };
   const conditions = (params: unknown[]): string => {
     params.push(f.projectId);
-    const cond = [
-      's.project_id = ?',
-      '(rx.corpus IS NULL OR s.corpus = rx.corpus)',
-      '(rx.kind IS NULL OR s.kind = rx.kind)',
-      '(rx.language IS NULL OR s.language = rx.language)',
-      '(rx.min_confidence IS NULL OR s.confidence >= rx.min_confidence)',
-    ];
+    const cond = ['s.project_id = ?', ...filters.map((k) => `(rx.${k} IS NULL OR ${filterSql[k]})`)];
     if (f.path) {
       // A path filter may need no condition of its own (the same as no filter in the search's own count).
       const onPath = pathFilterConditions(f.path, params);
@@ -811,22 +808,24 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
     return cond.join(' AND ');
   };
   const params: unknown[] = [];
-  let count = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE symbols_fts MATCH rx.match AND ${conditions(params)}`;
-  // The name index's candidates count for the relaxations (a prefix row's match is a prefix, which names no definition).
+  const where = `symbols_fts MATCH rx.match AND ${conditions(params)}`;
+  // One row of the list as `[n, best]`: a count of the full-text hits (read as one array, without a subquery
+  // around the count), or with the name index's candidates added for the relaxations (a prefix row's match is a
+  // prefix, which names no definition).
+  let counted = `(SELECT json_array(count(*), max(s.confidence)) ${FROM} WHERE ${where})`;
   const named = relaxations.length ? namedCandidates(rank) : null;
   if (named) {
     params.push(...named.params);
     const cond = `rx.relax AND ${named.sql} AND ${conditions(params)} AND NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH rx.match AND symbols_fts.rowid = s.rowid)`;
-    count = `SELECT sum(n) AS n, max(best) AS best FROM (${count} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})`;
+    counted = `(SELECT json_array(n, best) FROM (SELECT sum(n) AS n, max(best) AS best FROM (SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${where}
+      UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})))`;
   }
   params.push(JSON.stringify(rows));
   // The prefix rows (relax 0) are left out of the list, not counted, unless nothing of the project matches `match`.
   const gate = prefixes.length ? ` WHERE value ->> '$.relax' OR ${nowhere}` : '';
+  const columns = ['match', 'relax', ...filters, ...(f.path ? ['path'] : [])].map((k) => `value ->> '$.${k}' AS ${k}`);
   return {
-    sql: `(SELECT json_group_array(json((SELECT json_array(n, best) FROM (${count})))) FROM
-      (SELECT value ->> '$.match' AS match, value ->> '$.relax' AS relax, value ->> '$.corpus' AS corpus, value ->> '$.kind' AS kind,
-              value ->> '$.language' AS language, value ->> '$.min_confidence' AS min_confidence, value ->> '$.path' AS path
-       FROM json_each(?)${gate} ORDER BY key) rx)`,
+    sql: `(SELECT json_group_array(json(${counted})) FROM (SELECT ${columns.join(', ')} FROM json_each(?)${gate} ORDER BY key) rx)`,
     params,
   };
 }

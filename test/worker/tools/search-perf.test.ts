@@ -237,6 +237,48 @@ describe(`search on a ${SYMBOLS.toLocaleString('en')}-symbol project`, () => {
     expect(numbered({ sql: "SELECT 'LIMIT ?', ? FROM t LIMIT ?", params: ['a', 'x'] })).toEqual({ sql: "SELECT 'LIMIT ?', ?1 FROM t LIMIT ?2", params: ['a', 'x'] });
   });
 
+  it('sorts and cuts the page where its hits are scored, not from a CTE or subquery of them (each a copy of the score for SQLite to prepare)', async () => {
+    const filters: SymbolFilters = { projectId, corpus: 'code' };
+    const page = { limit: 20, offset: 0, snippets: false };
+    let found = 0;
+    for (const text of ['handleToken17', 'parse invoice', 'Handl*', 'm7.handleToken17']) {
+      const query = translateQuery(text);
+      const match = query.orMatch ? { all: query.match, any: query.orMatch } : query.match;
+      const q = numbered(searchQuery(match, filters, page, query.rank, null));
+      expect(q.sql, text).not.toMatch(/\bhp AS/);
+      const cut = /FROM \((SELECT s\.rowid AS rid|SELECT rid, score, file_path, start_line FROM \(SELECT s\.rowid AS rid)[^]*? ORDER BY score DESC, file_path, start_line, rid LIMIT 20 OFFSET 0\) p/.exec(q.sql);
+      // Only the name index's candidates (a UNION ALL beside the full-text hits) are sorted from a subquery.
+      expect(cut?.[1], text).toBe(text === 'm7.handleToken17' ? 'SELECT rid, score, file_path, start_line FROM (SELECT s.rowid AS rid' : 'SELECT s.rowid AS rid');
+      const got = await env.DB.prepare(q.sql).bind(...q.params).all<{ rid: number | null; score: number }>();
+      const scores = got.results.filter((r) => r.rid !== null).map((r) => r.score);
+      expect(scores, text).toEqual([...scores].sort((a, b) => b - a));
+      found += scores.length;
+    }
+    expect(found).toBeGreaterThan(20);
+  });
+
+  it('writes only the filters some relaxation has into the relaxations\' count: a search without filters counts the other corpora without kind, language or confidence conditions', async () => {
+    const query = translateQuery('handleToken17');
+    const filters: SymbolFilters = { projectId, corpus: 'docs' };
+    const relaxations: SymbolFilters[] = [{ projectId, corpus: 'code' }, { projectId, corpus: 'config' }];
+    const miss = { match: query.match, relaxations, gaps: null, prefixes: [] };
+    const q = numbered(searchQuery(query.match, filters, { limit: 20, offset: 0, snippets: false }, query.rank, miss));
+    expect(q.sql).not.toMatch(/rx\.(kind|language|min_confidence)/);
+    expect(q.sql).toMatch(/rx\.corpus IS NULL OR s\.corpus = rx\.corpus/);
+    const r = await env.DB.prepare(q.sql).bind(...q.params).first<{ total_n: number; relaxed: string }>();
+    expect(r?.total_n).toBe(0);
+    const own = await Promise.all(relaxations.map(async (f) => {
+      const c = countQuery(query.match, f, query.rank);
+      const row = await env.DB.prepare(c.sql).bind(...c.params).first<{ n: number; best: number | null }>();
+      return [row?.n ?? 0, row?.best ?? null];
+    }));
+    expect(missCounts(r!, { ...miss, prefixes: [] }).relaxed).toEqual(own);
+    expect(own[0][0]).toBeGreaterThan(0);
+    const kinds = numbered(searchQuery(query.match, { ...filters, kind: 'Interface' }, null, query.rank, { ...miss, relaxations: [{ ...filters, kind: 'Interface', corpus: 'code' }] }));
+    expect(kinds.sql).toMatch(/rx\.kind IS NULL OR s\.kind = rx\.kind/);
+    expect(kinds.sql).not.toMatch(/rx\.(language|min_confidence)/);
+  });
+
   it('writes every LIMIT and OFFSET of a search into its text: a bound one makes SQLite prepare the statement again at its first step', () => {
     const rank = translateQuery('get*').rank;
     const miss = { match: '"get"*', relaxations: [{ projectId, corpus: 'docs' }], gaps: { text: 'get', limit: 4 }, prefixes: [] };
