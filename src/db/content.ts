@@ -162,10 +162,12 @@ export type ContentCheck = { op: 'has'; text: string; fold: boolean } | { op: 'a
 export const MAX_CHECK_LITERALS = 90;
 
 /**
- * Literals up to this many characters are tested with GLOB / LIKE, longer ones with instr (SQLite refuses a
- * LIKE or GLOB pattern over 50,000 bytes).
+ * The longest LIKE or GLOB pattern D1 takes, in bytes (its SQLITE_LIMIT_LIKE_PATTERN_LENGTH: a longer one fails the whole
+ * statement, "LIKE or GLOB pattern too complex"). A literal whose pattern would be longer is tested with instr.
  */
-const PATTERN_CHARS = 4_000;
+export const PATTERN_BYTES = 50;
+
+const utf8 = new TextEncoder();
 
 /**
  * The check as SQL on any text column (its literals bound once, so the same parameters serve several columns).
@@ -175,23 +177,20 @@ const PATTERN_CHARS = 4_000;
  * skip to the literal's first character with a byte search, where instr steps through every character and
  * lower() copies the whole text first: on the trigram candidates of a literal, 2–4× less SQLite CPU. They
  * read a text up to its first NUL: stored content holds none (a file with a NUL is binary, its content never
- * stored; src/extract/guards.ts). A literal holding a NUL, or a long one, keeps instr.
+ * stored; src/extract/guards.ts). A literal holding a NUL, or one whose pattern D1 would refuse as too long, keeps instr.
  */
 export function renderCheck(c: ContentCheck, binds: unknown[]): (column: string) => string {
   if (c.op === 'has') {
     const n = binds.length + 1;
-    if (c.text.includes('\0') || c.text.length > PATTERN_CHARS) {
+    // In a GLOB, a bracket holds one character taken literally.
+    const pattern = c.fold ? `%${c.text.replace(/[\\%_]/g, '\\$&')}%` : `*${c.text.replace(/[*?[]/g, '[$&]')}*`;
+    if (c.text.includes('\0') || utf8.encode(pattern).length > PATTERN_BYTES) {
       // lower() folds ASCII only, as LIKE does.
       binds.push(c.fold ? c.text.toLowerCase() : c.text);
       return (column) => (c.fold ? `instr(lower(${column}), ?${n}) > 0` : `instr(${column}, ?${n}) > 0`);
     }
-    if (c.fold) {
-      binds.push(`%${c.text.replace(/[\\%_]/g, '\\$&')}%`);
-      return (column) => `${column} LIKE ?${n} ESCAPE '\\'`;
-    }
-    // In a GLOB, a bracket holds one character taken literally.
-    binds.push(`*${c.text.replace(/[*?[]/g, '[$&]')}*`);
-    return (column) => `${column} GLOB ?${n}`;
+    binds.push(pattern);
+    return (column) => (c.fold ? `${column} LIKE ?${n} ESCAPE '\\'` : `${column} GLOB ?${n}`);
   }
   const items = c.items.map((i) => renderCheck(i, binds));
   return (column) => `(${items.map((i) => i(column)).join(c.op === 'and' ? ' AND ' : ' OR ')})`;

@@ -24,6 +24,8 @@ const FILES: Record<string, string> = {
   'src/none.ts': 'nothing to see\n',
   // A word ending on the 2,000th character counts; one ending on the 2,001st does not (nor a later repeat of it).
   'src/edge.js': `${'ok\n'.repeat(20)}${'z'.repeat(1_994)}Widget\n${'z'.repeat(1_995)}widget widget\n${'z'.repeat(1_995)}widget gadget\n`,
+  // A word whose LIKE / GLOB pattern would pass D1's 50-byte cap.
+  'src/long-name.ts': 'export const ConfigurationOptionsForTheRemoteProcedureCallTransport = 1;\nconst x = configurationOptionsForTheRemoteProcedureCallTransport;\n',
 };
 
 let projectId = '';
@@ -57,6 +59,8 @@ describe('grep output size counted inside D1', () => {
     [['id'], false],
     [['d'], true],
     [['absent_word'], true],
+    [['ConfigurationOptionsForTheRemoteProcedureCallTransport'], true],
+    [['ConfigurationOptionsForTheRemoteProcedureCallTransport'], false],
   ])('equals the scanner for %j (ignore case %s)', async (words, ignoreCase) => {
     const size = await counted(words, ignoreCase);
     expect(size.skipped).toBe(0);

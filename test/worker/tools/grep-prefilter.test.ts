@@ -12,6 +12,8 @@ const FILES: Record<string, string> = {
   'src/real.ts': "export const a = 'needleword';\nconst b = 'HAYSTACKER';\n",
   'src/shout.py': 'X = "NEEDLEWORD"\n',
   'docs/umlaut.md': 'über-needle at the start\n',
+  // Literals whose LIKE / GLOB pattern would pass D1's 50-byte cap: long, or short in characters but not in bytes.
+  'long/sentence.txt': `first\nconst message = 'the quick brown fox jumps over the lazy dog, twice';\nüüüüüüüüüüüüüüüüüüüüüüüüüü needle-end\n`,
 };
 
 const PROJECT = 'grep-prefilter';
@@ -70,5 +72,20 @@ describe('grep prefilter checks the literal itself before fetching content', () 
     const body = await grep({ pattern: 'needle.*start' });
     expect(body.result.matches.map((m: Json) => m.path)).toEqual(['docs/umlaut.md']);
     expect(scan(body)).toMatchObject({ candidates_prefiltered: 1 });
+  });
+
+  it('checks a literal whose LIKE or GLOB pattern would be over 50 bytes (D1 refuses such a pattern)', async () => {
+    const long = 'the quick brown fox jumps over the lazy dog, twice';
+    const wide = 'üüüüüüüüüüüüüüüüüüüüüüüüüü needle-end'; // 37 characters, 63 bytes
+    const want = (line: number, text: string) => [{ path: 'long/sentence.txt', line, text }];
+    const line2 = "const message = 'the quick brown fox jumps over the lazy dog, twice';";
+    expect((await grep({ pattern: long, literal: true })).result.matches).toEqual(want(2, line2));
+    expect((await grep({ pattern: long.toUpperCase(), literal: true, ignore_case: true })).result.matches).toEqual(want(2, line2));
+    expect((await grep({ pattern: `${long}.*;` })).result.matches).toEqual(want(2, line2));
+    expect((await grep({ pattern: wide, literal: true })).result.matches).toEqual(want(3, wide));
+    expect((await grep({ pattern: long, literal: true, summary: true })).result.files).toEqual([{ path: 'long/sentence.txt', count: 1 }]);
+    // A miss that holds a long literal explains itself (the case-folded check rides along) instead of failing.
+    const miss = await grep({ pattern: `${long} and again`, literal: true });
+    expect(miss.result.total_matches).toBe(0);
   });
 });
