@@ -6,7 +6,7 @@ import { PincherError } from '../errors';
 import type { MetaCollector } from '../envelope/collector';
 import { SCHEMA_VERSION } from '../version';
 import {
-  changeCounts,
+  changeCountsStatement,
   classifyStatements,
   ensureProject,
   claimOpenUpload,
@@ -14,24 +14,24 @@ import {
   getUpload,
   insertUpload,
   batchPlan,
-  missingFiles,
+  missingFilesStatement,
   missingHashes,
   openUploadFor,
   pathsFoldedTo,
   releaseAbandonedUploads,
   setUploadStatus,
   openedUploadState,
+  readChangeCounts,
   recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
   type ManifestRow,
   type UploadRow,
 } from '../db/uploads';
-import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
-import { planResolution, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
+import { commitStatements, incomingOutcomesStatement, readIncomingOutcomes, storeExtractionStatements, type OutcomeRow } from '../db/index-store';
+import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
-import { edgeCount } from '../db/graph';
-import { commitTotals } from '../db/projects';
+import { commitTotalsStatement, type CommitTotals } from '../db/projects';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 import { newProjectId } from './project-id';
@@ -382,7 +382,14 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
   const d1 = target.db;
   const project = target.project;
   const started = Date.now();
-  const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
+  // Every read the commit plans from, in one round trip and one snapshot of the upload's rows.
+  const [missingRead, countsRead, outcomeRead, ...planReads] = await d1.batch([
+    missingFilesStatement(d1, upload.id, EXTRACTOR_VERSION),
+    changeCountsStatement(d1, upload.id),
+    incomingOutcomesStatement(d1, upload.id, EXTRACTOR_VERSION),
+    ...planResolutionStatements(d1, upload.project_id, upload.id),
+  ]);
+  const missing = missingRead.results as { path: string; hash: string }[];
   if (missing.length) {
     const total = (await missingHashes(d1, upload.id, EXTRACTOR_VERSION)).length;
     throw new PincherError('upload_incomplete', `${total} file content(s) are still missing; the index was not changed`, {
@@ -391,16 +398,15 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
     });
   }
   const scip = scipBytes ? await prepareScip(d1, upload.id, scipBytes) : null;
-  const [plan, outcome, graphPlan] = await Promise.all([
-    changeCounts(d1, upload.id),
-    incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION),
-    planResolution(d1, upload.project_id, upload.id, SCHEMA_VERSION),
-  ]);
+  const plan = readChangeCounts(countsRead.results as { change: keyof ChangeCounts; n: number }[]);
+  const outcome = readIncomingOutcomes(outcomeRead.results as OutcomeRow[]);
+  const graphPlan = await planResolution(d1, upload.project_id, [planReads[0], planReads[1]], SCHEMA_VERSION);
   const planned = Date.now();
   // A move that began after this push opened copies the project as it was: the commit waits for it.
   await refuseWhileMoving(target);
-  const applied = await d1.batch(
-    commitStatements(d1, {
+  // The project's totals and paths (resolution's layout) are read in the commit's own batch, after its writes.
+  const applied = await d1.batch([
+    ...commitStatements(d1, {
       projectId: upload.project_id,
       uploadId: upload.id,
       extractorVersion: EXTRACTOR_VERSION,
@@ -409,17 +415,20 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
       commitSha: upload.commit_sha,
       now: Date.now(),
     }),
-  );
-  if (!applied[applied.length - 1].meta.changes) {
+    commitTotalsStatement(d1, upload.project_id),
+    committedPathsStatement(d1, upload.project_id),
+  ]);
+  const [committedPaths, totalsRead, statusChange] = [applied[applied.length - 1], applied[applied.length - 2], applied[applied.length - 3]];
+  if (!statusChange.meta.changes) {
     // Another commit, an abort or a take-over of this upload won the race; this one changed nothing.
     const now = await getUpload(d1, upload.id);
     throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
-  const totals = await commitTotals(d1, upload.project_id);
+  const totals = (totalsRead.results as CommitTotals[])[0] ?? null;
   const committed = Date.now();
   const generation = totals?.generation ?? 0;
   await recordEvent(target.primary, 'committed', { id: upload.project_id, name: project }, { upload_id: upload.id, ref: upload.ref, commit: upload.commit_sha, generation, files: plan, symbols: totals?.symbol_count ?? 0, duration_ms: committed - started });
-  const resolved = await resolveAfterCommit(d1, graphPlan, generation, meta, scip);
+  const resolved = await resolveAfterCommit(d1, graphPlan, generation, committedPaths, meta, scip);
   const edges = resolved?.edges ?? null;
   await recordEvent(
     target.primary,
@@ -465,14 +474,21 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
  * or was overtaken (the index itself is committed either way; the next push or
  * `index force` rebuilds the graph).
  */
-async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generation: number, meta: MetaCollector, scip: PushedScip | null): Promise<{ edges: number; scip?: ResolutionResult['scip'] } | null> {
+async function resolveAfterCommit(
+  d1: D1Database,
+  plan: ResolutionPlan,
+  generation: number,
+  committed: D1Result,
+  meta: MetaCollector,
+  scip: PushedScip | null,
+): Promise<{ edges: number; scip?: ResolutionResult['scip'] } | null> {
   try {
-    const result = await resolveCommitted(d1, plan, generation, scip?.documents);
+    const result = await resolveCommitted(d1, plan, generation, committed, scip?.documents);
     if (!result.applied) {
       meta.warn('graph_pending', 'a newer push committed while this one resolved its references; the graph follows the newer push');
       return null;
     }
-    return { edges: await edgeCount(d1, plan.projectId), ...(result.scip ? { scip: result.scip } : {}) };
+    return { edges: result.total, ...(result.scip ? { scip: result.scip } : {}) };
   } catch (err) {
     const error = dbErrorMessage(err).slice(0, 300);
     console.error(JSON.stringify({ event: 'resolution_failed', project_id: plan.projectId, error }));
