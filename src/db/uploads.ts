@@ -78,14 +78,18 @@ export async function releaseAbandonedUploads(
  * otherwise (the caller then finds out why).
  */
 export async function claimOpenUpload(d1: D1Database, uploadId: string, projectName: string, now: number, ttlMs: number): Promise<UploadRow | null> {
+  return claimOpenUploadStatement(d1, uploadId, projectName, now, ttlMs).first<UploadRow>();
+}
+
+/** `claimOpenUpload`'s statement, for a batch (its one row, or none). */
+export function claimOpenUploadStatement(d1: D1Database, uploadId: string, projectName: string, now: number, ttlMs: number): D1PreparedStatement {
   return d1
     .prepare(
       `UPDATE uploads SET updated_at = ?3, expires_at = ?4
        WHERE id = ?1 AND status = 'open' AND expires_at >= ?3 AND project_id = (SELECT id FROM projects WHERE name = ?2)
        RETURNING *`,
     )
-    .bind(uploadId, projectName, now, now + ttlMs)
-    .first<UploadRow>();
+    .bind(uploadId, projectName, now, now + ttlMs);
 }
 
 /**
@@ -343,7 +347,8 @@ export async function batchPlan(
   paths: readonly string[],
   hashes: readonly string[],
   extractorVersion: number,
-): Promise<{ entries: Map<string, ManifestEntryRow>; needed: NeededExtraction[] }> {
+  claim?: D1PreparedStatement,
+): Promise<{ entries: Map<string, ManifestEntryRow>; needed: NeededExtraction[]; claimed: UploadRow | null }> {
   const pathChunks = jsonChunks(paths);
   const stmts = [
     ...pathChunks.map((chunk) =>
@@ -362,7 +367,11 @@ export async function batchPlan(
         .bind(uploadId, chunk, extractorVersion),
     ),
   ];
-  const results = stmts.length ? await d1.batch(stmts) : [];
+  // `claim` (the upload's claim, `claimOpenUploadStatement`) rides first in the same round trip.
+  const all = claim ? [claim, ...stmts] : stmts;
+  const ran = all.length ? await d1.batch(all) : [];
+  const claimed = claim ? ((ran[0].results as UploadRow[])[0] ?? null) : null;
+  const results = claim ? ran.slice(1) : ran;
   const entries = new Map<string, ManifestEntryRow>();
   for (const r of results.slice(0, pathChunks.length)) {
     for (const row of r.results as (ManifestEntryRow & { path: string })[]) {
@@ -370,5 +379,5 @@ export async function batchPlan(
     }
   }
   const needed = results.slice(pathChunks.length).flatMap((r) => r.results as NeededExtraction[]);
-  return { entries, needed };
+  return { entries, needed, claimed };
 }

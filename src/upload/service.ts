@@ -10,6 +10,7 @@ import {
   classifyStatements,
   ensureProject,
   claimOpenUpload,
+  claimOpenUploadStatement,
   getProjectUpload,
   getUpload,
   insertUpload,
@@ -25,7 +26,9 @@ import {
   recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
+  type ManifestEntryRow,
   type ManifestRow,
+  type NeededExtraction,
   type UploadRow,
 } from '../db/uploads';
 import { commitStatements, incomingOutcomesStatement, readIncomingOutcomes, storeExtractionStatements, type OutcomeRow } from '../db/index-store';
@@ -232,13 +235,18 @@ export async function requireOpenUpload(d1: D1Database, project: string, uploadI
   const now = Date.now();
   const claimed = await claimOpenUpload(d1, uploadId, project, now, UPLOAD_TTL_MS);
   if (claimed) return claimed;
+  throw await unclaimedError(d1, project, uploadId, now);
+}
+
+/** Why upload `uploadId` of `project` could not be claimed at `now`. */
+async function unclaimedError(d1: D1Database, project: string, uploadId: string, now: number): Promise<PincherError> {
   const upload = await getProjectUpload(d1, project, uploadId);
   if (!upload) {
-    throw new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
+    return new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
     });
   }
-  throw await notOpenError(d1, upload, now);
+  return notOpenError(d1, upload, now);
 }
 
 /** Why an upload that exists can no longer be used. */
@@ -280,13 +288,39 @@ const utf8 = new TextEncoder();
  * needs it as, and content + extractions are stored in one batch.
  */
 export async function acceptFiles(target: PushTarget, upload: UploadRow, files: unknown): Promise<AcceptResult> {
-  const d1 = target.db;
+  const items = checkIncoming(files);
+  const { entries, needed } = await batchPlan(target.db, upload.id, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION);
+  return storeBatch(target, upload, items, entries, needed);
+}
+
+/**
+ * `acceptFiles` for upload `uploadId` of `project` not claimed yet (`requireOpenUpload`): the
+ * claim rides in the batch plan's round trip. A batch refused before that (a bad item) claims
+ * first, so an upload that is not open answers as it would have.
+ */
+export async function claimAndAcceptFiles(target: PushTarget, project: string, uploadId: string, files: unknown): Promise<AcceptResult> {
+  let items: IncomingFile[];
+  try {
+    items = checkIncoming(files);
+  } catch (err) {
+    await requireOpenUpload(target.db, project, uploadId);
+    throw err;
+  }
+  const now = Date.now();
+  const claim = claimOpenUploadStatement(target.db, uploadId, project, now, UPLOAD_TTL_MS);
+  const { entries, needed, claimed } = await batchPlan(target.db, uploadId, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION, claim);
+  if (!claimed) throw await unclaimedError(target.db, project, uploadId, now);
+  return storeBatch(target, claimed, items, entries, needed);
+}
+
+/** A content batch's items, checked one by one (a typed error for the first bad one). */
+function checkIncoming(files: unknown): IncomingFile[] {
   if (!Array.isArray(files) || files.length === 0) {
     throw new PincherError('invalid_request', 'files must be a non-empty array of {path, hash, content}', {
       suggestion: 'send {"files": [{"path": "src/a.ts", "hash": "<sha256 hex>", "content": "…"}]}',
     });
   }
-  const items: IncomingFile[] = files.map((f: unknown, i: number) => {
+  return files.map((f: unknown, i: number) => {
     const e = f as Partial<IncomingFile> | null;
     const problem = pathProblem(e?.path);
     if (!e || problem) throw itemError('invalid_path', i, e?.path, problem ?? 'entry must be an object');
@@ -294,7 +328,16 @@ export async function acceptFiles(target: PushTarget, upload: UploadRow, files: 
     if (typeof e.content !== 'string') throw itemError('invalid_request', i, e.path, 'content must be a string (UTF-8 text)');
     return { path: e.path as string, hash: e.hash, content: e.content };
   });
-  const { entries, needed } = await batchPlan(d1, upload.id, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION);
+}
+
+async function storeBatch(
+  target: PushTarget,
+  upload: UploadRow,
+  items: readonly IncomingFile[],
+  entries: Map<string, ManifestEntryRow>,
+  needed: readonly NeededExtraction[],
+): Promise<AcceptResult> {
+  const d1 = target.db;
   const sizes = new Map<string, number>();
   for (const [i, item] of items.entries()) {
     const entry = entries.get(item.path);

@@ -4,7 +4,7 @@ import app from '../../../src/index';
 import type { Env } from '../../../src/env';
 import { BASE } from '../helpers';
 import { countingD1 } from './counting-d1';
-import { env, manifestOf, pySource, tsSource } from './support';
+import { env, manifestOf, post, pySource, tsSource } from './support';
 
 const ENV = env as unknown as Env & { DB: D1Database; DB_SHARD_1: D1Database };
 
@@ -38,12 +38,14 @@ function oneTrip(trips: string[][], ...patterns: RegExp[]): number {
 }
 
 describe('a push of a new project', { timeout: 60_000 }, () => {
-  it('opens, stores a batch and commits in 9, 5 and 11 D1 round trips, its reads folded into batches', async () => {
+  it('opens, stores a batch and commits in 9, 4 and 11 D1 round trips, its reads folded into batches', async () => {
     const { opened, sent, committed, by } = await countedPush('push-trips-a', { 'a.py': pySource('trips-a'), 'b.ts': tsSource('trips-b') });
     expect([opened.status, sent.status, committed.status]).toEqual([201, 200, 200]);
     expect(committed.body.edges).toBe(1);
     // Opening: the project's insert and read in one trip.
     expect(oneTrip(by.open, /^INSERT INTO projects/, /^SELECT id, name FROM projects/)).toBeGreaterThanOrEqual(0);
+    // A batch of files: the upload's claim and the batch's plan in one trip.
+    expect(oneTrip(by.files, /^UPDATE uploads SET updated_at = \?3/, /^SELECT path, hash, language, change, size FROM upload_files/)).toBeGreaterThanOrEqual(0);
     // Committing: every read the commit plans from in one trip, before the commit's batch.
     const reads = oneTrip(by.commit, /^SELECT u\.path, u\.hash FROM upload_files/, /^SELECT change, count/, /^SELECT e\.status/, /^SELECT path, change FROM upload_files/, /^SELECT generation, graph_generation/);
     // The commit's batch reads the project's totals and paths after its writes.
@@ -53,6 +55,21 @@ describe('a push of a new project', { timeout: 60_000 }, () => {
     expect(reads).toBeGreaterThanOrEqual(0);
     expect(write).toBeGreaterThan(reads);
     expect(edges).toBeGreaterThan(write);
-    expect({ open: by.open.length, files: by.files.length, commit: by.commit.length }).toEqual({ open: 9, files: 5, commit: 11 });
+    expect({ open: by.open.length, files: by.files.length, commit: by.commit.length }).toEqual({ open: 9, files: 4, commit: 11 });
+  });
+
+  it('answers a batch sent to a closed upload with the upload’s state, whatever the batch holds', async () => {
+    const files = { 'a.py': pySource('trips-closed') };
+    const { opened, committed } = await countedPush('push-trips-closed', files);
+    expect(committed.status).toBe(200);
+    const id = opened.body.upload_id as string;
+    const url = `/v1/projects/push-trips-closed/uploads/${id}/files`;
+    const [item] = await manifestOf(files);
+    for (const body of [{ files: [{ path: 'a.py', hash: item.hash, content: files['a.py'] }] }, { files: [{ path: '../x', hash: 'no', content: 1 }] }, { files: 'none' }, []]) {
+      const r = await post(url, body);
+      expect([r.status, (r.body as { error: { code: string; details: unknown } }).error.code, (r.body as { error: { details: unknown } }).error.details]).toEqual([404, 'upload_not_found', { status: 'committed' }]);
+    }
+    const unknown = await post('/v1/projects/push-trips-closed/uploads/01ZZZZZZZZZZZZZZZZZZZZZZZZ/files', { files: [{ path: 'a.py', hash: item.hash, content: files['a.py'] }] });
+    expect((unknown.body as { error: { code: string } }).error.code).toBe('upload_not_found');
   });
 });
