@@ -522,9 +522,9 @@ export async function graphState(d1: D1Database, projectId: string): Promise<Gra
 }
 
 /** Edges the project holds. */
-export async function edgeCount(d1: D1Database, projectId: string): Promise<number> {
-  const row = await d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(projectId).first<{ n: number }>();
-  return row?.n ?? 0;
+/** The project's edge count (a row `{ n }`). */
+export function edgeCountStatement(d1: D1Database, projectId: string): D1PreparedStatement {
+  return d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(projectId);
 }
 
 /** Stored sizes of files of a project (for full_file_read baselines); unknown paths are left out. */

@@ -208,18 +208,22 @@ export interface FileOutcomeCounts {
   symbols: number;
 }
 
-/** Outcome of the files an upload brought in (new and changed), by status and reason. */
-export async function incomingOutcomes(d1: D1Database, uploadId: string, extractorVersion: number): Promise<FileOutcomeCounts> {
-  const rows = await d1
+export type OutcomeRow = { status: string; reason: string | null; n: number; symbols: number | null };
+
+/** Outcome of the files an upload brought in (new and changed), by status and reason (read with `readIncomingOutcomes`). */
+export function incomingOutcomesStatement(d1: D1Database, uploadId: string, extractorVersion: number): D1PreparedStatement {
+  return d1
     .prepare(
       `SELECT e.status AS status, e.reason AS reason, count(*) AS n, sum(e.symbol_count) AS symbols FROM upload_files u
        JOIN extractions e ON e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2
        WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed') GROUP BY e.status, e.reason`,
     )
-    .bind(uploadId, extractorVersion)
-    .all<{ status: string; reason: string | null; n: number; symbols: number | null }>();
+    .bind(uploadId, extractorVersion);
+}
+
+export function readIncomingOutcomes(rows: readonly OutcomeRow[]): FileOutcomeCounts {
   const out: FileOutcomeCounts = { skipped: {}, failed: {}, indexed: 0, unsupported: 0, symbols: 0 };
-  for (const r of rows.results) {
+  for (const r of rows) {
     out.symbols += r.symbols ?? 0;
     if (r.status === 'ok') out.indexed += r.n;
     else if (r.status === 'failed') out.failed[r.reason ?? 'unknown'] = (out.failed[r.reason ?? 'unknown'] ?? 0) + r.n;

@@ -61,8 +61,8 @@ export interface CommitTotals {
   generation: number;
 }
 
-export async function commitTotals(d1: D1Database, projectId: string): Promise<CommitTotals | null> {
-  return d1.prepare('SELECT symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1').bind(projectId).first<CommitTotals>();
+export function commitTotalsStatement(d1: D1Database, projectId: string): D1PreparedStatement {
+  return d1.prepare('SELECT symbol_count, schema_version_at_index, generation FROM projects WHERE id = ?1').bind(projectId);
 }
 
 export interface ProjectPage {

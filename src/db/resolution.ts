@@ -30,6 +30,7 @@ import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { EDGE_CODE_COLUMNS, edgeCodesSql } from './edge-columns';
 import { edgeEnd } from './edge-ends';
+import { edgeCountStatement } from './graph';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
 import { symbolsOfFilesSql } from './symbol-range';
@@ -55,6 +56,8 @@ export interface ResolutionResult {
   full: boolean;
   /** False when a newer commit overtook this pass (its edges were not written). */
   applied: boolean;
+  /** The project's edges once the pass wrote them, read in the same batch. */
+  total: number;
   ms: number;
   /** What a SCIP index pushed with the commit contributed; absent without one. */
   scip?: ScipEdgeStats & { files: number };
@@ -80,22 +83,25 @@ async function eachChunk<R>(values: readonly string[], run: (json: string) => Pr
 
 const isConfig = (path: string) => LAYOUT_CONFIG_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
 
-/** Reads, before the commit batch, what the old index knows about the files a push replaces. */
-export async function planResolution(d1: D1Database, projectId: string, uploadId: string, schemaVersion: number): Promise<ResolutionPlan> {
-  const [changes, project] = await Promise.all([
-    d1
-      .prepare("SELECT path, change FROM upload_files WHERE upload_id = ?1 AND change <> 'unchanged'")
-      .bind(uploadId)
-      .all<{ path: string; change: 'new' | 'changed' | 'deleted' }>(),
-    d1
-      .prepare('SELECT generation, graph_generation, schema_version_at_index FROM projects WHERE id = ?1')
-      .bind(projectId)
-      .first<{ generation: number; graph_generation: number; schema_version_at_index: number | null }>(),
-  ]);
+/** The upload's changed paths and the project's generations, `planResolution`'s two reads: the caller runs them in one of its batches. */
+export function planResolutionStatements(d1: D1Database, projectId: string, uploadId: string): [D1PreparedStatement, D1PreparedStatement] {
+  return [
+    d1.prepare("SELECT path, change FROM upload_files WHERE upload_id = ?1 AND change <> 'unchanged'").bind(uploadId),
+    d1.prepare('SELECT generation, graph_generation, schema_version_at_index FROM projects WHERE id = ?1').bind(projectId),
+  ];
+}
+
+/** What `planResolutionStatements` read, as a batch answers them. */
+export type PlanReads = [D1Result, D1Result];
+
+/** Reads, before the commit batch, what the old index knows about the files a push replaces (from `planResolutionStatements`' rows). */
+export async function planResolution(d1: D1Database, projectId: string, reads: PlanReads, schemaVersion: number): Promise<ResolutionPlan> {
+  const changes = reads[0].results as { path: string; change: 'new' | 'changed' | 'deleted' }[];
+  const project = (reads[1].results as { generation: number; graph_generation: number; schema_version_at_index: number | null }[])[0] ?? null;
   const incoming: string[] = [];
   const deleted: string[] = [];
   const added: string[] = [];
-  for (const r of changes.results) {
+  for (const r of changes) {
     if (r.change === 'deleted') deleted.push(r.path);
     else incoming.push(r.path);
     if (r.change === 'new') added.push(r.path);
@@ -245,8 +251,7 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
 }
 
 /** Build/config files that steer module resolution, with their stored content. */
-async function layoutOf(d1: D1Database, projectId: string): Promise<ProjectLayout> {
-  const paths = (await d1.prepare('SELECT path FROM files WHERE project_id = ?1').bind(projectId).all<{ path: string }>()).results.map((r) => r.path);
+async function layoutOf(d1: D1Database, projectId: string, paths: string[]): Promise<ProjectLayout> {
   const configPaths = paths.filter(isConfig);
   const configs = new Map<string, string>();
   for (const row of await eachChunk(configPaths, async (json) =>
@@ -264,6 +269,11 @@ async function layoutOf(d1: D1Database, projectId: string): Promise<ProjectLayou
   return { paths, configs };
 }
 
+/** The project's stored paths, read in the commit's batch for `resolveCommitted` (its `committed`). */
+export function committedPathsStatement(d1: D1Database, projectId: string): D1PreparedStatement {
+  return d1.prepare('SELECT path FROM files WHERE project_id = ?1').bind(projectId);
+}
+
 /**
  * Runs the pass for a committed push. `generation` is the project's
  * generation right after that commit; edges are written only while it holds.
@@ -273,10 +283,16 @@ async function layoutOf(d1: D1Database, projectId: string): Promise<ProjectLayou
  * the heuristic ones, in the same batch; their IMPORTS edges stay the
  * resolver's (file-level module resolution).
  */
-export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, generation: number, scip?: readonly ScipDocument[]): Promise<ResolutionResult> {
+export async function resolveCommitted(
+  d1: D1Database,
+  plan: ResolutionPlan,
+  generation: number,
+  committed: D1Result,
+  scip?: readonly ScipDocument[],
+): Promise<ResolutionResult> {
   const started = Date.now();
   const { projectId } = plan;
-  const layout = await layoutOf(d1, projectId);
+  const layout = await layoutOf(d1, projectId, (committed.results as { path: string }[]).map((r) => r.path));
   const covered = new Set(scip?.map((d) => d.relativePath) ?? []);
   const files = [...new Set([...(await filesToResolve(d1, plan, layout.paths)), ...covered])];
   const refs = (
@@ -314,12 +330,22 @@ export async function resolveCommitted(d1: D1Database, plan: ResolutionPlan, gen
     edges = [...edges.filter((e) => e.kind === 'IMPORTS' || !covered.has(e.srcFile)), ...exact.edges];
     scipStats = { ...exact.stats, files: covered.size };
   }
-  const applied = await writeEdges(d1, projectId, generation, [...files, ...plan.deleted], edges, plan.full);
-  return { files: files.length, refs: refs.length, edges: edges.length, full: plan.full, applied, ms: Date.now() - started, ...(scipStats ? { scip: scipStats } : {}) };
+  const { applied, total } = await writeEdges(d1, projectId, generation, [...files, ...plan.deleted], edges, plan.full);
+  return { files: files.length, refs: refs.length, edges: edges.length, full: plan.full, applied, total, ms: Date.now() - started, ...(scipStats ? { scip: scipStats } : {}) };
 }
 
-/** Replaces the edges of `files` (all edges when `full`) and records the generation, in one batch guarded by the generation. */
-async function writeEdges(d1: D1Database, projectId: string, generation: number, files: readonly string[], edges: readonly GraphEdge[], full: boolean): Promise<boolean> {
+/**
+ * Replaces the edges of `files` (all edges when `full`) and records the generation, in one batch guarded by the
+ * generation; the same batch counts the project's edges after.
+ */
+async function writeEdges(
+  d1: D1Database,
+  projectId: string,
+  generation: number,
+  files: readonly string[],
+  edges: readonly GraphEdge[],
+  full: boolean,
+): Promise<{ applied: boolean; total: number }> {
   const guard = 'EXISTS (SELECT 1 FROM projects WHERE id = ?1 AND generation = ?2)';
   const stmts: D1PreparedStatement[] = [];
   if (full) stmts.push(d1.prepare(`DELETE FROM edges WHERE project_id = ?1 AND ${guard}`).bind(projectId, generation));
@@ -351,6 +377,7 @@ async function writeEdges(d1: D1Database, projectId: string, generation: number,
     );
   }
   stmts.push(d1.prepare('UPDATE projects SET graph_generation = ?2 WHERE id = ?1 AND generation = ?2').bind(projectId, generation));
+  stmts.push(edgeCountStatement(d1, projectId));
   const results = await d1.batch(stmts);
-  return (results[results.length - 1].meta.changes ?? 0) > 0;
+  return { applied: (results[results.length - 2].meta.changes ?? 0) > 0, total: (results[results.length - 1].results as { n: number }[])[0]?.n ?? 0 };
 }

@@ -36,11 +36,12 @@ export interface ProjectIdRow {
 
 /** Returns the project's id, creating the (not yet indexed) project row when needed. */
 export async function ensureProject(d1: D1Database, name: string, newId: string, now: number): Promise<ProjectIdRow> {
-  await d1
-    .prepare('INSERT INTO projects (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING')
-    .bind(newId, name, now)
-    .run();
-  const row = await d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name).first<ProjectIdRow>();
+  // One round trip: the insert and the read run in one batch.
+  const [, read] = await d1.batch([
+    d1.prepare('INSERT INTO projects (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING').bind(newId, name, now),
+    d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name),
+  ]);
+  const row = (read.results as ProjectIdRow[])[0];
   if (!row) throw new Error('project row vanished after insert');
   return row;
 }
@@ -77,14 +78,18 @@ export async function releaseAbandonedUploads(
  * otherwise (the caller then finds out why).
  */
 export async function claimOpenUpload(d1: D1Database, uploadId: string, projectName: string, now: number, ttlMs: number): Promise<UploadRow | null> {
+  return claimOpenUploadStatement(d1, uploadId, projectName, now, ttlMs).first<UploadRow>();
+}
+
+/** `claimOpenUpload`'s statement, for a batch (its one row, or none). */
+export function claimOpenUploadStatement(d1: D1Database, uploadId: string, projectName: string, now: number, ttlMs: number): D1PreparedStatement {
   return d1
     .prepare(
       `UPDATE uploads SET updated_at = ?3, expires_at = ?4
        WHERE id = ?1 AND status = 'open' AND expires_at >= ?3 AND project_id = (SELECT id FROM projects WHERE name = ?2)
        RETURNING *`,
     )
-    .bind(uploadId, projectName, now, now + ttlMs)
-    .first<UploadRow>();
+    .bind(uploadId, projectName, now, now + ttlMs);
 }
 
 /**
@@ -203,11 +208,11 @@ export async function changeCounts(d1: D1Database, uploadId: string): Promise<Ch
   return readChangeCounts((await changeCountsStatement(d1, uploadId).all<{ change: keyof ChangeCounts; n: number }>()).results);
 }
 
-function changeCountsStatement(d1: D1Database, uploadId: string): D1PreparedStatement {
+export function changeCountsStatement(d1: D1Database, uploadId: string): D1PreparedStatement {
   return d1.prepare('SELECT change, count(*) AS n FROM upload_files WHERE upload_id = ?1 GROUP BY change').bind(uploadId);
 }
 
-function readChangeCounts(rows: readonly { change: keyof ChangeCounts; n: number }[]): ChangeCounts {
+export function readChangeCounts(rows: readonly { change: keyof ChangeCounts; n: number }[]): ChangeCounts {
   const out: ChangeCounts = { new: 0, changed: 0, unchanged: 0, deleted: 0 };
   for (const r of rows) out[r.change] = r.n;
   return out;
@@ -256,17 +261,15 @@ export async function openedUploadState(
 }
 
 /** Missing (path, hash) pairs, for error details. */
-export async function missingFiles(d1: D1Database, uploadId: string, extractorVersion: number, limit = 50): Promise<{ path: string; hash: string }[]> {
-  const rows = await d1
+export function missingFilesStatement(d1: D1Database, uploadId: string, extractorVersion: number, limit = 50): D1PreparedStatement {
+  return d1
     .prepare(
       `SELECT u.path, u.hash FROM upload_files u
        WHERE u.upload_id = ?1 AND u.change IN ('new', 'changed')
          AND NOT EXISTS (SELECT 1 FROM extractions e WHERE e.hash = u.hash AND e.language = u.language AND e.extractor_version = ?2)
        ORDER BY u.path LIMIT ?3`,
     )
-    .bind(uploadId, extractorVersion, limit)
-    .all<{ path: string; hash: string }>();
-  return rows.results;
+    .bind(uploadId, extractorVersion, limit);
 }
 
 export async function getUpload(d1: D1Database, uploadId: string): Promise<UploadRow | null> {
@@ -344,7 +347,8 @@ export async function batchPlan(
   paths: readonly string[],
   hashes: readonly string[],
   extractorVersion: number,
-): Promise<{ entries: Map<string, ManifestEntryRow>; needed: NeededExtraction[] }> {
+  claim?: D1PreparedStatement,
+): Promise<{ entries: Map<string, ManifestEntryRow>; needed: NeededExtraction[]; claimed: UploadRow | null }> {
   const pathChunks = jsonChunks(paths);
   const stmts = [
     ...pathChunks.map((chunk) =>
@@ -363,7 +367,11 @@ export async function batchPlan(
         .bind(uploadId, chunk, extractorVersion),
     ),
   ];
-  const results = stmts.length ? await d1.batch(stmts) : [];
+  // `claim` (the upload's claim, `claimOpenUploadStatement`) rides first in the same round trip.
+  const all = claim ? [claim, ...stmts] : stmts;
+  const ran = all.length ? await d1.batch(all) : [];
+  const claimed = claim ? ((ran[0].results as UploadRow[])[0] ?? null) : null;
+  const results = claim ? ran.slice(1) : ran;
   const entries = new Map<string, ManifestEntryRow>();
   for (const r of results.slice(0, pathChunks.length)) {
     for (const row of r.results as (ManifestEntryRow & { path: string })[]) {
@@ -371,5 +379,5 @@ export async function batchPlan(
     }
   }
   const needed = results.slice(pathChunks.length).flatMap((r) => r.results as NeededExtraction[]);
-  return { entries, needed };
+  return { entries, needed, claimed };
 }

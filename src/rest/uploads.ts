@@ -9,7 +9,7 @@ import { changeCounts, getProjectUpload } from '../db/uploads';
 import { latestBookmark } from '../db/sessions';
 import { encodeBookmark, projectHome, pushTarget } from '../db/project-shard';
 import { BOOKMARK_HEADER } from '../http/bookmark';
-import { abortUpload, acceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
+import { abortUpload, claimAndAcceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
 import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
 import { firstIssue, OpenUploadBody } from './upload-schemas';
@@ -58,9 +58,17 @@ uploadRoutes.post('/:project/uploads/:id/files', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const project = checkProjectName(c.req.param('project'));
   const target = await pushTarget(c.env, project, { place: false });
-  const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
-  const body = objectBody(await readJsonBody(c, MAX_FILES_BODY));
-  const result = await acceptFiles(target, upload, body.files);
+  const id = c.req.param('id');
+  let body: Record<string, unknown>;
+  try {
+    body = objectBody(await readJsonBody(c, MAX_FILES_BODY));
+  } catch (err) {
+    // A body refused: the upload's own state answers first, as when it is claimed before the body is read.
+    await requireOpenUpload(target.db, project, id);
+    throw err;
+  }
+  // The upload is claimed in the batch's first round trip.
+  const result = await claimAndAcceptFiles(target, project, id, body.files);
   return jsonWithMeta(c, { ...result });
 });
 

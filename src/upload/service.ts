@@ -6,32 +6,35 @@ import { PincherError } from '../errors';
 import type { MetaCollector } from '../envelope/collector';
 import { SCHEMA_VERSION } from '../version';
 import {
-  changeCounts,
+  changeCountsStatement,
   classifyStatements,
   ensureProject,
   claimOpenUpload,
+  claimOpenUploadStatement,
   getProjectUpload,
   getUpload,
   insertUpload,
   batchPlan,
-  missingFiles,
+  missingFilesStatement,
   missingHashes,
   openUploadFor,
   pathsFoldedTo,
   releaseAbandonedUploads,
   setUploadStatus,
   openedUploadState,
+  readChangeCounts,
   recordPlanStatement,
   touchUploadStatement,
   type ChangeCounts,
+  type ManifestEntryRow,
   type ManifestRow,
+  type NeededExtraction,
   type UploadRow,
 } from '../db/uploads';
-import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
-import { planResolution, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
+import { commitStatements, incomingOutcomesStatement, readIncomingOutcomes, storeExtractionStatements, type OutcomeRow } from '../db/index-store';
+import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
-import { edgeCount } from '../db/graph';
-import { commitTotals } from '../db/projects';
+import { commitTotalsStatement, type CommitTotals } from '../db/projects';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 import { newProjectId } from './project-id';
@@ -232,13 +235,18 @@ export async function requireOpenUpload(d1: D1Database, project: string, uploadI
   const now = Date.now();
   const claimed = await claimOpenUpload(d1, uploadId, project, now, UPLOAD_TTL_MS);
   if (claimed) return claimed;
+  throw await unclaimedError(d1, project, uploadId, now);
+}
+
+/** Why upload `uploadId` of `project` could not be claimed at `now`. */
+async function unclaimedError(d1: D1Database, project: string, uploadId: string, now: number): Promise<PincherError> {
   const upload = await getProjectUpload(d1, project, uploadId);
   if (!upload) {
-    throw new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
+    return new PincherError('upload_not_found', `no upload '${uploadId.slice(0, 60)}' for project '${project.slice(0, 100)}'`, {
       suggestion: 'open a new upload with POST /v1/projects/{project}/uploads',
     });
   }
-  throw await notOpenError(d1, upload, now);
+  return notOpenError(d1, upload, now);
 }
 
 /** Why an upload that exists can no longer be used. */
@@ -280,13 +288,39 @@ const utf8 = new TextEncoder();
  * needs it as, and content + extractions are stored in one batch.
  */
 export async function acceptFiles(target: PushTarget, upload: UploadRow, files: unknown): Promise<AcceptResult> {
-  const d1 = target.db;
+  const items = checkIncoming(files);
+  const { entries, needed } = await batchPlan(target.db, upload.id, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION);
+  return storeBatch(target, upload, items, entries, needed);
+}
+
+/**
+ * `acceptFiles` for upload `uploadId` of `project` not claimed yet (`requireOpenUpload`): the
+ * claim rides in the batch plan's round trip. A batch refused before that (a bad item) claims
+ * first, so an upload that is not open answers as it would have.
+ */
+export async function claimAndAcceptFiles(target: PushTarget, project: string, uploadId: string, files: unknown): Promise<AcceptResult> {
+  let items: IncomingFile[];
+  try {
+    items = checkIncoming(files);
+  } catch (err) {
+    await requireOpenUpload(target.db, project, uploadId);
+    throw err;
+  }
+  const now = Date.now();
+  const claim = claimOpenUploadStatement(target.db, uploadId, project, now, UPLOAD_TTL_MS);
+  const { entries, needed, claimed } = await batchPlan(target.db, uploadId, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION, claim);
+  if (!claimed) throw await unclaimedError(target.db, project, uploadId, now);
+  return storeBatch(target, claimed, items, entries, needed);
+}
+
+/** A content batch's items, checked one by one (a typed error for the first bad one). */
+function checkIncoming(files: unknown): IncomingFile[] {
   if (!Array.isArray(files) || files.length === 0) {
     throw new PincherError('invalid_request', 'files must be a non-empty array of {path, hash, content}', {
       suggestion: 'send {"files": [{"path": "src/a.ts", "hash": "<sha256 hex>", "content": "…"}]}',
     });
   }
-  const items: IncomingFile[] = files.map((f: unknown, i: number) => {
+  return files.map((f: unknown, i: number) => {
     const e = f as Partial<IncomingFile> | null;
     const problem = pathProblem(e?.path);
     if (!e || problem) throw itemError('invalid_path', i, e?.path, problem ?? 'entry must be an object');
@@ -294,7 +328,16 @@ export async function acceptFiles(target: PushTarget, upload: UploadRow, files: 
     if (typeof e.content !== 'string') throw itemError('invalid_request', i, e.path, 'content must be a string (UTF-8 text)');
     return { path: e.path as string, hash: e.hash, content: e.content };
   });
-  const { entries, needed } = await batchPlan(d1, upload.id, items.map((i) => i.path), items.map((i) => i.hash), EXTRACTOR_VERSION);
+}
+
+async function storeBatch(
+  target: PushTarget,
+  upload: UploadRow,
+  items: readonly IncomingFile[],
+  entries: Map<string, ManifestEntryRow>,
+  needed: readonly NeededExtraction[],
+): Promise<AcceptResult> {
+  const d1 = target.db;
   const sizes = new Map<string, number>();
   for (const [i, item] of items.entries()) {
     const entry = entries.get(item.path);
@@ -382,7 +425,14 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
   const d1 = target.db;
   const project = target.project;
   const started = Date.now();
-  const missing = await missingFiles(d1, upload.id, EXTRACTOR_VERSION);
+  // Every read the commit plans from, in one round trip and one snapshot of the upload's rows.
+  const [missingRead, countsRead, outcomeRead, ...planReads] = await d1.batch([
+    missingFilesStatement(d1, upload.id, EXTRACTOR_VERSION),
+    changeCountsStatement(d1, upload.id),
+    incomingOutcomesStatement(d1, upload.id, EXTRACTOR_VERSION),
+    ...planResolutionStatements(d1, upload.project_id, upload.id),
+  ]);
+  const missing = missingRead.results as { path: string; hash: string }[];
   if (missing.length) {
     const total = (await missingHashes(d1, upload.id, EXTRACTOR_VERSION)).length;
     throw new PincherError('upload_incomplete', `${total} file content(s) are still missing; the index was not changed`, {
@@ -391,16 +441,15 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
     });
   }
   const scip = scipBytes ? await prepareScip(d1, upload.id, scipBytes) : null;
-  const [plan, outcome, graphPlan] = await Promise.all([
-    changeCounts(d1, upload.id),
-    incomingOutcomes(d1, upload.id, EXTRACTOR_VERSION),
-    planResolution(d1, upload.project_id, upload.id, SCHEMA_VERSION),
-  ]);
+  const plan = readChangeCounts(countsRead.results as { change: keyof ChangeCounts; n: number }[]);
+  const outcome = readIncomingOutcomes(outcomeRead.results as OutcomeRow[]);
+  const graphPlan = await planResolution(d1, upload.project_id, [planReads[0], planReads[1]], SCHEMA_VERSION);
   const planned = Date.now();
   // A move that began after this push opened copies the project as it was: the commit waits for it.
   await refuseWhileMoving(target);
-  const applied = await d1.batch(
-    commitStatements(d1, {
+  // The project's totals and paths (resolution's layout) are read in the commit's own batch, after its writes.
+  const applied = await d1.batch([
+    ...commitStatements(d1, {
       projectId: upload.project_id,
       uploadId: upload.id,
       extractorVersion: EXTRACTOR_VERSION,
@@ -409,17 +458,20 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
       commitSha: upload.commit_sha,
       now: Date.now(),
     }),
-  );
-  if (!applied[applied.length - 1].meta.changes) {
+    commitTotalsStatement(d1, upload.project_id),
+    committedPathsStatement(d1, upload.project_id),
+  ]);
+  const [committedPaths, totalsRead, statusChange] = [applied[applied.length - 1], applied[applied.length - 2], applied[applied.length - 3]];
+  if (!statusChange.meta.changes) {
     // Another commit, an abort or a take-over of this upload won the race; this one changed nothing.
     const now = await getUpload(d1, upload.id);
     throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
-  const totals = await commitTotals(d1, upload.project_id);
+  const totals = (totalsRead.results as CommitTotals[])[0] ?? null;
   const committed = Date.now();
   const generation = totals?.generation ?? 0;
   await recordEvent(target.primary, 'committed', { id: upload.project_id, name: project }, { upload_id: upload.id, ref: upload.ref, commit: upload.commit_sha, generation, files: plan, symbols: totals?.symbol_count ?? 0, duration_ms: committed - started });
-  const resolved = await resolveAfterCommit(d1, graphPlan, generation, meta, scip);
+  const resolved = await resolveAfterCommit(d1, graphPlan, generation, committedPaths, meta, scip);
   const edges = resolved?.edges ?? null;
   await recordEvent(
     target.primary,
@@ -465,14 +517,21 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
  * or was overtaken (the index itself is committed either way; the next push or
  * `index force` rebuilds the graph).
  */
-async function resolveAfterCommit(d1: D1Database, plan: ResolutionPlan, generation: number, meta: MetaCollector, scip: PushedScip | null): Promise<{ edges: number; scip?: ResolutionResult['scip'] } | null> {
+async function resolveAfterCommit(
+  d1: D1Database,
+  plan: ResolutionPlan,
+  generation: number,
+  committed: D1Result,
+  meta: MetaCollector,
+  scip: PushedScip | null,
+): Promise<{ edges: number; scip?: ResolutionResult['scip'] } | null> {
   try {
-    const result = await resolveCommitted(d1, plan, generation, scip?.documents);
+    const result = await resolveCommitted(d1, plan, generation, committed, scip?.documents);
     if (!result.applied) {
       meta.warn('graph_pending', 'a newer push committed while this one resolved its references; the graph follows the newer push');
       return null;
     }
-    return { edges: await edgeCount(d1, plan.projectId), ...(result.scip ? { scip: result.scip } : {}) };
+    return { edges: result.total, ...(result.scip ? { scip: result.scip } : {}) };
   } catch (err) {
     const error = dbErrorMessage(err).slice(0, 300);
     console.error(JSON.stringify({ event: 'resolution_failed', project_id: plan.projectId, error }));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { filesWithTests, symbolsOverlapping } from '../../../src/db/composites';
 import { commitStatements } from '../../../src/db/index-store';
-import { planResolution, resolveCommitted } from '../../../src/db/resolution';
+import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted } from '../../../src/db/resolution';
 import { scipTargets } from '../../../src/db/scip';
 import { fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
@@ -85,7 +85,7 @@ describe('symbols by file seek the id index', () => {
     ]);
     const row = await DB.prepare('SELECT generation FROM projects WHERE id = ?1').bind(project.id).first<{ generation: number }>();
     const plan = { projectId: project.id, incoming: ['src/api/users.ts', 'src/fan/callers.ts'], deleted: [], added: [], oldSymbols: new Map(), full: false };
-    const result = await resolveCommitted(d1, plan, row!.generation);
+    const result = await resolveCommitted(d1, plan, row!.generation, await committedPathsStatement(DB, project.id).all());
     expect(result.edges).toBeGreaterThan(0);
     // scipTargets' symbols, and resolution's symbols (and their signatures) of the refs' files and of the files they import;
     // symbols by name seek symbols_name.
@@ -106,7 +106,8 @@ describe('symbols by file seek the id index', () => {
       .bind(project.id)
       .first<{ id: string }>();
     const { d1, seen } = recording();
-    const plan = await planResolution(d1, project.id, upload!.id, SCHEMA_VERSION);
+    const [changes, generations] = await d1.batch(planResolutionStatements(d1, project.id, upload!.id));
+    const plan = await planResolution(d1, project.id, [changes, generations], SCHEMA_VERSION);
     expect(plan.full).toBe(false);
     expect([...plan.oldSymbols.keys()]).toEqual(['src/core/db.ts']);
     // The commit's statements, planned as they would run (they are not run here).

@@ -1,39 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { openUpload } from '../../../src/upload/service';
+import { countingD1 } from './counting-d1';
 import { env, manifestOf, pySource, push } from './support';
 
 const DB = (env as unknown as { DB: D1Database }).DB;
 
-/** The real binding, counting its round trips: each run of a statement and each batch (with its statements' SQL). */
 function counting(): { d1: D1Database; trips: string[][] } {
-  const trips: string[][] = [];
-  const sqlOf = new WeakMap<object, string>();
-  const wrap = (sql: string, real: D1PreparedStatement): D1PreparedStatement => {
-    const statement = new Proxy(real, {
-      get(target, key) {
-        if (key === 'bind') return (...args: unknown[]) => wrap(sql, target.bind(...args));
-        if (key === 'all' || key === 'run' || key === 'first' || key === 'raw') {
-          return (...args: unknown[]) => {
-            trips.push([sql]);
-            return (target[key] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    sqlOf.set(statement, sql);
-    return statement;
-  };
-  const d1 = {
-    prepare: (sql: string) => wrap(sql, DB.prepare(sql)),
-    batch: (statements: D1PreparedStatement[]) => {
-      trips.push(statements.map((s) => sqlOf.get(s) ?? '?'));
-      // The proxies stand for the real statements: unwrap them for the real batch.
-      return DB.batch(statements.map((s) => (s as unknown as { valueOf(): D1PreparedStatement }).valueOf()));
-    },
-  } as unknown as D1Database;
-  return { d1, trips };
+  return countingD1(DB);
 }
 
 describe('opening an upload', { timeout: 60_000 }, () => {
