@@ -30,6 +30,7 @@ import {
 import { commitStatements, incomingOutcomes, storeExtractionStatements } from '../db/index-store';
 import { planResolution, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
+import { mergeFullTextIndexes } from '../db/fts-merge';
 import { edgeCount } from '../db/graph';
 import { commitTotals } from '../db/projects';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
@@ -415,6 +416,7 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
     const now = await getUpload(d1, upload.id);
     throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
+  await mergeFullTextIndexes(d1);
   const totals = await commitTotals(d1, upload.project_id);
   const committed = Date.now();
   const generation = totals?.generation ?? 0;
