@@ -9,7 +9,7 @@
 // the answers whole: the result, and the `_meta` envelope less what differs from call to call (latency, ids,
 // the D1 counters). For grep: each call as sent, ignoring case, with context, as a summary, cut at 5, and extra patterns
 // (literals, regexes, anchors, lookbehind, unicode, backslashes, folder and glob filters, misses, common tokens); the
-// scan's own time in its diagnosis ("in N ms") is masked. Prints each call that differs with the first difference, and the count; exits 1 on any.
+// scan's own time in its diagnosis ("in N ms") is masked; `SAME_ANSWERS_MASK` (comma-separated `_meta` keys) masks more. Prints each call that differs with the first difference, and the count; exits 1 on any.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -32,6 +32,8 @@ async function start(dir, d1) {
 
 /** `_meta` keys that differ from call to call whatever the answer. */
 const VOLATILE = new Set(['latency_ms', 'request_id', 'd1_round_trips', 'd1_statements', 'cpu_ms', 'timing', 'served_at']);
+// `SAME_ANSWERS_MASK=schema_version,schema_version_at_index`: also mask these (two checkouts a migration apart).
+for (const k of (process.env.SAME_ANSWERS_MASK ?? '').split(',').filter(Boolean)) VOLATILE.add(k);
 
 async function call(side, tool, args, retried = false) {
   const res = await fetch(`${side.base}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });

@@ -35,6 +35,7 @@ import { commitStatements, incomingOutcomesStatement, readIncomingOutcomes, stor
 import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted, type ResolutionPlan, type ResolutionResult } from '../db/resolution';
 import { dbErrorMessage } from '../db/client';
 import { commitTotalsStatement, type CommitTotals } from '../db/projects';
+import { mergeFullTextIndexes } from '../db/fts-merge';
 import { checkProjectName, isSha256Hex, pathProblem, sha256Hex } from './paths';
 import { extractionRow, languageOf } from './extract-rows';
 import { newProjectId } from './project-id';
@@ -467,6 +468,7 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
     const now = await getUpload(d1, upload.id);
     throw await notOpenError(d1, now ?? { ...upload, status: 'unknown' }, Date.now());
   }
+  await mergeFullTextIndexes(d1);
   const totals = (totalsRead.results as CommitTotals[])[0] ?? null;
   const committed = Date.now();
   const generation = totals?.generation ?? 0;
