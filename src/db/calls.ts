@@ -25,8 +25,14 @@ export async function recordCall(d1: D1Database, row: CallRecord): Promise<void>
   }
 }
 
-/** How long a call's row waits for others before the write: calls in that window share one write. */
-export const CALL_LOG_DELAY_MS = 50;
+/**
+ * How long a call's row waits for others before the write: calls answered in that window share
+ * one write. 0: the write starts in the next task, so only calls answered together (concurrent
+ * calls in one isolate) share it. A 50 ms window was measured and dropped: its writes landed on
+ * later calls' reads and made the one-round-trip floor (`/v1/ready`) 1 ms slower at p50, with no
+ * tool faster (docs/consistency.md).
+ */
+export const CALL_LOG_DELAY_MS = 0;
 /** Rows one write takes at most: a fuller window starts another write. */
 const CALL_LOG_MAX_ROWS = 50;
 
@@ -35,9 +41,8 @@ const waiting = new Map<D1Database, { rows: CallRecord[]; written: Promise<void>
 
 /**
  * Records one tool call after the answer, sharing the write with the calls of
- * the next CALL_LOG_DELAY_MS: one round trip and one transaction for all of
- * them (a write per call cost each call a commit, and the next call's read
- * waited behind it). Every call keeps its Worker alive until its row is
+ * the same CALL_LOG_DELAY_MS window: one round trip and one transaction for all of
+ * them. Every call keeps its Worker alive until its row is
  * written (`waitUntil` on the window's write; workerd resumes each waiter in
  * its own request, and the window's first request keeps the write running).
  * Never throws: telemetry must not fail a call.

@@ -318,8 +318,8 @@ describe('2026-07-28 routing headers', () => {
   });
 
   it('rejects an Mcp-Name header that names a different tool, without running either tool', async () => {
-    // The rows of earlier calls are written a moment after their answers (CALL_LOG_DELAY_MS): let them land first.
-    await new Promise((resolve) => setTimeout(resolve, 4 * CALL_LOG_DELAY_MS));
+    // The rows of earlier calls are written just after their answers (CALL_LOG_DELAY_MS): let them land first.
+    await new Promise((resolve) => setTimeout(resolve, 50 + 4 * CALL_LOG_DELAY_MS));
     const before = await env.DB.prepare('SELECT count(*) AS n FROM call_log').first<{ n: number }>();
     const reply = await modern(
       { 'mcp-method': 'tools/call', 'mcp-name': 'health' },
