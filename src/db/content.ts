@@ -56,9 +56,13 @@ function whereEnding(projectId: string, f: FileFilter & { ending?: string }): { 
   const binds = [...w.binds];
   const seeks = endingSeeks(f.ending, (value) => `?${binds.push(value)}`);
   if (seeks) return { arms: seeks.map((c) => `${w.sql} AND ${c}`), binds };
-  const extra: unknown[] = [];
-  const cond = pathConditions('path', { ending: f.ending }, extra).map((c) => c.replace(/\?/g, () => `?${binds.push(extra.shift())}`));
-  return { arms: [[w.sql, ...cond].join(' AND ')], binds };
+  return { arms: [[w.sql, ...numberedPathConditions({ ending: f.ending }, binds)].join(' AND ')], binds };
+}
+
+/** pathConditions on `path` with numbered placeholders: their values are pushed onto `binds`, after what it holds. */
+function numberedPathConditions(f: Omit<PathFilter, 'paths'>, binds: unknown[]): string[] {
+  const values: unknown[] = [];
+  return pathConditions('path', f, values).map((c) => c.replace(/\?/g, () => `?${binds.push(values.shift())}`));
 }
 
 /** The project's visible files matching the filter, ordered by path. */
@@ -96,16 +100,15 @@ export async function filePage(d1: D1Database, projectId: string, filter: FileFi
       .bind(...seek.binds, limit);
   } else {
     const w = where(projectId, filter);
-    const extra: unknown[] = [];
-    let n = w.binds.length;
-    const cond = [w.sql, ...pathConditions('path', plain, extra).map((c) => c.replace(/\?/g, () => `?${++n}`))].join(' AND ');
+    const binds = [...w.binds];
+    const cond = [w.sql, ...numberedPathConditions(plain, binds)].join(' AND ');
     statement = d1
       .prepare(
         `SELECT ${columns},
            (SELECT count(*) FROM files WHERE ${cond}) AS total
-         FROM files WHERE ${cond} ORDER BY path LIMIT ?${n + 1}`,
+         FROM files WHERE ${cond} ORDER BY path LIMIT ?${binds.length + 1}`,
       )
-      .bind(...w.binds, ...extra, limit);
+      .bind(...binds, limit);
   }
   const rows = await allRows<ListedFile & { total: number }>(statement);
   return {
