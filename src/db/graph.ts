@@ -20,7 +20,7 @@ import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
-import { edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { LEVEL_ORDER, levelSql, walkStatementSql, type NamePick } from './walk-sql';
 import { lastPart, splitQualified } from '../util/qualified-ref';
 import { symbolsByNames, type SymbolRow } from './source';
@@ -453,13 +453,14 @@ async function walkFrom(
 }
 
 /**
- * The edge ends of a walk's one start id, as edgeEndIsSql cuts an id (file before the first `::`, key after it);
- * null for several ids or an id without `::` (the walk then does not probe).
+ * The stored ends (edgeEnd) of a walk's one start id; null for several ids or an id without `::` (the walk then
+ * does not probe).
  */
 function probeOf(ids: readonly string[]): { file: string; key: string } | null {
   const unique = [...new Set(ids)];
-  const sep = unique.length === 1 ? unique[0].indexOf('::') : -1;
-  return sep < 0 ? null : { file: unique[0].slice(0, sep), key: unique[0].slice(sep + 2) };
+  if (unique.length !== 1) return null;
+  const { file, key } = edgeEnd(unique[0], null);
+  return file === null || key === null ? null : { file, key };
 }
 
 /** One edge next to a queried symbol, with the far end as a node. */
@@ -521,7 +522,6 @@ export async function graphState(d1: D1Database, projectId: string): Promise<Gra
   return row ? { generation: row.generation, graphGeneration: row.graph_generation, hasEdges: row.has_edges === 1 } : null;
 }
 
-/** Edges the project holds. */
 /** The project's edge count (a row `{ n }`). */
 export function edgeCountStatement(d1: D1Database, projectId: string): D1PreparedStatement {
   return d1.prepare('SELECT count(*) AS n FROM edges WHERE project_id = ?1').bind(projectId);
