@@ -7,7 +7,10 @@
 // to --out (default the temp folder) and opens in Chrome DevTools. Besides tools, `--tools` takes
 // the bench's reference calls: ready (GET /v1/ready?shard=0), health (GET /v1/health), why_empty.
 // `--sql-timing` turns on PINCHER_SQL_TIMING: the Worker logs each D1 round trip's statements and
-// wall time. `--cpu` measures instead of profiling: the CPU time (/proc utime + stime) of the
+// wall time. Profiling needs the inspector, and wrangler's inspector proxy reports every D1 query
+// as a network request: under it a call's server time and each round trip's wall time run 2–3×
+// what the bench (no inspector) measures; read them against each other, not against the bench.
+// `--cpu` measures instead of profiling, with no inspector: the CPU time (/proc utime + stime) of the
 // whole local runtime (the Worker, its D1 and the call-log write after each answer) per call,
 // which a loaded machine distorts far less than wall times; `--rounds n` repeats each tool's
 // block n times, tools interleaved, and prints every round and the median.
@@ -42,7 +45,8 @@ const warmup = Number(values.warmup);
 
 const KEY = 'profile-key-0123456789abcdef0123456789';
 const vars = values['sql-timing'] ? { PINCHER_SQL_TIMING: '1' } : {};
-const { worker, base, inspectorPort } = await startInspectedWorker({ key: KEY, minify: false, persistTo: path.resolve(values.d1), vars });
+// `--cpu` runs the Worker without an inspector: wrangler's inspector proxy would add its own work to every D1 query.
+const { worker, base, inspectorPort } = await startInspectedWorker({ key: KEY, minify: false, persistTo: path.resolve(values.d1), vars, inspector: !values.cpu });
 /** utime + stime of this process's workerd children, in ms. */
 async function runtimeCpuMs() {
   const tick = 1000 / 100;
@@ -82,11 +86,11 @@ const p50 = (xs) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.ceil(xs.l
 try {
   await worker.ready;
   await fetch(`${base}/v1/health`);
-  const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  const s = await connectInspector(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' });
+  const list = values.cpu ? null : await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+  const s = list ? await connectInspector(list[0].webSocketDebuggerUrl, { origin: 'http://127.0.0.1' }) : null;
   /** @type {string[]} */
   const sqlLines = [];
-  if (values['sql-timing']) {
+  if (values['sql-timing'] && s) {
     // The Worker's console reaches this process through the inspector only.
     s.on('Runtime.consoleAPICalled', (e) => {
       const text = e.args.map((a) => a.value ?? a.description ?? '').join(' ');
@@ -94,8 +98,8 @@ try {
     });
     await s.send('Runtime.enable');
   }
-  await s.send('Profiler.enable');
-  await s.send('Profiler.setSamplingInterval', { interval: 100 });
+  await s?.send('Profiler.enable');
+  await s?.send('Profiler.setSamplingInterval', { interval: 100 });
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
   const callTool = async (tool, args) => {
     const t0 = performance.now();
@@ -115,7 +119,6 @@ try {
   const floor = () => get(routes.ready);
   if (values.cpu) {
     await cpuPerCall({ tools: values.tools.split(','), refs, call: (t, args) => (routes[t] ? get(routes[t]) : callTool(t, args)) });
-    s.close();
     process.exit(0);
   }
   for (let i = 0; i < warmup; i++) await floor();

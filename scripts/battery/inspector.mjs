@@ -6,24 +6,27 @@ import path from 'node:path';
 import { QUIET_ENV, ROOT, applyLocalMigrations, freePort } from '../dev-server.mjs';
 
 /**
- * The Worker under wrangler's programmatic dev API with an inspector port, on a fresh migrated
+ * The Worker under wrangler's programmatic dev API with an inspector port (unless `inspector: false`), on a fresh migrated
  * local D1 (every shard) under a new temp folder (or the local D1 already in `persistTo`,
  * migrated), with `key` as its full access key and `vars` as further plain-text bindings.
  * `watch: false`: an edit in the tree while it runs must not reload the Worker mid-measure.
+ * `inspector: false` starts it without one (`inspectorPort` null), as the local server and the bench run it:
+ * with an inspector, wrangler's inspector proxy subscribes to the runtime's events and reports every D1
+ * query as a network request, which adds CPU and wall time to each call (measure CPU and latency without it).
  */
-export async function startInspectedWorker({ key, tempPrefix, minify, persistTo, vars = {} }) {
+export async function startInspectedWorker({ key, tempPrefix, minify, persistTo, vars = {}, inspector = true }) {
   Object.assign(process.env, QUIET_ENV);
   const { unstable_startWorker } = await import('wrangler');
   const persist = persistTo ?? (await mkdtemp(path.join(tmpdir(), tempPrefix)));
   applyLocalMigrations(persist);
   const port = await freePort();
-  const inspectorPort = await freePort();
+  const inspectorPort = inspector ? await freePort() : null;
   const plain = (value) => ({ type: 'plain_text', value });
   const worker = await unstable_startWorker({
     config: path.join(ROOT, 'wrangler.toml'),
     ...(minify === undefined ? {} : { build: { minify } }),
     bindings: { PINCHER_HTTP_KEY: plain(key), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off'), ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, plain(String(v))])) },
-    dev: { server: { hostname: '127.0.0.1', port }, inspector: { hostname: '127.0.0.1', port: inspectorPort }, remote: false, persist, logLevel: 'warn', watch: false },
+    dev: { server: { hostname: '127.0.0.1', port }, inspector: inspector ? { hostname: '127.0.0.1', port: inspectorPort } : false, remote: false, persist, logLevel: 'warn', watch: false },
   });
   return { worker, persist, base: `http://127.0.0.1:${port}`, inspectorPort };
 }
