@@ -617,7 +617,14 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const repeated = [...CORE, ...REPEATED_EXTRA].filter((t) => derived.mix[t]);
   const oneShot = ONE_SHOT.filter((t) => derived.mix[t]);
 
-  /** @type {Record<string, { variant: string, call: Call }[]>} */
+  /**
+   * Argument sets already sent in this run (warm-up included), by tool: a call whose set is new meets the
+   * isolate's per-question memos (savings baselines, kept per project generation) cold, as an agent's first
+   * question does; a repeat finds them warm. The two are reported apart (`first_seen`, `repeats`).
+   */
+  const seen = new Set();
+  const seenKey = (/** @type {string} */ t, /** @type {Record<string, unknown>} */ args) => `${t}\u0000${JSON.stringify(args)}`;
+  /** @type {Record<string, { variant: string, call: Call, first?: boolean }[]>} */
   const samples = Object.fromEntries([...repeated, ...oneShot].map((t) => [t, []]));
   /** @type {Record<string, number>} */
   const spent = Object.fromEntries(repeated.map((t) => [t, 0]));
@@ -629,6 +636,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const timedOut = {};
   const warm = async (/** @type {string} */ t, /** @type {{ variant: string, args: Record<string, unknown> }} */ m) => {
     if (timedOut[t]) return;
+    seen.add(seenKey(t, m.args));
     const r = await c.call(t, m.args);
     if (r.errorCode === 'timeout') {
       timedOut[t] = `warm-up call (${m.variant}) gave no answer within ${CALL_TIMEOUT_MS / 1000} s`;
@@ -657,9 +665,11 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     for (const t of repeated) {
       if (spent[t] > TOOL_BUDGET_MS) continue;
       const m = derived.mix[t][i % derived.mix[t].length];
+      const first = !seen.has(seenKey(t, m.args));
+      seen.add(seenKey(t, m.args));
       const call = await c.call(t, m.args);
       spent[t] += call.clientMs;
-      samples[t].push({ variant: m.variant, call });
+      samples[t].push({ variant: m.variant, call, first });
       totalCalls++;
     }
     for (const f of FLOOR) {
@@ -682,7 +692,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const tools = {};
   for (const [t, s] of Object.entries(samples)) {
     const [t50, t99] = LATENCY_TARGETS[/** @type {keyof typeof LATENCY_TARGETS} */ (t)] ?? [null, null];
-    const summarise = (/** @type {{ variant: string, call: Call }[]} */ xs) => {
+    const summarise = (/** @type {{ variant: string, call: Call, first?: boolean }[]} */ xs) => {
       const errors = xs.filter((x) => !x.call.ok);
       const errorCodes = {};
       for (const e of errors) errorCodes[e.call.errorCode ?? '?'] = (errorCodes[e.call.errorCode ?? '?'] ?? 0) + 1;
@@ -703,8 +713,15 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     const variants = {};
     for (const v of [...new Set(s.map((x) => x.variant))]) variants[v] = summarise(s.filter((x) => x.variant === v));
     const verdict = t50 === null || !all.server_ms || all.errors === all.n ? null : verdictOf(all.server_ms, t50, t99);
+    const timing = (/** @type {{ call: Call }[]} */ xs) => ({
+      n: xs.length,
+      server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
+      client_ms: stats(xs.map((x) => x.call.clientMs)),
+    });
+    const firstSeen = s.filter((x) => x.first === true);
     tools[t] = {
       ...all,
+      ...(repeated.includes(t) ? { first_seen: timing(firstSeen), repeats: timing(s.filter((x) => x.first === false)) } : {}),
       target_ms: t50 === null ? null : { p50: t50, p99: t99 },
       verdict,
       variants,
@@ -720,6 +737,8 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     const tier = registered.get(t)?.tier ?? null;
     x.tier = tier;
     x.ratio_to_floor = ratios(x, ready);
+    if (x.first_seen?.n) x.first_seen.ratio_to_floor = ratios(x.first_seen, ready);
+    if (x.repeats?.n) x.repeats.ratio_to_floor = ratios(x.repeats, ready);
     const target = RATIO_TARGETS[t] ?? (tier ? RATIO_TARGETS[`tier:${tier}`] : undefined) ?? null;
     x.ratio_target_p50 = target;
     x.ratio_verdict = target === null || x.ratio_to_floor?.server_p50 == null ? null : x.ratio_to_floor.server_p50 <= target ? 'met' : 'missed';
@@ -812,6 +831,15 @@ export function formatLatency(lat, renderTable) {
     trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, x.ratio_verdict ?? '—']);
   }
   out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready?shard=0 in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
+  const cold = [['tool', 'first-seen n', 'server p50', 'server p99', 'client p50 ÷ floor', 'repeats n', 'server p50', 'server p99', 'client p50 ÷ floor']];
+  for (const t of order) {
+    const x = lat.tools[t];
+    if (!x?.first_seen) continue;
+    const a = x.first_seen;
+    const b = x.repeats ?? { n: 0 };
+    cold.push([t, a.n, f(a.server_ms?.p50), f(a.server_ms?.p99), x2(a.ratio_to_floor?.client_p50), b.n, f(b.server_ms?.p50), f(b.server_ms?.p99), x2(b.ratio_to_floor?.client_p50)]);
+  }
+  if (cold.length > 1) out.push('', renderTable(cold, { title: 'First call of an argument set in this run (per-question memos such as the savings baselines cold, as for an agent\'s new question) against repeats of one; the warm-up counts as seen' }));
   for (const [t, x] of Object.entries(lat.tools)) {
     if (x.first_error) out.push(`${t}: ${x.errors} error(s), first: ${x.first_error}${x.unfilled_required ? ` (required arguments not derivable: ${x.unfilled_required.join(', ')})` : ''}`);
     if (x.stopped_early) out.push(`${t}: ${x.stopped_early}`);
