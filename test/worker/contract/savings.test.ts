@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { push } from '../upload/support';
 import { mcpTool, restCall, type Json } from './support';
 
 /**
@@ -63,6 +64,29 @@ describe('savings recomputed from the raw files', () => {
     expect(m.baseline_method).toBe('grep_recursive');
     expect(m.tokens_saved).toBe(saved(tokens(grepChars(/editDistance/i)), m.tokens_used));
     expect(m.savings_scope).toBe('call');
+  });
+
+  it('search over more candidate bytes than the baseline counts: the files in path order up to 1 MiB, a lower bound', async () => {
+    // Five 300,000-byte files hold the word on every tenth line, then the symbol's own file: 1.5 MB of candidates.
+    const line = (i: number) => (i % 10 === 0 ? `row ${i} holds NeedleWord here` : `row ${i} filler`).padEnd(99, '.');
+    const big = Array.from({ length: 3000 }, (_, i) => `${line(i)}\n`).join('');
+    expect(big.length).toBe(300_000);
+    const files: Record<string, string> = { 'src/needle.ts': 'export function needleWord(): number {\n  return 1;\n}\n' };
+    for (let k = 0; k < 5; k++) files[`big/f${k}.txt`] = big;
+    const project = 'savings-capped';
+    // Pushed through the upload API: 1.5 MB is over a tool call's body limit (the five files share one content).
+    expect((await push(project, files)).commit?.status).toBe(200);
+    const grep = (paths: string[]) =>
+      paths.reduce((n, path) => n + lines(files[path]).reduce((m, l, i) => m + (/needleword/i.test(l) ? `${path}:${i + 1}:${l}\n`.length : 0), 0), 0);
+    // Cumulative sizes in path order: 300,000, 600,000, 900,000, then 1,200,000 > 1,048,576.
+    const counted = grep(['big/f0.txt', 'big/f1.txt', 'big/f2.txt']);
+    for (let i = 0; i < 2; i++) {
+      const { body } = await restCall('search', { project, query: 'needleWord' });
+      expect(body.result.results.length).toBeGreaterThan(0);
+      expect(body._meta.baseline_method).toBe('grep_recursive');
+      expect(body._meta.tokens_saved).toBe(saved(tokens(counted), body._meta.tokens_used));
+    }
+    expect(counted).toBeLessThan(grep([...Object.keys(files)].sort()));
   });
 
   it('search with two words: either word on a line counts the line once', async () => {
