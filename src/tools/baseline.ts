@@ -1,11 +1,11 @@
 import { claimCredits } from '../db/credits';
-import { contentsAtPaths, listingChars, projectFiles } from '../db/content';
+import { contentsAtPaths, listingChars, projectFiles, type FileRow } from '../db/content';
 import { countableInSql, grepOutput } from '../db/grep-output';
 import type { MetaCollector } from '../envelope/collector';
 import { tokensForBytes } from '../envelope/tokens';
 import type { ToolContext } from './define';
 import { compilePattern } from './grep/pattern';
-import { runGrep } from './grep/run';
+import { prefilterFiles, runGrep } from './grep/run';
 import { BoundedMap } from '../util/bounded-map';
 
 /**
@@ -81,10 +81,25 @@ export async function grepOutputChars(ctx: ToolContext, project: BaselineProject
       const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES });
       return { value: size.chars, complete: true };
     }
-    const files = matcher.prefilter ? null : await projectFiles(ctx.db, project.id);
-    const run = await runGrep(ctx.db, project.id, files, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS });
+    // Scanned here: the same cap over the candidate files in path order (the prefilter carries the first MiB of
+    // their content, so the scan mostly fetches nothing more); the time budget only guards a slow database.
+    const kept = await prefilterFiles(ctx.db, project.id, matcher);
+    const counted = withinBytes(kept ? kept.files : await projectFiles(ctx.db, project.id), BASELINE_GREP_BYTES);
+    const run = await runGrep(ctx.db, project.id, counted, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, Promise.resolve(kept));
     return { value: run.scan.baselineChars, complete: !run.scan.budgetExhausted };
   });
+}
+
+/** The first of `files` (in path order) whose sizes add up to at most `cap` bytes, as grep-output.ts cuts its candidates. */
+function withinBytes(files: readonly FileRow[], cap: number): FileRow[] {
+  const out: FileRow[] = [];
+  let upto = 0;
+  for (const f of files) {
+    upto += f.size;
+    if (upto > cap) break;
+    out.push(f);
+  }
+  return out;
 }
 
 /** Words of a search query, as an agent would grep them: operators (OR, AND, NOT), quotes and `*` dropped. */
