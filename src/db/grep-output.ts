@@ -29,8 +29,17 @@ export interface GrepOutputQuestion {
   ignoreCase: boolean;
   /** The trigram MATCH expression every file holding a word satisfies (blob_grams), or null to read every file. */
   match: string | null;
-  /** Bytes of the MATCH's candidate files (in path order) read at most; past it the figure is a lower bound. */
+  /**
+   * Bytes of files holding a word (in path order) split into lines and counted at most; past it the figure is a
+   * lower bound. Only the files that hold a word count against it, so a rare word's few files are counted
+   * wherever they sit in path order.
+   */
   capBytes: number;
+  /**
+   * Bytes of the MATCH's candidate files (in path order) checked for a word at most (default: all of them); a file
+   * past it is not counted. The check is a byte search, several times cheaper per byte than splitting lines.
+   */
+  checkBytes?: number;
 }
 
 export interface GrepOutputSize {
@@ -38,7 +47,7 @@ export interface GrepOutputSize {
   chars: number;
   /** Matching lines over the files read. */
   lines: number;
-  /** Candidate files left unread past capBytes (0: the figure is exact). The word check runs only on the files read. */
+  /** Candidate files left uncounted past checkBytes or capBytes (0: the figure is exact). */
   skipped: number;
 }
 
@@ -49,7 +58,7 @@ export function countableInSql(words: readonly string[], ignoreCase: boolean): b
 
 /** The statement answering `q` (run it alone or in a batch; read it with `grepOutputSize`). */
 export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1PreparedStatement {
-  const binds: unknown[] = [q.projectId, q.capBytes];
+  const binds: unknown[] = [q.projectId, q.capBytes, q.checkBytes ?? Number.MAX_SAFE_INTEGER];
   const word = (w: string) => {
     binds.push(q.ignoreCase ? w.toLowerCase() : w);
     return `?${binds.length}`;
@@ -71,16 +80,22 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
     source = `files f JOIN blobs b ON b.hash = f.hash WHERE f.project_id = ?1`;
   }
   const lines = `${jsonLines(fileText, 'b.content')} j`;
+  // cand: the candidates in path order with the bytes up to each (`seen`); held: those checked (seen within ?3)
+  // that hold a word, with the bytes of such files up to each (`upto`); hit: the matching lines of held files
+  // within ?2.
   return d1
     .prepare(
       `WITH cand AS (
-         SELECT f.path AS path, b.rowid AS rid, sum(b.size) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS upto FROM ${source}
+         SELECT f.path AS path, b.rowid AS rid, sum(b.size) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS seen FROM ${source}
+       ), held AS (
+         SELECT c.path AS path, c.rid AS rid, sum(b.size) OVER (ORDER BY c.path ROWS UNBOUNDED PRECEDING) AS upto
+         FROM cand c JOIN blobs b ON b.rowid = c.rid WHERE c.seen <= ?3 AND (${fileHas})
        ), hit AS (
          SELECT length(c.path) + length(j.key + 1) + 3 + length(j.value) - (substr(j.value, -1) = char(13)) AS chars
-         FROM cand c JOIN blobs b ON b.rowid = c.rid, ${lines}
-         WHERE c.upto <= ?2 AND (${fileHas}) AND (${lineHas})
+         FROM held c JOIN blobs b ON b.rowid = c.rid, ${lines}
+         WHERE c.upto <= ?2 AND (${lineHas})
        )
-       SELECT h.chars, h.lines, (SELECT count(*) FROM cand WHERE upto > ?2) AS skipped
+       SELECT h.chars, h.lines, (SELECT count(*) FROM cand WHERE seen > ?3) + (SELECT count(*) FROM held WHERE upto > ?2) AS skipped
        FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h`,
     )
     .bind(...binds);

@@ -59,12 +59,19 @@ export function projectListing(ctx: ToolContext, project: BaselineProject): Prom
 }
 
 /**
- * Candidate bytes (in path order) a baseline grep counts inside D1 at most; past it the figure is a lower
- * bound. The cut is by bytes, not time, so the figure is the same on every run and is memoised like an exact one.
- * Its cost is paid by the first call of each question in an isolate (an agent's new search), about 10 ms of
- * SQLite per MiB counted for a common word: 4 MiB made such a search 40–70 ms where a repeat took 3 ms.
+ * Bytes of files holding a word (in path order) a baseline grep splits into lines and counts at most; past it
+ * the figure is a lower bound. The cut is by bytes, not time, so the figure is the same on every run and is
+ * memoised like an exact one. Its cost is paid by the first call of each question in an isolate (an agent's new
+ * search): splitting a file that holds a word costs about 20 ms of SQLite per MiB, so counting up to 4 MiB of
+ * candidate files made a search for a common word 40–90 ms where a repeat took 3 ms.
  */
-const BASELINE_GREP_BYTES = 1024 * 1024;
+const BASELINE_GREP_BYTES = 256 * 1024;
+/**
+ * Bytes of trigram candidate files (in path order) checked for a word at most (a byte search, about 1.5 ms of
+ * SQLite per MiB and word): only the files that hold a word count against BASELINE_GREP_BYTES, so a rare word's
+ * files are counted wherever they sit among the first 4 MiB of candidates, as before the split had a cap of its own.
+ */
+const BASELINE_CHECK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Characters of `grep -rn[i] 'w1|w2|…'` output (`path:N:text` lines) over
@@ -78,11 +85,12 @@ export async function grepOutputChars(ctx: ToolContext, project: BaselineProject
   return memoised(project, `grep\u0000${opts.ignoreCase ? 'i' : ''}\u0000${pattern}`, async () => {
     const matcher = compilePattern(pattern, { literal: false, ignoreCase: opts.ignoreCase });
     if (countableInSql(words, opts.ignoreCase)) {
-      const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES });
+      const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES, checkBytes: BASELINE_CHECK_BYTES });
       return { value: size.chars, complete: true };
     }
-    // Scanned here: the same cap over the candidate files in path order (the prefilter carries the first MiB of
-    // their content, so the scan mostly fetches nothing more); the time budget only guards a slow database.
+    // Scanned here: the same cap over the files holding a word, in path order (the prefilter checks every candidate
+    // and carries the first MiB of their content, so the scan fetches nothing more); the time budget only guards a
+    // slow database.
     const kept = await prefilterFiles(ctx.db, project.id, matcher);
     const counted = withinBytes(kept ? kept.files : await projectFiles(ctx.db, project.id), BASELINE_GREP_BYTES);
     const run = await runGrep(ctx.db, project.id, counted, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, Promise.resolve(kept));

@@ -68,21 +68,21 @@ describe('savings recomputed from the raw files', () => {
 
   // needleWord is counted inside D1; größeWert (non-ASCII, case ignored) is scanned in the Worker: the same cap.
   it.each([['needleWord', 'savings-capped'], ['größeWert', 'savings-capped-utf8']])(
-    'search for %s over more candidate bytes than the baseline counts: the files in path order up to 1 MiB, a lower bound',
+    'search for %s over more matching bytes than the baseline counts: the files holding it, in path order, up to 256 KiB, a lower bound',
     async (word, project) => {
-      // Five files hold the word on every tenth line, then the symbol's own file: about 1.5 MB of candidates.
+      // Five files hold the word on every tenth line, then the symbol's own file: about 500 KB of files holding it.
       const line = (i: number) => (i % 10 === 0 ? `row ${i} holds ${word} here` : `row ${i} filler`).padEnd(99, '.');
-      const big = Array.from({ length: 3000 }, (_, i) => `${line(i)}\n`).join('');
+      const big = Array.from({ length: 1000 }, (_, i) => `${line(i)}\n`).join('');
       const files: Record<string, string> = { 'src/needle.ts': `export function ${word}(): number {\n  return 1;\n}\n` };
       for (let k = 0; k < 5; k++) files[`big/f${k}.txt`] = big;
-      // Pushed through the upload API: 1.5 MB is over a tool call's body limit (the five files share one content).
+      // Pushed through the upload API (the five files share one content).
       expect((await push(project, files)).commit?.status).toBe(200);
       const re = new RegExp(word, 'i');
       const grep = (paths: string[]) => paths.reduce((n, path) => n + lines(files[path]).reduce((m, l, i) => m + (re.test(l) ? `${path}:${i + 1}:${l}\n`.length : 0), 0), 0);
-      // Every file holds the word; in path order, those whose sizes add up to at most 1 MiB are counted (three of them).
+      // Every file holds the word; in path order, those whose sizes add up to at most 256 KiB are counted (two of them).
       let upto = 0;
-      const counted = Object.keys(files).sort().filter((path) => (upto += new TextEncoder().encode(files[path]).length) <= 1024 * 1024);
-      expect(counted).toEqual(['big/f0.txt', 'big/f1.txt', 'big/f2.txt']);
+      const counted = Object.keys(files).sort().filter((path) => (upto += new TextEncoder().encode(files[path]).length) <= 256 * 1024);
+      expect(counted).toEqual(['big/f0.txt', 'big/f1.txt']);
       for (let i = 0; i < 2; i++) {
         const { body } = await restCall('search', { project, query: word });
         expect(body.result.results.length).toBeGreaterThan(0);

@@ -73,6 +73,20 @@ describe('grep output size counted inside D1', () => {
     expect(size.chars).toBeLessThan((await counted(['widget'], true)).chars);
   });
 
+  it('counts only files holding a word against the byte cap, and checks candidates up to checkBytes', async () => {
+    // Three decoys hold every trigram of 'widget' but not the word, and come first in path order; the holder comes last.
+    const decoy = 'widge dget\n'.repeat(100);
+    const files: Record<string, string> = { 'a/decoy-0.txt': decoy, 'a/decoy-1.txt': decoy, 'a/decoy-2.txt': decoy, 'z/holder.txt': 'one widget here\n' };
+    expect((await rest('index', { project: 'grep-output-cap', files: Object.entries(files).map(([path, content]) => ({ path, content })) })).status).toBe(200);
+    const id = (await getProjectByName(DB, 'grep-output-cap'))!.id;
+    const match = compilePattern('widget', { literal: false, ignoreCase: true }).prefilter!.match;
+    const ask = (capBytes: number, checkBytes?: number) => grepOutput(DB, { projectId: id, words: ['widget'], ignoreCase: true, match, capBytes, checkBytes });
+    // 3,300 bytes of decoys precede the holder: a cap of 100 bytes still counts it, since the decoys hold no word.
+    expect(await ask(100)).toEqual({ chars: 'z/holder.txt:1:one widget here\n'.length, lines: 1, skipped: 0 });
+    // Checking only the first 3,000 bytes of candidates leaves the holder (and the third decoy) uncounted.
+    expect(await ask(100, 3_000)).toEqual({ chars: 0, lines: 0, skipped: 2 });
+  });
+
   it('leaves non-ASCII words under ignore case to the scanner', () => {
     expect(countableInSql(['école'], true)).toBe(false);
     expect(countableInSql(['école'], false)).toBe(true);
