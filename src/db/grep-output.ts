@@ -30,9 +30,12 @@ export interface GrepOutputQuestion {
   /** The trigram MATCH expression every file holding a word satisfies (blob_grams), or null to read every file. */
   match: string | null;
   /**
-   * Bytes of files holding a word (in path order) split into lines and counted at most; past it the figure is a
-   * lower bound. Only the files that hold a word count against it, so a rare word's few files are counted
-   * wherever they sit in path order.
+   * Bytes of files holding a word (in path order) split into lines and counted at most. Only the files that hold
+   * a word count against it, so a rare word's few files are counted wherever they sit in path order. A file
+   * holding a word past it, with no line over 1,000 characters (`long_lines` 0: every word falls within the
+   * 2,000 characters a line is tested on), counts the least grep prints for it: one line of its path, a line
+   * number and the shortest word (`path:N:word` and a newline, N one digit at least); other files past it count
+   * nothing. The figure is then a lower bound.
    */
   capBytes: number;
   /**
@@ -43,9 +46,9 @@ export interface GrepOutputQuestion {
 }
 
 export interface GrepOutputSize {
-  /** Characters of the output over the files read. */
+  /** Characters of the output over the files counted (at least, for the files past capBytes). */
   chars: number;
-  /** Matching lines over the files read. */
+  /** Matching lines over the files counted (one for each file past capBytes that counts its least). */
   lines: number;
   /** Candidate files left uncounted past checkBytes or capBytes (0: the figure is exact). */
   skipped: number;
@@ -64,6 +67,8 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
     return `?${binds.length}`;
   };
   const params = q.words.map(word);
+  binds.push(Math.min(...q.words.map((w) => [...w].length)));
+  const shortest = `?${binds.length}`;
   // The file is case-folded once, before it is split (lower() folds ASCII only: lengths do not change).
   const fileText = q.ignoreCase ? 'lower(b.content)' : 'b.content';
   // Which files hold a word at all: GLOB / LIKE on the stored text (no case-folded copy of a file that holds none).
@@ -95,8 +100,11 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
          FROM held c JOIN blobs b ON b.rowid = c.rid, ${lines}
          WHERE c.upto <= ?2 AND (${lineHas})
        )
-       SELECT h.chars, h.lines, (SELECT count(*) FROM cand WHERE seen > ?3) + (SELECT count(*) FROM held WHERE upto > ?2) AS skipped
-       FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h`,
+       SELECT h.chars + m.chars AS chars, h.lines + m.lines AS lines, (SELECT count(*) FROM cand WHERE seen > ?3) + m.files AS skipped
+       FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h,
+            (SELECT coalesce(sum(CASE WHEN b.long_lines = 0 THEN length(c.path) + 4 + ${shortest} ELSE 0 END), 0) AS chars,
+                    count(*) AS files, coalesce(sum(b.long_lines = 0), 0) AS lines
+             FROM held c JOIN blobs b ON b.rowid = c.rid WHERE c.upto > ?2) m`,
     )
     .bind(...binds);
 }

@@ -88,9 +88,10 @@ export async function grepOutputChars(ctx: ToolContext, project: BaselineProject
       const size = await grepOutput(ctx.db, { projectId: project.id, words, ignoreCase: opts.ignoreCase, match: matcher.prefilter?.match ?? null, capBytes: BASELINE_GREP_BYTES, checkBytes: BASELINE_CHECK_BYTES });
       return { value: size.chars, complete: true };
     }
-    // Scanned here: the same cap over the files holding a word, in path order (the prefilter checks every candidate
-    // and carries the first MiB of their content, so the scan fetches nothing more); the time budget only guards a
-    // slow database.
+    // Scanned here: the same cap over the files the prefilter's check keeps, in path order (for a non-ASCII word
+    // folded by case a superset of the files holding it); it checks every candidate and carries the first MiB of
+    // their content, so the scan fetches nothing more. The files past the cut count nothing (not every one is known
+    // to hold a word). The time budget only guards a slow database.
     const kept = await prefilterFiles(ctx.db, project.id, matcher);
     const counted = withinBytes(kept ? kept.files : await projectFiles(ctx.db, project.id), BASELINE_GREP_BYTES);
     const run = await runGrep(ctx.db, project.id, counted, matcher, { limit: 0, context: 0, summary: false, deadline: Date.now() + BASELINE_GREP_MS }, Promise.resolve(kept));

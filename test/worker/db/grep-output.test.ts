@@ -67,6 +67,16 @@ describe('grep output size counted inside D1', () => {
     expect(size.chars).toBe(await scanned(words, ignoreCase));
   });
 
+  it('counts nothing for a file past the cap with a line over 1,000 characters (its word may sit past the 2,000 tested)', async () => {
+    // Short lines after the long one keep the mean line under the push's minified-bundle limit.
+    const files: Record<string, string> = { 'a/first.txt': 'gizmo one\n', 'b/long.txt': `${'q'.repeat(2_100)} gizmo\n${'ok\n'.repeat(20)}` };
+    expect((await rest('index', { project: 'grep-output-long', files: Object.entries(files).map(([path, content]) => ({ path, content })) })).status).toBe(200);
+    const id = (await getProjectByName(DB, 'grep-output-long'))!.id;
+    const match = compilePattern('gizmo', { literal: false, ignoreCase: true }).prefilter!.match;
+    const size = await grepOutput(DB, { projectId: id, words: ['gizmo'], ignoreCase: true, match, capBytes: 20 });
+    expect(size).toEqual({ chars: 'a/first.txt:1:gizmo one\n'.length, lines: 1, skipped: 1 });
+  });
+
   it('stops past the byte cap and says how many candidate files it left', async () => {
     const size = await counted(['widget'], true, 60);
     expect(size.skipped).toBeGreaterThan(0);
@@ -83,6 +93,8 @@ describe('grep output size counted inside D1', () => {
     const ask = (capBytes: number, checkBytes?: number) => grepOutput(DB, { projectId: id, words: ['widget'], ignoreCase: true, match, capBytes, checkBytes });
     // 3,300 bytes of decoys precede the holder: a cap of 100 bytes still counts it, since the decoys hold no word.
     expect(await ask(100)).toEqual({ chars: 'z/holder.txt:1:one widget here\n'.length, lines: 1, skipped: 0 });
+    // Past a cap of 10 bytes, the holder counts the least grep prints for it: `z/holder.txt:1:widget` and a newline.
+    expect(await ask(10)).toEqual({ chars: 'z/holder.txt:1:widget\n'.length, lines: 1, skipped: 1 });
     // Checking only the first 3,000 bytes of candidates leaves the holder (and the third decoy) uncounted.
     expect(await ask(100, 3_000)).toEqual({ chars: 0, lines: 0, skipped: 2 });
   });
