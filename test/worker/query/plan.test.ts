@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/query/analyze';
-import { compileMain } from '../../../src/query/compile';
+import { compileCount, compileMain, conjunctsOf } from '../../../src/query/compile';
+import { countMatches } from '../../../src/query/execute';
 import { parseQuery } from '../../../src/query/parser';
 import { DB, EDGES, indexProject, seedEdges } from './support';
 
@@ -57,5 +58,42 @@ describe('pinchQL statement plans', () => {
   it('keeps the edge scan for a pattern with no narrowing condition (LIMIT stops it early)', async () => {
     const d = await plan('MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 5');
     expect(d[0], d.join(' | ')).toMatch(/r0/);
+  });
+});
+
+describe('the count a query diagnosis runs for a variable-length pattern', () => {
+  const counts = async (text: string, cap: number) => {
+    const a = analyze(text, parseQuery(text));
+    const [n] = await countMatches(DB, a, projectId, new Map(), [conjunctsOf(a.query.where)], cap);
+    // What the walk itself finds: one row per (start, end) pair.
+    const pairs = compileMain(a, projectId, new Map(), { limit: 100_000, offset: 0 });
+    const rows = await DB.prepare(pairs.sql).bind(...pairs.params).raw();
+    return { n, walked: Math.min(rows.length, cap) };
+  };
+
+  it.each([
+    'MATCH (a)-[:CALLS*1..3]->(b) RETURN a.id, b.id',
+    'MATCH (a)-[*1..2]->(b) RETURN a.id, b.id',
+    'MATCH (a)<-[:CALLS*1..2]-(b) RETURN a.id, b.id',
+    'MATCH (a)-[:CALLS*0..2]->(b) RETURN a.id, b.id',
+    'MATCH (a)-[:CALLS*2..3]->(b) RETURN a.id, b.id',
+    'MATCH (a)-[:CALLS*1..3]->(b) WHERE a.file <> b.file RETURN a.id, b.id',
+    'MATCH (a)-[r:CALLS*1..3]->(b) WHERE r.depth > 1 RETURN a.id, b.id',
+  ])('counts what the walk finds, capped, for %s', async (text) => {
+    for (const cap of [1, 2, 3, 1000]) {
+      const { n, walked } = await counts(text, cap);
+      expect(n, `cap ${cap}`).toBe(walked);
+    }
+  });
+
+  it('stops at the one-hop pairs when they reach the cap: the walk from every symbol never runs', async () => {
+    const text = 'MATCH (a)-[:CALLS*1..3]->(b) RETURN a.id';
+    const a = analyze(text, parseQuery(text));
+    const s = compileCount(a, projectId, new Map(), [], 1);
+    const r = await DB.prepare(s.sql).bind(...s.params).all<{ n: number }>();
+    expect(r.results[0].n).toBe(1);
+    const symbols = (await DB.prepare('SELECT count(*) AS n FROM symbols WHERE project_id = ?1').bind(projectId).first<{ n: number }>())!.n;
+    // Seeding the walk alone reads every symbol of the project.
+    expect(r.meta.rows_read, `${r.meta.rows_read} rows read, ${symbols} symbols`).toBeLessThan(symbols);
   });
 });
