@@ -371,7 +371,8 @@ function walkCore(c: Ctx, conjuncts: readonly Expr[], rel: RelPattern, self: boo
   const step = [`w.depth < ${int(range.max)}`, `+e.${to}_key IS NOT NULL`, ...relSql('e', rel, c)];
   // Name guesses under the default floor would join unrelated symbols into false paths and cycles;
   // a map entry on confidence or provenance states what to follow instead.
-  if (!rel.props.some((p) => p.key.name === 'confidence' || p.key.name === 'provenance')) step.push(`e.confidence >= ${DEFAULT_MIN_CONFIDENCE}`);
+  const floored = !rel.props.some((p) => p.key.name === 'confidence' || p.key.name === 'provenance');
+  if (floored) step.push(`e.confidence >= ${DEFAULT_MIN_CONFIDENCE}`);
   const prefix =
     `WITH RECURSIVE walk(start, node, depth) AS (SELECT s.id, s.id, 0 FROM symbols s WHERE ${seedWhere.join(' AND ')} ` +
     `UNION SELECT w.start, ${edgeIdSql('e', to)}, w.depth + 1 FROM walk w CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', from, 'w.node')} WHERE ${step.join(' AND ')} ` +
@@ -396,7 +397,7 @@ function walkCore(c: Ctx, conjuncts: readonly Expr[], rel: RelPattern, self: boo
         `e1.project_id = ?1`,
         `+e1.${to}_key IS NOT NULL`,
         ...relSql('e1', rel, c),
-        ...(step.includes(`e.confidence >= ${DEFAULT_MIN_CONFIDENCE}`) ? [`e1.confidence >= ${DEFAULT_MIN_CONFIDENCE}`] : []),
+        ...(floored ? [`e1.confidence >= ${DEFAULT_MIN_CONFIDENCE}`] : []),
         ...core.where,
       ],
       pair: `${seedAlias}.id, ${otherAlias}.id`,
@@ -451,12 +452,12 @@ export function assertBindable(a: Analyzed): void {
 export function compileCount(a: Analyzed, projectId: string, regexValues: RegexValues, conjuncts: readonly Expr[], cap: number): Statement {
   const c = context(a, projectId, regexValues);
   const k = core(c, conjuncts);
-  const all = `SELECT count(*) FROM (SELECT 1 FROM ${k.from} WHERE ${k.where.join(' AND ')} LIMIT ${int(cap)})`;
-  if (!k.oneHop) return { sql: `${k.prefix}SELECT count(*) AS n FROM (SELECT 1 FROM ${k.from} WHERE ${k.where.join(' AND ')} LIMIT ${int(cap)})`, params: c.p.values };
+  const matches = `SELECT 1 FROM ${k.from} WHERE ${k.where.join(' AND ')} LIMIT ${int(cap)}`;
+  if (!k.oneHop) return { sql: `${k.prefix}SELECT count(*) AS n FROM (${matches})`, params: c.p.values };
   // Enough one-hop pairs answer the capped count without the walk (a CTE runs only when the ELSE branch reads it).
   const h = k.oneHop();
   const oneHop = `SELECT count(*) FROM (SELECT DISTINCT ${h.pair} FROM ${h.from} WHERE ${h.where.join(' AND ')} LIMIT ${int(cap)})`;
-  return { sql: `${k.prefix}SELECT CASE WHEN (${oneHop}) >= ${int(cap)} THEN ${int(cap)} ELSE (${all}) END AS n`, params: c.p.values };
+  return { sql: `${k.prefix}SELECT CASE WHEN (${oneHop}) >= ${int(cap)} THEN ${int(cap)} ELSE (SELECT count(*) FROM (${matches})) END AS n`, params: c.p.values };
 }
 
 /** The steps of a variable-length walk as the main query would take them (to tell a capped walk). */
