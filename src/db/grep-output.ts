@@ -86,14 +86,14 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
   }
   const lines = `${jsonLines(fileText, 'b.content')} j`;
   // cand: the candidates in path order with the bytes up to each (`seen`); held: those checked (seen within ?3)
-  // that hold a word, with the bytes of such files up to each (`upto`); hit: the matching lines of held files
-  // within ?2.
+  // that hold a word, with the bytes of such files up to each (`upto`) and their `long_lines` (read with the check,
+  // not again for the files past ?2); hit: the matching lines of held files within ?2.
   return d1
     .prepare(
       `WITH cand AS (
          SELECT f.path AS path, b.rowid AS rid, sum(b.size) OVER (ORDER BY f.path ROWS UNBOUNDED PRECEDING) AS seen FROM ${source}
        ), held AS (
-         SELECT c.path AS path, c.rid AS rid, sum(b.size) OVER (ORDER BY c.path ROWS UNBOUNDED PRECEDING) AS upto
+         SELECT c.path AS path, c.rid AS rid, b.long_lines AS long_lines, sum(b.size) OVER (ORDER BY c.path ROWS UNBOUNDED PRECEDING) AS upto
          FROM cand c JOIN blobs b ON b.rowid = c.rid WHERE c.seen <= ?3 AND (${fileHas})
        ), hit AS (
          SELECT length(c.path) + length(j.key + 1) + 3 + length(j.value) - (substr(j.value, -1) = char(13)) AS chars
@@ -102,9 +102,9 @@ export function grepOutputStatement(d1: D1Database, q: GrepOutputQuestion): D1Pr
        )
        SELECT h.chars + m.chars AS chars, h.lines + m.lines AS lines, (SELECT count(*) FROM cand WHERE seen > ?3) + m.files AS skipped
        FROM (SELECT coalesce(sum(chars), 0) AS chars, count(*) AS lines FROM hit) h,
-            (SELECT coalesce(sum(CASE WHEN b.long_lines = 0 THEN length(c.path) + 4 + ${shortest} ELSE 0 END), 0) AS chars,
-                    count(*) AS files, coalesce(sum(b.long_lines = 0), 0) AS lines
-             FROM held c JOIN blobs b ON b.rowid = c.rid WHERE c.upto > ?2) m`,
+            (SELECT coalesce(sum(CASE WHEN long_lines = 0 THEN length(path) + 4 + ${shortest} ELSE 0 END), 0) AS chars,
+                    count(*) AS files, coalesce(sum(long_lines = 0), 0) AS lines
+             FROM held WHERE upto > ?2) m`,
     )
     .bind(...binds);
 }
