@@ -713,15 +713,9 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     const variants = {};
     for (const v of [...new Set(s.map((x) => x.variant))]) variants[v] = summarise(s.filter((x) => x.variant === v));
     const verdict = t50 === null || !all.server_ms || all.errors === all.n ? null : verdictOf(all.server_ms, t50, t99);
-    const timing = (/** @type {{ call: Call }[]} */ xs) => ({
-      n: xs.length,
-      server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
-      client_ms: stats(xs.map((x) => x.call.clientMs)),
-    });
-    const firstSeen = s.filter((x) => x.first === true);
     tools[t] = {
       ...all,
-      ...(repeated.includes(t) ? { first_seen: timing(firstSeen), repeats: timing(s.filter((x) => x.first === false)) } : {}),
+      ...(repeated.includes(t) ? { first_seen: summarise(s.filter((x) => x.first === true)), repeats: summarise(s.filter((x) => x.first === false)) } : {}),
       target_ms: t50 === null ? null : { p50: t50, p99: t99 },
       verdict,
       variants,
