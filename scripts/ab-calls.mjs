@@ -8,33 +8,22 @@
 // (X-Pincher-D1-Statements; NaN where the checkout does not send it) and round trips one call made.
 // `ready` is GET /v1/ready?shard=0, the one-round-trip floor.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { childWorkerds, startInspectedWorker } from './battery/inspector.mjs';
 const [dirA, d1A, dirB, d1B, mixFile, toolsArg, callsArg, roundsArg] = process.argv.slice(2);
 const mix = JSON.parse(await readFile(mixFile, 'utf8')).latency.mix;
 const calls = Number(callsArg), rounds = Number(roundsArg);
 const KEY = 'profile-key-0123456789abcdef0123456789';
 /**
- * Each checkout's Worker under its own wrangler, with no inspector (as the bench and the local server run it):
+ * Each checkout's Worker (its sources and migrations) with no inspector, as the bench and the local server run it:
  * wrangler's inspector proxy would report every D1 query as a network request, adding work to each call.
  */
 async function start(dir, d1) {
-  const insp = await import(`${dir}/scripts/battery/inspector.mjs`);
-  const dev = await import(`${dir}/scripts/dev-server.mjs`);
-  const { unstable_startWorker } = await import(`${dir}/node_modules/wrangler/wrangler-dist/cli.js`);
-  const before = new Set(await insp.childWorkerds());
-  Object.assign(process.env, dev.QUIET_ENV);
-  dev.applyLocalMigrations(d1);
-  const port = await dev.freePort();
-  const plain = (value) => ({ type: 'plain_text', value });
-  const worker = await unstable_startWorker({
-    config: `${dir}/wrangler.toml`,
-    build: { minify: false },
-    bindings: { PINCHER_HTTP_KEY: plain(KEY), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off') },
-    dev: { server: { hostname: '127.0.0.1', port }, inspector: false, remote: false, persist: d1, logLevel: 'warn', watch: false },
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const before = new Set(await childWorkerds());
+  const { worker, base } = await startInspectedWorker({ key: KEY, minify: false, persistTo: d1, inspector: false, root: path.resolve(dir) });
   await worker.ready;
   await fetch(`${base}/v1/health`);
-  const pids = (await insp.childWorkerds()).filter((p) => !before.has(p));
+  const pids = (await childWorkerds()).filter((p) => !before.has(p));
   return { worker, base, pids };
 }
 const A = await start(dirA, d1A);

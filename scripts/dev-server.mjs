@@ -30,24 +30,25 @@ export function freePort() {
   });
 }
 
-/** The D1 bindings of wrangler.toml: `DB` (the primary) and every shard `DB_SHARD_<n>` (src/db/shards.ts). */
-export function shardBindings() {
-  const toml = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
+/** The D1 bindings of `root`'s wrangler.toml: `DB` (the primary) and every shard `DB_SHARD_<n>` (src/db/shards.ts). */
+export function shardBindings(root = ROOT) {
+  const toml = readFileSync(path.join(root, 'wrangler.toml'), 'utf8');
   return [...toml.matchAll(/^binding\s*=\s*"(DB(?:_SHARD_[1-9]\d*)?)"/gm)].map((m) => m[1]);
 }
 
 /**
  * Applies every migration in migrations/ to each D1 database of wrangler.toml
  * (the primary and every shard), locally under `persistTo` or, with `remote`, to
- * the deployed databases.
+ * the deployed databases. `root`: the checkout whose migrations and wrangler.toml
+ * count (another one's, to measure it against this one).
  */
-export function applyLocalMigrations(persistTo, { remote = false } = {}) {
+export function applyLocalMigrations(persistTo, { remote = false, root = ROOT } = {}) {
   const out = [];
-  for (const binding of shardBindings()) {
+  for (const binding of shardBindings(root)) {
     const args = [WRANGLER, 'd1', 'migrations', 'apply', binding, remote ? '--remote' : '--local'];
     if (persistTo && !remote) args.push('--persist-to', persistTo);
     const res = spawnSync(process.execPath, args, {
-      cwd: ROOT,
+      cwd: root,
       env: { ...process.env, ...QUIET_ENV, CI: 'true' },
       encoding: 'utf8',
       stdio: remote ? 'inherit' : 'pipe',

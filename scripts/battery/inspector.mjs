@@ -13,17 +13,18 @@ import { QUIET_ENV, ROOT, applyLocalMigrations, freePort } from '../dev-server.m
  * `inspector: false` starts it without one (`inspectorPort` null), as the local server and the bench run it:
  * with an inspector, wrangler's inspector proxy subscribes to the runtime's events and reports every D1
  * query as a network request, which adds CPU and wall time to each call (measure CPU and latency without it).
+ * `root`: the checkout whose Worker (wrangler.toml, sources, migrations) runs, by default this one.
  */
-export async function startInspectedWorker({ key, tempPrefix, minify, persistTo, vars = {}, inspector = true }) {
+export async function startInspectedWorker({ key, tempPrefix, minify, persistTo, vars = {}, inspector = true, root = ROOT }) {
   Object.assign(process.env, QUIET_ENV);
   const { unstable_startWorker } = await import('wrangler');
   const persist = persistTo ?? (await mkdtemp(path.join(tmpdir(), tempPrefix)));
-  applyLocalMigrations(persist);
+  applyLocalMigrations(persist, { root });
   const port = await freePort();
   const inspectorPort = inspector ? await freePort() : null;
   const plain = (value) => ({ type: 'plain_text', value });
   const worker = await unstable_startWorker({
-    config: path.join(ROOT, 'wrangler.toml'),
+    config: path.join(root, 'wrangler.toml'),
     ...(minify === undefined ? {} : { build: { minify } }),
     bindings: { PINCHER_HTTP_KEY: plain(key), PINCHER_RATE_LIMIT: plain('off'), PINCHER_ACCESS_LOG: plain('off'), ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, plain(String(v))])) },
     dev: { server: { hostname: '127.0.0.1', port }, inspector: inspector ? { hostname: '127.0.0.1', port: inspectorPort } : false, remote: false, persist, logLevel: 'warn', watch: false },
