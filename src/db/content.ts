@@ -50,7 +50,7 @@ function where(projectId: string, f: FileFilter): { sql: string; binds: unknown[
  * The filter's conditions on the files table (`where`) with a name ending (`ending`): one condition that tests
  * every row in range, or two disjoint ones that each seek (endingSeeks), for a UNION ALL of two SELECTs.
  */
-function whereEnding(projectId: string, f: FileFilter & { ending?: string }): { arms: string[]; binds: unknown[] } {
+function whereEnding(projectId: string, f: FileFilter): { arms: string[]; binds: unknown[] } {
   const w = where(projectId, f);
   if (f.ending === undefined) return { arms: [w.sql], binds: w.binds };
   const binds = [...w.binds];

@@ -41,7 +41,6 @@ export function pathConditions(column: string, f: Omit<PathFilter, 'paths'>, par
   return cond;
 }
 
-
 /** Characters at the end of a path that `files.ext` reads (schema.ts): an ending seeks it when its text after the last `.` is shorter. */
 const EXT_SPAN = 16;
 
