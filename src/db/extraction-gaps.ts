@@ -24,9 +24,22 @@ export interface ExtractionGapQuestion {
   limit: number;
 }
 
+/** A file row (columns prefixed `alias.`) that failed to extract or was over the size budget. */
+const gapFileSql = (alias: string): string => `${alias}status = 'failed' OR ${alias}reason = 'file_too_large'`;
+/** An extraction row (columns prefixed `alias.`) whose parse met syntax errors. */
+const partialExtractionSql = (alias: string): string => `${alias}had_errors = 1`;
+/** The conditions of the partial indexes `files_gaps` and `extractions_partial` (src/db/schema.ts). */
+export const GAP_FILE_SQL = gapFileSql('');
+export const PARTIAL_EXTRACTION_SQL = partialExtractionSql('');
+
 /**
  * SQL and (positional) parameters of extractionGaps, for a statement of its
  * own or a subquery of another (search sends it with its page: src/db/search.ts).
+ * The gaps are found from both small sets, each through its partial index: the
+ * project's failed and oversized files (`files_gaps`), and the partial parses
+ * (`extractions_partial`) joined to the project's files holding them. Testing
+ * every file of the project against its extraction row read each of those rows
+ * (about 7 ms for 3,000 files), and an empty answer asks this question.
  */
 export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuestion): { sql: string; params: unknown[] } {
   // Only the conditions a question has are written: the text is prepared with every search (src/db/search.ts).
@@ -34,21 +47,28 @@ export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuesti
   const params: unknown[] = [];
   const mentions = text === null ? '0' : 'coalesce(instr(b.content, ?) > 0, 0)';
   if (text !== null) params.push(text);
-  const where = ['f.project_id = ?'];
-  params.push(projectId);
-  for (const [column, value] of [['f.corpus', opts.corpus], ['f.path', opts.path]] as const) {
-    if (value === undefined) continue;
-    where.push(`${column} = ?`);
-    params.push(value);
-  }
+  const narrowed = (): string => {
+    const where = ['f.project_id = ?'];
+    params.push(projectId);
+    for (const [column, value] of [['f.corpus', opts.corpus], ['f.path', opts.path]] as const) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+    return where.join(' AND ');
+  };
+  const sameExtraction = 'e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version';
+  // A file in both sets (failed, and its parse partial) is the same row of each: UNION keeps one.
+  const failed = `SELECT f.rowid AS r, EXISTS (SELECT 1 FROM extractions e WHERE ${sameExtraction} AND ${partialExtractionSql('e.')}) AS partial
+          FROM files f WHERE ${narrowed()} AND (${gapFileSql('f.')})`;
+  const partial = `SELECT f.rowid AS r, 1 AS partial FROM extractions e CROSS JOIN files f ON ${sameExtraction}
+          WHERE ${partialExtractionSql('e.')} AND ${narrowed()}`;
   params.push(opts.limit);
   return {
-    sql: `SELECT f.path, f.status, f.reason, coalesce(e.had_errors, 0) AS partial, ${mentions} AS mentions
-       FROM files f
-       LEFT JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
+    sql: `SELECT f.path, f.status, f.reason, g.partial, ${mentions} AS mentions
+       FROM (${failed} UNION ${partial}) g
+       CROSS JOIN files f ON f.rowid = g.r
        ${text === null ? '' : 'LEFT JOIN blobs b ON b.hash = f.hash'}
-       WHERE ${where.join(' AND ')}
-         AND (f.status = 'failed' OR f.reason = 'file_too_large' OR e.had_errors = 1)
        ORDER BY mentions DESC, f.path
        LIMIT ?`,
     params,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { EDGE_CONFIDENCE_SQL, EDGE_KIND_SQL, EDGE_PROVENANCE_SQL } from './edge-columns';
+import { GAP_FILE_SQL, PARTIAL_EXTRACTION_SQL } from './extraction-gaps';
 import { DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
 import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
@@ -140,7 +141,12 @@ export const extractions = sqliteTable(
     refsJson: text('refs_json').notNull().default('[]'),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.hash, t.language, t.extractorVersion] })],
+  (t) => [
+    primaryKey({ columns: [t.hash, t.language, t.extractorVersion] }),
+    // The few parses that met syntax errors, sought by the extraction-gaps question (src/db/extraction-gaps.ts)
+    // instead of reading every file's extraction row.
+    index('extractions_partial').on(t.hash, t.language, t.extractorVersion).where(sql.raw(PARTIAL_EXTRACTION_SQL)),
+  ],
 );
 
 /** The visible files of a project. Replaced atomically at commit. */
@@ -167,6 +173,8 @@ export const files = sqliteTable(
     // Name endings (`*.py`, `**/*.d.ts`) seek instead of testing every path: the paths ending so, and the few whose folders hold a `.`.
     index('files_ext').on(t.projectId, t.ext, t.path),
     index('files_dotted_folders').on(t.projectId, t.path).where(sql.raw(DOTTED_FOLDER_SQL)),
+    // Files that failed to extract or were over the size budget (src/db/extraction-gaps.ts).
+    index('files_gaps').on(t.projectId, t.path).where(sql.raw(GAP_FILE_SQL)),
   ],
 );
 
