@@ -4,7 +4,7 @@ import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import type { ProjectRow } from '../db/projects';
-import { offerNearestNames } from './nearest-names';
+import { startNearestNames } from './nearest-names';
 import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -13,7 +13,7 @@ import { resolveDependencies, wantedNames, type PlannedDependency } from './read
 import { edgeKinds } from '../extract/reference-kinds';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
-import { explainExtractionGaps } from './extraction-gaps';
+import { startExtractionGaps } from './extraction-gaps';
 import { refLabels, resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { explainUnresolvedId } from './read/unresolved';
@@ -128,8 +128,11 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
   ctx.meta.empty('target_not_resolved', why, { name, ...(path ? { path } : {}) });
   for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
   const bare = ref.name.split(/\.| > /).pop() ?? ref.name;
-  if (!matches.length) await offerNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }));
-  await explainExtractionGaps(ctx, project, bare, { setEmpty: false, path });
+  // Both recoveries are asked at once (one round trip); their steps are written in this order.
+  const near = matches.length ? null : startNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }));
+  const gaps = startExtractionGaps(ctx, project, bare, { setEmpty: false, path });
+  if (near) await near();
+  await gaps();
   return null;
 }
 

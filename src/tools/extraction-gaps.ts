@@ -15,14 +15,30 @@ export const SHOWN_GAPS = 10;
  * @example
  * if (await explainExtractionGaps(ctx, project, 'parseConfig', { setEmpty: true })) return;
  */
-export async function explainExtractionGaps(
+export function explainExtractionGaps(
   ctx: ToolContext,
   project: { id: string; name: string },
   text: string | null,
   opts: { setEmpty: boolean; corpus?: string; path?: string },
 ): Promise<boolean> {
-  const gaps = await extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN_GAPS + 1 });
-  return reportExtractionGaps(ctx, project, text, gaps, opts);
+  return startExtractionGaps(ctx, project, text, opts)();
+}
+
+/**
+ * explainExtractionGaps in two steps: the gaps are asked for now (sharing the
+ * round trip of whatever else the caller asks for at once), and reported by
+ * calling the returned function, in the caller's order.
+ */
+export function startExtractionGaps(
+  ctx: ToolContext,
+  project: { id: string; name: string },
+  text: string | null,
+  opts: { setEmpty: boolean; corpus?: string; path?: string },
+): () => Promise<boolean> {
+  const asked = extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN_GAPS + 1 });
+  // A caller that fails before reporting never awaits it.
+  asked.catch(() => undefined);
+  return async () => reportExtractionGaps(ctx, project, text, await asked, opts);
 }
 
 /**

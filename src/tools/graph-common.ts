@@ -8,13 +8,13 @@ import { PincherError } from '../errors';
 import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import type { SymbolRow } from '../db/source';
-import { offerNearestNames } from './nearest-names';
+import { startNearestNames } from './nearest-names';
 import { explainNoSymbols } from './no-symbols';
 import { emptyGraphReason, graphCoverage } from '../graph/coverage';
 import type { EdgeKind } from '../graph/types';
 import type { EmptyReason } from '../envelope/empty-reasons';
 import type { ToolContext } from './define';
-import { explainExtractionGaps } from './extraction-gaps';
+import { startExtractionGaps } from './extraction-gaps';
 import { lookupIds } from './read/lookup';
 import { explainUnresolvedId } from './read/unresolved';
 
@@ -131,8 +131,11 @@ export async function resolveTarget(ctx: ToolContext, tool: string, project: Pro
     const spans = alternatives.map((a) => `${a.id} (lines ${a.start_line}–${a.end_line})`);
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);
-    if (!alternatives.length) await offerNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }));
-    await explainExtractionGaps(ctx, project, bare, { setEmpty: false });
+    // Both recoveries are asked at once (one round trip); their steps are written in this order.
+    const near = alternatives.length ? null : startNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }));
+    const gaps = startExtractionGaps(ctx, project, bare, { setEmpty: false });
+    if (near) await near();
+    await gaps();
     return null;
   }
   if (alternatives.length > 0) {

@@ -8,31 +8,40 @@ const OFFERED = 3;
 /**
  * Recovery for a name that resolves to nothing: the nearest names that exist
  * in the index (did-you-mean), each as a ready step of `tool` with `argsFor`
- * its id; when none is near, a broader search (a prefix of the name). Returns
- * the names offered.
+ * its id; when none is near, a broader search (a prefix of the name). In two
+ * steps: the candidates are asked for now (their statement shares the round
+ * trip of whatever else the caller asks for at once), and the steps are
+ * written by calling the returned function, in the caller's order; it
+ * returns the names offered.
  *
  * @example
- * await offerNearestNames(ctx, project, 'lisen', 'context', (id) => ({ id }));
+ * const near = startNearestNames(ctx, project, 'lisen', 'context', (id) => ({ id }));
+ * await near();
  */
-export async function offerNearestNames(
+export function startNearestNames(
   ctx: ToolContext,
   project: { id: string; name: string },
   name: string,
   tool: string,
   argsFor: (id: string, name: string) => Record<string, unknown>,
-): Promise<string[]> {
+): () => Promise<string[]> {
   const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
-  const rows = await nameCandidates(ctx.db, project.id, bare);
-  // The name itself exists (the id or path around it was wrong): search returns its exact ids.
-  if (rows.some((r) => r.name === bare)) {
-    ctx.meta.next('search', { project: project.name, query: bare }, `'${bare}' is defined in this project: search returns its exact ids`);
-  }
-  const names = nearest(bare, rows.map((r) => r.name), OFFERED);
-  const ids = new Map(rows.map((r) => [r.name, r.id]));
-  for (const n of names) ctx.meta.next(tool, { project: project.name, ...argsFor(ids.get(n) ?? n, n) }, `did you mean '${n}'? (${ids.get(n)})`);
-  if (names.length === 0 && bare.length >= 4) {
-    const prefix = bare.slice(0, Math.max(3, Math.ceil(bare.length / 2)));
-    ctx.meta.next('search', { project: project.name, query: `${prefix}*` }, `no name near '${bare}': symbols starting with '${prefix}'`);
-  }
-  return names;
+  const asked = nameCandidates(ctx.db, project.id, bare);
+  // A caller that fails before writing the steps never awaits it.
+  asked.catch(() => undefined);
+  return async () => {
+    const rows = await asked;
+    // The name itself exists (the id or path around it was wrong): search returns its exact ids.
+    if (rows.some((r) => r.name === bare)) {
+      ctx.meta.next('search', { project: project.name, query: bare }, `'${bare}' is defined in this project: search returns its exact ids`);
+    }
+    const names = nearest(bare, rows.map((r) => r.name), OFFERED);
+    const ids = new Map(rows.map((r) => [r.name, r.id]));
+    for (const n of names) ctx.meta.next(tool, { project: project.name, ...argsFor(ids.get(n) ?? n, n) }, `did you mean '${n}'? (${ids.get(n)})`);
+    if (names.length === 0 && bare.length >= 4) {
+      const prefix = bare.slice(0, Math.max(3, Math.ceil(bare.length / 2)));
+      ctx.meta.next('search', { project: project.name, query: `${prefix}*` }, `no name near '${bare}': symbols starting with '${prefix}'`);
+    }
+    return names;
+  };
 }

@@ -1,7 +1,7 @@
 import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
-import { explainExtractionGaps } from '../extraction-gaps';
-import { offerNearestNames } from '../nearest-names';
+import { startExtractionGaps } from '../extraction-gaps';
+import { startNearestNames } from '../nearest-names';
 import { explainNoSymbols } from '../no-symbols';
 import type { ProjectRow } from '../../db/projects';
 import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from '../../symbols/symbol-id';
@@ -24,18 +24,22 @@ export async function explainUnresolvedId(ctx: ToolContext, project: ProjectRow,
       { id, shape: ID_SHAPE },
     );
   }
-  // Repairs the server can check: the same qualified name in the named file under another kind.
+  // Repairs the server can check: the same qualified name in the named file under another kind. Every question of
+  // the recovery is asked at once (one round trip); the steps are written in this order.
   const path = parsed?.path ?? (id.includes('::') ? id.slice(0, id.indexOf('::')) : undefined);
   const qualified = parsed?.qualifiedName ?? (path ? id.slice(path.length + 2).replace(/#[^#]*$/, '') : undefined);
-  if (path && qualified) {
-    const rows = await symbolsByNames(ctx.db, projectId, nameCandidates(qualified), { path, limit: 20 });
-    for (const r of rows.filter((row) => row.qualified_name === qualified).slice(0, 3)) {
-      ctx.meta.next('symbol', { project: projectName, id: r.id }, `the symbol ${qualified} in ${path} has id ${r.id}`);
-    }
+  const relocated = path && qualified ? symbolsByNames(ctx.db, projectId, nameCandidates(qualified), { path, limit: 20 }) : Promise.resolve([]);
+  const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found })) : null;
+  const file = path ? fileMeta(ctx.db, projectId, path) : Promise.resolve(null);
+  const gaps = startExtractionGaps(ctx, project, name || null, { setEmpty: false });
+  // Awaited in turn: one that fails first leaves the others unawaited.
+  for (const asked of [relocated, file]) asked.catch(() => undefined);
+  for (const r of (await relocated).filter((row) => row.qualified_name === qualified).slice(0, 3)) {
+    ctx.meta.next('symbol', { project: projectName, id: r.id }, `the symbol ${qualified} in ${path} has id ${r.id}`);
   }
-  if (name) await offerNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }));
-  if (path && (await fileMeta(ctx.db, projectId, path))) {
+  if (near) await near();
+  if (path && (await file)) {
     ctx.meta.next('read', { project: projectName, path, map: true }, `see the symbols of ${path} with their line ranges`);
   }
-  await explainExtractionGaps(ctx, project, name || null, { setEmpty: false });
+  await gaps();
 }

@@ -117,6 +117,26 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('read', { path: 'src/widget.ts', offset: 2, limit: 5 })).trips).toBe(1);
   });
 
+  it('a symbol id that names nothing answers in three: the id, the same name in another file, then every recovery question at once', async () => {
+    const gone = await trips('symbol', { id: 'src/widget.ts::fetchWidgt#Function' });
+    expect(gone.body._meta.empty_reason).toBe('target_not_resolved');
+    // The steps keep their order: the name near it, then the file's map.
+    expect(gone.body._meta.next_steps.map((s: Json) => [s.tool, s.args.id ?? s.args.path])).toEqual([
+      ['symbol', 'src/widget.ts::fetchWidget#Function'],
+      ['read', 'src/widget.ts'],
+    ]);
+    expect(gone.trips).toBe(3);
+    // The same qualified name under another kind in the named file comes first.
+    const kind = await trips('symbol', { id: 'src/widget.ts::fetchWidget#Method' });
+    expect(kind.body._meta.next_steps[0]).toMatchObject({ tool: 'symbol', args: { id: 'src/widget.ts::fetchWidget#Function' } });
+    expect(kind.trips).toBe(3);
+    // By name: trace resolves it, then asks for the near names and the gaps together.
+    const byName = await trips('trace', { name: 'fetchWidgt', direction: 'inbound', depth: 2 });
+    expect(byName.body._meta.empty_reason).toBe('target_not_resolved');
+    expect(byName.body._meta.next_steps[0]).toMatchObject({ tool: 'trace', args: { id: 'src/widget.ts::fetchWidget#Function' } });
+    expect(byName.trips).toBe(2);
+  });
+
   it('grep answers a literal or a regex with a literal in one', async () => {
     const literal = await trips('grep', { pattern: 'fetchWidget(', literal: true });
     expect(literal.body.result.total_matches).toBe(2);
