@@ -1,5 +1,5 @@
 import { nameCandidates } from '../db/names';
-import { nearest } from '../util/did-you-mean';
+import { nearest, nearestBounds } from '../util/did-you-mean';
 import type { ToolContext } from './define';
 
 /** Names offered when a target does not resolve. */
@@ -26,7 +26,7 @@ export function startNearestNames(
   argsFor: (id: string, name: string) => Record<string, unknown>,
 ): () => Promise<string[]> {
   const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
-  const asked = nameCandidates(ctx.db, project.id, bare);
+  const asked = nameCandidates(ctx.db, project.id, bare, nearestBounds(bare));
   // A caller that fails before writing the steps never awaits it.
   asked.catch(() => undefined);
   return async () => {

@@ -38,7 +38,7 @@ export function didYouMean(input: string, candidates: readonly string[]): string
  */
 export function nearest(input: string, candidates: readonly string[], n: number): string[] {
   const lower = input.toLowerCase();
-  const max = Math.max(2, Math.floor(input.length / 3));
+  const max = nearestDistance(input);
   return candidates
     .map((c, i) => {
       const cl = c.toLowerCase();
@@ -48,4 +48,31 @@ export function nearest(input: string, candidates: readonly string[], n: number)
     .sort((a, b) => a.d - b.d || a.i - b.i)
     .slice(0, n)
     .map((x) => x.c);
+}
+
+/** The largest distance `nearest` accepts for `input`. */
+function nearestDistance(input: string): number {
+  return Math.max(2, Math.floor(input.length / 3));
+}
+
+/** What an ASCII candidate must meet for `nearest` to offer it (see nearestBounds). */
+export interface NearestBounds {
+  minLength: number;
+  maxLength: number;
+  /** A longer candidate starting with it (ignoring ASCII case) is near whatever its length. */
+  prefix: string;
+}
+
+/**
+ * Bounds that every ASCII candidate `nearest(input, …)` can offer meets: a
+ * length within its distance of the input's (an edit distance is at least the
+ * difference in length), or starting with the input. For an ASCII input only
+ * (null otherwise): then case folding keeps lengths, and SQL's length(),
+ * lower() and JavaScript's agree on ASCII text. A store can filter its
+ * candidates by them before `nearest` ranks what is left.
+ */
+export function nearestBounds(input: string): NearestBounds | null {
+  if (!/^[\x20-\x7e]*$/.test(input)) return null;
+  const max = nearestDistance(input);
+  return { minLength: input.length - max, maxLength: input.length + max, prefix: input.toLowerCase() };
 }

@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nameCandidates } from '../../../src/db/names';
+import { nearest, nearestBounds } from '../../../src/util/did-you-mean';
+import { DB, indexProject } from '../graph/support';
+
+// A did-you-mean's candidates are cut in SQL by nearestBounds (the lengths an offered name can have, or the input as
+// its prefix). These hold that the names offered are the same as from every candidate, on ASCII and other names.
+const NAMES = [
+  'listen', 'listener', 'list', 'lis', 'glisten', 'listenOnce', 'LISTEN_ALL', 'enlist',
+  'fetchWidget', 'fetchWidgets', 'fetchWidgetById', 'prefetchWidget', 'fetch', 'widget',
+  'getHeaders', 'getHeader', 'setHeaders', 'getHeadersFromTheRequestObjectAndMergeThem', 'headers', 'get',
+  'getHeadersList', 'getHeadersMap', 'gotHeaders', 'getHeadlessMode', 'getReaders', 'getters',
+  'abc', 'ab', 'abort', 'cab', 'a_b',
+  'groesseWert', 'größeWert', 'größe', 'größeWerte', 'İndex', 'index', 'indexOf',
+  'café', 'cafe', 'caféBabe', 'naïveSort', 'naiveSort',
+];
+const INPUTS = [
+  'lisen', 'listen', 'Listen', 'LIST', 'lst', 'fetchWidgt', 'fetchWidget', 'fetchwidgetbyid', 'getHeaders', 'getHead', 'gtHeaders',
+  'getHeadersFromTheRequestObject', 'ab', 'abt', 'größeWert', 'grosseWert', 'groesseWerte', 'index', 'İndex', 'cafe', 'caféBab', 'naiveSrt',
+  'naïve', 'x_y', 'a%b', 'getHeaders_',
+];
+
+let projectId = '';
+beforeAll(async () => {
+  const source = NAMES.map((n) => `export function ${n}() { return 1; }\n`).join('');
+  projectId = (await indexProject('name-candidates', { 'src/names.ts': source })).id;
+});
+
+describe('did-you-mean candidates', () => {
+  it('has the fixture names indexed', async () => {
+    const rows = await DB.prepare('SELECT count(DISTINCT name) AS n FROM symbols WHERE project_id = ?1').bind(projectId).first<{ n: number }>();
+    expect(rows?.n).toBe(new Set(NAMES).size);
+  });
+
+  for (const input of INPUTS) {
+    it(`offers the same names and ids for ${input} with the bounds as without`, async () => {
+      const all = await nameCandidates(DB, projectId, input);
+      const bounds = nearestBounds(input);
+      const cut = await nameCandidates(DB, projectId, input, bounds);
+      const offered = (rows: typeof all) => {
+        const ids = new Map(rows.map((r) => [r.name, r.id]));
+        return nearest(input, rows.map((r) => r.name), 3).map((n) => [n, ids.get(n)]);
+      };
+      expect(offered(cut)).toEqual(offered(all));
+      // The cut keeps a subset, in the same order, and the input itself when it is a name.
+      const kept = new Set(cut.map((r) => r.name));
+      expect(all.filter((r) => kept.has(r.name))).toEqual(cut);
+      expect(kept.has(input)).toBe(all.some((r) => r.name === input));
+    });
+  }
+
+  it('cuts the candidates of an ASCII name by length, and leaves a name of other characters to nearest', async () => {
+    const all = await nameCandidates(DB, projectId, 'getHeaders');
+    const cut = await nameCandidates(DB, projectId, 'getHeaders', nearestBounds('getHeaders'));
+    expect(cut.length).toBeLessThan(all.length);
+    expect(cut.map((r) => r.name)).toContain('getHeadersFromTheRequestObjectAndMergeThem');
+    expect(cut.map((r) => r.name)).not.toContain('get');
+    expect(nearestBounds('größeWert')).toBeNull();
+    expect(nearestBounds('getHeaders')).toEqual({ minLength: 7, maxLength: 13, prefix: 'getheaders' });
+  });
+});
