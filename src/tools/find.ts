@@ -136,21 +136,38 @@ async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilt
   return kept.sort(byPath);
 }
 
+/**
+ * How many files match: counted in SQL without a glob or with a plain one (no rows read back), by listing the
+ * candidates and testing the glob otherwise; with no condition at all, every file of the project (`files`).
+ */
+async function countMatching(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null, files: number): Promise<number> {
+  if (!glob && Object.values(filter).every((v) => v === undefined)) return files;
+  if (!glob || glob.plain) return (await filePage(d1, projectId, filter, glob?.plain ?? {}, 1)).total;
+  return (await matchingFiles(d1, projectId, filter, glob)).length;
+}
+
 type FilterName = 'pattern' | 'language' | 'min_size' | 'max_size';
 
 /** Names the filter whose removal brings back the most files, and steps to that call. */
 async function explainNarrow(args: Args, ctx: ToolContext, c: { project: { id: string; name: string }; filter: FileFilter; glob: Glob | null; files: number }): Promise<void> {
   const present = (['pattern', 'language', 'min_size', 'max_size'] as const).filter((k) => args[k] !== undefined);
-  let best: { name: FilterName; count: number } | null = null;
-  for (const name of present) {
+  // Every count (and the language list) is asked for at once: one round trip.
+  const counts = present.map((name) => {
     const filter = { ...c.filter, ...(name === 'language' ? { language: undefined } : {}), ...(name === 'min_size' ? { minSize: undefined } : {}), ...(name === 'max_size' ? { maxSize: undefined } : {}) };
-    const count = (await matchingFiles(ctx.db, c.project.id, filter, name === 'pattern' ? null : c.glob)).length;
+    return countMatching(ctx.db, c.project.id, filter, name === 'pattern' ? null : c.glob, c.files);
+  });
+  const langs = args.language !== undefined ? languageStats(ctx.db, c.project.id) : null;
+  // Awaited in turn: one that fails first leaves the others unawaited.
+  for (const asked of [...counts, langs]) asked?.catch(() => undefined);
+  let best: { name: FilterName; count: number } | null = null;
+  for (const [k, name] of present.entries()) {
+    const count = await counts[k];
     if (count > 0 && (!best || count > best.count)) best = { name, count };
   }
   let hint = '';
-  if (args.language !== undefined) {
-    const langs = await languageStats(ctx.db, c.project.id);
-    if (!langs.some((l) => l.language === args.language)) hint = `; its languages are ${langs.map((l) => `${l.language} (${l.files})`).join(', ')}`;
+  if (langs) {
+    const stats = await langs;
+    if (!stats.some((l) => l.language === args.language)) hint = `; its languages are ${stats.map((l) => `${l.language} (${l.files})`).join(', ')}`;
   }
   const filters = present.map((k) => `${k}=${JSON.stringify(args[k])}`).join(', ');
   const culprit = best ? `; dropping ${best.name} finds ${best.count}` : '';

@@ -147,6 +147,29 @@ describe('find empty results', () => {
     expect(after.result.total).toBeGreaterThan(0);
   });
 
+  it('query_too_narrow counts what dropping each filter finds: the count it names is the step call\'s total', async () => {
+    const cases: Json[] = [
+      { pattern: '*.py', language: 'typescript' },
+      { pattern: '**/*.rs' },
+      { pattern: 'src/**', language: 'python' },
+      { pattern: '**/app*.rs', min_size: 10 },
+      { pattern: 'src/*/schema.*', max_size: 5 },
+      { language: 'python', min_size: 5000 },
+      { pattern: '**/*.ts', min_size: 100, max_size: 200 },
+    ];
+    for (const args of cases) {
+      const body = await find(args);
+      expect(body._meta.empty_reason, JSON.stringify(args)).toBe('query_too_narrow');
+      const named = /dropping (\w+) finds (\d+)/.exec(body._meta.diagnosis);
+      const [step] = body._meta.next_steps as Json[];
+      const after = await runStep(step);
+      if (named) {
+        expect(step.args[named[1]], JSON.stringify(args)).toBeUndefined();
+        expect(after.result.total, JSON.stringify(args)).toBe(Number(named[2]));
+      } else expect(step.args, JSON.stringify(args)).toEqual({ project: PROJECT });
+    }
+  });
+
   it('query_too_narrow lists the project languages for an unknown language', async () => {
     const body = await find({ language: 'typscript' });
     expect(body._meta.empty_reason).toBe('query_too_narrow');

@@ -166,6 +166,16 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('find', { pattern: 'src/**' })).trips).toBe(1);
   });
 
+  it('find answers an empty listing in two: the page, then every filter’s count (and the languages) at once', async () => {
+    const narrow = await trips('find', { pattern: '**/*.rs', language: 'python', min_size: 1 });
+    expect(narrow.body._meta.empty_reason).toBe('query_too_narrow');
+    expect(narrow.trips).toBe(2);
+    // Only a pattern: dropping it finds every file of the project, which the page's round trip already counted.
+    const only = await trips('find', { pattern: '**/*.rs' });
+    expect(only.body._meta.diagnosis).toContain(`dropping pattern finds ${Object.keys(FILES).length}`);
+    expect(only.trips).toBe(1);
+  });
+
   it('the other lite tools answer in one (why_empty in none); listings across shards in one per shard', async () => {
     const one: [string, Json][] = [
       ['neighborhood', { id: 'src/widget.ts::fetchWidget#Function' }],
