@@ -15,7 +15,7 @@ const CANDIDATES = 2000;
  * candidates a did-you-mean ranks. One row per distinct name. With `bounds`
  * (util/did-you-mean nearestBounds), an ASCII name outside them is left out in
  * SQL: it could not be offered, and the length test is cheaper than the name
- * patterns and the id of every row (measured on 92,529 symbols: 12–18 ms
+ * patterns and the id of every row (measured on 92,529 symbols: 10–18 ms
  * instead of 15–24; a common stem no longer fills the CANDIDATES cap with
  * names of any length).
  */
