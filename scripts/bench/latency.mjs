@@ -437,7 +437,46 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
     if (registered.has(tool)) mix[tool] = [build(tool, roles, 'one run')];
     else skipped[tool] = 'not registered';
   }
-  return { mix, skipped, unfilled, seeds, sampled_files: picked.map((f) => f.path), symbols_seen: syms.length };
+  return { mix, misses: deriveMisses({ project, syms: named, seed, build, registered }), skipped, unfilled, seeds, sampled_files: picked.map((f) => f.path), symbols_seen: syms.length };
+}
+
+/**
+ * Misses an agent meets, per tool: a mistyped or stale id, a name the project lacks, a filter that excludes every
+ * match, a glob that matches nothing. Their answers take the recovery paths (did-you-mean, extraction gaps, the
+ * filters' counts), measured apart from the mix. Drawn with a generator of their own, so the mix stays as it was.
+ * @param {{ project: string, syms: Sym[], seed: number, build: (tool: string, roles: Record<string, unknown>, variant: string) => MixEntry, registered: Map<string, any> }} o
+ */
+function deriveMisses({ project, syms, seed, build, registered }) {
+  const rand = prng(seed + 1);
+  const [a, b, c, d] = sample(syms, 4, rand);
+  // The leaf name with its second-to-last character dropped: a typo.
+  const typo = (/** @type {Sym} */ s) => {
+    const name = leaf(s.qname);
+    return `${s.qname.slice(0, s.qname.length - name.length)}${name.slice(0, -2)}${name.slice(-1)}`;
+  };
+  const typoId = (/** @type {Sym} */ s) => `${s.path}::${typo(s)}#${s.kind}`;
+  const otherKind = (/** @type {Sym} */ s) => (s.kind === 'Class' ? 'Function' : 'Class');
+  /** @type {Record<string, MixEntry[]>} */
+  const misses = {
+    symbol: [
+      { variant: 'mistyped id', args: { project, id: typoId(a) } },
+      { variant: 'mistyped id', args: { project, id: typoId(b) } },
+      { variant: 'wrong kind', args: { project, id: `${c.path}::${c.qname}#${otherKind(c)}` } },
+    ],
+    search: [
+      { variant: 'absent word', args: { project, query: leaf(typo(a)) } },
+      { variant: 'absent word', args: { project, query: 'zzqNoSuchWordAnywhere' } },
+      { variant: 'filter excludes', args: { project, query: leaf(d.qname), file_pattern: 'zzq_missing/' } },
+    ],
+    read: [{ variant: 'absent symbol', args: { project, path: b.path, symbol: typo(b) } }],
+    find: [
+      { variant: 'no such ending', args: { project, pattern: '**/*.zzqnosuch' } },
+      { variant: 'no such folder', args: { project, pattern: 'zzq_missing/**' } },
+      { variant: 'filters exclude', args: { project, pattern: `**/*${path.extname(c.path)}`, language: 'zzq' } },
+    ],
+  };
+  if (registered.has('trace')) misses.trace = [build('trace', { symbol: typoId(d), depth: 3, direction: 'both' }, 'mistyped id')];
+  return misses;
 }
 
 /** Two functions in two different files. @param {Sym[]} fns @param {() => number} rand */
@@ -687,6 +726,19 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     const call = await c.call(t, derived.mix[t][0].args);
     samples[t].push({ variant: 'one run', call });
   }
+  // Misses, apart from the mix: each case warmed once, then called in turn.
+  const missCalls = Math.max(5, Math.round(calls / 4));
+  /** @type {Record<string, { variant: string, call: Call }[]>} */
+  const missSamples = {};
+  for (const [t, cases] of Object.entries(derived.misses)) {
+    if (timedOut[t] || !registered.has(t)) continue;
+    for (const m of cases) await c.call(t, m.args);
+    missSamples[t] = [];
+    for (let i = 0; i < missCalls; i++) {
+      const m = cases[i % cases.length];
+      missSamples[t].push({ variant: m.variant, call: await c.call(t, m.args) });
+    }
+  }
 
   /** @type {Record<string, any>} */
   const tools = {};
@@ -725,6 +777,20 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
       args_example: derived.mix[t][0].args,
     };
   }
+  /** @type {Record<string, any>} */
+  const misses = {};
+  for (const [t, xs] of Object.entries(missSamples)) {
+    misses[t] = {
+      n: xs.length,
+      server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
+      client_ms: stats(xs.map((x) => x.call.clientMs)),
+      d1_round_trips: stats(xs.flatMap((x) => (x.call.roundTrips === null ? [] : [x.call.roundTrips]))),
+      hits: xs.filter((x) => found(t, x.call)).length,
+      empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
+      errors: xs.filter((x) => !x.call.ok).length,
+      cases: derived.misses[t].map((m) => ({ variant: m.variant, args: m.args })),
+    };
+  }
   const floorSummary = Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }]));
   const ready = floorSummary[READY];
   for (const [t, x] of Object.entries(tools)) {
@@ -733,6 +799,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     x.ratio_to_floor = ratios(x, ready);
     if (x.first_seen?.n) x.first_seen.ratio_to_floor = ratios(x.first_seen, ready);
     if (x.repeats?.n) x.repeats.ratio_to_floor = ratios(x.repeats, ready);
+    if (misses[t]) misses[t].ratio_to_floor = ratios(misses[t], ready);
     const target = RATIO_TARGETS[t] ?? (tier ? RATIO_TARGETS[`tier:${tier}`] : undefined) ?? null;
     x.ratio_target_p50 = target;
     x.ratio_verdict = target === null || x.ratio_to_floor?.server_p50 == null ? null : x.ratio_to_floor.server_p50 <= target ? 'met' : 'missed';
@@ -752,6 +819,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     skipped: derived.skipped,
     timed_out: timedOut,
     tools,
+    misses,
     floor: floorSummary,
     mix: Object.fromEntries(Object.entries(derived.mix).map(([t, m]) => [t, m])),
     seeds: derived.seeds,
@@ -834,6 +902,11 @@ export function formatLatency(lat, renderTable) {
     cold.push([t, a.n, f(a.server_ms?.p50), f(a.server_ms?.p99), x2(a.ratio_to_floor?.client_p50), b.n, f(b.server_ms?.p50), f(b.server_ms?.p99), x2(b.ratio_to_floor?.client_p50)]);
   }
   if (cold.length > 1) out.push('', renderTable(cold, { title: 'First call of an argument set in this run (per-question memos such as the savings baselines cold, as for an agent\'s new question) against repeats of one; the warm-up counts as seen' }));
+  const empty = [['tool', 'n', 'cases', 'D1 round trips max', 'server p50', 'server p99', 'client p50 ÷ floor', 'empty reasons', 'hits', 'errors']];
+  for (const [t, x] of Object.entries(lat.misses ?? {})) {
+    empty.push([t, x.n, x.cases.map((/** @type {any} */ m) => m.variant).join(', '), x.d1_round_trips?.max ?? '—', f(x.server_ms?.p50), f(x.server_ms?.p99), x2(x.ratio_to_floor?.client_p50), Object.entries(x.empty_reasons).map(([e, n]) => `${e} ×${n}`).join(', ') || '—', `${x.hits}/${x.n}`, x.errors || '0']);
+  }
+  if (empty.length > 1) out.push('', renderTable(empty, { title: 'Misses, measured apart from the mix (a mistyped id, an absent name, filters or a glob that match nothing): the answer with its recovery steps' }));
   for (const [t, x] of Object.entries(lat.tools)) {
     if (x.first_error) out.push(`${t}: ${x.errors} error(s), first: ${x.first_error}${x.unfilled_required ? ` (required arguments not derivable: ${x.unfilled_required.join(', ')})` : ''}`);
     if (x.stopped_early) out.push(`${t}: ${x.stopped_early}`);
