@@ -49,6 +49,23 @@ describe('did-you-mean candidates', () => {
     });
   }
 
+  it('past the cap keeps the names the input prefixes and the nearest in length, not the first by name', async () => {
+    // 2,100 names sharing the input's middle three characters (`get`: the patterns leave `_` out), all sorting before the name meant.
+    const filler = Array.from({ length: 2100 }, (_, i) => `export function aa_get_${String(i).padStart(4, '0')}() { return ${i}; }\n`).join('');
+    const capped = (await indexProject('name-candidates-cap', { 'src/filler.ts': filler, 'src/target.ts': 'export function zz_target_common() { return 0; }\nexport function zz_target_commonly_used() { return 1; }\n' })).id;
+    const input = 'zz_target_commn';
+    for (const bounds of [nearestBounds(input), null]) {
+      const rows = await nameCandidates(DB, capped, input, bounds);
+      expect(rows.length).toBe(2000);
+      expect(rows.map((r) => r.name)).toEqual(rows.map((r) => r.name).sort());
+      expect(nearest(input, rows.map((r) => r.name), 3)[0]).toBe('zz_target_common');
+      expect(rows.find((r) => r.name === 'zz_target_common')?.id).toBe('src/target.ts::zz_target_common#Function');
+    }
+    // A prefix of longer names keeps them whatever their length.
+    const prefixed = await nameCandidates(DB, capped, 'zz_target_commonly', nearestBounds('zz_target_commonly'));
+    expect(prefixed.map((r) => r.name)).toContain('zz_target_commonly_used');
+  });
+
   it('cuts the candidates of an ASCII name by length, and leaves a name of other characters to nearest', async () => {
     const all = await nameCandidates(DB, projectId, 'getHeaders');
     const cut = await nameCandidates(DB, projectId, 'getHeaders', nearestBounds('getHeaders'));
