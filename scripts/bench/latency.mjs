@@ -744,30 +744,13 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const tools = {};
   for (const [t, s] of Object.entries(samples)) {
     const [t50, t99] = LATENCY_TARGETS[/** @type {keyof typeof LATENCY_TARGETS} */ (t)] ?? [null, null];
-    const summarise = (/** @type {{ variant: string, call: Call, first?: boolean }[]} */ xs) => {
-      const errors = xs.filter((x) => !x.call.ok);
-      const errorCodes = {};
-      for (const e of errors) errorCodes[e.call.errorCode ?? '?'] = (errorCodes[e.call.errorCode ?? '?'] ?? 0) + 1;
-      return {
-        n: xs.length,
-        server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
-        client_ms: stats(xs.map((x) => x.call.clientMs)),
-        response_bytes: stats(xs.map((x) => x.call.bytes)),
-        d1_round_trips: stats(xs.flatMap((x) => (x.call.roundTrips === null ? [] : [x.call.roundTrips]))),
-        hits: xs.filter((x) => found(t, x.call)).length,
-        empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
-        errors: errors.length,
-        error_codes: errorCodes,
-        first_error: errors[0] ? `${errors[0].call.errorCode}: ${errors[0].call.errorMessage?.slice(0, 300)}` : null,
-      };
-    };
-    const all = summarise(s);
+    const all = summarise(t, s);
     const variants = {};
-    for (const v of [...new Set(s.map((x) => x.variant))]) variants[v] = summarise(s.filter((x) => x.variant === v));
+    for (const v of [...new Set(s.map((x) => x.variant))]) variants[v] = summarise(t, s.filter((x) => x.variant === v));
     const verdict = t50 === null || !all.server_ms || all.errors === all.n ? null : verdictOf(all.server_ms, t50, t99);
     tools[t] = {
       ...all,
-      ...(repeated.includes(t) ? { first_seen: summarise(s.filter((x) => x.first === true)), repeats: summarise(s.filter((x) => x.first === false)) } : {}),
+      ...(repeated.includes(t) ? { first_seen: summarise(t, s.filter((x) => x.first === true)), repeats: summarise(t, s.filter((x) => x.first === false)) } : {}),
       target_ms: t50 === null ? null : { p50: t50, p99: t99 },
       verdict,
       variants,
@@ -781,13 +764,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const misses = {};
   for (const [t, xs] of Object.entries(missSamples)) {
     misses[t] = {
-      n: xs.length,
-      server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
-      client_ms: stats(xs.map((x) => x.call.clientMs)),
-      d1_round_trips: stats(xs.flatMap((x) => (x.call.roundTrips === null ? [] : [x.call.roundTrips]))),
-      hits: xs.filter((x) => found(t, x.call)).length,
-      empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
-      errors: xs.filter((x) => !x.call.ok).length,
+      ...summarise(t, xs),
       cases: derived.misses[t].map((m) => ({ variant: m.variant, args: m.args })),
     };
   }
@@ -834,6 +811,29 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     loadavg_samples: loadSamples,
     loadavg_end: load(),
     run_ms: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Counts and percentiles of a tool's calls: latency, sizes, round trips, hits, empty reasons and errors.
+ * @param {string} t the tool @param {{ call: Call }[]} xs
+ */
+function summarise(t, xs) {
+  const errors = xs.filter((x) => !x.call.ok);
+  /** @type {Record<string, number>} */
+  const errorCodes = {};
+  for (const e of errors) errorCodes[e.call.errorCode ?? '?'] = (errorCodes[e.call.errorCode ?? '?'] ?? 0) + 1;
+  return {
+    n: xs.length,
+    server_ms: stats(xs.flatMap((x) => (x.call.serverMs === null ? [] : [x.call.serverMs]))),
+    client_ms: stats(xs.map((x) => x.call.clientMs)),
+    response_bytes: stats(xs.map((x) => x.call.bytes)),
+    d1_round_trips: stats(xs.flatMap((x) => (x.call.roundTrips === null ? [] : [x.call.roundTrips]))),
+    hits: xs.filter((x) => found(t, x.call)).length,
+    empty_reasons: Object.fromEntries([...new Set(xs.flatMap((x) => (x.call.emptyReason ? [x.call.emptyReason] : [])))].map((e) => [e, xs.filter((x) => x.call.emptyReason === e).length])),
+    errors: errors.length,
+    error_codes: errorCodes,
+    first_error: errors[0] ? `${errors[0].call.errorCode}: ${errors[0].call.errorMessage?.slice(0, 300)}` : null,
   };
 }
 
