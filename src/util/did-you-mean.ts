@@ -28,7 +28,7 @@ export function didYouMean(input: string, candidates: readonly string[]): string
       bestScore = d;
     }
   }
-  return best !== undefined && bestScore <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
+  return best !== undefined && bestScore <= nearestDistance(input) ? best : undefined;
 }
 
 /**
@@ -50,7 +50,7 @@ export function nearest(input: string, candidates: readonly string[], n: number)
     .map((x) => x.c);
 }
 
-/** The largest distance `nearest` accepts for `input`. */
+/** The largest distance didYouMean and nearest accept for `input`. */
 function nearestDistance(input: string): number {
   return Math.max(2, Math.floor(input.length / 3));
 }
