@@ -22,8 +22,10 @@ const CANDIDATES = 2000;
  * character dropped: the name meant was among the three offered for 219
  * (115 hit the cap), for 249 with the bounds alone, and for 298 with both, at
  * the same SQLite cost (18.2 → 19.7 ms on average, SQLite 3.47.0). The
- * candidates' names are found in the name index alone; their ids are read
- * for the names kept only.
+ * candidates' names are read from `symbol_names` (one row per distinct name
+ * of a project, migration 0023) rather than from every symbol's entry in the
+ * name index: 19.3 → 11.9 ms for the same 300, the same names and ids. Their
+ * ids are read from the name index for the names kept only.
  */
 export async function nameCandidates(d1: D1Database, projectId: string, name: string, bounds: NearestBounds | null = null): Promise<NamedSymbol[]> {
   const n = name.toLowerCase().replace(/[%_\\]/g, '');
@@ -37,9 +39,9 @@ export async function nameCandidates(d1: D1Database, projectId: string, name: st
       .prepare(
         // `+s.id`: the id is the least of the name's rows, found through the name index (on id's own index SQLite would walk every id).
         `SELECT n.name AS name, (SELECT MIN(+s.id) FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name) AS id
-         FROM (SELECT name FROM symbols
+         FROM (SELECT name FROM symbol_names
                WHERE project_id = ?1 AND (name LIKE ?2 OR name LIKE ?3 OR name LIKE ?4)${near}
-               GROUP BY name ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n
+               ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n
          ORDER BY n.name`,
       )
       .bind(projectId, `${n.slice(0, 2)}%`, `%${n.slice(-3)}`, `%${mid}%`, bounds?.minLength ?? 0, bounds?.maxLength ?? 0, [...lower].length, lower, [...name].length),

@@ -32,6 +32,10 @@ const CHECKS: Record<string, string> = {
      AND p.symbol_count <> (SELECT count(*) FROM symbols s WHERE s.project_id = p.id)`,
   'symbols missing from search': `SELECT 'symbols ' || (SELECT count(*) FROM symbols) || ' vs fts ' || (SELECT count(*) FROM symbols_fts) AS v
      WHERE (SELECT count(*) FROM symbols) <> (SELECT count(*) FROM symbols_fts)`,
+  'symbol names missing from symbol_names': `SELECT DISTINCT s.project_id || ':' || s.name AS v FROM symbols s
+     WHERE NOT EXISTS (SELECT 1 FROM symbol_names n WHERE n.project_id = s.project_id AND n.name = s.name)`,
+  'symbol_names rows without a symbol': `SELECT n.project_id || ':' || n.name AS v FROM symbol_names n
+     WHERE NOT EXISTS (SELECT 1 FROM symbols s WHERE s.project_id = n.project_id AND s.name = n.name)`,
   'projects with two open uploads': `SELECT project_id AS v FROM uploads WHERE status = 'open' GROUP BY project_id HAVING count(*) > 1`,
   'manifests without their upload': `SELECT DISTINCT u.upload_id AS v FROM upload_files u WHERE NOT EXISTS (SELECT 1 FROM uploads up WHERE up.id = u.upload_id)`,
   'symbols of files in another language': `SELECT s.project_id || ':' || s.id AS v FROM symbols s

@@ -59,6 +59,13 @@ export async function expectMovedIntact(name: string, from: number, to: number, 
   expect(await dump(to, name)).toEqual(before);
   expect(await missingContent(to, name)).toBe(0);
   expect(await storedOn(from, name)).toBe(0);
+  // The distinct names (symbol_names, kept by triggers) follow the symbols: all of them on the new shard, none left on the old.
+  const id = await idOf(to, name);
+  const names = (shard: number, sql: string) => SHARDS[shard].prepare(sql).bind(id).all<{ name: string }>().then((r) => r.results.map((x) => x.name));
+  const held = await names(to, 'SELECT name FROM symbol_names WHERE project_id = ?1 ORDER BY name');
+  expect(held.length).toBeGreaterThan(0);
+  expect(held).toEqual(await names(to, 'SELECT DISTINCT name FROM symbols WHERE project_id = ?1 ORDER BY name'));
+  expect(await names(from, 'SELECT name FROM symbol_names WHERE project_id = ?1')).toEqual([]);
 }
 
 export interface Cursor {
