@@ -80,10 +80,11 @@ export const traceTool = defineTool({
     // One round trip: an id's walk reads the id's symbol row in the same statement; a name is resolved in SQL by the
     // walk and by the resolver beside it. The target is looked up on its own only when the walk did not find it (a
     // moved file, an unknown id) and walked again only if it resolves elsewhere (a moved file, a name whose pick differs
-    // from the resolver's).
+    // from the resolver's). An id the walk's statement read and found absent is not read again: only its moved file is looked for.
     const early = args.id !== undefined && parseSymbolId(args.id) ? await walkFromId(ctx.db, project.id, args.id, options) : null;
     const named = args.name === undefined ? null : walkFromName(ctx.db, project.id, args.name, options).catch(() => null);
-    const root: WalkRoot | null = early?.root ?? (await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }));
+    const root: WalkRoot | null =
+      early?.root ?? (await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }, early?.root === null));
     if (!root) return empty;
     const lag = graphLag(project);
 

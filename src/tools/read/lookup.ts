@@ -18,7 +18,8 @@ export interface IdLookup {
 
 /**
  * Resolves symbol ids in two or three statements whatever their number:
- * the ids themselves; for the missing ones, the same qualified name and kind
+ * the ids themselves (but those `opts.absent` holds: the caller read them and
+ * found nothing); for the missing ones, the same qualified name and kind
  * in another file (a moved file: reported with a `symbol_moved` warning);
  * then outlines when a skeleton is asked for.
  */
@@ -26,7 +27,7 @@ export async function lookupIds(
   ctx: ToolContext,
   projectId: string,
   ids: readonly string[],
-  opts: { fields?: readonly SymbolField[]; detail: Detail },
+  opts: { fields?: readonly SymbolField[]; detail: Detail; absent?: ReadonlySet<string> },
 ): Promise<IdLookup> {
   const parsed = new Map<string, ParsedId>();
   const malformed: string[] = [];
@@ -37,7 +38,9 @@ export async function lookupIds(
   }
   const withSource = wantsSource(opts.fields, opts.detail);
   const rows = new Map<string, SymbolRow>();
-  for (const r of await symbolsByIds(ctx.db, projectId, [...parsed.keys()], withSource)) rows.set(r.id, r);
+  // Ids the caller already read and found absent (trace's walk reads its start's row) are not read again.
+  const asked = [...parsed.keys()].filter((id) => !opts.absent?.has(id));
+  for (const r of await symbolsByIds(ctx.db, projectId, asked, withSource)) rows.set(r.id, r);
 
   // Ids that no longer exist: the same qualified name and kind in another file means the file moved.
   const absent = [...parsed.values()].filter((p) => !rows.has(p.id));

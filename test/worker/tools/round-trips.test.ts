@@ -224,10 +224,14 @@ describe('D1 round trips per tool call', () => {
     expect([again.trips, again.statements]).toEqual([1, 1]);
   });
 
-  it('trace from an id that names no symbol looks it up on its own: a moved file’s symbol is walked from its new id', async () => {
+  it('trace from an id that names no symbol looks for its moved file without reading the id again: a moved file’s symbol is walked from its new id', async () => {
+    // The walk (which reads the id's row), the same name in another file, then every recovery question at once.
     const gone = await trips('trace', { id: 'src/widget.ts::noSuchWidget#Function', direction: 'inbound', depth: 3 });
     expect(gone.body._meta.empty_reason).toBe('target_not_resolved');
+    expect(gone.trips).toBe(3);
     const moved = await trips('trace', { id: 'src/old/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
+    // The walk, the moved symbol found, its row read, then the walk from its new id.
+    expect(moved.trips).toBe(4);
     expect(moved.body._meta.warnings_v2.map((w: Json) => w.code)).toContain('symbol_moved');
     expect(moved.body.result.root.id).toBe('src/widget.ts::normaliseWidget#Function');
     expect(moved.body.result.hops.map((h: Json) => h.depth)).toEqual([1, 2]);
