@@ -6,6 +6,18 @@ export interface NamedSymbol {
   id: string;
 }
 
+/**
+ * A symbol id's qualified name and kind, and the file it named: the symbol
+ * has moved when the same qualified name and kind is in another file (the
+ * `names` are the values of `symbols.name` it may have: symbol-id's nameCandidates).
+ */
+export interface MovedSymbol {
+  names: readonly string[];
+  qualifiedName: string;
+  kind: string;
+  path: string;
+}
+
 /** Candidate rows read per look-up; the ranking happens in JavaScript (util/did-you-mean). */
 const CANDIDATES = 2000;
 
@@ -25,15 +37,30 @@ const CANDIDATES = 2000;
  * candidates' names are read from `symbol_names` (one row per distinct name
  * of a project, migration 0023) rather than from every symbol's entry in the
  * name index: 19.3 → 11.9 ms for the same 300, the same names and ids. Their
- * ids are read from the name index for the names kept only.
+ * ids are read from the name index for the names kept only. With
+ * `unlessMoved`, there are none when that symbol has moved: the statement
+ * rides with the moved file's look-up, and a moved symbol needs no did-you-mean.
  */
-export async function nameCandidates(d1: D1Database, projectId: string, name: string, bounds: NearestBounds | null = null): Promise<NamedSymbol[]> {
+export async function nameCandidates(
+  d1: D1Database,
+  projectId: string,
+  name: string,
+  bounds: NearestBounds | null = null,
+  unlessMoved: MovedSymbol | null = null,
+): Promise<NamedSymbol[]> {
   const n = name.toLowerCase().replace(/[%_\\]/g, '');
   if (n.length < 2) return [];
   const mid = n.length >= 5 ? n.slice(Math.floor(n.length / 2) - 1, Math.floor(n.length / 2) + 2) : n;
   const lower = name.toLowerCase();
   // A name holding a character outside printable ASCII is kept: its length and case may fold otherwise in JavaScript.
-  const near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
+  let near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
+  const moved: unknown[] = [];
+  if (unlessMoved) {
+    // Not correlated with the row: SQLite answers it once, before the first name is read.
+    near += ` AND NOT EXISTS (SELECT 1 FROM json_each(?10) m CROSS JOIN symbols x ON x.project_id = ?1 AND x.name = m.value
+                AND x.qualified_name = ?11 AND x.kind = ?12 WHERE substr(x.id, 1, length(?13) + 2) <> ?13 || '::')`;
+    moved.push(JSON.stringify(unlessMoved.names), unlessMoved.qualifiedName, unlessMoved.kind, unlessMoved.path);
+  }
   return allRows<NamedSymbol>(
     d1
       .prepare(
@@ -44,6 +71,6 @@ export async function nameCandidates(d1: D1Database, projectId: string, name: st
                ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n
          ORDER BY n.name`,
       )
-      .bind(projectId, `${n.slice(0, 2)}%`, `%${n.slice(-3)}`, `%${mid}%`, bounds?.minLength ?? 0, bounds?.maxLength ?? 0, [...lower].length, lower, [...name].length),
+      .bind(projectId, `${n.slice(0, 2)}%`, `%${n.slice(-3)}`, `%${mid}%`, bounds?.minLength ?? 0, bounds?.maxLength ?? 0, [...lower].length, lower, [...name].length, ...moved),
   );
 }

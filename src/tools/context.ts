@@ -16,7 +16,7 @@ import { lookupIds } from './read/lookup';
 import { startExtractionGaps } from './extraction-gaps';
 import { refLabels, resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
-import { explainUnresolvedId } from './read/unresolved';
+import { lookupOrExplain } from './read/unresolved';
 import { symbolView, type SymbolView } from './read/view';
 import { MAX_IDS } from './symbols';
 
@@ -95,11 +95,11 @@ export const contextTool = defineTool({
     const path = args.path === undefined ? undefined : normaliseRepoPath(args.path);
     const rootId = args.id ?? (await idForName(ctx, project, args.name ?? '', path));
     if (!rootId) return empty;
-    const found = await lookupIds(ctx, project.id, [rootId], { detail: 'full' });
+    const { found, explain } = await lookupOrExplain(ctx, project, rootId, { detail: 'full' });
     const view = found.found.get(rootId);
     const row = found.rows.get(rootId);
     if (!view || !row) {
-      await explainUnresolvedId(ctx, project, rootId);
+      await explain();
       return empty;
     }
     return buildContext(ctx, project, { view, row }, args.max_tokens);

@@ -15,8 +15,7 @@ import type { EdgeKind } from '../graph/types';
 import type { EmptyReason } from '../envelope/empty-reasons';
 import type { ToolContext } from './define';
 import { startExtractionGaps } from './extraction-gaps';
-import { lookupIds } from './read/lookup';
-import { explainUnresolvedId } from './read/unresolved';
+import { lookupOrExplain } from './read/unresolved';
 
 /**
  * A default-floor walk left out nodes that only name-guess edges under the floor reach: say
@@ -127,9 +126,9 @@ export async function resolveTarget(
   idAbsent = false,
 ): Promise<SymbolRow | null> {
   if (target.id !== undefined) {
-    const found = await lookupIds(ctx, project.id, [target.id], { fields: ['name'], detail: 'full', ...(idAbsent ? { absent: new Set([target.id]) } : {}) });
+    const { found, explain } = await lookupOrExplain(ctx, project, target.id, { fields: ['name'], detail: 'full', ...(idAbsent ? { absent: new Set([target.id]) } : {}) });
     const row = found.rows.get(target.id);
-    if (!row) await explainUnresolvedId(ctx, project, target.id);
+    if (!row) await explain();
     return row ?? null;
   }
   const name = target.name ?? '';

@@ -1,4 +1,4 @@
-import { nameCandidates } from '../db/names';
+import { nameCandidates, type MovedSymbol } from '../db/names';
 import { nearest, nearestBounds } from '../util/did-you-mean';
 import type { ToolContext } from './define';
 
@@ -12,7 +12,8 @@ const OFFERED = 3;
  * steps: the candidates are asked for now (their statement shares the round
  * trip of whatever else the caller asks for at once), and the steps are
  * written by calling the returned function, in the caller's order; it
- * returns the names offered.
+ * returns the names offered. With `unlessMoved`, nothing is offered when
+ * that symbol has moved (asked alongside the look-up of its moved file).
  *
  * @example
  * const near = startNearestNames(ctx, project, 'lisen', 'context', (id) => ({ id }));
@@ -24,9 +25,10 @@ export function startNearestNames(
   name: string,
   tool: string,
   argsFor: (id: string, name: string) => Record<string, unknown>,
+  unlessMoved: MovedSymbol | null = null,
 ): () => Promise<string[]> {
   const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
-  const asked = nameCandidates(ctx.db, project.id, bare, nearestBounds(bare));
+  const asked = nameCandidates(ctx.db, project.id, bare, nearestBounds(bare), unlessMoved);
   // A caller that fails before writing the steps never awaits it.
   asked.catch(() => undefined);
   return async () => {

@@ -12,7 +12,7 @@ import type { ToolContext } from './define';
  * if (explainNoSymbols(ctx, project, 'listen')) return { symbol: null };
  */
 export function explainNoSymbols(ctx: ToolContext, project: Pick<ProjectRow, 'name' | 'fileCount' | 'symbolCount'>, text: string | undefined, what = 'no lookup'): boolean {
-  if (project.symbolCount > 0 || project.fileCount === 0) return false;
+  if (!holdsNoSymbols(project)) return false;
   ctx.meta.empty(
     'extractor_emitted_nothing',
     `project '${project.name}' holds ${project.fileCount} file(s) but the extractor found no symbol in any of them, so ${what} can match; health lists its extraction failures`,
@@ -21,4 +21,9 @@ export function explainNoSymbols(ctx: ToolContext, project: Pick<ProjectRow, 'na
   if (text) ctx.meta.next('grep', { project: project.name, pattern: text, literal: true, ignore_case: true }, 'search the stored text instead');
   ctx.meta.next('health', { project: project.name }, 'see the extraction failures by reason');
   return true;
+}
+
+/** Whether explainNoSymbols answers a miss in `project`: files, and not one symbol. */
+export function holdsNoSymbols(project: Pick<ProjectRow, 'fileCount' | 'symbolCount'>): boolean {
+  return project.symbolCount <= 0 && project.fileCount > 0;
 }

@@ -4,8 +4,7 @@ import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
 import { nestedSymbols, type SymbolRow } from '../db/source';
-import { lookupIds } from './read/lookup';
-import { explainUnresolvedId } from './read/unresolved';
+import { lookupOrExplain } from './read/unresolved';
 import { detailParam, fieldsParam, outlinesByOwner, symbolView, type SymbolView } from './read/view';
 
 /** Source lines (and characters) `symbol` returns; a longer symbol is cut at a line end with a `read` step for the rest. */
@@ -88,14 +87,14 @@ export const symbolTool = defineTool({
   handler: async (args, ctx) => {
     const project = await resolveProject(ctx, args.project);
     if (!project) return { symbol: null };
-    const found = await lookupIds(ctx, project.id, [args.id], { fields: args.fields, detail: args.detail ?? 'full' });
+    const { found, explain } = await lookupOrExplain(ctx, project, args.id, { fields: args.fields, detail: args.detail ?? 'full' });
     fullFileReadBaseline(ctx, project.id, found.files);
     const view = found.found.get(args.id);
     const row = found.rows.get(args.id);
     if (view && row) {
       return { symbol: await answer(ctx, project, view, row, args.detail === undefined && !args.fields) };
     }
-    await explainUnresolvedId(ctx, project, args.id);
+    await explain();
     return { symbol: null };
   },
 });

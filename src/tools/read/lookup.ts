@@ -27,7 +27,13 @@ export async function lookupIds(
   ctx: ToolContext,
   projectId: string,
   ids: readonly string[],
-  opts: { fields?: readonly SymbolField[]; detail: Detail; absent?: ReadonlySet<string> },
+  opts: {
+    fields?: readonly SymbolField[];
+    detail: Detail;
+    absent?: ReadonlySet<string>;
+    /** Called with the ids of the right shape found absent, as their moved files are looked for: what it asks at once rides in that round trip. */
+    onAbsent?: (ids: readonly string[]) => void;
+  },
 ): Promise<IdLookup> {
   const parsed = new Map<string, ParsedId>();
   const malformed: string[] = [];
@@ -46,6 +52,7 @@ export async function lookupIds(
   const absent = [...parsed.values()].filter((p) => !rows.has(p.id));
   const movedTo = new Map<string, string>();
   if (absent.length > 0) {
+    opts.onAbsent?.(absent.map((p) => p.id));
     const hits = await symbolsByQualifiedKind(
       ctx.db,
       projectId,

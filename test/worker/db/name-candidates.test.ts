@@ -49,6 +49,19 @@ describe('did-you-mean candidates', () => {
     });
   }
 
+  it('finds nothing while the symbol an id named has moved to another file, and the same as without otherwise', async () => {
+    const input = 'listen';
+    const plain = await nameCandidates(DB, projectId, input, nearestBounds(input));
+    expect(plain.length).toBeGreaterThan(1);
+    const moved = (path: string, kind = 'Function', qualifiedName = 'listen') => nameCandidates(DB, projectId, input, nearestBounds(input), { names: [qualifiedName], qualifiedName, kind, path });
+    // src/names.ts holds listen#Function: an id naming it in another file has moved.
+    expect(await moved('src/old/names.ts')).toEqual([]);
+    // Not moved: the id named that very file, another kind, or a name no file holds.
+    expect(await moved('src/names.ts')).toEqual(plain);
+    expect(await moved('src/old/names.ts', 'Class')).toEqual(plain);
+    expect(await moved('src/old/names.ts', 'Function', 'listenNever')).toEqual(plain);
+  });
+
   it('past the cap keeps the names the input prefixes and the nearest in length, not the first by name', async () => {
     // 2,100 names sharing the input's middle three characters (`get`: the patterns leave `_` out), all sorting before the name meant.
     const filler = Array.from({ length: 2100 }, (_, i) => `export function aa_get_${String(i).padStart(4, '0')}() { return ${i}; }\n`).join('');

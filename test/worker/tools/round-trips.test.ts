@@ -117,7 +117,7 @@ describe('D1 round trips per tool call', () => {
     expect((await trips('read', { path: 'src/widget.ts', offset: 2, limit: 5 })).trips).toBe(1);
   });
 
-  it('a symbol id that names nothing answers in three: the id, the same name in another file, then every recovery question at once', async () => {
+  it('a symbol id that names nothing answers in two: the id, then the same name in another file with every recovery question at once', async () => {
     const gone = await trips('symbol', { id: 'src/widget.ts::fetchWidgt#Function' });
     expect(gone.body._meta.empty_reason).toBe('target_not_resolved');
     // The steps keep their order: the name near it, then the file's map.
@@ -125,11 +125,11 @@ describe('D1 round trips per tool call', () => {
       ['symbol', 'src/widget.ts::fetchWidget#Function'],
       ['read', 'src/widget.ts'],
     ]);
-    expect(gone.trips).toBe(3);
+    expect(gone.trips).toBe(2);
     // The same qualified name under another kind in the named file comes first.
     const kind = await trips('symbol', { id: 'src/widget.ts::fetchWidget#Method' });
     expect(kind.body._meta.next_steps[0]).toMatchObject({ tool: 'symbol', args: { id: 'src/widget.ts::fetchWidget#Function' } });
-    expect(kind.trips).toBe(3);
+    expect(kind.trips).toBe(2);
     // By name: trace resolves it, then asks for the near names and the gaps together.
     const byName = await trips('trace', { name: 'fetchWidgt', direction: 'inbound', depth: 2 });
     expect(byName.body._meta.empty_reason).toBe('target_not_resolved');
@@ -225,10 +225,10 @@ describe('D1 round trips per tool call', () => {
   });
 
   it('trace from an id that names no symbol looks for its moved file without reading the id again: a moved file’s symbol is walked from its new id', async () => {
-    // The walk (which reads the id's row), the same name in another file, then every recovery question at once.
+    // The walk (which reads the id's row), then the same name in another file with every recovery question at once.
     const gone = await trips('trace', { id: 'src/widget.ts::noSuchWidget#Function', direction: 'inbound', depth: 3 });
     expect(gone.body._meta.empty_reason).toBe('target_not_resolved');
-    expect(gone.trips).toBe(3);
+    expect(gone.trips).toBe(2);
     const moved = await trips('trace', { id: 'src/old/widget.ts::normaliseWidget#Function', direction: 'inbound', depth: 3 });
     // The walk, the moved symbol found, its row read, then the walk from its new id.
     expect(moved.trips).toBe(4);
