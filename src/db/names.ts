@@ -53,12 +53,14 @@ export async function nameCandidates(
   const mid = n.length >= 5 ? n.slice(Math.floor(n.length / 2) - 1, Math.floor(n.length / 2) + 2) : n;
   const lower = name.toLowerCase();
   // A name holding a character outside printable ASCII is kept: its length and case may fold otherwise in JavaScript.
-  let near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
+  const near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
+  let names = 'symbol_names';
   const moved: unknown[] = [];
   if (unlessMoved) {
-    // Not correlated with the row: SQLite answers it once, before the first name is read.
-    near += ` AND NOT EXISTS (SELECT 1 FROM json_each(?10) m CROSS JOIN symbols x ON x.project_id = ?1 AND x.name = m.value
-                AND x.qualified_name = ?11 AND x.kind = ?12 WHERE substr(x.id, 1, length(?13) + 2) <> ?13 || '::')`;
+    // The outer loop of the join, one row or none: when the symbol has moved, no name is read at all (as a condition
+    // beside the patterns SQLite would test it after them, on every name).
+    names = `(SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM json_each(?10) m CROSS JOIN symbols x ON x.project_id = ?1 AND x.name = m.value
+               AND x.qualified_name = ?11 AND x.kind = ?12 WHERE substr(x.id, 1, length(?13) + 2) <> ?13 || '::')) g CROSS JOIN symbol_names`;
     moved.push(JSON.stringify(unlessMoved.names), unlessMoved.qualifiedName, unlessMoved.kind, unlessMoved.path);
   }
   return allRows<NamedSymbol>(
@@ -66,7 +68,7 @@ export async function nameCandidates(
       .prepare(
         // `+s.id`: the id is the least of the name's rows, found through the name index (on id's own index SQLite would walk every id).
         `SELECT n.name AS name, (SELECT MIN(+s.id) FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name) AS id
-         FROM (SELECT name FROM symbol_names
+         FROM (SELECT name FROM ${names}
                WHERE project_id = ?1 AND (name LIKE ?2 OR name LIKE ?3 OR name LIKE ?4)${near}
                ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n
          ORDER BY n.name`,

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nameCandidates } from '../../../src/db/names';
 import { nearest, nearestBounds } from '../../../src/util/did-you-mean';
 import { DB, indexProject } from '../graph/support';
+import { recording } from '../recording-d1';
 
 // A did-you-mean's candidates are cut in SQL by nearestBounds (the lengths an offered name can have, or the input as
 // its prefix). These hold that the names offered are the same as from every candidate, on ASCII and other names.
@@ -60,6 +61,13 @@ describe('did-you-mean candidates', () => {
     expect(await moved('src/names.ts')).toEqual(plain);
     expect(await moved('src/old/names.ts', 'Class')).toEqual(plain);
     expect(await moved('src/old/names.ts', 'Function', 'listenNever')).toEqual(plain);
+    // The question is the outer loop: when the symbol has moved, no name is read (beside the patterns, SQLite would
+    // test it on every name after them).
+    const { d1, seen } = recording();
+    await nameCandidates(d1, projectId, input, nearestBounds(input), { names: ['listen'], qualifiedName: 'listen', kind: 'Function', path: 'src/old/names.ts' });
+    const plan = (await DB.prepare(`EXPLAIN QUERY PLAN ${seen[0].sql}`).bind(...seen[0].args).all<{ detail: string }>()).results.map((r) => r.detail);
+    expect(plan.indexOf('SCAN g'), plan.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(plan.indexOf('SCAN g')).toBeLessThan(plan.findIndex((d) => d.startsWith('SEARCH symbol_names')));
   });
 
   it('past the cap keeps the names the input prefixes and the nearest in length, not the first by name', async () => {
