@@ -130,6 +130,13 @@ describe('D1 round trips per tool call', () => {
     const kind = await trips('symbol', { id: 'src/widget.ts::fetchWidget#Method' });
     expect(kind.body._meta.next_steps[0]).toMatchObject({ tool: 'symbol', args: { id: 'src/widget.ts::fetchWidget#Function' } });
     expect(kind.trips).toBe(2);
+    // context and neighborhood by an unknown id answer the same way.
+    for (const tool of ['context', 'neighborhood']) {
+      const miss = await trips(tool, { id: 'src/widget.ts::fetchWidgt#Function' });
+      expect(miss.body._meta.empty_reason, tool).toBe('target_not_resolved');
+      expect(miss.body._meta.next_steps[0], tool).toMatchObject({ tool: 'symbol', args: { id: 'src/widget.ts::fetchWidget#Function' } });
+      expect(miss.trips, tool).toBe(2);
+    }
     // By name: trace resolves it, then asks for the near names and the gaps together.
     const byName = await trips('trace', { name: 'fetchWidgt', direction: 'inbound', depth: 2 });
     expect(byName.body._meta.empty_reason).toBe('target_not_resolved');
