@@ -1,3 +1,5 @@
+import { notMovedSql, type MovedSymbol } from './names';
+
 /**
  * Files whose symbols the index may lack: extraction failed (parse error,
  * parse budget), the file was over the size budget, or the parse met syntax
@@ -16,12 +18,16 @@ export interface ExtractionGap {
   mentions: number;
 }
 
-/** What extractionGaps asks: `text` null checks no content; `corpus` and `path` narrow the files. */
+/**
+ * What extractionGaps asks: `text` null checks no content; `corpus` and `path` narrow the files. With
+ * `unlessMoved`, there are none when that symbol has moved (the question rides with the moved file's look-up).
+ */
 export interface ExtractionGapQuestion {
   text: string | null;
   corpus?: string;
   path?: string;
   limit: number;
+  unlessMoved?: MovedSymbol;
 }
 
 /** A file row (columns prefixed `alias.`) that failed to extract or was over the size budget. */
@@ -47,6 +53,8 @@ export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuesti
   const params: unknown[] = [];
   const mentions = text === null ? '0' : 'coalesce(instr(b.content, ?) > 0, 0)';
   if (text !== null) params.push(text);
+  // The outer loop, one row or none: when the symbol has moved, no gap is read (names.ts, nameCandidates).
+  const guard = opts.unlessMoved ? `(SELECT 1 WHERE ${notMovedSql(opts.unlessMoved, projectId, (v) => (params.push(v), '?'))}) gg CROSS JOIN ` : '';
   const narrowed = (): string => {
     const where = ['f.project_id = ?'];
     params.push(projectId);
@@ -66,7 +74,7 @@ export function extractionGapsQuery(projectId: string, opts: ExtractionGapQuesti
   params.push(opts.limit);
   return {
     sql: `SELECT f.path, f.status, f.reason, g.partial, ${mentions} AS mentions
-       FROM (${failed} UNION ${partial}) g
+       FROM ${guard}(${failed} UNION ${partial}) g
        CROSS JOIN files f ON f.rowid = g.r
        ${text === null ? '' : 'LEFT JOIN blobs b ON b.hash = f.hash'}
        ORDER BY mentions DESC, f.path

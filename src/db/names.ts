@@ -18,6 +18,17 @@ export interface MovedSymbol {
   path: string;
 }
 
+/**
+ * SQL true while `m` has not moved: no symbol of the project with its
+ * qualified name and kind in a file other than `m.path`. `bind` gives the
+ * placeholder of each value, once per use (numbered or positional).
+ */
+export function notMovedSql(m: MovedSymbol, projectId: string, bind: (value: unknown) => string): string {
+  return `NOT EXISTS (SELECT 1 FROM json_each(${bind(JSON.stringify(m.names))}) m CROSS JOIN symbols x ON x.project_id = ${bind(projectId)}
+    AND x.name = m.value AND x.qualified_name = ${bind(m.qualifiedName)} AND x.kind = ${bind(m.kind)}
+    WHERE substr(x.id, 1, length(${bind(m.path)}) + 2) <> ${bind(m.path)} || '::')`;
+}
+
 /** Candidate rows read per look-up; the ranking happens in JavaScript (util/did-you-mean). */
 const CANDIDATES = 2000;
 
@@ -59,9 +70,8 @@ export async function nameCandidates(
   if (unlessMoved) {
     // The outer loop of the join, one row or none: when the symbol has moved, no name is read at all (as a condition
     // beside the patterns SQLite would test it after them, on every name).
-    names = `(SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM json_each(?10) m CROSS JOIN symbols x ON x.project_id = ?1 AND x.name = m.value
-               AND x.qualified_name = ?11 AND x.kind = ?12 WHERE substr(x.id, 1, length(?13) + 2) <> ?13 || '::')) g CROSS JOIN symbol_names`;
-    moved.push(JSON.stringify(unlessMoved.names), unlessMoved.qualifiedName, unlessMoved.kind, unlessMoved.path);
+    const bind = (value: unknown) => `?${9 + moved.push(value)}`;
+    names = `(SELECT 1 WHERE ${notMovedSql(unlessMoved, projectId, bind)}) g CROSS JOIN symbol_names`;
   }
   return allRows<NamedSymbol>(
     d1

@@ -1,4 +1,5 @@
 import { extractionGaps, gapLabel, type ExtractionGap } from '../db/extraction-gaps';
+import type { MovedSymbol } from '../db/names';
 import type { ToolContext } from './define';
 
 /** Gap files listed in one answer. */
@@ -27,15 +28,16 @@ export function explainExtractionGaps(
 /**
  * explainExtractionGaps in two steps: the gaps are asked for now (sharing the
  * round trip of whatever else the caller asks for at once), and reported by
- * calling the returned function, in the caller's order.
+ * calling the returned function, in the caller's order. With `unlessMoved`,
+ * none are read when that symbol has moved.
  */
 export function startExtractionGaps(
   ctx: ToolContext,
   project: { id: string; name: string },
   text: string | null,
-  opts: { setEmpty: boolean; corpus?: string; path?: string },
+  opts: { setEmpty: boolean; corpus?: string; path?: string; unlessMoved?: MovedSymbol | null },
 ): () => Promise<boolean> {
-  const asked = extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN_GAPS + 1 });
+  const asked = extractionGaps(ctx.db, project.id, { text, corpus: opts.corpus, path: opts.path, limit: SHOWN_GAPS + 1, ...(opts.unlessMoved ? { unlessMoved: opts.unlessMoved } : {}) });
   // A caller that fails before reporting never awaits it.
   asked.catch(() => undefined);
   return async () => reportExtractionGaps(ctx, project, text, await asked, opts);

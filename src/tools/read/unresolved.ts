@@ -35,8 +35,8 @@ export async function explainUnresolvedId(ctx: ToolContext, project: ProjectRow,
  * now, and the diagnosis and steps are written by calling the returned
  * function (nothing is written before). With `whileMoving`, the questions
  * ride with the look-up of the id's moved file (lookupIds' `onAbsent`): the
- * did-you-mean then finds nothing when the symbol has moved, and the caller
- * writes nothing when it has.
+ * did-you-mean and the extraction gaps then read nothing when the symbol has
+ * moved, and the caller writes nothing when it has.
  */
 export function startUnresolvedId(ctx: ToolContext, project: ProjectRow, id: string, whileMoving = false): () => Promise<void> {
   if (holdsNoSymbols(project)) {
@@ -56,7 +56,7 @@ export function startUnresolvedId(ctx: ToolContext, project: ProjectRow, id: str
   const moved = whileMoving && parsed ? { names: nameCandidates(parsed.qualifiedName), qualifiedName: parsed.qualifiedName, kind: parsed.kind, path: parsed.path } : null;
   const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }), moved) : null;
   const file = path ? fileMeta(ctx.db, projectId, path) : Promise.resolve(null);
-  const gaps = startExtractionGaps(ctx, project, name || null, { setEmpty: false });
+  const gaps = startExtractionGaps(ctx, project, name || null, { setEmpty: false, unlessMoved: moved });
   // Awaited in turn: one that fails first leaves the others unawaited.
   for (const asked of [relocated, file]) asked.catch(() => undefined);
   return async () => {

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractionGaps, extractionGapsQuery, type ExtractionGapQuestion } from '../../../src/db/extraction-gaps';
+import { indexProject } from '../graph/support';
 
 // The extraction-gaps question (an empty answer names the files whose symbols the index may lack) seeks the
 // partial indexes of migration 0022 instead of reading every file's extraction row. These hold its answers to
@@ -150,5 +151,26 @@ describe('extraction gaps', () => {
       const reads = plan.filter((d) => /^(SCAN|SEARCH) f\b/.test(d));
       expect(reads.filter((d) => !(failedFiles.test(d) || /files_hash \(hash=\?\)|sqlite_autoindex_files_1 \(project_id=\? AND path=\?\)|INTEGER PRIMARY KEY/.test(d))), plan.join('\n')).toEqual([]);
     }
+  });
+});
+
+describe('extraction gaps while an id’s moved file is looked for', () => {
+  it('reads no gap when the symbol has moved, and the same gaps as without otherwise', async () => {
+    const { id } = await indexProject('gaps-moved', {
+      'src/live.ts': 'export function listen() { return 1; }\n',
+      'src/broken.ts': 'export function parseAll() { return 1; }\nexport function (((\n',
+    });
+    const plain = await extractionGaps(DB, id, { text: 'listen', limit: 11 });
+    expect(plain.map((g) => g.path)).toEqual(['src/broken.ts']);
+    const moved = (path: string, qualifiedName = 'listen') => ({ names: [qualifiedName], qualifiedName, kind: 'Function', path });
+    // listen#Function is in src/live.ts: an id naming it in src/old.ts has moved.
+    expect(await extractionGaps(DB, id, { text: 'listen', limit: 11, unlessMoved: moved('src/old.ts') })).toEqual([]);
+    expect(await extractionGaps(DB, id, { text: 'listen', limit: 11, unlessMoved: moved('src/live.ts') })).toEqual(plain);
+    expect(await extractionGaps(DB, id, { text: 'listen', limit: 11, unlessMoved: moved('src/old.ts', 'listenNever') })).toEqual(plain);
+    // The question is the outer loop: the gaps (materialised at their first read, inside it) are read only under it.
+    const s = extractionGapsQuery(id, { text: 'listen', limit: 11, unlessMoved: moved('src/old.ts') });
+    const plan = (await DB.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).bind(...s.params).all<{ detail: string }>()).results.map((r) => r.detail);
+    expect(plan.indexOf('SCAN gg'), plan.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(plan.indexOf('SCAN gg'), plan.join('\n')).toBeLessThan(plan.indexOf('SCAN g'));
   });
 });
