@@ -1,21 +1,22 @@
 /** A symbol name of a project with one of its ids (the first by path and position). */
 import { allRows } from './client';
 import type { NearestBounds } from '../util/did-you-mean';
+import { nameCandidates as storedNames, type ParsedId } from '../symbols/symbol-id';
+import type { MovedWant } from './source';
 export interface NamedSymbol {
   name: string;
   id: string;
 }
 
 /**
- * A symbol id's qualified name and kind, and the file it named: the symbol
- * has moved when the same qualified name and kind is in another file (the
- * `names` are the values of `symbols.name` it may have: symbol-id's nameCandidates).
+ * A symbol id's qualified name and kind (what the moved-file look-up seeks, source.ts MovedWant), and the file it
+ * named: the symbol has moved when the same qualified name and kind is in another file.
  */
-export interface MovedSymbol {
-  names: readonly string[];
-  qualifiedName: string;
-  kind: string;
-  path: string;
+export type MovedSymbol = Omit<MovedWant, 'key'> & { path: string };
+
+/** The MovedSymbol of a parsed id. */
+export function movedSymbolOf(p: ParsedId): MovedSymbol {
+  return { names: storedNames(p.qualifiedName), qualifiedName: p.qualifiedName, kind: p.kind, path: p.path };
 }
 
 /**

@@ -114,19 +114,19 @@ export function exactlyOne(tool: string, given: Record<string, unknown>): void {
  * The symbol a graph call starts from, by id or by name. An unknown target
  * records target_not_resolved with steps; an ambiguous name picks the first
  * match and lists the others (warning ambiguous_symbol, one step each).
- * `idAbsent`: the caller read the id's row and found none (its moved file is
- * still looked for).
+ * `target.idAbsent`: the caller read the id's row and found none (its moved
+ * file is still looked for).
  */
 export async function resolveTarget(
   ctx: ToolContext,
   tool: string,
   project: ProjectRow,
-  target: { id?: string; name?: string },
+  target: { id?: string; name?: string; idAbsent?: boolean },
   stepArgs: Record<string, unknown> = {},
-  idAbsent = false,
 ): Promise<SymbolRow | null> {
   if (target.id !== undefined) {
-    const { found, explain } = await lookupOrExplain(ctx, project, target.id, { fields: ['name'], detail: 'full', ...(idAbsent ? { absent: new Set([target.id]) } : {}) });
+    const knownAbsent = target.idAbsent ? new Set([target.id]) : undefined;
+    const { found, explain } = await lookupOrExplain(ctx, project, target.id, { fields: ['name'], detail: 'full', knownAbsent });
     const row = found.rows.get(target.id);
     if (!row) await explain();
     return row ?? null;

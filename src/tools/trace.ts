@@ -84,7 +84,7 @@ export const traceTool = defineTool({
     const early = args.id !== undefined && parseSymbolId(args.id) ? await walkFromId(ctx.db, project.id, args.id, options) : null;
     const named = args.name === undefined ? null : walkFromName(ctx.db, project.id, args.name, options).catch(() => null);
     const root: WalkRoot | null =
-      early?.root ?? (await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name }, { direction, ...(args.depth ? { depth } : {}) }, early?.root === null));
+      early?.root ?? (await resolveTarget(ctx, 'trace', project, { id: args.id, name: args.name, idAbsent: early?.root === null }, { direction, ...(args.depth ? { depth } : {}) }));
     if (!root) return empty;
     const lag = graphLag(project);
 

@@ -1,6 +1,7 @@
 import { nestedSymbols, symbolsByIds, symbolsByQualifiedKind, type SymbolRow } from '../../db/source';
 import type { ToolContext } from '../define';
-import { nameCandidates, parseSymbolId, type ParsedId } from '../../symbols/symbol-id';
+import { parseSymbolId, type ParsedId } from '../../symbols/symbol-id';
+import { movedSymbolOf } from '../../db/names';
 import { outlinesByOwner, viewOf, type OutlineEntry, wantsOutline, wantsSource, type Detail, type SymbolField, type SymbolView } from './view';
 
 export interface IdLookup {
@@ -18,7 +19,7 @@ export interface IdLookup {
 
 /**
  * Resolves symbol ids in two or three statements whatever their number:
- * the ids themselves (but those `opts.absent` holds: the caller read them and
+ * the ids themselves (but those `opts.knownAbsent` holds: the caller read them and
  * found nothing); for the missing ones, the same qualified name and kind
  * in another file (a moved file: reported with a `symbol_moved` warning);
  * then outlines when a skeleton is asked for.
@@ -30,7 +31,7 @@ export async function lookupIds(
   opts: {
     fields?: readonly SymbolField[];
     detail: Detail;
-    absent?: ReadonlySet<string>;
+    knownAbsent?: ReadonlySet<string>;
     /** Called with the ids of the right shape found absent, as their moved files are looked for: what it asks at once rides in that round trip. */
     onAbsent?: (ids: readonly string[]) => void;
   },
@@ -45,7 +46,7 @@ export async function lookupIds(
   const withSource = wantsSource(opts.fields, opts.detail);
   const rows = new Map<string, SymbolRow>();
   // Ids the caller already read and found absent (trace's walk reads its start's row) are not read again.
-  const asked = [...parsed.keys()].filter((id) => !opts.absent?.has(id));
+  const asked = [...parsed.keys()].filter((id) => !opts.knownAbsent?.has(id));
   for (const r of await symbolsByIds(ctx.db, projectId, asked, withSource)) rows.set(r.id, r);
 
   // Ids that no longer exist: the same qualified name and kind in another file means the file moved.
@@ -56,7 +57,7 @@ export async function lookupIds(
     const hits = await symbolsByQualifiedKind(
       ctx.db,
       projectId,
-      absent.map((p) => ({ key: p.id, qualifiedName: p.qualifiedName, kind: p.kind, names: nameCandidates(p.qualifiedName) })),
+      absent.map((p) => ({ key: p.id, ...movedSymbolOf(p) })),
     );
     const byWant = new Map<string, string[]>();
     for (const h of hits) {

@@ -5,6 +5,7 @@ import { startNearestNames } from '../nearest-names';
 import { explainNoSymbols, holdsNoSymbols } from '../no-symbols';
 import { lookupIds, type IdLookup } from './lookup';
 import type { ProjectRow } from '../../db/projects';
+import { movedSymbolOf } from '../../db/names';
 import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from '../../symbols/symbol-id';
 
 /**
@@ -53,7 +54,7 @@ export function startUnresolvedId(ctx: ToolContext, project: ProjectRow, id: str
   const path = parsed?.path ?? (id.includes('::') ? id.slice(0, id.indexOf('::')) : undefined);
   const qualified = parsed?.qualifiedName ?? (path ? id.slice(path.length + 2).replace(/#[^#]*$/, '') : undefined);
   const relocated = path && qualified ? symbolsByNames(ctx.db, projectId, nameCandidates(qualified), { path, limit: 20 }) : Promise.resolve([]);
-  const moved = whileMoving && parsed ? { names: nameCandidates(parsed.qualifiedName), qualifiedName: parsed.qualifiedName, kind: parsed.kind, path: parsed.path } : null;
+  const moved = whileMoving && parsed ? movedSymbolOf(parsed) : null;
   const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }), moved) : null;
   const file = path ? fileMeta(ctx.db, projectId, path) : Promise.resolve(null);
   const gaps = startExtractionGaps(ctx, project, name || null, { setEmpty: false, unlessMoved: moved });
