@@ -5,6 +5,30 @@ import { scanFiles, type ScanOptions, type ScanResult } from './scan';
 /** Candidate files of the first prefilter page (carried with their content in the call's first round trip); each next page doubles (quadruples when it carries lines), up to PAGE_MAX. */
 export const FIRST_PAGE = 32;
 const PAGE_MAX = 512;
+/** The fewest files a next page of a listing asks for. */
+const MIN_NEXT_PAGE = 8;
+
+/**
+ * Files of the next prefilter page after one of `size` files. A page grows: twice the last, four times when it
+ * carries lines (it ships little; its cost is SQLite's split of the files walked). A listing that stops at its
+ * `limit` asks instead for what the matches it still needs take at the density seen so far (`listed` matches
+ * over `walked` page files), twice over and at least MIN_NEXT_PAGE, never more than the page would grow to: each
+ * file of a page costs D1 a check of its content and, for a page of lines, a split, so files past the listing's
+ * end are work nobody reads. Nothing listed yet says nothing of the density: the page grows. A page so sized that
+ * fell short (the files after it hold fewer matches) is at least doubled, so a sparse tail takes a few pages, not
+ * one per MIN_NEXT_PAGE files.
+ */
+export function nextPageSize(
+  size: number,
+  carriesLines: boolean,
+  listing: { need: number; listed: number; walked: number; sized: boolean } | null,
+): { files: number; sized: boolean } {
+  const grown = Math.min((carriesLines ? 4 : 2) * size, PAGE_MAX);
+  if (!listing || listing.listed === 0) return { files: grown, sized: false };
+  const wanted = Math.ceil((2 * listing.need * listing.walked) / listing.listed);
+  const files = Math.min(grown, Math.max(MIN_NEXT_PAGE, wanted, listing.sized ? 2 * size : 0));
+  return { files, sized: files < grown };
+}
 
 export interface GrepRun {
   scan: ScanResult;
@@ -42,7 +66,7 @@ export async function runGrep(
 
 /**
  * The scan over prefilter pages: each page's files (those in scope) are
- * scanned with the content it carries; the next page, twice as large, is
+ * scanned with the content it carries; the next page (nextPageSize) is
  * asked for only while the listing is not full. Stopping with a page full
  * leaves later files unread: the counts are then lower bounds.
  */
@@ -52,10 +76,14 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
   let page = first;
   let size = FIRST_PAGE;
   let candidates = 0;
+  let walked = 0;
+  /** Whether the last page asked was sized by the listing's need rather than grown. */
+  let sized = false;
   let total: ScanResult | null = null;
   for (;;) {
     const files = inScope ? page.files.filter((f) => inScope.has(f.path)) : page.files;
     candidates += files.length;
+    walked += page.files.length;
     const listed = total?.matches.length ?? 0;
     const part = await scanFiles(d1, files, m, { ...opts, limit: opts.limit - listed }, page.content, page.lines);
     total = total ? merged(total, part) : part;
@@ -70,8 +98,8 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
       total.countsExact = false;
       break;
     }
-    // A page of lines ships little: it grows faster (its cost is SQLite's split of the files walked).
-    size = Math.min((page.carriesLines ? 4 : 2) * size, PAGE_MAX);
+    const next = nextPageSize(size, page.carriesLines === true, opts.stopWhenListed ? { need: opts.limit - total.matches.length, listed: total.matches.length, walked, sized } : null);
+    ({ files: size, sized } = next);
     page = await trigramCandidatesPage(d1, projectId, prefilter.match, m.check, { limit: size, after: page.last, ...page.filter });
   }
   return { scan: total, candidates, fullScan: false, ...(total.countsExact ? {} : { unreadAfter: page.last }) };

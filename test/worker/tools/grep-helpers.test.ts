@@ -5,6 +5,7 @@ import { compilePattern } from '../../../src/tools/grep/pattern';
 import { ftsMatch, requiredOfLiteral, requiredOfRegex, satisfies, type Required } from '../../../src/regex/literals';
 import { parseRegex } from '../../../src/regex/regex-ast';
 import { unsafePattern } from '../../../src/regex/regex-safety';
+import { nextPageSize } from '../../../src/tools/grep/run';
 import { parseSize } from '../../../src/tools/grep/sizes';
 
 function literals(r: Required): string[] {
@@ -241,5 +242,35 @@ describe('sizes', () => {
     expect(parseSize('-1')).toBeNull();
     expect(parseSize(-5)).toBeNull();
     expect(parseSize('10q')).toBeNull();
+  });
+});
+
+describe('the next prefilter page', () => {
+  it('grows twice, four times with lines, up to 512 files, when nothing is listed or the listing counts every file', () => {
+    expect(nextPageSize(32, false, null)).toEqual({ files: 64, sized: false });
+    expect(nextPageSize(32, true, null)).toEqual({ files: 128, sized: false });
+    expect(nextPageSize(256, true, null)).toEqual({ files: 512, sized: false });
+    expect(nextPageSize(32, true, { need: 100, listed: 0, walked: 32, sized: false })).toEqual({ files: 128, sized: false });
+  });
+
+  it('asks a listing for twice the files its missing matches take at the density seen, at least 8, at most the grown page', () => {
+    // 50 matches over 32 files; 50 more take about 32 files: 64 are asked.
+    expect(nextPageSize(32, true, { need: 50, listed: 50, walked: 32, sized: false })).toEqual({ files: 64, sized: true });
+    expect(nextPageSize(32, true, { need: 1, listed: 99, walked: 32, sized: false })).toEqual({ files: 8, sized: true });
+    expect(nextPageSize(32, true, { need: 90, listed: 10, walked: 32, sized: false })).toEqual({ files: 128, sized: false });
+    expect(nextPageSize(32, false, { need: 90, listed: 10, walked: 32, sized: false })).toEqual({ files: 64, sized: false });
+  });
+
+  it('at least doubles a sized page that fell short, so a sparse tail takes few pages', () => {
+    let size = 8;
+    let pages = 0;
+    let sized = true;
+    // 99 of 100 listed and nothing more found: each page is at least twice the last, up to 512.
+    for (let walked = 40; size < 512; pages++) {
+      ({ files: size, sized } = nextPageSize(size, true, { need: 1, listed: 99, walked, sized }));
+      walked += size;
+    }
+    expect(pages).toBeLessThanOrEqual(6);
+    expect(sized).toBe(false);
   });
 });

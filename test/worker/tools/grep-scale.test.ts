@@ -141,6 +141,29 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     expect(under.body.result.counts_exact).toBeUndefined();
   });
 
+  it('sizes a next page by the matches the listing still needs, not by growth alone', async () => {
+    // About three matches a file: the first page (32 files) lists about a hundred of the 200 asked for, so the next page
+    // asks for about twice the files the other hundred take, where growth alone would ask for 128.
+    const pattern = 'export function \\w+_id\\(';
+    const re = new RegExp(pattern);
+    const perFile = [...files]
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .map((f) => ({ path: f.path, lines: f.content.split('\n').flatMap((text, i) => (re.test(text) ? [{ path: f.path, line: i + 1, text }] : [])) }));
+    const plain = perFile.flatMap((f) => f.lines);
+    const { body } = await timed('grep', { pattern, limit: 200 });
+    const s = stats(body);
+    console.log(`grep-scale: sized page ${JSON.stringify(s)}, total ${body.result.total_matches}`);
+    expect(body.result.matches).toEqual(plain.slice(0, 200));
+    expect(body.result).toMatchObject({ truncated: true, counts_exact: false });
+    // A page's files are those with a line holding both literals; the listing fills within those up to the 200th match.
+    const paged = perFile.filter((f) => files.find((x) => x.path === f.path)!.content.split('\n').some((l) => l.includes('export function ') && l.includes('_id(')));
+    let upto = 0;
+    const needed = paged.findIndex((f) => (upto += f.lines.length) >= 200) + 1;
+    expect(s.files_scanned).toBeGreaterThanOrEqual(needed);
+    expect(s.files_scanned).toBeLessThan(32 + 128);
+    expect(s.unread_after).toBe(paged[s.files_scanned - 1].path);
+  });
+
   it('scans every file for a pattern without a literal, or stops at the budget and says so', async () => {
     const { body, ms } = await timed('grep', { pattern: '\\(\\w\\w, \\d{4}\\)', summary: true });
     const s = stats(body);
