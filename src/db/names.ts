@@ -2,17 +2,17 @@
 import { allRows } from './client';
 import type { NearestBounds } from '../util/did-you-mean';
 import { nameCandidates as storedNames, type ParsedId } from '../symbols/symbol-id';
-import type { MovedWant } from './source';
+import { inAnotherFileSql, type MovedWant } from './source';
 export interface NamedSymbol {
   name: string;
   id: string;
 }
 
 /**
- * A symbol id's qualified name and kind (what the moved-file look-up seeks, source.ts MovedWant), and the file it
- * named: the symbol has moved when the same qualified name and kind is in another file.
+ * A symbol id's qualified name and kind, and the file it named (what the moved-file look-up seeks, source.ts
+ * MovedWant): the symbol has moved when the same qualified name and kind is in another file.
  */
-export type MovedSymbol = Omit<MovedWant, 'key'> & { path: string };
+export type MovedSymbol = Omit<MovedWant, 'key'>;
 
 /** The MovedSymbol of a parsed id. */
 export function movedSymbolOf(p: ParsedId): MovedSymbol {
@@ -27,7 +27,7 @@ export function movedSymbolOf(p: ParsedId): MovedSymbol {
 export function notMovedSql(m: MovedSymbol, projectId: string, bind: (value: unknown) => string): string {
   return `NOT EXISTS (SELECT 1 FROM json_each(${bind(JSON.stringify(m.names))}) m CROSS JOIN symbols x ON x.project_id = ${bind(projectId)}
     AND x.name = m.value AND x.qualified_name = ${bind(m.qualifiedName)} AND x.kind = ${bind(m.kind)}
-    WHERE substr(x.id, 1, length(${bind(m.path)}) + 2) <> ${bind(m.path)} || '::')`;
+    WHERE ${inAnotherFileSql('x.id', bind(m.path))})`;
 }
 
 /** Candidate rows read per look-up; the ranking happens in JavaScript (util/did-you-mean). */

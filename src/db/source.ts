@@ -75,17 +75,30 @@ export interface MovedWant {
   kind: string;
   /** Candidate values of `symbols.name` (suffixes of the qualified name), so the name index is used. */
   names: readonly string[];
+  /** The file the id named: a symbol there is not a move. */
+  path: string;
 }
 
-/** Symbols matching `qualified_name` + `kind` anywhere in the project, for ids whose file moved. */
+/**
+ * SQL true when the symbol id `id` is in a file other than `path` (both SQL expressions, each used once, so a
+ * positional placeholder may stand for either): ids start with their file's path and `::`. The one statement of
+ * what a moved symbol is, for the moved-file look-up and the recovery questions that ask first whether a
+ * symbol moved (names.ts notMovedSql).
+ */
+export function inAnotherFileSql(id: string, path: string): string {
+  return `instr(${id}, ${path} || '::') <> 1`;
+}
+
+/** Symbols matching `qualified_name` + `kind` in a file other than the one each want named, for ids whose file moved. */
 export async function symbolsByQualifiedKind(d1: D1Database, projectId: string, wants: readonly MovedWant[]): Promise<{ want: string; id: string }[]> {
-  const probes = wants.flatMap((w) => w.names.map((n) => ({ w: w.key, n, q: w.qualifiedName, k: w.kind })));
+  const probes = wants.flatMap((w) => w.names.map((n) => ({ w: w.key, n, q: w.qualifiedName, k: w.kind, p: w.path })));
   if (probes.length === 0) return [];
   const rows = await d1
     .prepare(
       `SELECT DISTINCT json_extract(p.value, '$.w') AS want, s.id AS id FROM json_each(?2) p
        CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = json_extract(p.value, '$.n')
          AND s.qualified_name = json_extract(p.value, '$.q') AND s.kind = json_extract(p.value, '$.k')
+       WHERE ${inAnotherFileSql('s.id', "json_extract(p.value, '$.p')")}
        ORDER BY s.id`,
     )
     .bind(projectId, JSON.stringify(probes))

@@ -62,7 +62,7 @@ export async function lookupIds(
     const byWant = new Map<string, string[]>();
     for (const h of hits) {
       const from = parsed.get(h.want);
-      if (!from || h.id.startsWith(`${from.path}::`)) continue;
+      if (!from) continue;
       byWant.set(h.want, [...(byWant.get(h.want) ?? []), h.id]);
     }
     for (const [want, candidates] of byWant) {

@@ -212,6 +212,24 @@ describe('symbol', () => {
     expect(warning?.message).toContain('new/home.ts::stay#Function');
   });
 
+  it('does not take the same name and kind in the id\'s own file for a move: a repeat gone from its file is not resolved', async () => {
+    const project = 'sym-repeat-gone';
+    const twice = 'export function dup(): number {\n  return 1;\n}\nexport function other(): number {\n  return 2;\n}\n';
+    await rest('index', { project, files: [{ path: 'lib/x.ts', content: `${twice}function dup(): number {\n  return 3;\n}\n` }] });
+    const before = await rest('symbol', { project, id: 'lib/x.ts::dup#Function~2' });
+    expect(before.body.result.symbol.id).toBe('lib/x.ts::dup#Function~2');
+    await rest('index', { project, replace: true, files: [{ path: 'lib/x.ts', content: twice }] });
+
+    const { body } = await rest('symbol', { project, id: 'lib/x.ts::dup#Function~2' });
+    expect(body.result.symbol).toBeNull();
+    expect(body._meta.empty_reason).toBe('target_not_resolved');
+    expect(((body._meta.warnings_v2 ?? []) as Json[]).map((w) => w.code)).not.toContain('symbol_moved');
+    // The same name and kind in another file, with the id's file still there, is a move.
+    await rest('index', { project, replace: true, files: [{ path: 'lib/x.ts', content: 'export const keep = 1;\n' }, { path: 'lib/y.ts', content: twice }] });
+    const moved = await rest('symbol', { project, id: 'lib/x.ts::dup#Function' });
+    expect(moved.body.result.symbol).toMatchObject({ id: 'lib/y.ts::dup#Function', moved_from: 'lib/x.ts::dup#Function' });
+  });
+
   it('answers an unknown project with no_project_indexed', async () => {
     const { body } = await rest('symbol', { project: 'sym-nope', id: 'a.ts::f#Function' });
     expect(body.result.symbol).toBeNull();
