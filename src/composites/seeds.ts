@@ -18,7 +18,7 @@ import { resolveRef } from '../symbols/resolve';
 import { nameCandidates } from '../symbols/symbol-id';
 import { pathsByFileNames } from '../db/composites';
 import type { TaskTerms } from './task-terms';
-import { baseName, matchPath } from './trace-paths';
+import { baseName, matchPath, segments } from './trace-paths';
 
 export type SeedVia = 'name' | 'path' | 'search_all_words' | 'search_any_word';
 
@@ -81,10 +81,14 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
   const missing: string[] = [];
   const files: string[] = [];
   if (paths.length === 0) return { hits, missing, files };
+  // A path spelled whole is the file it names when the project has it (matchPath's best match): its symbols are asked
+  // for with the file-name look-up, so that round trip serves it. Other matches are read in one more.
+  const spelled = paths.map((p) => segments(p.path).join('/'));
+  const early = spelled.map((path) => fileSymbols(d1, projectId, path));
+  for (const e of early) e.catch(() => undefined);
   const candidates = await pathsByFileNames(d1, projectId, paths.map((p) => baseName(p.path)), 50);
   const matched = paths.map((p) => matchPath([p.path], candidates.get(baseName(p.path)) ?? []));
-  // Every found file's symbols in one round trip.
-  const symbolsOf = await Promise.all(matched.map((found) => (found ? fileSymbols(d1, projectId, found.path) : [])));
+  const symbolsOf = await Promise.all(matched.map((found, i) => (!found ? [] : found.path === spelled[i] ? early[i] : fileSymbols(d1, projectId, found.path))));
   for (const [i, p] of paths.entries()) {
     const found = matched[i];
     if (!found) {

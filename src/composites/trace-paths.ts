@@ -10,7 +10,8 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-function segments(path: string): string[] {
+/** A path's segments, without empty ones and `.`. */
+export function segments(path: string): string[] {
   return path.split('/').filter((s) => s !== '' && s !== '.');
 }
 

@@ -271,10 +271,29 @@ describe('D1 round trips per tool call', () => {
 });
 
 describe('D1 round trips per composite call', () => {
-  it('context_for_task answers in three: names with the task’s files, their symbols, then sources, outlines and neighbours together', async () => {
+  it('context_for_task answers in two when the task spells its files whole: names with the files and their symbols, then sources, outlines and neighbours', async () => {
     const t = await trips('context_for_task', { task: 'Fix WidgetStore.load in src/widget.ts: it returns a stale value when its input is empty' });
     expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::WidgetStore.load#Method');
+    expect(t.trips).toBe(2);
+    const dotted = await trips('context_for_task', { task: 'Fix WidgetStore.load in ./src/widget.ts: it returns a stale value when its input is empty' });
+    expect(dotted.body.result).toEqual(t.body.result);
+    expect(dotted.trips).toBe(2);
+  });
+
+  it('context_for_task answers in three when a file is named by its end: the matched file’s symbols take one more', async () => {
+    const t = await trips('context_for_task', { task: 'Fix WidgetStore.load in widget.ts: it returns a stale value when its input is empty' });
+    expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::WidgetStore.load#Method');
+    expect(t.body.result.seeds.map((s: Json) => s.via)).toContain('path');
     expect(t.trips).toBe(3);
+  });
+
+  it('guide answers in one when the task spells its files whole, in two when it names a file by its end', async () => {
+    const whole = await trips('guide', { task: 'Fix WidgetStore.load in src/widget.ts: it returns a stale value' });
+    expect(JSON.stringify(whole.body.result.steps)).toContain('src/widget.ts::WidgetStore.load#Method');
+    expect(whole.trips).toBe(1);
+    const end = await trips('guide', { task: 'Fix WidgetStore.load in widget.ts: it returns a stale value' });
+    expect(JSON.stringify(end.body.result.steps)).toContain('src/widget.ts::WidgetStore.load#Method');
+    expect(end.trips).toBe(2);
   });
 
   it('investigate_failure answers in three: the frame files, then their facts, sizes and symbols together, then the callers', async () => {
