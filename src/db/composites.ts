@@ -80,6 +80,43 @@ export async function filesByPaths(d1: D1Database, projectId: string, paths: rea
   return out;
 }
 
+/** A diff file both of whose sides may be stored: its content decides which side the index holds (tools/changes.ts). */
+export interface ContestedPair {
+  old: string;
+  new: string;
+}
+
+/**
+ * The contents of the pairs whose two paths are both stored, in the pairs' order while at most `maxPairs` pairs and
+ * `maxBytes` bytes are taken (a modified file counts its size once, a rename both sizes): what changes reads to
+ * choose a side, asked in the round trip that learns which paths are stored. Pairs past the caps, or too many to
+ * send in one statement, are left to the caller's own read.
+ */
+export async function contestedContents(d1: D1Database, projectId: string, pairs: readonly ContestedPair[], maxPairs: number, maxBytes: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const [chunk, ...more] = jsonChunks(pairs.map((p) => ({ o: p.old, n: p.new })));
+  if (!chunk || more.length > 0) return out;
+  const rows = await d1
+    .prepare(
+      `WITH both_sides AS (
+         SELECT j.key AS k, fo.path AS o, fn.path AS n, fo.size + CASE WHEN fo.path = fn.path THEN 0 ELSE fn.size END AS bytes
+         FROM json_each(?2) j
+         CROSS JOIN files fo ON fo.project_id = ?1 AND fo.path = json_extract(j.value, '$.o')
+         CROSS JOIN files fn ON fn.project_id = ?1 AND fn.path = json_extract(j.value, '$.n')
+       ), taken AS (
+         SELECT o, n, row_number() OVER w AS r, sum(bytes) OVER w AS upto FROM both_sides WINDOW w AS (ORDER BY k ROWS UNBOUNDED PRECEDING)
+       )
+       SELECT f.path, b.content FROM taken t
+       CROSS JOIN files f ON f.project_id = ?1 AND f.path IN (t.o, t.n)
+       JOIN blobs b ON b.hash = f.hash
+       WHERE t.r <= ?3 AND t.upto <= ?4`,
+    )
+    .bind(projectId, chunk, maxPairs, maxBytes)
+    .all<{ path: string; content: string }>();
+  for (const r of rows.results) out.set(r.path, r.content);
+  return out;
+}
+
 /** Stored contents of `paths` (files whose content was not stored are left out). */
 export async function fileContents(d1: D1Database, projectId: string, paths: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();

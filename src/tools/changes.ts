@@ -4,7 +4,7 @@ import { importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
-import { fileContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
+import { contestedContents, fileContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -229,6 +229,11 @@ function fileEntry(f: DiffFile, path: string, indexed: boolean, side?: Side): z.
 /** Maps each diff file onto the index: which stored path, which side's line numbers. */
 async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonly DiffFile[]): Promise<Target[]> {
   const wanted = files.flatMap((f) => [f.oldPath, f.newPath].filter((p): p is string => p !== null));
+  // Files whose two sides may both be stored (a modified file, or a rename): their contents ride with the look-up of
+  // which paths are stored, under the same caps as the read below, which then reads only what they left out.
+  const maybe = files.filter((f) => f.oldPath && f.newPath && (f.oldText.length || f.newText.length)).map((f) => ({ old: f.oldPath as string, new: f.newPath as string }));
+  const early = maybe.length ? contestedContents(ctx.db, project.id, maybe, CHECK_FILES / 2, CHECK_BYTES) : Promise.resolve(new Map<string, string>());
+  early.catch(() => undefined);
   const facts = new Map((await filesByPaths(ctx.db, project.id, wanted)).map((f) => [f.path, f]));
   // Files whose two sides are both stored (a modified file, or a rename whose both paths exist): the content decides.
   const contested = files.filter((f) => f.oldPath && f.newPath && facts.has(f.oldPath) && facts.has(f.newPath) && (f.oldText.length || f.newText.length));
@@ -240,7 +245,9 @@ async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonl
     bytes += size;
     checkPaths.push(f.oldPath as string, f.newPath as string);
   }
-  const contents = await fileContents(ctx.db, project.id, checkPaths);
+  const contents = await early;
+  const left = checkPaths.filter((p) => !contents.has(p));
+  for (const [path, content] of await fileContents(ctx.db, project.id, left)) contents.set(path, content);
   const mismatched: string[] = [];
   const targets = files.map((f): Target => {
     const hasOld = f.oldPath !== null && facts.has(f.oldPath);
