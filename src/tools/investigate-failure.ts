@@ -3,7 +3,7 @@ import { PincherError } from '../errors';
 import { callersOf, fileSizes } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { filesByPaths, pathsByFileNames, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
-import { baseName, matchPath } from '../composites/trace-paths';
+import { baseName, matchPath, segments } from '../composites/trace-paths';
 import { parseTrace, type Frame, type ParsedTrace } from '../composites/traces';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
@@ -101,6 +101,11 @@ interface Located {
 async function investigate(ctx: ToolContext, project: ProjectRow, parsed: ParsedTrace & { totalFrames: number }, limit: number): Promise<Output> {
   const library = parsed.frames.filter((f) => f.library);
   const candidates = parsed.frames.filter((f) => !f.library);
+  // A project path is most often a trailing run of a frame's path (CI's checkout folder before it): the reads of the
+  // mapped files are asked for every such run at once, with the look-up of the files by name.
+  const guessed = trailingPaths(candidates);
+  const early = guessed.length ? frameFileReads(ctx, project, guessed) : null;
+  early?.catch(() => undefined);
   const names = await pathsByFileNames(ctx.db, project.id, candidates.flatMap((f) => f.hints.map(baseName)), PER_NAME);
   const ambiguous: string[] = [];
   const mapped: { frame: Frame; path: string }[] = [];
@@ -117,12 +122,11 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   if (ambiguous.length > 0) {
     ctx.meta.warn('ambiguous_path', `${ambiguous.length} frame path(s) match several project files equally well (${ambiguous.slice(0, 3).join(', ')}); the shortest path was used`, { paths: ambiguous.slice(0, 20) });
   }
-  // The mapped files' facts and sizes and the symbols at the frames' lines depend only on the paths: one round trip.
-  const [files, symbols, sizes] = await Promise.all([
-    filesByPaths(ctx.db, project.id, mapped.map((m) => m.path)),
-    symbolsOverlapping(ctx.db, project.id, mapped.map((m, i) => ({ k: String(i), path: m.path, start: m.frame.line, end: m.frame.line })), true),
-    fileSizes(ctx.db, project.id, mapped.map((m) => m.path)),
-  ]);
+  // The mapped files' facts and sizes and the symbols at the frames' lines depend only on the paths: read with the
+  // look-up when every mapped path was guessed at its frame's line, else in one more round trip.
+  const wanted = mapped.map((m) => ({ path: m.path, line: m.frame.line }));
+  const guesses = new Set(guessed.map(lineKey));
+  const { files, symbols, sizes } = early && wanted.every((w) => guesses.has(lineKey(w))) ? pick(await early, wanted) : pick(await frameFileReads(ctx, project, wanted), wanted);
   const facts = new Map(files.map((f) => [f.path, f]));
   const past = mapped.filter((m) => (facts.get(m.path)?.lines ?? Infinity) < m.frame.line);
   if (past.length > 0) {
@@ -170,6 +174,59 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   }
   fullFileReadBaseline(ctx, project.id, sizes);
   return result;
+}
+
+/** Trailing runs of segments of a frame path tried as project paths: `a/b/c.py`, `b/c.py`, `c.py`; at most this many per hint. */
+const GUESSED_RUNS = 8;
+
+/** Each frame's line at every trailing run of its path hints (see GUESSED_RUNS), once per path and line. */
+function trailingPaths(frames: readonly Frame[]): { path: string; line: number }[] {
+  const out = new Map<string, { path: string; line: number }>();
+  for (const f of frames) {
+    for (const hint of f.hints) {
+      const parts = segments(hint);
+      for (let k = 1; k <= Math.min(parts.length, GUESSED_RUNS); k++) {
+        const path = parts.slice(-k).join('/');
+        out.set(`${path}\u0000${f.line}`, { path, line: f.line });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+interface FrameFileReads {
+  files: FileFacts[];
+  /** The symbols at each line, `k` being `path NUL line`. */
+  symbols: SpanSymbol[];
+  sizes: { path: string; size: number }[];
+}
+
+/** The facts and sizes of the files of `at` and the code symbols at its lines, in one round trip. */
+async function frameFileReads(ctx: ToolContext, project: ProjectRow, at: readonly { path: string; line: number }[]): Promise<FrameFileReads> {
+  const paths = [...new Set(at.map((a) => a.path))];
+  const [files, symbols, sizes] = await Promise.all([
+    filesByPaths(ctx.db, project.id, paths),
+    symbolsOverlapping(ctx.db, project.id, [...new Map(at.map((a) => [lineKey(a), { k: lineKey(a), path: a.path, start: a.line, end: a.line }])).values()], true),
+    fileSizes(ctx.db, project.id, paths),
+  ]);
+  return { files, symbols, sizes };
+}
+
+function lineKey(a: { path: string; line: number }): string {
+  return `${a.path}\u0000${a.line}`;
+}
+
+/** What the mapped frames need of the reads: the files of `wanted`, the symbols at the i-th line keyed `i`, the sizes in `wanted`'s order. */
+function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads {
+  const paths = new Set(wanted.map((w) => w.path));
+  const byKey = new Map<string, SpanSymbol[]>();
+  for (const s of reads.symbols) byKey.set(s.k, [...(byKey.get(s.k) ?? []), s]);
+  const size = new Map(reads.sizes.map((r) => [r.path, r]));
+  return {
+    files: reads.files.filter((f) => paths.has(f.path)),
+    symbols: wanted.flatMap((w, i) => (byKey.get(lineKey(w)) ?? []).map((s) => ({ ...s, k: String(i) }))),
+    sizes: [...paths].flatMap((p) => size.get(p) ?? []),
+  };
 }
 
 /** Sets each located frame's depth to its rank among the project frames of its block (innermost 0), innermost first. */

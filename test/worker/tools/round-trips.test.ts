@@ -296,9 +296,21 @@ describe('D1 round trips per composite call', () => {
     expect(end.trips).toBe(2);
   });
 
-  it('investigate_failure answers in three: the frame files, then their facts, sizes and symbols together, then the callers', async () => {
+  it('investigate_failure answers in two when the project paths end the frame paths: the frame files with their facts, sizes and symbols, then the callers', async () => {
     const t = await trips('investigate_failure', { trace: 'Error: no widget id\n    at fetchWidget (/app/src/widget.ts:8:20)\n    at WidgetStore.load (/app/src/widget.ts:3:12)\n' });
     expect(t.body.result.implicated[0].id).toBe('src/widget.ts::fetchWidget#Function');
+    expect(t.trips).toBe(2);
+  });
+
+  it('investigate_failure answers in three when a frame names a project file by a shorter end: its reads take one more', async () => {
+    const t = await trips('investigate_failure', { trace: 'Error: no widget id\n    at fetchWidget (widget.ts:8:20)\n    at WidgetStore.load (widget.ts:3:12)\n' });
+    expect(t.body.result.implicated[0].id).toBe('src/widget.ts::fetchWidget#Function');
+    expect(t.trips).toBe(3);
+  });
+
+  it('investigate_failure reads a frame’s line it did not guess: a file reached by a full path and by its name alone', async () => {
+    const t = await trips('investigate_failure', { trace: 'Error: no widget id\n    at fetchWidget (/app/src/widget.ts:8:20)\n    at WidgetStore.load (widget.ts:3:12)\n' });
+    expect(t.body.result.locations.map((l: Json) => l.id)).toEqual(['src/widget.ts::fetchWidget#Function', 'src/widget.ts::WidgetStore.load#Method']);
     expect(t.trips).toBe(3);
   });
 
