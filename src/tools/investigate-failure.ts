@@ -186,8 +186,8 @@ function trailingPaths(frames: readonly Frame[]): { path: string; line: number }
     for (const hint of f.hints) {
       const parts = segments(hint);
       for (let k = 1; k <= Math.min(parts.length, GUESSED_RUNS); k++) {
-        const path = parts.slice(-k).join('/');
-        out.set(`${path}\u0000${f.line}`, { path, line: f.line });
+        const at = { path: parts.slice(-k).join('/'), line: f.line };
+        out.set(lineKey(at), at);
       }
     }
   }
@@ -220,7 +220,11 @@ function lineKey(a: { path: string; line: number }): string {
 function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads {
   const paths = new Set(wanted.map((w) => w.path));
   const byKey = new Map<string, SpanSymbol[]>();
-  for (const s of reads.symbols) byKey.set(s.k, [...(byKey.get(s.k) ?? []), s]);
+  for (const s of reads.symbols) {
+    const list = byKey.get(s.k);
+    if (list) list.push(s);
+    else byKey.set(s.k, [s]);
+  }
   const size = new Map(reads.sizes.map((r) => [r.path, r]));
   return {
     files: reads.files.filter((f) => paths.has(f.path)),
