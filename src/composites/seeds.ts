@@ -13,7 +13,7 @@
  * Within a tier non-test code comes before tests. A symbol is seeded once.
  */
 import { pageStatement, translateQuery, type SymbolHitRow } from '../db/search';
-import { fileSymbols, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
+import { fileSymbols, symbolsByNames, type SymbolRow } from '../db/source';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates } from '../symbols/symbol-id';
 import { pathsByFileNames } from '../db/composites';
@@ -109,17 +109,18 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
   return { hits, missing, files };
 }
 
-async function bySearch(d1: D1Database, projectId: string, words: readonly string[], wanted: number): Promise<{ id: string; via: SeedVia; matched: string }[]> {
+/** Search hits read as whole symbol rows (no second read by id), best first. */
+async function bySearch(d1: D1Database, projectId: string, words: readonly string[], wanted: number): Promise<{ row: SymbolRow; via: SeedVia; matched: string }[]> {
   const usable = words.filter((w) => /^[\p{L}\p{N}_]+$/u.test(w)).slice(0, 12);
   if (usable.length === 0) return [];
   const query = translateQuery(usable.join(' '));
   const filters = { projectId, corpus: 'code' };
-  const page = { limit: wanted * 3, offset: 0, snippets: false };
-  const all = (await pageStatement(d1, query.match, filters, page).all<SymbolHitRow>()).results;
-  const out: { id: string; via: SeedVia; matched: string }[] = all.map((r) => ({ id: r.id, via: 'search_all_words', matched: usable.join(' ') }));
+  const page = { limit: wanted * 3, offset: 0, snippets: false, rows: true };
+  const all = (await pageStatement(d1, query.match, filters, page).all<SymbolHitRow & SymbolRow>()).results;
+  const out: { row: SymbolRow; via: SeedVia; matched: string }[] = all.map((r) => ({ row: r, via: 'search_all_words', matched: usable.join(' ') }));
   if (out.length < wanted && query.orMatch) {
-    const any = (await pageStatement(d1, query.orMatch, filters, page).all<SymbolHitRow>()).results;
-    for (const r of any) if (!out.some((o) => o.id === r.id)) out.push({ id: r.id, via: 'search_any_word', matched: usable.join(' OR ') });
+    const any = (await pageStatement(d1, query.orMatch, filters, page).all<SymbolHitRow & SymbolRow>()).results;
+    for (const r of any) if (!out.some((o) => o.row.id === r.id)) out.push({ row: r, via: 'search_any_word', matched: usable.join(' OR ') });
   }
   return out;
 }
@@ -137,12 +138,9 @@ export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTe
   const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
   // Search hits rank below every name and path hit: with enough of those they could never be picked.
   const searched = known.size >= wanted ? [] : await bySearch(d1, projectId, terms.words, wanted);
-  const fetchIds = searched.filter((s) => !known.has(s.id)).map((s) => s.id);
-  const rows = new Map((await symbolsByIds(d1, projectId, fetchIds, false)).map((r) => [r.id, r]));
   const found: Seed[] = [...named.hits, ...pathed.hits];
   for (const s of searched) {
-    const row = rows.get(s.id);
-    if (row) found.push({ row, via: s.via, matched: s.matched, tier: TIER[s.via as 'search_all_words' | 'search_any_word'] });
+    if (!known.has(s.row.id)) found.push({ row: s.row, via: s.via, matched: s.matched, tier: TIER[s.via as 'search_all_words' | 'search_any_word'] });
   }
   // Stable order: tier, then non-test first; the first occurrence of a symbol wins.
   const ranked = found

@@ -476,11 +476,22 @@ export const SNIPPET_MAX_BYTES = 4096;
  * bm25 — see search-rank.ts; ties by path, line). Files and (with `snippets`)
  * blob windows are joined to the page only, never to every hit.
  */
+/**
+ * A page of hits: `snippets` adds each hit's source window; `rows` adds the columns that make each hit a whole
+ * symbol row (source.ts SymbolRow), for a caller that needs the symbols themselves rather than a listing.
+ */
+export interface HitPage {
+  limit: number;
+  offset: number;
+  snippets: boolean;
+  rows?: boolean;
+}
+
 export function pageStatement(
   d1: D1Database,
   match: SearchMatch,
   f: SymbolFilters,
-  page: { limit: number; offset: number; snippets: boolean },
+  page: HitPage,
   rank: NameRank | null = null,
 ): D1PreparedStatement {
   const q = pageQuery(match, f, page, rank);
@@ -491,7 +502,7 @@ export function pageStatement(
 export function pageQuery(
   match: SearchMatch,
   f: SymbolFilters,
-  page: { limit: number; offset: number; snippets: boolean },
+  page: HitPage,
   rank: NameRank | null = null,
 ): SqlPart {
   return pageOf(hitsQuery(match, f, rank), f, page);
@@ -562,13 +573,14 @@ function prefixPageHits(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank
  * SELECT where it is read and flattens a subquery into its reader, each a copy of the score's expression tree,
  * which made preparing a search 0.25M instructions dearer (of ~1.5M; sqlite3 3.47 on the latency tier).
  */
-function pageOf(hits: Hits, f: SymbolFilters, page: { limit: number; offset: number; snippets: boolean }): SqlPart {
+function pageOf(hits: Hits, f: SymbolFilters, page: HitPage): SqlPart {
   const windowCols = page.snippets
     ? `, max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) AS window_start,
          hex(substr(CAST(b.content AS BLOB), max(0, s.start_byte - ${SNIPPET_LOOKBEHIND}) + 1, ${SNIPPET_LOOKBEHIND + SNIPPET_MAX_BYTES})) AS window`
     : '';
+  const rowCols = page.rows ? ', s.parent, s.end_byte, s.is_exported, s.is_test' : '';
   const sql = `SELECT p.rid AS rid, s.id, s.name, s.qualified_name, s.kind, s.file_path, s.start_line, s.end_line, s.start_byte,
-             s.signature, s.docstring, s.language, s.confidence, p.score AS score, f.size AS file_size${windowCols}
+             s.signature, s.docstring, s.language, s.confidence, p.score AS score, f.size AS file_size${rowCols}${windowCols}
     FROM (${hits.compound ? `SELECT rid, score, file_path, start_line FROM (${hits.sql})` : hits.sql} ORDER BY score DESC, file_path, start_line, rid LIMIT ? OFFSET ?) p
     CROSS JOIN symbols s ON s.rowid = p.rid
     LEFT JOIN files f ON f.project_id = ? AND f.path = p.file_path

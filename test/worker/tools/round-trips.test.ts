@@ -280,6 +280,13 @@ describe('D1 round trips per composite call', () => {
     expect(dotted.trips).toBe(2);
   });
 
+  it('context_for_task found by search answers in four: names, the all-words page, the any-word page (its rows whole, no read by id), then the seeds’ reads', async () => {
+    const t = await trips('context_for_task', { task: 'normalise the widget before loading' });
+    expect(t.body.result.seeds.map((s: Json) => s.via)).toContain('search_any_word');
+    expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::normaliseWidget#Function');
+    expect(t.trips).toBe(4);
+  });
+
   it('context_for_task answers in three when a file is named by its end: the matched file’s symbols take one more', async () => {
     const t = await trips('context_for_task', { task: 'Fix WidgetStore.load in widget.ts: it returns a stale value when its input is empty' });
     expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::WidgetStore.load#Method');
