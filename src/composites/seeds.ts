@@ -12,7 +12,7 @@
  *    wanted — any word (OR), best first.
  * Within a tier non-test code comes before tests. A symbol is seeded once.
  */
-import { pageStatement, translateQuery, type SymbolHitRow } from '../db/search';
+import { pageStatement, translateQuery, type HitPage, type SymbolFilters, type SymbolHitRow } from '../db/search';
 import { fileSymbols, symbolsByNames, type SymbolRow } from '../db/source';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates } from '../symbols/symbol-id';
@@ -109,18 +109,39 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
   return { hits, missing, files };
 }
 
-/** Search hits read as whole symbol rows (no second read by id), best first. */
-async function bySearch(d1: D1Database, projectId: string, words: readonly string[], wanted: number): Promise<{ row: SymbolRow; via: SeedVia; matched: string }[]> {
+type SearchRow = SymbolHitRow & SymbolRow;
+
+/** A search for the task's words whose all-words page is asked for (its statement sent) at creation. */
+interface WordSearch {
+  usable: string[];
+  any: string | null;
+  filters: SymbolFilters;
+  page: HitPage;
+  all: Promise<SearchRow[]>;
+}
+
+/** Sends the all-words page of the task's words (null when no word is usable). */
+function askAllWords(d1: D1Database, projectId: string, words: readonly string[], wanted: number): WordSearch | null {
   const usable = words.filter((w) => /^[\p{L}\p{N}_]+$/u.test(w)).slice(0, 12);
-  if (usable.length === 0) return [];
+  if (usable.length === 0) return null;
   const query = translateQuery(usable.join(' '));
   const filters = { projectId, corpus: 'code' };
   const page = { limit: wanted * 3, offset: 0, snippets: false, rows: true };
-  const all = (await pageStatement(d1, query.match, filters, page).all<SymbolHitRow & SymbolRow>()).results;
-  const out: { row: SymbolRow; via: SeedVia; matched: string }[] = all.map((r) => ({ row: r, via: 'search_all_words', matched: usable.join(' ') }));
-  if (out.length < wanted && query.orMatch) {
-    const any = (await pageStatement(d1, query.orMatch, filters, page).all<SymbolHitRow & SymbolRow>()).results;
-    for (const r of any) if (!out.some((o) => o.row.id === r.id)) out.push({ row: r, via: 'search_any_word', matched: usable.join(' OR ') });
+  const all = pageStatement(d1, query.match, filters, page)
+    .all<SearchRow>()
+    .then((r) => r.results);
+  // A search asked for early and then not needed is never awaited.
+  all.catch(() => undefined);
+  return { usable, any: query.orMatch ?? null, filters, page, all };
+}
+
+/** Search hits read as whole symbol rows (no second read by id), best first: all words, then any word when too few. */
+async function bySearch(d1: D1Database, search: WordSearch | null, wanted: number): Promise<{ row: SymbolRow; via: SeedVia; matched: string }[]> {
+  if (!search) return [];
+  const out: { row: SymbolRow; via: SeedVia; matched: string }[] = (await search.all).map((r) => ({ row: r, via: 'search_all_words', matched: search.usable.join(' ') }));
+  if (out.length < wanted && search.any) {
+    const any = (await pageStatement(d1, search.any, search.filters, search.page).all<SearchRow>()).results;
+    for (const r of any) if (!out.some((o) => o.row.id === r.id)) out.push({ row: r, via: 'search_any_word', matched: search.usable.join(' OR ') });
   }
   return out;
 }
@@ -134,10 +155,12 @@ async function bySearch(d1: D1Database, projectId: string, words: readonly strin
 export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTerms, wanted: number): Promise<SeedResult> {
   // Files first: a name the task spells is looked for in the files it mentions before anywhere else (the lookups go together).
   const pathing = byPath(d1, projectId, terms.paths);
+  // A task of words alone is most often found by search: its all-words page rides with the name look-up.
+  const early = terms.identifiers.length + terms.paths.length === 0 ? askAllWords(d1, projectId, terms.words, wanted) : null;
   const [pathed, named] = await Promise.all([pathing, byName(d1, projectId, terms.identifiers, terms.words, pathing.then((p) => p.files))]);
   const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
   // Search hits rank below every name and path hit: with enough of those they could never be picked.
-  const searched = known.size >= wanted ? [] : await bySearch(d1, projectId, terms.words, wanted);
+  const searched = known.size >= wanted ? [] : await bySearch(d1, early ?? askAllWords(d1, projectId, terms.words, wanted), wanted);
   const found: Seed[] = [...named.hits, ...pathed.hits];
   for (const s of searched) {
     if (!known.has(s.row.id)) found.push({ row: s.row, via: s.via, matched: s.matched, tier: TIER[s.via as 'search_all_words' | 'search_any_word'] });

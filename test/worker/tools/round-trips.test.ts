@@ -280,11 +280,14 @@ describe('D1 round trips per composite call', () => {
     expect(dotted.trips).toBe(2);
   });
 
-  it('context_for_task found by search answers in four: names, the all-words page, the any-word page (its rows whole, no read by id), then the seeds’ reads', async () => {
+  it('context_for_task of words alone answers in three: names with the all-words page, the any-word page (rows whole, no read by id), then the seeds’ reads', async () => {
     const t = await trips('context_for_task', { task: 'normalise the widget before loading' });
     expect(t.body.result.seeds.map((s: Json) => s.via)).toContain('search_any_word');
     expect(t.body.result.seeds.map((s: Json) => s.id)).toContain('src/widget.ts::normaliseWidget#Function');
-    expect(t.trips).toBe(4);
+    expect(t.trips).toBe(3);
+    // A named symbol besides the words asks for no page with the names: the search waits for them.
+    const named = await trips('context_for_task', { task: 'fix fetchWidget so that widgets normalise before loading' });
+    expect(named.body.result.seeds[0].id).toBe('src/widget.ts::fetchWidget#Function');
   });
 
   it('context_for_task answers in three when a file is named by its end: the matched file’s symbols take one more', async () => {
