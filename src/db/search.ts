@@ -472,11 +472,6 @@ export const SNIPPET_LOOKBEHIND = 1024;
 export const SNIPPET_MAX_BYTES = 4096;
 
 /**
- * One page of hits, best first (score: tier, source before tests, kind-weighted
- * bm25 — see search-rank.ts; ties by path, line). Files and (with `snippets`)
- * blob windows are joined to the page only, never to every hit.
- */
-/**
  * A page of hits: `snippets` adds each hit's source window; `rows` adds the columns that make each hit a whole
  * symbol row (source.ts SymbolRow), for a caller that needs the symbols themselves rather than a listing.
  */
@@ -487,6 +482,11 @@ export interface HitPage {
   rows?: boolean;
 }
 
+/**
+ * One page of hits, best first (score: tier, source before tests, kind-weighted
+ * bm25 — see search-rank.ts; ties by path, line). Files and (with `snippets`)
+ * blob windows are joined to the page only, never to every hit.
+ */
 export function pageStatement(
   d1: D1Database,
   match: SearchMatch,
