@@ -89,8 +89,8 @@ export interface ContestedPair {
 /**
  * The contents of the pairs whose two paths are both stored, in the pairs' order while at most `maxPairs` pairs and
  * `maxBytes` bytes are taken (a modified file counts its size once, a rename both sizes): what changes reads to
- * choose a side, asked in the round trip that learns which paths are stored. Pairs past the caps, or too many to
- * send in one statement, are left to the caller's own read.
+ * choose a side, asked in the round trip that learns which paths are stored. Pairs past the caps are left out; pairs
+ * too many to send in one statement read nothing.
  */
 export async function contestedContents(d1: D1Database, projectId: string, pairs: readonly ContestedPair[], maxPairs: number, maxBytes: number): Promise<Map<string, string>> {
   const out = new Map<string, string>();

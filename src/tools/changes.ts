@@ -4,7 +4,7 @@ import { importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
-import { contestedContents, fileContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
+import { contestedContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -17,8 +17,8 @@ const DEFAULT_DEPTH = 2;
 const DEFAULT_LIMIT = 50;
 /** Changed symbols returned; the rest are counted in changed_total. */
 const MAX_CHANGED = 200;
-/** Content compared against the diff per call (files, bytes); past it the old side is assumed. */
-const CHECK_FILES = 200;
+/** Content compared against the diff per call (diff files whose both sides are stored, bytes); past it the old side is assumed. */
+const CHECK_PAIRS = 100;
 const CHECK_BYTES = 8 * 1024 * 1024;
 /** A diff longer than this is not repeated in a next step. */
 const STEP_DIFF_CHARS = 8_000;
@@ -229,25 +229,14 @@ function fileEntry(f: DiffFile, path: string, indexed: boolean, side?: Side): z.
 /** Maps each diff file onto the index: which stored path, which side's line numbers. */
 async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonly DiffFile[]): Promise<Target[]> {
   const wanted = files.flatMap((f) => [f.oldPath, f.newPath].filter((p): p is string => p !== null));
-  // Files whose two sides may both be stored (a modified file, or a rename): their contents ride with the look-up of
-  // which paths are stored, under the same caps as the read below, which then reads only what they left out.
+  // Files whose two sides may both be stored (a modified file, or a rename): where both are, the content decides.
+  // Their contents ride with the look-up of which paths are stored, up to the caps (a diff, at most MAX_DIFF_CHARS,
+  // always fits one statement); past the caps, or without stored content, the old side is assumed.
   const maybe = files.filter((f) => f.oldPath && f.newPath && (f.oldText.length || f.newText.length)).map((f) => ({ old: f.oldPath as string, new: f.newPath as string }));
-  const early = maybe.length ? contestedContents(ctx.db, project.id, maybe, CHECK_FILES / 2, CHECK_BYTES) : Promise.resolve(new Map<string, string>());
-  early.catch(() => undefined);
-  const facts = new Map((await filesByPaths(ctx.db, project.id, wanted)).map((f) => [f.path, f]));
-  // Files whose two sides are both stored (a modified file, or a rename whose both paths exist): the content decides.
-  const contested = files.filter((f) => f.oldPath && f.newPath && facts.has(f.oldPath) && facts.has(f.newPath) && (f.oldText.length || f.newText.length));
-  const checkPaths: string[] = [];
-  let bytes = 0;
-  for (const f of contested) {
-    const size = (facts.get(f.oldPath as string)?.size ?? 0) + (f.oldPath === f.newPath ? 0 : facts.get(f.newPath as string)?.size ?? 0);
-    if (checkPaths.length >= CHECK_FILES || bytes + size > CHECK_BYTES) break;
-    bytes += size;
-    checkPaths.push(f.oldPath as string, f.newPath as string);
-  }
-  const contents = await early;
-  const left = checkPaths.filter((p) => !contents.has(p));
-  for (const [path, content] of await fileContents(ctx.db, project.id, left)) contents.set(path, content);
+  const [facts, contents] = await Promise.all([
+    filesByPaths(ctx.db, project.id, wanted).then((rows) => new Map(rows.map((f) => [f.path, f]))),
+    maybe.length ? contestedContents(ctx.db, project.id, maybe, CHECK_PAIRS, CHECK_BYTES) : new Map<string, string>(),
+  ]);
   const mismatched: string[] = [];
   const targets = files.map((f): Target => {
     const hasOld = f.oldPath !== null && facts.has(f.oldPath);

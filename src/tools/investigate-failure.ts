@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { callersOf, fileSizes } from '../db/graph';
+import { callersOf } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { filesByPaths, pathsByFileNames, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
 import { baseName, matchPath, segments } from '../composites/trace-paths';
@@ -198,26 +198,23 @@ interface FrameFileReads {
   files: FileFacts[];
   /** The symbols at each line, `k` being `path NUL line`. */
   symbols: SpanSymbol[];
-  sizes: { path: string; size: number }[];
 }
 
-/** The facts and sizes of the files of `at` and the code symbols at its lines, in one round trip. */
+/** The facts of the files of `at` and the code symbols at its lines, in one round trip. */
 async function frameFileReads(ctx: ToolContext, project: ProjectRow, at: readonly { path: string; line: number }[]): Promise<FrameFileReads> {
-  const paths = [...new Set(at.map((a) => a.path))];
-  const [files, symbols, sizes] = await Promise.all([
-    filesByPaths(ctx.db, project.id, paths),
+  const [files, symbols] = await Promise.all([
+    filesByPaths(ctx.db, project.id, [...new Set(at.map((a) => a.path))]),
     symbolsOverlapping(ctx.db, project.id, [...new Map(at.map((a) => [lineKey(a), { k: lineKey(a), path: a.path, start: a.line, end: a.line }])).values()], true),
-    fileSizes(ctx.db, project.id, paths),
   ]);
-  return { files, symbols, sizes };
+  return { files, symbols };
 }
 
 function lineKey(a: { path: string; line: number }): string {
   return `${a.path}\u0000${a.line}`;
 }
 
-/** What the mapped frames need of the reads: the files of `wanted`, the symbols at the i-th line keyed `i`, the sizes in `wanted`'s order. */
-function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads {
+/** What the mapped frames need of the reads: the files of `wanted`, the symbols at the i-th line keyed `i`, the files' sizes in `wanted`'s order. */
+function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads & { sizes: { path: string; size: number }[] } {
   const paths = new Set(wanted.map((w) => w.path));
   const byKey = new Map<string, SpanSymbol[]>();
   for (const s of reads.symbols) {
@@ -225,11 +222,14 @@ function pick(reads: FrameFileReads, wanted: readonly { path: string; line: numb
     if (list) list.push(s);
     else byKey.set(s.k, [s]);
   }
-  const size = new Map(reads.sizes.map((r) => [r.path, r]));
+  const facts = new Map(reads.files.map((f) => [f.path, f]));
   return {
     files: reads.files.filter((f) => paths.has(f.path)),
     symbols: wanted.flatMap((w, i) => (byKey.get(lineKey(w)) ?? []).map((s) => ({ ...s, k: String(i) }))),
-    sizes: [...paths].flatMap((p) => size.get(p) ?? []),
+    sizes: [...paths].flatMap((p) => {
+      const f = facts.get(p);
+      return f ? [{ path: p, size: f.size }] : [];
+    }),
   };
 }
 
