@@ -104,6 +104,8 @@ Index size and cold push on real repositories (bench/storage.mjs):
   --storage-projects <a,b>
                           projects of the cache to push (default ${STORAGE_PROJECTS.join(',')})
   --storage-keep <file>   copy the measured SQLite file to <file>
+  --storage-combined-only skip pushing and measuring each project alone on a fresh D1
+                          (the amplification target is per project; by default each is measured)
 Two D1 databases (bench/shards.mjs):
   --only shards           run only this stage: push real projects from the quality corpora cache
                           to a local server with two shards (placement by stored bytes); per
@@ -208,6 +210,7 @@ function options(argv) {
       'bundle-baseline': { type: 'string' },
       'storage-projects': { type: 'string' },
       'storage-keep': { type: 'string' },
+      'storage-combined-only': { type: 'boolean', default: false },
       'shards-projects': { type: 'string' },
       'shards-move-queries': { type: 'string' },
       'shards-calls': { type: 'string' },
@@ -248,6 +251,7 @@ function options(argv) {
     graphScip: Boolean(values['graph-scip']),
     storageProjects: values['storage-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
     storageKeep: values['storage-keep'] ? path.resolve(values['storage-keep']) : null,
+    storageEach: !values['storage-combined-only'],
     shardsProjects: values['shards-projects']?.split(',').map((p) => p.trim()).filter(Boolean) ?? null,
     shardsCalls: int(values['shards-calls'], '--shards-calls', 60),
     shardsMoveQueries: values['shards-move-queries'] === undefined ? null : int(values['shards-move-queries'], '--shards-move-queries', 400),
@@ -298,7 +302,7 @@ async function main() {
   }
   if (opts.only === 'storage') {
     log('storage stage: real projects pushed cold, bytes per table and index…');
-    results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, keep: opts.storageKeep, concurrency: opts.concurrency, live, log });
+    results.storage = await runStorage({ code, tmp, cache: opts.qualityCache, projects: opts.storageProjects, keep: opts.storageKeep, eachProject: opts.storageEach, concurrency: opts.concurrency, live, log });
   }
   if (opts.only === 'shards') {
     log('shards stage: real projects across two local databases, per-shard floor and calls, a move…');

@@ -95,10 +95,11 @@ export function measureDatabase(file) {
  * @param {string[] | null} o.projects
  * @param {number | null} o.concurrency
  * @param {string | null} [o.keep] copy the measured SQLite file here (to study it afterwards)
+ * @param {boolean} [o.eachProject] also push and measure each project alone (the target is per project)
  * @param {{ server: any, proxy: any }} o.live
  * @param {(line: string) => void} o.log
  */
-export async function runStorage({ code, tmp, cache, projects, keep = null, concurrency, live, log }) {
+export async function runStorage({ code, tmp, cache, projects, keep = null, eachProject = true, concurrency, live, log }) {
   const ids = projects ?? STORAGE_PROJECTS;
   const dirs = await copyProjects({ ids, cache, tmp: path.join(tmp, 'storage') });
 
@@ -126,28 +127,7 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, conc
   log(extract.ok ? `  extract-only (Node): ${extract.overall.mbps} MB/s` : `  extract-only unavailable: ${extract.reason}`);
 
   const persistTo = path.join(tmp, 'd1-storage');
-  await mkdir(persistTo, { recursive: true });
-  code.devServer.applyLocalMigrations(persistTo);
-  const key = `bench-${randomBytes(16).toString('hex')}`;
-  // One database measured: every project on the primary (docs/capacity.md turns the figures into a shard's capacity).
-  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key, PINCHER_PLACE_SHARDS: '0' } });
-  live.server = server;
-  const proxy = await startProxy(server.url);
-  live.proxy = proxy;
-  const pushes = [];
-  try {
-    for (const { id, dir } of dirs) {
-      const r = await cliPush({ root: code.root, dir, url: proxy.url, key, project: `s-${id}`, ref: 'bench', commit: 'storage', serverPgid: server.pid, proxy, concurrency });
-      const s = r.summary;
-      pushes.push({ id, wall_ms: r.wallMs, server_cpu_s: r.serverCpuS, server_cpu_by_command: r.serverCpuByCommand, files: s.files, symbols: s.symbols?.total ?? null, commit_ms: r.phases.commit_ms, batches_ms: r.phases.batches_ms });
-      log(`  pushed ${id}: ${(r.wallMs / 1000).toFixed(1)} s, ${s.files.new} files, ${s.symbols?.total} symbols`);
-    }
-  } finally {
-    live.server = null;
-    live.proxy = null;
-    await Promise.allSettled([server.stop(), proxy.close()]);
-    killGroup(server.pid, 'SIGKILL');
-  }
+  const pushes = await pushInto({ code, persistTo, dirs, concurrency, live, log });
   const file = await d1File(persistTo);
   if (keep) {
     await cp(file, keep);
@@ -162,6 +142,7 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, conc
   // server's front proxy and esbuild's watcher, which a deployed Worker does not run.
   const workerdCpuS = pushes.reduce((a, p) => a + (p.server_cpu_by_command?.workerd ?? 0), 0);
   const totals = { symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0 };
+  const each = eachProject ? await measureEach({ code, tmp, dirs, concurrency, live, log }) : null;
   return {
     projects: ids,
     walked: { files: walkedFiles, bytes: walkedBytes },
@@ -184,7 +165,75 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, conc
     database: db,
     amplification: round(db.database_bytes / db.source_bytes, 2),
     amplification_target: AMPLIFICATION_TARGET,
+    each,
   };
+}
+
+/**
+ * Pushes `dirs` cold, one after the other, to a local server on a fresh D1 at `persistTo`.
+ * @param {{ code: { root: string, devServer: any }, persistTo: string, dirs: { id: string, dir: string }[], concurrency: number | null, live: { server: any, proxy: any }, log: (line: string) => void, quiet?: boolean, from?: string }} o
+ *   `from`: a migrated empty D1 folder to copy instead of applying the migrations again (wrangler takes seconds per shard)
+ */
+async function pushInto({ code, persistTo, dirs, concurrency, live, log, quiet = false, from }) {
+  if (from) await cp(from, persistTo, { recursive: true });
+  else {
+    await mkdir(persistTo, { recursive: true });
+    code.devServer.applyLocalMigrations(persistTo);
+  }
+  const key = `bench-${randomBytes(16).toString('hex')}`;
+  // One database measured: every project on the primary (docs/capacity.md turns the figures into a shard's capacity).
+  const server = await code.devServer.startDevServer({ persistTo, vars: { PINCHER_HTTP_KEY: key, PINCHER_PLACE_SHARDS: '0' } });
+  live.server = server;
+  const proxy = await startProxy(server.url);
+  live.proxy = proxy;
+  const pushes = [];
+  try {
+    for (const { id, dir } of dirs) {
+      const r = await cliPush({ root: code.root, dir, url: proxy.url, key, project: `s-${id}`, ref: 'bench', commit: 'storage', serverPgid: server.pid, proxy, concurrency });
+      const s = r.summary;
+      pushes.push({ id, wall_ms: r.wallMs, server_cpu_s: r.serverCpuS, server_cpu_by_command: r.serverCpuByCommand, files: s.files, symbols: s.symbols?.total ?? null, commit_ms: r.phases.commit_ms, batches_ms: r.phases.batches_ms });
+      if (!quiet) log(`  pushed ${id}: ${(r.wallMs / 1000).toFixed(1)} s, ${s.files.new} files, ${s.symbols?.total} symbols`);
+    }
+  } finally {
+    live.server = null;
+    live.proxy = null;
+    await Promise.allSettled([server.stop(), proxy.close()]);
+    killGroup(server.pid, 'SIGKILL');
+  }
+  return pushes;
+}
+
+/**
+ * The target is per project: each project pushed alone to a fresh D1 and measured, its index being
+ * the database's bytes over those of the same database before the push (the schema's own pages:
+ * every table and index takes a page even when empty, which would weigh on a small project).
+ * @param {{ code: { root: string, devServer: any }, tmp: string, dirs: { id: string, dir: string }[], concurrency: number | null, live: { server: any, proxy: any }, log: (line: string) => void }} o
+ */
+async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
+  log('  each project alone, on a fresh D1…');
+  const emptyAt = path.join(tmp, 'd1-storage-empty');
+  await mkdir(emptyAt, { recursive: true });
+  code.devServer.applyLocalMigrations(emptyAt);
+  const template = path.join(tmp, 'd1-storage-template');
+  await cp(emptyAt, template, { recursive: true });
+  const empty = measureDatabase(await d1File(emptyAt));
+  const out = [];
+  for (const d of dirs) {
+    const persistTo = path.join(tmp, `d1-storage-${d.id}`);
+    await pushInto({ code, persistTo, dirs: [d], concurrency, live, log, quiet: true, from: template });
+    const db = measureDatabase(await d1File(persistTo));
+    const index = db.database_bytes - empty.database_bytes;
+    /** @type {Record<string, number>} bytes per table with its indexes, over the empty database's */
+    const tables = {};
+    for (const [name, t] of Object.entries(db.tables)) {
+      const e = empty.tables[name];
+      tables[name] = t.table + sum(t.indexes) - (e ? e.table + sum(e.indexes) : 0);
+    }
+    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0, tables };
+    out.push(row);
+    log(`  ${d.id}: ${mbs(db.source_bytes)} MB source, index ${mbs(index)} MB = ${row.amplification}×`);
+  }
+  return { empty_database_bytes: empty.database_bytes, projects: out };
 }
 
 /**
@@ -219,6 +268,16 @@ export function formatStorage(s, renderTable) {
   if (db.free_bytes > 0) rows.push(['(free pages, reused before the file grows)', null, mbs(db.free_bytes), null, perMb(db.free_bytes), null]);
   rows.push(['all', null, null, null, perMb(db.database_bytes), null]);
   const out = [renderTable(rows, { title: `Storage: ${s.projects.join(', ')} — ${db.files} files, ${mbs(db.source_bytes)} MB stored source in ${db.blobs} blobs; database ${mbs(db.database_bytes)} MB = ${s.amplification}× (target ≤ ${s.amplification_target}×); ${s.totals.symbols} symbols, ${s.totals.edges} edges` })];
+  if (s.each) {
+    const shown = ['blobs', 'symbols', 'edges', 'extractions', 'symbols_fts', 'blob_grams'];
+    const each = [['project', 'files', 'source MB', 'index MB', '× source', 'verdict', ...shown.map((t) => `${t} /MB`), 'rest /MB']];
+    for (const p of s.each.projects) {
+      const per = (/** @type {number} */ b) => round(b / p.source_bytes, 3);
+      const rest = Object.entries(p.tables).filter(([t]) => !shown.includes(t)).reduce((a, [, b]) => a + b, 0);
+      each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(p.tables[t] ?? 0)), per(rest)]);
+    }
+    out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the database over the empty one (${mbs(s.each.empty_database_bytes)} MB of schema pages), target ≤ ${s.amplification_target}×` }));
+  }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
   out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes) / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);

@@ -4,7 +4,7 @@
  * arrays, not objects, so the field names are not repeated in every row (they
  * were about 40 % of the bytes). The positions below are the only place that
  * knows the layout: the commit reads symbols with `SYMBOL_FIELD`, and the
- * `refs` view (migration 0013) reads references with the `REF_*` positions.
+ * `refs` view (migration 0024) reads references with the `REF_*` positions.
  * Booleans are 0/1; absent values are null.
  */
 import type { ExtractedReference, ExtractedSymbol } from '../extract/types';
@@ -33,16 +33,35 @@ export const SYMBOL_FIELD = {
 } as const;
 
 /**
- * Position of each reference field, as the `refs` view (migration 0013) reads them. The kind is
- * its index in REF_KINDS; a target equal to the name is stored as the number 1; trailing nulls
- * are left out (a missing position reads as null).
+ * Position of each reference field within its stored item, as the `refs` view (migration 0024) reads them.
+ * A file's references are stored in runs of the same enclosing symbol, in extraction order: each run is
+ * `[enclosing, ref, ref, …]` (the enclosing key, or null at module level, stated once per run: it was
+ * about 40 % of the bytes when repeated on every reference). Within a ref, the kind is its index in
+ * REF_KINDS; the target is the number 1 when it equals the name, a negative number -k when it is the
+ * name less its first k characters (`t.Errorf` → `Errorf`: -2), otherwise itself; trailing nulls are
+ * left out (a missing position reads as null).
  */
-export const REF_FIELD = { kind: 0, line: 1, name: 2, target: 3, enclosing: 4, importedNames: 5 } as const;
+export const REF_FIELD = { kind: 0, line: 1, name: 2, target: 3, importedNames: 4 } as const;
 
 /** Reference kinds by their stored number. */
 export const REF_KINDS = ['call', 'import', 'inherit'] as const satisfies readonly ExtractedReference['kind'][];
 
 const bit = (b: boolean | undefined): 0 | 1 => (b ? 1 : 0);
+
+/** Characters (code points, as SQLite's length() and substr() count them) in `text`. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The stored form of a reference's target (see REF_FIELD). */
+function storedTarget(name: string, target: string | null): string | number | null {
+  if (target === null) return null;
+  if (target === name) return 1;
+  if (target.length < name.length && name.endsWith(target)) return -(codePoints(name) - codePoints(target));
+  return target;
+}
 
 /** The stored form of a file's symbols. */
 export function encodeSymbols(symbols: readonly StoredSymbol[]): string {
@@ -68,15 +87,17 @@ export function encodeSymbols(symbols: readonly StoredSymbol[]): string {
   );
 }
 
-/** The stored form of a file's references. */
+/** The stored form of a file's references: runs of the same enclosing symbol (see REF_FIELD). */
 export function encodeRefs(refs: readonly ExtractedReference[]): string {
-  return JSON.stringify(
-    refs.map((r) => {
-      const row: unknown[] = [REF_KINDS.indexOf(r.kind), r.line, r.name, r.target !== null && r.target === r.name ? 1 : r.target, r.enclosing, r.imported_names];
-      while (row.length > REF_FIELD.target && row[row.length - 1] === null) row.pop();
-      return row;
-    }),
-  );
+  const runs: unknown[][] = [];
+  let run: unknown[] | null = null;
+  for (const r of refs) {
+    if (run === null || run[0] !== r.enclosing) runs.push((run = [r.enclosing]));
+    const row: unknown[] = [REF_KINDS.indexOf(r.kind), r.line, r.name, storedTarget(r.name, r.target), r.imported_names];
+    while (row.length > REF_FIELD.target && row[row.length - 1] === null) row.pop();
+    run.push(row);
+  }
+  return JSON.stringify(runs);
 }
 
 /** SQL reading symbol field `f` of the JSON array `value` (a `json_each` row of symbols_json). */

@@ -235,7 +235,7 @@ export const symbols = sqliteTable(
 /*
  * References (call sites, imports, inheritance) are stored once, in
  * `extractions.refs_json` (src/db/extraction-json.ts has the layout). The
- * `refs` view (migration 0011, hand-written: drizzle-kit does not model it)
+ * `refs` view (migration 0024, hand-written: drizzle-kit does not model it)
  * reads them as rows (project_id, file_path, language, kind, name, target,
  * imported_names, enclosing, line) through each visible file's extraction;
  * `enclosing` is the symbol id of the innermost enclosing symbol.

@@ -1,8 +1,10 @@
-import { env } from 'cloudflare:workers';
+import { env as poolEnv } from 'cloudflare:workers';
+import type { D1Migration } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { encodeRefs, encodeSymbols, type StoredSymbol } from '../../../src/db/extraction-json';
 import type { ExtractedReference } from '../../../src/extract/types';
 
+const env = poolEnv as typeof poolEnv & { TEST_MIGRATIONS: D1Migration[] };
 const PROJECT = 'xjson-project-id';
 const HASH = 'a'.repeat(64);
 
@@ -12,18 +14,21 @@ const refs: ExtractedReference[] = [
   { kind: 'inherit', name: 'Base', target: 'Base', imported_names: null, enclosing: null, line: 3 },
 ];
 
-async function seed(): Promise<void> {
+/** Stores `refsJson` as the extraction of one file of `project`. */
+async function store(project: string, path: string, hash: string, language: string, refsJson: string): Promise<void> {
   await env.DB.batch([
     env.DB.prepare(
       `INSERT INTO extractions (hash, language, extractor_version, corpus, status, symbols_json, refs_json, created_at)
-       VALUES (?1, 'typescript', 1, 'code', 'ok', '[]', ?2, 0) ON CONFLICT DO NOTHING`,
-    ).bind(HASH, encodeRefs(refs)),
+       VALUES (?1, ?2, 1, 'code', 'ok', '[]', ?3, 0) ON CONFLICT DO NOTHING`,
+    ).bind(hash, language, refsJson),
     env.DB.prepare(
       `INSERT INTO files (project_id, path, hash, size, language, corpus, status, symbol_count, extractor_version, indexed_at)
-       VALUES (?1, 'src/main.ts', ?2, 10, 'typescript', 'code', 'indexed', 0, 1, 0) ON CONFLICT DO NOTHING`,
-    ).bind(PROJECT, HASH),
+       VALUES (?1, ?2, ?3, 10, ?4, 'code', 'indexed', 0, 1, 0) ON CONFLICT DO NOTHING`,
+    ).bind(project, path, hash, language),
   ]);
 }
+
+const seed = () => store(PROJECT, 'src/main.ts', HASH, 'typescript', encodeRefs(refs));
 
 async function plan(sql: string, ...binds: unknown[]): Promise<string> {
   const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...binds).all<{ detail: string }>();
@@ -78,5 +83,92 @@ describe('extraction output stored once', () => {
     expect(stored[0]).toEqual([null, 'b', 'A.b', 'Method', 'b()', null, 'A', 1, 0, 1, 2, 0, 9, 1, 'b', 0]);
     expect(stored[1][0]).toBe('A.b#Method~2');
     expect(stored[1][15]).toBe(1);
+  });
+
+  it('stores references in runs of one enclosing symbol, the enclosing key once per run, in extraction order', () => {
+    const stored = JSON.parse(
+      encodeRefs([
+        { kind: 'import', name: './util', target: null, imported_names: ['helper'], enclosing: null, line: 1 },
+        { kind: 'call', name: 'a.run', target: 'run', imported_names: null, enclosing: 'F#Function', line: 4 },
+        { kind: 'call', name: 'go', target: 'go', imported_names: null, enclosing: 'F#Function', line: 5 },
+        { kind: 'call', name: 'x', target: 'y', imported_names: null, enclosing: 'G#Function', line: 9 },
+        { kind: 'call', name: 'late', target: null, imported_names: null, enclosing: 'F#Function', line: 12 },
+      ]),
+    );
+    expect(stored).toEqual([
+      [null, [1, 1, './util', null, ['helper']]],
+      ['F#Function', [0, 4, 'a.run', -2], [0, 5, 'go', 1]],
+      ['G#Function', [0, 9, 'x', 'y']],
+      ['F#Function', [0, 12, 'late']],
+    ]);
+    expect(encodeRefs([])).toBe('[]');
+  });
+
+  it('reads back through the refs view each run, each target cut from its name by characters, not UTF-16 units', async () => {
+    const project = 'xjson-runs-project';
+    const hash = 'b'.repeat(64);
+    const refs: ExtractedReference[] = [
+      { kind: 'call', name: '𝒳.ünï.Möve', target: 'Möve', imported_names: null, enclosing: 'Übung.run#Method', line: 3 },
+      { kind: 'call', name: 'émoji😀.go', target: 'go', imported_names: null, enclosing: 'Übung.run#Method', line: 4 },
+      { kind: 'call', name: 'same', target: 'same', imported_names: null, enclosing: null, line: 6 },
+      { kind: 'call', name: 'obj.', target: '', imported_names: null, enclosing: null, line: 7 },
+      { kind: 'inherit', name: 'Base', target: 'OtherBase', imported_names: null, enclosing: 'K#Class', line: 8 },
+      { kind: 'import', name: './m', target: null, imported_names: ['*'], enclosing: 'K#Class', line: 9 },
+    ];
+    await store(project, 'src/ü.ts', hash, 'typescript', encodeRefs(refs));
+    const rows = await env.DB.prepare('SELECT kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1').bind(project).all();
+    expect(rows.results).toEqual(
+      refs.map((r) => ({
+        kind: r.kind,
+        name: r.name,
+        target: r.target,
+        imported_names: r.imported_names ? JSON.stringify(r.imported_names) : null,
+        enclosing: r.enclosing ? `src/ü.ts::${r.enclosing}` : null,
+        line: r.line,
+      })),
+    );
+  });
+
+  it('migration 0024 rewrites references stored one per item into runs, read back the same through the refs view', async () => {
+    const project = 'xjson-migrated-project';
+    const hash = 'c'.repeat(64);
+    // The layout before migration 0024: [kind, line, name, target (1: the name), enclosing, imported_names], trailing nulls left out.
+    const before = JSON.stringify([
+      [1, 1, './util', null, null, ['helper', '*']],
+      [0, 7, 'obj.run', 'run', 'Main.start#Method'],
+      [0, 8, 'go', 1, 'Main.start#Method'],
+      [2, 3, 'Base', 1],
+      [0, 9, 'free'],
+      [0, 10, '𝒳.ünï', 'ünï', 'Main.stop#Method'],
+      [0, 11, 'a.b', 'zb', 'Main.start#Method'],
+    ]);
+    await store(project, 'm.py', hash, 'python', before);
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0024_'));
+    if (!migration) throw new Error('migration 0024 is missing');
+    // Applied again on top of the migrated schema: its UPDATE rewrites only rows still in the old layout.
+    for (const q of migration.queries) await env.DB.prepare(q).run();
+    const rows = await env.DB.prepare('SELECT kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1').bind(project).all();
+    const E = (k: string | null) => (k === null ? null : `m.py::${k}`);
+    expect(rows.results).toEqual([
+      { kind: 'import', name: './util', target: null, imported_names: '["helper","*"]', enclosing: null, line: 1 },
+      { kind: 'call', name: 'obj.run', target: 'run', imported_names: null, enclosing: E('Main.start#Method'), line: 7 },
+      { kind: 'call', name: 'go', target: 'go', imported_names: null, enclosing: E('Main.start#Method'), line: 8 },
+      { kind: 'inherit', name: 'Base', target: 'Base', imported_names: null, enclosing: null, line: 3 },
+      { kind: 'call', name: 'free', target: null, imported_names: null, enclosing: null, line: 9 },
+      { kind: 'call', name: '𝒳.ünï', target: 'ünï', imported_names: null, enclosing: E('Main.stop#Method'), line: 10 },
+      { kind: 'call', name: 'a.b', target: 'zb', imported_names: null, enclosing: E('Main.start#Method'), line: 11 },
+    ]);
+    // The stored form is what the encoder writes for the same references.
+    const stored = await env.DB.prepare('SELECT refs_json FROM extractions WHERE hash = ?1').bind(hash).first<{ refs_json: string }>();
+    const asExtracted: ExtractedReference[] = (rows.results as any[]).map((r) => ({
+      kind: r.kind,
+      name: r.name,
+      target: r.target,
+      imported_names: r.imported_names === null ? null : JSON.parse(r.imported_names),
+      enclosing: r.enclosing === null ? null : r.enclosing.slice('m.py::'.length),
+      line: r.line,
+    }));
+    expect(stored?.refs_json).toBe(encodeRefs(asExtracted));
+    expect(stored!.refs_json.length).toBeLessThan(before.length);
   });
 });
