@@ -205,8 +205,9 @@ async function pushInto({ code, persistTo, dirs, concurrency, live, log, quiet =
 
 /**
  * The target is per project: each project pushed alone to a fresh D1 and measured, its index being
- * the database's bytes over those of the same database before the push (the schema's own pages:
- * every table and index takes a page even when empty, which would weigh on a small project).
+ * the database's pages in use over those of the same database before the push (the schema's own
+ * pages: every table and index takes a page even when empty, which would weigh on a small project);
+ * free pages, left by the push's deleted staging rows and reused before the file grows, are not counted.
  * @param {{ code: { root: string, devServer: any }, tmp: string, dirs: { id: string, dir: string }[], concurrency: number | null, live: { server: any, proxy: any }, log: (line: string) => void }} o
  */
 async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
@@ -222,14 +223,15 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
     const persistTo = path.join(tmp, `d1-storage-${d.id}`);
     await pushInto({ code, persistTo, dirs: [d], concurrency, live, log, quiet: true, from: template });
     const db = measureDatabase(await d1File(persistTo));
-    const index = db.database_bytes - empty.database_bytes;
+    // Free pages (a push deletes its staging rows) are reused before the file grows: not the index's.
+    const index = db.database_bytes - db.free_bytes - (empty.database_bytes - empty.free_bytes);
     /** @type {Record<string, number>} bytes per table with its indexes, over the empty database's */
     const tables = {};
     for (const [name, t] of Object.entries(db.tables)) {
       const e = empty.tables[name];
       tables[name] = t.table + sum(t.indexes) - (e ? e.table + sum(e.indexes) : 0);
     }
-    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0, tables };
+    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, free_bytes: db.free_bytes, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0, tables };
     out.push(row);
     log(`  ${d.id}: ${mbs(db.source_bytes)} MB source, index ${mbs(index)} MB = ${row.amplification}×`);
   }
@@ -276,7 +278,7 @@ export function formatStorage(s, renderTable) {
       const rest = Object.entries(p.tables).filter(([t]) => !shown.includes(t)).reduce((a, [, b]) => a + b, 0);
       each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(p.tables[t] ?? 0)), per(rest)]);
     }
-    out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the database over the empty one (${mbs(s.each.empty_database_bytes)} MB of schema pages), target ≤ ${s.amplification_target}×` }));
+    out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the pages in use over the empty database's (${mbs(s.each.empty_database_bytes)} MB of schema pages), free pages not counted, target ≤ ${s.amplification_target}×` }));
   }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
