@@ -39,7 +39,9 @@ export const SYMBOL_FIELD = {
  * about 40 % of the bytes when repeated on every reference). Within a ref, the kind is its index in
  * REF_KINDS; the target is the number 1 when it equals the name, a negative number -k when it is the
  * name less its first k characters (`t.Errorf` → `Errorf`: -2), otherwise itself; trailing nulls are
- * left out (a missing position reads as null).
+ * left out (a missing position reads as null). The view also reads rows written before migration 0024,
+ * one item per reference (`[kind, line, name, target, enclosing, imported_names]`): the migration rewrites
+ * none, and such a row stays until its file's extraction is written again.
  */
 export const REF_FIELD = { kind: 0, line: 1, name: 2, target: 3, importedNames: 4 } as const;
 

@@ -129,9 +129,7 @@ describe('extraction output stored once', () => {
     );
   });
 
-  it('migration 0024 rewrites references stored one per item into runs, read back the same through the refs view', async () => {
-    const project = 'xjson-migrated-project';
-    const hash = 'c'.repeat(64);
+  it('reads references stored one per item, as written before migration 0024, the same as runs of the same references', async () => {
     // The layout before migration 0024: [kind, line, name, target (1: the name), enclosing, imported_names], trailing nulls left out.
     const before = JSON.stringify([
       [1, 1, './util', null, null, ['helper', '*']],
@@ -142,14 +140,15 @@ describe('extraction output stored once', () => {
       [0, 10, '𝒳.ünï', 'ünï', 'Main.stop#Method'],
       [0, 11, 'a.b', 'zb', 'Main.start#Method'],
     ]);
-    await store(project, 'm.py', hash, 'python', before);
+    await store('xjson-old-layout', 'm.py', 'c'.repeat(64), 'python', before);
     const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0024_'));
     if (!migration) throw new Error('migration 0024 is missing');
-    // Applied again on top of the migrated schema: its UPDATE rewrites only rows still in the old layout.
+    // Applied again on top of the migrated schema: it only replaces the view, and rewrites no stored row.
     for (const q of migration.queries) await env.DB.prepare(q).run();
-    const rows = await env.DB.prepare('SELECT kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1').bind(project).all();
+    const read = async (project: string) =>
+      (await env.DB.prepare('SELECT kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1').bind(project).all()).results;
     const E = (k: string | null) => (k === null ? null : `m.py::${k}`);
-    expect(rows.results).toEqual([
+    const expected = [
       { kind: 'import', name: './util', target: null, imported_names: '["helper","*"]', enclosing: null, line: 1 },
       { kind: 'call', name: 'obj.run', target: 'run', imported_names: null, enclosing: E('Main.start#Method'), line: 7 },
       { kind: 'call', name: 'go', target: 'go', imported_names: null, enclosing: E('Main.start#Method'), line: 8 },
@@ -157,18 +156,21 @@ describe('extraction output stored once', () => {
       { kind: 'call', name: 'free', target: null, imported_names: null, enclosing: null, line: 9 },
       { kind: 'call', name: '𝒳.ünï', target: 'ünï', imported_names: null, enclosing: E('Main.stop#Method'), line: 10 },
       { kind: 'call', name: 'a.b', target: 'zb', imported_names: null, enclosing: E('Main.start#Method'), line: 11 },
-    ]);
-    // The stored form is what the encoder writes for the same references.
-    const stored = await env.DB.prepare('SELECT refs_json FROM extractions WHERE hash = ?1').bind(hash).first<{ refs_json: string }>();
-    const asExtracted: ExtractedReference[] = (rows.results as any[]).map((r) => ({
-      kind: r.kind,
+    ];
+    expect(await read('xjson-old-layout')).toEqual(expected);
+    expect((await env.DB.prepare('SELECT refs_json FROM extractions WHERE hash = ?1').bind('c'.repeat(64)).first<{ refs_json: string }>())?.refs_json).toBe(before);
+    // The same references written by today's encoder: runs, shorter, read back the same.
+    const asExtracted: ExtractedReference[] = expected.map((r) => ({
+      kind: r.kind as ExtractedReference['kind'],
       name: r.name,
       target: r.target,
       imported_names: r.imported_names === null ? null : JSON.parse(r.imported_names),
       enclosing: r.enclosing === null ? null : r.enclosing.slice('m.py::'.length),
       line: r.line,
     }));
-    expect(stored?.refs_json).toBe(encodeRefs(asExtracted));
-    expect(stored!.refs_json.length).toBeLessThan(before.length);
+    const runs = encodeRefs(asExtracted);
+    expect(runs.length).toBeLessThan(before.length);
+    await store('xjson-new-layout', 'm.py', 'd'.repeat(64), 'python', runs);
+    expect(await read('xjson-new-layout')).toEqual(expected);
   });
 });

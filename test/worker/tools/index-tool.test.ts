@@ -299,6 +299,45 @@ describe('index force: server-side re-extraction', () => {
     expect(await rows("SELECT u.status FROM uploads u JOIN projects p ON p.id = u.project_id WHERE p.name = 'idx-force' AND u.status = 'open'")).toEqual([]);
   });
 
+  it('reads references stored in the layout before migration 0024 as before: a re-resolved graph is the same; a changed file is stored as runs', async () => {
+    const files = { 'src/calc.ts': tsSource('idx layout'), 'lib/greet.py': pySource('idx layout') };
+    await push('idx-layout', files);
+    const p = (await projectRow('idx-layout'))!;
+    const refsOf = () => rows('SELECT file_path, kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1 ORDER BY file_path, line, name', p.id);
+    const edgesOf = () => rows('SELECT src_file, src_key, dst_file, dst_key, name, line, kind, provenance, confidence FROM edges WHERE project_id = ?1 ORDER BY src_file, line, name, dst_key', p.id);
+    const layouts = () =>
+      rows<{ path: string; old: number }>("SELECT f.path, json_type(e.refs_json, '$[0][0]') = 'integer' AS old FROM files f JOIN extractions e ON e.hash = f.hash WHERE f.project_id = ?1 AND e.refs_json <> '[]' ORDER BY f.path", p.id);
+    const refs = await refsOf();
+    const edges = await edgesOf();
+    expect(refs.length).toBeGreaterThan(0);
+    expect(edges.length).toBeGreaterThan(0);
+    // As if extracted before migration 0024: one item per reference, its enclosing key on each.
+    const stored = await rows<{ hash: string; refs_json: string }>('SELECT DISTINCT e.hash, e.refs_json FROM extractions e JOIN files f ON f.hash = e.hash WHERE f.project_id = ?1', p.id);
+    for (const { hash, refs_json } of stored) {
+      const old = (JSON.parse(refs_json) as unknown[][]).flatMap(([enclosing, ...items]) =>
+        (items as unknown[][]).map(([kind, line, name, target, imported]) => {
+          const full = typeof target === 'number' && target < 0 ? (name as string).slice(-target) : target;
+          const item = [kind, line, name, full ?? null, enclosing, imported ?? null];
+          while (item.length > 3 && item[item.length - 1] === null) item.pop();
+          return item;
+        }),
+      );
+      await env.DB.prepare('UPDATE extractions SET refs_json = ?2 WHERE hash = ?1').bind(hash, JSON.stringify(old)).run();
+    }
+    expect(await layouts()).toEqual([{ path: 'src/calc.ts', old: 1 }]);
+    expect(await refsOf()).toEqual(refs);
+
+    // index force commits again and resolves the graph from the stored references, in the old layout.
+    const r = await index({ project: 'idx-layout', force: true });
+    expect(r.body.result).toMatchObject({ done: true });
+    expect(await refsOf()).toEqual(refs);
+    expect(await edgesOf()).toEqual(edges);
+
+    // A changed file's new extraction is stored as runs.
+    await push('idx-layout', { ...files, 'src/calc.ts': tsSource('idx layout 2') });
+    expect(await layouts()).toEqual([{ path: 'src/calc.ts', old: 0 }]);
+  });
+
   it('a project over 150 files needs several calls: each answer until the last carries done=false, upload_id, remaining and the next call', async () => {
     const N = 310;
     const files: Record<string, string> = {};
