@@ -50,8 +50,9 @@ export const indexTool = defineTool({
   name: 'index',
   title: 'Index files or re-extract a project',
   description:
-    'Write to a project index. Either files (inline, merged into the project) or force=true (re-extract every stored file ' +
-    'with the current extractor, in resumable chunks). Exactly one of files or force. CI should use `npx --yes <server>/v1/cli.tgz push`.',
+    'Write to a project index. Either files (inline, merged into the project) or force=true (rebuild every stored file: ' +
+    'files the current extractor has not extracted are re-extracted, in resumable chunks; symbols and the call graph are rebuilt). ' +
+    'Exactly one of files or force. CI should use `npx --yes <server>/v1/cli.tgz push`.',
   tier: 'heavy',
   toolset: 'full',
   writes: { idempotent: true },
@@ -64,7 +65,10 @@ export const indexTool = defineTool({
       .optional()
       .describe(`Files to add or replace: relative /-separated paths; at most ${INLINE_MAX_FILES} files and 768 KiB of content in total. Not with force.`),
     replace: z.boolean().default(false).describe('With files: true deletes project files not listed; default false merges.'),
-    force: z.boolean().default(false).describe('Re-extract the stored content of every file. Not with files. Repeat with upload_id until done.'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('Rebuild every stored file; re-extract those the current extractor has not extracted. Not with files. Repeat with upload_id until done.'),
     upload_id: z.string().optional().describe('Continue the force run named in the previous answer (next_steps carries it).'),
     ref: z.string().max(200).optional().describe('Ref label for this index (e.g. main).'),
   }),
