@@ -215,13 +215,11 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
   const emptyAt = path.join(tmp, 'd1-storage-empty');
   await mkdir(emptyAt, { recursive: true });
   code.devServer.applyLocalMigrations(emptyAt);
-  const template = path.join(tmp, 'd1-storage-template');
-  await cp(emptyAt, template, { recursive: true });
   const empty = measureDatabase(await d1File(emptyAt));
   const out = [];
   for (const d of dirs) {
     const persistTo = path.join(tmp, `d1-storage-${d.id}`);
-    await pushInto({ code, persistTo, dirs: [d], concurrency, live, log, quiet: true, from: template });
+    await pushInto({ code, persistTo, dirs: [d], concurrency, live, log, quiet: true, from: emptyAt });
     const db = measureDatabase(await d1File(persistTo));
     // Free pages (a push deletes its staging rows) are reused before the file grows: not the index's.
     const index = db.database_bytes - db.free_bytes - (empty.database_bytes - empty.free_bytes);

@@ -36,7 +36,7 @@ export const SYMBOL_FIELD = {
  * Position of each reference field within its stored item, as the `refs` view (migration 0024) reads them.
  * A file's references are stored in runs of the same enclosing symbol, in extraction order: each run is
  * `[enclosing, ref, ref, …]` (the enclosing key, or null at module level, stated once per run: it was
- * about 40 % of the bytes when repeated on every reference). Within a ref, the kind is its index in
+ * about half of the bytes when repeated on every reference). Within a ref, the kind is its index in
  * REF_KINDS; the target is the number 1 when it equals the name, a negative number -k when it is the
  * name less its first k characters (`t.Errorf` → `Errorf`: -2), otherwise itself; trailing nulls are
  * left out (a missing position reads as null). The view also reads rows written before migration 0024,
