@@ -126,7 +126,7 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   // look-up when every mapped path was guessed at its frame's line, else in one more round trip.
   const wanted = mapped.map((m) => ({ path: m.path, line: m.frame.line }));
   const guesses = new Set(guessed.map(lineKey));
-  const { files, symbols, sizes } = early && wanted.every((w) => guesses.has(lineKey(w))) ? pick(await early, wanted) : pick(await frameFileReads(ctx, project, wanted), wanted);
+  const { files, symbols } = pick(await (early && wanted.every((w) => guesses.has(lineKey(w))) ? early : frameFileReads(ctx, project, wanted)), wanted);
   const facts = new Map(files.map((f) => [f.path, f]));
   const past = mapped.filter((m) => (facts.get(m.path)?.lines ?? Infinity) < m.frame.line);
   if (past.length > 0) {
@@ -172,7 +172,7 @@ async function investigate(ctx: ToolContext, project: ProjectRow, parsed: Parsed
   } else {
     explainNoSymbol(ctx, project, parsed, located, unindexed, library, facts);
   }
-  fullFileReadBaseline(ctx, project.id, sizes);
+  fullFileReadBaseline(ctx, project.id, files);
   return result;
 }
 
@@ -213,8 +213,8 @@ function lineKey(a: { path: string; line: number }): string {
   return `${a.path}\u0000${a.line}`;
 }
 
-/** What the mapped frames need of the reads: the files of `wanted`, the symbols at the i-th line keyed `i`, the files' sizes in `wanted`'s order. */
-function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads & { sizes: { path: string; size: number }[] } {
+/** What the mapped frames need of the reads: the files of `wanted` (with their sizes), the symbols at the i-th line keyed `i`. */
+function pick(reads: FrameFileReads, wanted: readonly { path: string; line: number }[]): FrameFileReads {
   const paths = new Set(wanted.map((w) => w.path));
   const byKey = new Map<string, SpanSymbol[]>();
   for (const s of reads.symbols) {
@@ -222,14 +222,9 @@ function pick(reads: FrameFileReads, wanted: readonly { path: string; line: numb
     if (list) list.push(s);
     else byKey.set(s.k, [s]);
   }
-  const facts = new Map(reads.files.map((f) => [f.path, f]));
   return {
     files: reads.files.filter((f) => paths.has(f.path)),
     symbols: wanted.flatMap((w, i) => (byKey.get(lineKey(w)) ?? []).map((s) => ({ ...s, k: String(i) }))),
-    sizes: [...paths].flatMap((p) => {
-      const f = facts.get(p);
-      return f ? [{ path: p, size: f.size }] : [];
-    }),
   };
 }
 

@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contestedContents } from '../../../src/db/composites';
-import { push } from '../upload/support';
+import { projectRow, push } from '../upload/support';
 
 // changes reads the contents of the diff files both of whose sides are stored (to choose the side the index holds)
 // with the look-up of which paths are stored. These hold what that read takes: the pairs with both paths stored, in
-// the pairs' order, while the pair and byte caps allow (the read in tools/changes.ts reads what they leave out).
+// the pairs' order, while the pair and byte caps allow (tools/changes.ts assumes the old side for what they leave out).
 const DB = (env as unknown as { DB: D1Database }).DB;
 const PROJECT = 'contested-contents';
 const FILES = {
@@ -20,7 +20,7 @@ let projectId = '';
 beforeAll(async () => {
   const r = await push(PROJECT, FILES);
   expect(r.commit?.status).toBe(200);
-  projectId = (await DB.prepare('SELECT id FROM projects WHERE name = ?1').bind(PROJECT).first<{ id: string }>())!.id;
+  projectId = (await projectRow(PROJECT))!.id;
 });
 
 describe('the contents of diff files both of whose sides are stored', () => {
