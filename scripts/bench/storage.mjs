@@ -54,6 +54,20 @@ async function d1File(persistTo) {
 }
 
 /**
+ * The per-project table's columns that sum several tables: an edge's rows and its ends' (migration 0025).
+ * @type {Record<string, string[]>}
+ */
+const SHOWN_AS = { edges: ['edge_rows', 'edge_ends'] };
+
+/**
+ * Edges in a measured database: rows of `edge_rows` (migration 0025), or of the `edges` table before it.
+ * @param {{ tables: Record<string, { rows: number | null }> }} db
+ */
+function edgeRows(db) {
+  return db.tables.edge_rows?.rows ?? db.tables.edges?.rows ?? 0;
+}
+
+/**
  * Bytes of every table with its indexes, from `dbstat` (pages as stored, free space included).
  * @param {string} file
  */
@@ -141,7 +155,7 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, each
   // The Worker's runtime alone: the group also holds wrangler's Node process, the local
   // server's front proxy and esbuild's watcher, which a deployed Worker does not run.
   const workerdCpuS = pushes.reduce((a, p) => a + (p.server_cpu_by_command?.workerd ?? 0), 0);
-  const totals = { symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0 };
+  const totals = { symbols: db.tables.symbols?.rows ?? 0, edges: edgeRows(db) };
   const each = eachProject ? await measureEach({ code, tmp, dirs, concurrency, live, log }) : null;
   return {
     projects: ids,
@@ -229,7 +243,7 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
       const e = empty.tables[name];
       tables[name] = t.table + sum(t.indexes) - (e ? e.table + sum(e.indexes) : 0);
     }
-    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, free_bytes: db.free_bytes, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: db.tables.edges?.rows ?? 0, tables };
+    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, free_bytes: db.free_bytes, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: edgeRows(db), tables };
     out.push(row);
     log(`  ${d.id}: ${mbs(db.source_bytes)} MB source, index ${mbs(index)} MB = ${row.amplification}×`);
   }
@@ -273,8 +287,9 @@ export function formatStorage(s, renderTable) {
     const each = [['project', 'files', 'source MB', 'index MB', '× source', 'verdict', ...shown.map((t) => `${t} /MB`), 'rest /MB']];
     for (const p of s.each.projects) {
       const per = (/** @type {number} */ b) => round(b / p.source_bytes, 3);
-      const rest = Object.entries(p.tables).filter(([t]) => !shown.includes(t)).reduce((a, [, b]) => a + b, 0);
-      each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(p.tables[t] ?? 0)), per(rest)]);
+      const bytes = (/** @type {string} */ t) => (SHOWN_AS[t] ?? [t]).reduce((a, n) => a + (p.tables[n] ?? 0), 0);
+      const rest = Object.entries(p.tables).filter(([t]) => !shown.some((x) => (SHOWN_AS[x] ?? [x]).includes(t))).reduce((a, [, b]) => a + b, 0);
+      each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(bytes(t))), per(rest)]);
     }
     out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the pages in use over the empty database's (${mbs(s.each.empty_database_bytes)} MB of schema pages), free pages not counted, target ≤ ${s.amplification_target}×` }));
   }

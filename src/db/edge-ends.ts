@@ -1,10 +1,15 @@
 /**
- * How an edge stores its ends (schema.ts `edges`): a file and, for a symbol,
- * its key — the symbol id minus `{file}::` (ids are `{file_path}::…`, the path
- * ending at the first `::`, src/symbols/symbol-id.ts). The ids' paths are not
- * stored twice, and the index on (project, file, key) of each end serves
- * lookups by file and by symbol. These helpers are the only place that splits
- * or joins ids for edges, in SQL and in code.
+ * How an edge stores its ends (schema.ts `edge_ends`, `edge_rows`, the
+ * `edges` view of migration 0025): an end is a file and, for a symbol, its
+ * key — the symbol id minus `{file}::` (ids are `{file_path}::…`, the path
+ * ending at the first `::`, src/symbols/symbol-id.ts) — stored once per
+ * project in `edge_ends`; an edge names its ends by id. The view gives each
+ * edge's `src_file`, `src_key`, `dst_file` and `dst_key` and the ends' ids
+ * `src_end` and `dst_end`. A lookup by an end finds the end's id through
+ * `edge_ends_at` (project, file, key) and the edges through `edge_rows_src`
+ * or `edge_rows_dst`: these helpers write those conditions, and are the only
+ * place that splits or joins ids for edges, in SQL and in code. The project
+ * is `?1` in every statement that uses them unless `project` says otherwise.
  */
 
 export type EdgeEnd = 'src' | 'dst';
@@ -15,19 +20,37 @@ export function edgeIdSql(alias: string, end: EdgeEnd): string {
 }
 
 /**
- * SQL condition: `end` of edge `alias` is the symbol with id `id` (an SQL
- * expression), by the file and key parts of the id, so the edge index is
- * sought. With `file` (an SQL expression: the symbol's `file_path`) the id is
- * cut there instead of at its first `::`.
+ * SQL condition: `end` of edge `alias` is the symbol of file `file` and key
+ * `key` (SQL expressions) — the end's id sought in `edge_ends_at`, the edges
+ * then by the id's index.
  */
-export function edgeEndIsSql(alias: string, end: EdgeEnd, id: string, file?: string): string {
-  if (file !== undefined) return `${alias}.${end}_file = ${file} AND ${alias}.${end}_key = substr(${id}, length(${file}) + 3)`;
-  return `${alias}.${end}_file = substr(${id}, 1, instr(${id}, '::') - 1) AND ${alias}.${end}_key = substr(${id}, instr(${id}, '::') + 2)`;
+export function edgeEndAtSql(alias: string, end: EdgeEnd, file: string, key: string, project = '?1'): string {
+  return `${alias}.${end}_end = (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ${project} AND edge_end_.file = ${file} AND edge_end_.key = ${key})`;
+}
+
+/**
+ * SQL condition: `end` of edge `alias` is the symbol with id `id` (an SQL
+ * expression), by the file and key parts of the id. With `file` (an SQL
+ * expression: the symbol's `file_path`) the id is cut there instead of at its
+ * first `::`.
+ */
+export function edgeEndIsSql(alias: string, end: EdgeEnd, id: string, file?: string, project = '?1'): string {
+  if (file !== undefined) return edgeEndAtSql(alias, end, file, `substr(${id}, length(${file}) + 3)`, project);
+  return edgeEndAtSql(alias, end, `substr(${id}, 1, instr(${id}, '::') - 1)`, `substr(${id}, instr(${id}, '::') + 2)`, project);
 }
 
 /** SQL condition: `end` of edge `alias` is the symbol row `s` (its `id` and `file_path`). */
-export function edgeEndIsSymbolSql(alias: string, end: EdgeEnd, s: string): string {
-  return edgeEndIsSql(alias, end, `${s}.id`, `${s}.file_path`);
+export function edgeEndIsSymbolSql(alias: string, end: EdgeEnd, s: string, project = '?1'): string {
+  return edgeEndIsSql(alias, end, `${s}.id`, `${s}.file_path`, project);
+}
+
+/**
+ * SQL condition: `end` of edge `alias` is a file `match` takes, whole or any
+ * symbol of it; `match` is the right side of a test of the path, e.g. `= ?2`
+ * or `IN (SELECT value FROM json_each(?3))`.
+ */
+export function edgeFileSql(alias: string, end: EdgeEnd, match: string, project = '?1'): string {
+  return `${alias}.${end}_end IN (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ${project} AND edge_end_.file ${match})`;
 }
 
 /**

@@ -5,8 +5,9 @@
  * `Name` / `Class.method` resolver.
  *
  * A walk level reads its frontier (a `json_each` list) joined with CROSS
- * JOIN, so SQLite loops over the list and seeks `edges_dst` (inbound) or
- * `edges_src` (outbound) per item by the id's file and key (edge-ends.ts);
+ * JOIN, so SQLite loops over the list and, per item, seeks the end in
+ * `edge_ends_at` by the id's file and key and then `edge_rows_dst` (inbound)
+ * or `edge_rows_src` (outbound) by the end's id (edge-ends.ts);
  * the node's symbol row comes from `symbols_project_id` in the same
  * statement. A whole walk, both directions and every level, is one
  * recursive statement (walk-sql.ts): one round trip.
@@ -20,7 +21,7 @@ import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
-import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { LEVEL_ORDER, levelSql, walkStatementSql, type NamePick } from './walk-sql';
 import { lastPart, splitQualified } from '../util/qualified-ref';
 import { symbolsByNames, type SymbolRow } from './source';
@@ -553,7 +554,7 @@ export async function importersOf(d1: D1Database, projectId: string, files: read
   const rows = await d1
     .prepare(
       `SELECT DISTINCT e.src_file AS file, e.dst_file AS target, e.line, e.confidence FROM json_each(?2) j
-       CROSS JOIN edges e ON e.project_id = ?1 AND e.dst_file = j.value
+       CROSS JOIN edges e ON ${edgeFileSql('e', 'dst', '= j.value')}
        WHERE e.kind = 'IMPORTS' ORDER BY e.src_file, e.line LIMIT ?3`,
     )
     .bind(projectId, JSON.stringify(distinct), limit)
@@ -638,8 +639,8 @@ export async function resolveSymbolName(d1: D1Database, projectId: string, text:
 export async function scipCovers(d1: D1Database, projectId: string, file: string): Promise<boolean> {
   const row = await d1
     .prepare(
-      `SELECT EXISTS (SELECT 1 FROM edges WHERE project_id = ?1 AND src_file = ?2 AND provenance = 'scip')
-           OR EXISTS (SELECT 1 FROM edges WHERE project_id = ?1 AND dst_file = ?2 AND provenance = 'scip') AS n`,
+      `SELECT EXISTS (SELECT 1 FROM edges e WHERE ${edgeFileSql('e', 'src', '= ?2')} AND e.provenance = 'scip')
+           OR EXISTS (SELECT 1 FROM edges e WHERE ${edgeFileSql('e', 'dst', '= ?2')} AND e.provenance = 'scip') AS n`,
     )
     .bind(projectId, file)
     .first<{ n: number }>();

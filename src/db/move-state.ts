@@ -127,7 +127,7 @@ const parsed = (raw: RawRecord): MoveRecord => ({ ...raw, copied: JSON.parse(raw
  * (with `only`, only where its SQL over ?1 the project id, ?2 the name and ?4 its `param` holds).
  */
 function leftoverStatements(target: D1Database, projectId: string, name: string, now: number, only?: { sql: string; param: string }): D1PreparedStatement[] {
-  const holds = ['projects WHERE id = ?1', ...['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads'].map((t) => `${t} WHERE project_id = ?1`)]
+  const holds = ['projects WHERE id = ?1', ...['files', 'symbols', 'edges', 'edge_ends', 'adrs', 'project_aggregates', 'uploads'].map((t) => `${t} WHERE project_id = ?1`)]
     .map((from) => `EXISTS (SELECT 1 FROM ${from})`)
     .join(' OR ');
   return [

@@ -61,12 +61,23 @@ export const PROJECT_TABLES: readonly TableCopy[] = [
   byProject('adrs'),
   byProject('project_aggregates'),
   byProject('uploads'),
-  // Read from the stored codes (migration 0015).
-  byProject('edges', ['kind', 'provenance', 'confidence']),
+  // Read from the stored codes (migration 0015) and the ends' ids (0025): the view's insert adds the ends the target lacks.
+  byProject('edges', ['kind', 'provenance', 'confidence', 'src_end', 'dst_end']),
 ];
 
 /** The tables a project's rows are removed from, besides `projects` and the manifests of its uploads. */
-const PROJECT_KEYED = ['symbols', 'edges', 'files', 'adrs', 'project_aggregates', 'uploads'] as const;
+const PROJECT_KEYED = ['symbols', 'edges', 'edge_ends', 'files', 'adrs', 'project_aggregates', 'uploads'] as const;
+
+/**
+ * A bounded removal of the project's rows of `table`: edges from their table (the view's own removal would count
+ * no rows), and an edge end only once no edge uses it, so an edge still to be removed stays readable through the view.
+ */
+function removalSql(table: (typeof PROJECT_KEYED)[number], held: string): string {
+  if (table === 'edges') return `DELETE FROM edge_rows WHERE rowid IN (SELECT rowid FROM edges WHERE project_id = ?1 LIMIT ?2) AND ${held}`;
+  if (table === 'edge_ends')
+    return `DELETE FROM edge_ends WHERE id IN (SELECT t.id FROM edge_ends t WHERE t.project_id = ?1 AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = t.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = t.id) LIMIT ?2) AND ${held}`;
+  return `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE project_id = ?1 LIMIT ?2) AND ${held}`;
+}
 
 type Row = Record<string, unknown>;
 
@@ -216,7 +227,7 @@ export async function removeLeftovers(d1: D1Database, budget: QueryBudget, proje
       'upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1',
       `DELETE FROM upload_files WHERE rowid IN (SELECT u.rowid FROM upload_files u JOIN uploads up ON up.id = u.upload_id WHERE up.project_id = ?1 LIMIT ?2) AND ${held}`,
     ],
-    ...PROJECT_KEYED.map((t): [string, string, string] => [t, `${t} WHERE project_id = ?1`, `DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE project_id = ?1 LIMIT ?2) AND ${held}`]),
+    ...PROJECT_KEYED.map((t): [string, string, string] => [t, `${t} WHERE project_id = ?1`, removalSql(t, held)]),
   ];
   // Which tables still hold rows of a leftover: a run deletes only from those, so every run progresses however small its budget.
   const probe = `SELECT ${steps.map(([table, from]) => `EXISTS (SELECT 1 FROM ${from}) AS ${table}`).join(', ')}`;

@@ -29,7 +29,7 @@ import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { EDGE_CODE_COLUMNS, edgeCodesSql } from './edge-columns';
-import { edgeEnd } from './edge-ends';
+import { edgeEnd, edgeFileSql } from './edge-ends';
 import { edgeCountStatement } from './graph';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
@@ -214,7 +214,7 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
   for (const file of await eachChunk([...changed.files, ...dirs], async (json) =>
     (
       await d1
-        .prepare('SELECT DISTINCT src_file FROM edges WHERE project_id = ?1 AND dst_file IN (SELECT value FROM json_each(?2))')
+        .prepare(`SELECT DISTINCT e.src_file FROM edges e WHERE ${edgeFileSql('e', 'dst', 'IN (SELECT value FROM json_each(?2))')}`)
         .bind(plan.projectId, json)
         .all<{ src_file: string }>()
     ).results.map((r) => r.src_file),
@@ -336,7 +336,10 @@ export async function resolveCommitted(
 
 /**
  * Replaces the edges of `files` (all edges when `full`) and records the generation, in one batch guarded by the
- * generation; the same batch counts the project's edges after.
+ * generation; the same batch counts the project's edges after. Edges are written to their tables (schema.ts
+ * `edge_ends`, `edge_rows`): the ends a chunk names that the project lacks, then the chunk's rows by their ends'
+ * ids. The ends of `files` (all the project's when `full`) no edge uses any more are removed after: an unused end
+ * in another file stays until that file's edges are rebuilt, at most one per symbol of a file that has not changed.
  */
 async function writeEdges(
   d1: D1Database,
@@ -347,34 +350,50 @@ async function writeEdges(
   full: boolean,
 ): Promise<{ applied: boolean; total: number }> {
   const guard = 'EXISTS (SELECT 1 FROM projects WHERE id = ?1 AND generation = ?2)';
+  const ofFiles = 'AND file IN (SELECT value FROM json_each(?3))';
+  const fileChunks = full ? [null] : [...jsonChunks(files)];
   const stmts: D1PreparedStatement[] = [];
-  if (full) stmts.push(d1.prepare(`DELETE FROM edges WHERE project_id = ?1 AND ${guard}`).bind(projectId, generation));
-  else {
-    for (const json of jsonChunks(files)) {
-      stmts.push(
-        d1.prepare(`DELETE FROM edges WHERE project_id = ?1 AND src_file IN (SELECT value FROM json_each(?3)) AND ${guard}`).bind(projectId, generation, json),
-      );
-    }
+  for (const json of fileChunks) {
+    const ends = `SELECT id FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : ofFiles}`;
+    const stmt = d1.prepare(`DELETE FROM edge_rows WHERE src IN (${ends}) AND ${guard}`);
+    stmts.push(json === null ? stmt.bind(projectId, generation) : stmt.bind(projectId, generation, json));
   }
   const rows = edges.map((e) => {
     const src = edgeEnd(e.srcId, e.srcFile);
     const dst = edgeEnd(e.dstId, e.dstFile);
     return [e.kind, src.key, src.file, dst.key, dst.file, e.name, e.line, e.confidence, e.provenance];
   });
-  // In the order of edges_src (file, then key; stable, so one source keeps its edges' order): its pages fill
-  // one after another instead of splitting half-empty.
+  // In the order of the source ends (file, then key; stable, so one source keeps its edges' order): the ends and edge_rows_src
+  // fill their pages one after another instead of splitting them half-empty.
   const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
   rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
+  const endId = (file: string, key: string) => `(SELECT t.id FROM edge_ends t WHERE t.project_id = ?1 AND t.file = ${file} AND t.key IS ${key})`;
   for (const json of jsonChunks(rows)) {
     stmts.push(
       d1
         .prepare(
-          `INSERT INTO edges (project_id, ${EDGE_CODE_COLUMNS}, src_key, src_file, dst_key, dst_file, name, line)
-           SELECT ?1, ${edgeCodesSql('value ->> 0', 'value ->> 8', 'value ->> 7')}, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+          `INSERT INTO edge_ends (project_id, file, key)
+           SELECT DISTINCT ?1, n.file, n.key FROM (
+             SELECT value ->> 2 AS file, value ->> 1 AS key FROM json_each(?3)
+             UNION ALL SELECT value ->> 4, value ->> 3 FROM json_each(?3) WHERE value ->> 4 IS NOT NULL
+           ) n
+           WHERE NOT EXISTS (SELECT 1 FROM edge_ends t WHERE t.project_id = ?1 AND t.file = n.file AND t.key IS n.key) AND ${guard}`,
+        )
+        .bind(projectId, generation, json),
+      d1
+        .prepare(
+          `INSERT INTO edge_rows (src, dst, ${EDGE_CODE_COLUMNS}, name, line)
+           SELECT ${endId('value ->> 2', 'value ->> 1')}, CASE WHEN value ->> 4 IS NULL THEN NULL ELSE ${endId('value ->> 4', 'value ->> 3')} END,
+             ${edgeCodesSql('value ->> 0', 'value ->> 8', 'value ->> 7')}, value ->> 5, value ->> 6
            FROM json_each(?3) WHERE ${guard}`,
         )
         .bind(projectId, generation, json),
     );
+  }
+  const unused = 'NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = edge_ends.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = edge_ends.id)';
+  for (const json of fileChunks) {
+    const stmt = d1.prepare(`DELETE FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : ofFiles.replace('?3', '?2')} AND ${unused}`);
+    stmts.push(json === null ? stmt.bind(projectId) : stmt.bind(projectId, json));
   }
   stmts.push(d1.prepare('UPDATE projects SET graph_generation = ?2 WHERE id = ?1 AND generation = ?2').bind(projectId, generation));
   stmts.push(edgeCountStatement(d1, projectId));

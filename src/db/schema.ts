@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { EDGE_CONFIDENCE_SQL, EDGE_KIND_SQL, EDGE_PROVENANCE_SQL } from './edge-columns';
 import { GAP_FILE_SQL, PARTIAL_EXTRACTION_SQL } from './extraction-gaps';
 import { DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
 import { SYMBOL_PARENT_SQL } from './symbol-parent';
@@ -297,45 +296,54 @@ export const sessionCredits = sqliteTable(
 );
 
 /**
+ * One end of resolved graph edges (src/db/edge-ends.ts), stored once per
+ * project however many edges meet it: a file and, for a symbol, its key (the
+ * symbol id minus `{file}::`; null for a whole file or module, or a reference
+ * at module level). An edge row names its two ends by `id`, so neither the
+ * path, the key nor the project is written again in an edge or its indexes.
+ * Ends no edge uses are removed when their file's edges are rebuilt
+ * (src/db/resolution.ts), with the project.
+ */
+export const edgeEnds = sqliteTable(
+  'edge_ends',
+  {
+    id: integer('id').primaryKey(),
+    projectId: text('project_id').notNull(),
+    file: text('file').notNull(),
+    key: text('key'),
+  },
+  (t) => [uniqueIndex('edge_ends_at').on(t.projectId, t.file, t.key)],
+);
+
+/**
  * Resolved graph edges of a project, rebuilt at commit for the references a
- * push can affect. An end is a file and, for a symbol, its key: the symbol id
- * minus `{file}::` (src/db/edge-ends.ts), so the ids' paths are not stored
- * twice and one index per end serves lookups by file and by symbol. The source
- * is the enclosing symbol of the reference (`src_key` null at module level);
- * the target a symbol, or a whole file or module (`dst_key` null, IMPORTS).
- * `confidence` 0..1 and `provenance` say how the target was found
+ * push can affect, stored by their ends' ids (`edge_ends`). Statements read
+ * them through the `edges` view (migration 0025, hand-written: drizzle-kit
+ * does not model it), which joins both ends and gives the columns (project_id,
+ * src_file, src_key, dst_file, dst_key, name, line, kind, provenance,
+ * confidence, their stored codes, and the ends' ids src_end and dst_end). The
+ * source is the enclosing symbol of the reference (`src_key` null at module
+ * level); the target a symbol, or a whole file or module (`dst_key` null,
+ * IMPORTS). `confidence` 0..1 and `provenance` say how the target was found
  * (docs/graph.md). `line` is the 1-based line of the reference in `src_file`.
  */
-export const edges = sqliteTable(
-  'edges',
+export const edgeRows = sqliteTable(
+  'edge_rows',
   {
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
-    projectId: text('project_id').notNull(),
-    srcFile: text('src_file').notNull(),
-    dstFile: text('dst_file'),
+    /** `edge_ends.id` of the source. */
+    src: integer('src').notNull(),
+    /** `edge_ends.id` of the target. */
+    dst: integer('dst'),
     /** The reference text as written (callee, module specifier or base type). */
     name: text('name').notNull(),
     line: integer('line').notNull(),
-    /** Source symbol id minus `{src_file}::`; null at module level. */
-    srcKey: text('src_key'),
-    /** Target symbol id minus `{dst_file}::`; null for IMPORTS of a whole file or module. */
-    dstKey: text('dst_key'),
-    /** The kind, provenance and confidence as stored: small codes and thousandths (src/db/edge-columns.ts). */
+    /** The kind, provenance and confidence as stored: small codes and thousandths (src/db/edge-columns.ts); the view reads them as text and a number. */
     kindCode: integer('kind_code').notNull(),
     provenanceCode: integer('provenance_code').notNull(),
     confidenceMilli: integer('confidence_milli').notNull(),
-    /** 'CALLS' | 'IMPORTS' | 'INHERITS' | 'IMPLEMENTS' | 'REFERENCES', read from `kind_code`. */
-    kind: text('kind')
-      .notNull()
-      .generatedAlwaysAs(sql.raw(EDGE_KIND_SQL), { mode: 'virtual' }),
-    provenance: text('provenance')
-      .notNull()
-      .generatedAlwaysAs(sql.raw(EDGE_PROVENANCE_SQL), { mode: 'virtual' }),
-    confidence: real('confidence')
-      .notNull()
-      .generatedAlwaysAs(sql.raw(EDGE_CONFIDENCE_SQL), { mode: 'virtual' }),
   },
-  (t) => [index('edges_src').on(t.projectId, t.srcFile, t.srcKey), index('edges_dst').on(t.projectId, t.dstFile, t.dstKey)],
+  (t) => [index('edge_rows_src').on(t.src), index('edge_rows_dst').on(t.dst)],
 );
 
 /** Architecture decision records, per project. `id` is `ADR-NNNN` numbered per project. */

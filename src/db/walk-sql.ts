@@ -3,7 +3,7 @@
  * frontier, and several levels of one direction as one statement. Kept apart
  * from graph.ts so that it imports nothing but the edge-end helpers.
  */
-import { edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { edgeEndAtSql, edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 
 /** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
 export interface FrontierSql {
@@ -151,7 +151,7 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'id
  * again (an index seek per direction that stops at the first edge).
  */
 function touchedRow(directions: readonly ('in' | 'out')[]): string {
-  const touches = directions.map((d) => `EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND e.${d === 'in' ? 'dst' : 'src'}_file = ?10 AND e.${d === 'in' ? 'dst' : 'src'}_key = ?11)`);
+  const touches = directions.map((d) => `EXISTS (SELECT 1 FROM edges e WHERE ${edgeEndAtSql('e', d === 'in' ? 'dst' : 'src', '?10', '?11')})`);
   return `SELECT NULL, 0, 3 AS t, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE ${touches.join(' OR ')}`;
 }
 

@@ -109,7 +109,7 @@ describe('statement shapes', () => {
     expect(s.sql).toContain('w.depth < 4');
     expect(s.sql).toContain(`LIMIT ${WALK_CAP})`);
     expect(s.sql).toContain('min(depth) FROM walk WHERE depth >= 2 GROUP BY start, node');
-    expect(s.sql).toContain("e.src_file = substr(w.node, 1, instr(w.node, '::') - 1) AND e.src_key = substr(w.node, instr(w.node, '::') + 2)");
+    expect(s.sql).toContain("e.src_end = (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ?1 AND edge_end_.file = substr(w.node, 1, instr(w.node, '::') - 1) AND edge_end_.key = substr(w.node, instr(w.node, '::') + 2))");
     expect(s.sql).toContain('(SELECT count(*) FROM walk) AS cwalk');
     expect(s.walkColumn).toBe(true);
     expect(s.sql).not.toContain('UNION ALL');
@@ -118,7 +118,7 @@ describe('statement shapes', () => {
 
   it('starts the walk from the constrained end, walking against the edges when that end is the target', () => {
     const s = main("MATCH (a)-[:CALLS*1..3]->(b {name: 'run'}) RETURN a.name");
-    expect(s.sql).toContain("e.dst_file = substr(w.node, 1, instr(w.node, '::') - 1) AND e.dst_key = substr(w.node, instr(w.node, '::') + 2)");
+    expect(s.sql).toContain("e.dst_end = (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ?1 AND edge_end_.file = substr(w.node, 1, instr(w.node, '::') - 1) AND edge_end_.key = substr(w.node, instr(w.node, '::') + 2))");
     expect(s.sql).toContain('n1.id = r0.start');
     expect(s.sql).toContain('n0.id = r0.node');
   });
@@ -146,7 +146,7 @@ describe('statement shapes', () => {
   it('compiles relationship patterns in WHERE to EXISTS over edges with symbol ends', () => {
     const s = main('MATCH (f:Function) WHERE NOT ()-[:CALLS]->(f) RETURN f').sql;
     expect(s).toContain("(NOT EXISTS (SELECT 1 FROM edges e0 JOIN symbols o0s ON o0s.project_id = e0.project_id AND o0s.id = (e0.src_file || '::' || e0.src_key) WHERE e0.project_id = ?1 AND e0.kind IN (?");
-    expect(s).toContain('e0.dst_file = n0.file_path AND e0.dst_key = substr(n0.id, length(n0.file_path) + 3)');
+    expect(s).toContain('e0.dst_end = (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ?1 AND edge_end_.file = n0.file_path AND edge_end_.key = substr(n0.id, length(n0.file_path) + 3))');
   });
 
   it('compiles label tests to a bound kind test', () => {

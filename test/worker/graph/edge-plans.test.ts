@@ -4,9 +4,15 @@ import { callersOf, calleesOf, importersOf, scipCovers, uncalledSymbols, walk } 
 import { DB, EDGES, FILES, indexProject, seedEdges } from './support';
 import { recording, type Captured } from '../recording-d1';
 
-// The edges table keeps two indexes, one per end: (project, src_file, src_key) and
-// (project, dst_file, dst_key). These hold that every graph read seeks one of them (by a
-// symbol's id cut into file and key, or by a file alone) and none scans the project's edges.
+// An edge's ends are rows of edge_ends, found by (project, file, key) in edge_ends_at; the edges are
+// found by their ends' ids in edge_rows_src and edge_rows_dst (migration 0025, src/db/edge-ends.ts).
+// These hold that every graph read seeks an end and then the edges by its id (by a symbol's id cut
+// into file and key, or by a file alone) and none scans the project's edges or ends.
+const NO_SCAN = /SCAN (e|edges|r|edge_rows|s|symbols|f|files)\b|edge_ends_at \(project_id=\?\)/;
+const BY_END = 'SEARCH edge_end_ USING COVERING INDEX edge_ends_at (project_id=? AND file=? AND key=?)';
+const BY_FILE = 'SEARCH edge_end_ USING COVERING INDEX edge_ends_at (project_id=? AND file=?)';
+const BY_SRC = 'SEARCH r USING INDEX edge_rows_src (src=?)';
+const BY_DST = 'SEARCH r USING INDEX edge_rows_dst (dst=?)';
 let project: { id: string; ids: Set<string> };
 
 async function plansOf(seen: readonly Captured[]): Promise<string[][]> {
@@ -26,7 +32,7 @@ beforeAll(async () => {
 });
 
 describe('edge index plans', () => {
-  it('walks and one-hop reads seek edges_dst (inbound) and edges_src (outbound) by file and key', async () => {
+  it('walks and one-hop reads seek an end in edge_ends_at, then edge_rows_dst (inbound) or edge_rows_src (outbound) by its id', async () => {
     const { d1, seen } = recording();
     await walk(d1, project.id, ['src/core/db.ts::run#Function'], { direction: 'in', depth: 2 });
     await walk(d1, project.id, ['src/api/users.ts::handler#Function'], { direction: 'out', depth: 2 });
@@ -35,9 +41,8 @@ describe('edge index plans', () => {
     const plans = await plansOf(seen);
     expect(plans.length).toBeGreaterThanOrEqual(4);
     const all = plans.flat();
-    expect(all, all.join(' | ')).toContain('SEARCH e USING INDEX edges_dst (project_id=? AND dst_file=? AND dst_key=?)');
-    expect(all, all.join(' | ')).toContain('SEARCH e USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
-    expect(all.filter((d) => /SCAN e\b/.test(d)), all.join(' | ')).toEqual([]);
+    for (const step of [BY_END, BY_DST, BY_SRC]) expect(all, all.join(' | ')).toContain(step);
+    expect(all.filter((d) => NO_SCAN.test(d)), all.join(' | ')).toEqual([]);
   });
 
   it('reads a walk of three levels both ways in one recursive statement: its step seeks each direction’s index, its rows come back by rowid in one branch', async () => {
@@ -47,32 +52,32 @@ describe('edge index plans', () => {
     expect(seen.map((s) => s.sql.trimStart().slice(0, 14))).toEqual(['WITH RECURSIVE']);
     const [plan] = await plansOf(seen);
     // One level's SQL per direction, run once per step.
-    for (const index of ['edges_dst (project_id=? AND dst_file=? AND dst_key=?)', 'edges_src (project_id=? AND src_file=? AND src_key=?)']) {
-      expect(plan.filter((d) => d === `SEARCH e USING INDEX ${index}`), plan.join(' | ')).toHaveLength(1);
-    }
+    for (const step of [BY_DST, BY_SRC]) expect(plan.filter((d) => d === step), plan.join(' | ')).toHaveLength(1);
+    expect(plan.filter((d) => d === BY_END), plan.join(' | ')).toHaveLength(2);
     // The levels' rows of both directions read back by rowid in one branch (each end picked by the step's direction).
-    expect(plan.filter((d) => d === 'SEARCH e USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
+    expect(plan.filter((d) => d === 'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
     expect(plan.filter((d) => /^SEARCH (s|f) USING INDEX (symbols_project_id|sqlite_autoindex_files_1) .*LEFT-JOIN$/.test(d)), plan.join(' | ')).toHaveLength(2);
-    expect(plan.filter((d) => /SCAN (e|edges|s|symbols|f|files)\b/.test(d)), plan.join(' | ')).toEqual([]);
+    expect(plan.filter((d) => NO_SCAN.test(d)), plan.join(' | ')).toEqual([]);
   });
 
-  it('reads by file (importers, SCIP coverage) and by target symbol (dead code) through the same two indexes', async () => {
+  it('reads by file (importers, SCIP coverage) and by target symbol (dead code) through the same indexes', async () => {
     const { d1, seen } = recording();
     await importersOf(d1, project.id, ['src/core/db.ts']);
     await scipCovers(d1, project.id, 'src/core/db.ts');
     await uncalledSymbols(d1, project.id, { kinds: ['Function', 'Method'], minConfidence: 0.95, limit: 10 });
     const plans = await plansOf(seen);
     const all = plans.flat();
-    expect(all, all.join(' | ')).toContain('SEARCH e USING INDEX edges_dst (project_id=? AND dst_file=?)');
-    expect(all.some((d) => /SEARCH edges USING (COVERING )?INDEX edges_src \(project_id=\? AND src_file=\?\)/.test(d)), all.join(' | ')).toBe(true);
-    expect(all.some((d) => /SEARCH e USING (COVERING )?INDEX edges_dst \(project_id=\? AND dst_file=\? AND dst_key=\?\)/.test(d)), all.join(' | ')).toBe(true);
-    expect(all.filter((d) => /SCAN (e|edges)\b/.test(d)), all.join(' | ')).toEqual([]);
+    for (const step of [BY_FILE, BY_END, BY_DST, BY_SRC]) expect(all, all.join(' | ')).toContain(step);
+    // Dead code goes over the project's symbols (by symbols_project_id), each looked up as a target.
+    expect(all.filter((d) => NO_SCAN.test(d)), all.join(' | ')).toEqual([]);
   });
 
-  it('counts inbound calls per symbol for hotspots in one pass over the project’s edges, by the dst index', async () => {
+  it('counts inbound calls per symbol for hotspots in one pass over the project’s edges: its ends, then their edges by id', async () => {
     const { d1, seen } = recording();
     await hotspots(d1, project.id, 5);
     const all = (await plansOf(seen)).flat();
-    expect(all.some((d) => /edges_(src|dst)/.test(d)), all.join(' | ')).toBe(true);
+    expect(all, all.join(' | ')).toContain('SEARCH s USING COVERING INDEX edge_ends_at (project_id=?)');
+    expect(all, all.join(' | ')).toContain(BY_SRC);
+    expect(all.filter((d) => /SCAN (r|edge_rows|s|edge_ends)\b/.test(d)), all.join(' | ')).toEqual([]);
   });
 });

@@ -23,28 +23,34 @@ async function plan(text: string): Promise<string[]> {
   return rows.results.map((r) => r.detail);
 }
 
+/** An edge end sought by its project, file and key (src/db/edge-ends.ts). */
+const BY_END = 'SEARCH edge_end_ USING COVERING INDEX edge_ends_at (project_id=? AND file=? AND key=?)';
+
 describe('pinchQL statement plans', () => {
-  it('walks a variable-length pattern by seeking edges_src from each reached node (outbound)', async () => {
+  it('walks a variable-length pattern by seeking each reached node as an edge end, then edge_rows_src (outbound)', async () => {
     const d = await plan("MATCH (a)-[:CALLS*1..3]->(b:Function) WHERE a.name = 'query' RETURN DISTINCT b.name");
-    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
-    expect(d.filter((x) => /\b(SCAN|SEARCH) e\b/.test(x)), d.join(' | ')).toHaveLength(1);
+    expect(d, d.join(' | ')).toContain(BY_END);
+    expect(d, d.join(' | ')).toContain('SEARCH r USING INDEX edge_rows_src (src=?)');
+    expect(d.filter((x) => /\b(SCAN|SEARCH) r\b/.test(x)), d.join(' | ')).toHaveLength(1);
     // The reached pairs drive the symbol lookups, each by id.
     expect(d, d.join(' | ')).toContain('SCAN r0');
     expect(d.filter((x) => /SEARCH n\d USING INDEX symbols_project_id \(project_id=\? AND id=\?\)/.test(x))).toHaveLength(2);
   });
 
-  it('walks against the edges by seeking edges_dst when the anchor is the target', async () => {
+  it('walks against the edges by seeking edge_rows_dst when the anchor is the target', async () => {
     const d = await plan("MATCH (a)-[:CALLS*1..3]->(b) WHERE b.name = 'run' RETURN count(*)");
-    expect(d, d.join(' | ')).toContain('SEARCH e USING INDEX edges_dst (project_id=? AND dst_file=? AND dst_key=?)');
-    expect(d.some((x) => /SCAN e\b/.test(x)), d.join(' | ')).toBe(false);
+    expect(d, d.join(' | ')).toContain(BY_END);
+    expect(d, d.join(' | ')).toContain('SEARCH r USING INDEX edge_rows_dst (dst=?)');
+    expect(d.some((x) => /SCAN (r|s|edge_rows|edge_ends)\b|edge_ends_at \(project_id=\?\)/.test(x)), d.join(' | ')).toBe(false);
   });
 
   it('starts a single hop from a node with conditions of its own and seeks its edges', async () => {
     const d = await plan("MATCH (a)-[:CALLS]->(b) WHERE b.name = 'run' RETURN a.name");
     expect(d[0], d.join(' | ')).toMatch(/^SEARCH n1 USING INDEX symbols_name \(project_id=\? AND name=\?\)/);
-    expect(d, d.join(' | ')).toContain('SEARCH r0 USING INDEX edges_dst (project_id=? AND dst_file=? AND dst_key=?)');
+    expect(d, d.join(' | ')).toContain(BY_END);
+    expect(d, d.join(' | ')).toContain('SEARCH r USING INDEX edge_rows_dst (dst=?)');
     const out = await plan("MATCH (a {name: 'query'})-[:CALLS]->(b) RETURN b.name");
-    expect(out, out.join(' | ')).toContain('SEARCH r0 USING INDEX edges_src (project_id=? AND src_file=? AND src_key=?)');
+    expect(out, out.join(' | ')).toContain('SEARCH r USING INDEX edge_rows_src (src=?)');
   });
 
   it('reads the symbols of one file (a property or a WHERE test) from its range of the id index', async () => {
@@ -55,9 +61,10 @@ describe('pinchQL statement plans', () => {
     }
   });
 
-  it('keeps the edge scan for a pattern with no narrowing condition (LIMIT stops it early)', async () => {
+  it('keeps the edge scan for a pattern with no narrowing condition (LIMIT stops it early): the project\'s edge ends, each end\'s edges', async () => {
     const d = await plan('MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 5');
-    expect(d[0], d.join(' | ')).toMatch(/r0/);
+    expect(d[0], d.join(' | ')).toBe('SEARCH s USING COVERING INDEX edge_ends_at (project_id=?)');
+    expect(d, d.join(' | ')).toContain('SEARCH r USING INDEX edge_rows_src (src=?)');
   });
 });
 

@@ -108,7 +108,7 @@ export async function leftovers(shard: number): Promise<number> {
   return (await SHARDS[shard].prepare('SELECT count(*) AS n FROM shard_leftovers').first<{ n: number }>())?.n ?? 0;
 }
 
-/** Every row of the project's index on `shard`, table by table in rowid order, without the rowids a copy assigns afresh. */
+/** Every row of the project's index on `shard`, table by table in rowid order, without the rowids (and edge end ids) a copy assigns afresh. */
 export async function dump(shard: number, name: string): Promise<Record<string, Record<string, unknown>[]>> {
   const db = SHARDS[shard];
   const out: Record<string, Record<string, unknown>[]> = {};
@@ -116,7 +116,7 @@ export async function dump(shard: number, name: string): Promise<Record<string, 
   const id = (out.projects[0]?.id as string) ?? '';
   for (const table of ['files', 'symbols', 'edges', 'adrs', 'project_aggregates', 'uploads']) {
     const rows = (await db.prepare(`SELECT * FROM ${table} WHERE project_id = ?1 ORDER BY rowid`).bind(id).all<Record<string, unknown>>()).results;
-    out[table] = rows.map(({ rowid: _rowid, ...rest }) => rest);
+    out[table] = rows.map(({ rowid: _rowid, src_end: _src, dst_end: _dst, ...rest }) => rest);
   }
   return out;
 }

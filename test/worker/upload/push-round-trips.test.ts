@@ -50,8 +50,8 @@ describe('a push of a new project', { timeout: 60_000 }, () => {
     const reads = oneTrip(by.commit, /^SELECT u\.path, u\.hash FROM upload_files/, /^SELECT change, count/, /^SELECT e\.status/, /^SELECT path, change FROM upload_files/, /^SELECT generation, graph_generation/);
     // The commit's batch reads the project's totals and paths after its writes.
     const write = oneTrip(by.commit, /^UPDATE uploads SET status = 'committed'/, /^SELECT symbol_count, schema_version_at_index, generation FROM projects/, /^SELECT path FROM files WHERE project_id/);
-    // The edges' batch counts the project's edges.
-    const edges = oneTrip(by.commit, /^INSERT INTO edges/, /^SELECT count\(\*\) AS n FROM edges/);
+    // The edges' batch writes their ends and rows, removes the ends no edge uses, and counts the project's edges.
+    const edges = oneTrip(by.commit, /^INSERT INTO edge_ends/, /^INSERT INTO edge_rows/, /^DELETE FROM edge_ends/, /^SELECT count\(\*\) AS n FROM edges/);
     // The full-text indexes' bounded merge: one trip of its own after the commit's batch, so its failure never fails the push.
     const merge = oneTrip(by.commit, /^INSERT INTO symbols_fts\(symbols_fts, rank\) VALUES\('merge'/, /^INSERT INTO blob_grams\(blob_grams, rank\) VALUES\('merge'/);
     expect(reads).toBeGreaterThanOrEqual(0);
