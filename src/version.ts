@@ -7,3 +7,15 @@ export const VERSION = '0.1.0';
  * adding a migration without bumping it fails CI.
  */
 export const SCHEMA_VERSION = 26;
+
+/**
+ * The oldest schema whose index this code answers from as from one it built
+ * itself: the migrations since only changed how rows are stored and carried
+ * every row over (0024: references in runs, the old layout still read;
+ * 0025: edge ends stored once). A project indexed under an older schema is
+ * stale (src/db/projects.ts `staleness`: empty answers say `stale_index`,
+ * health lists it); one indexed since is not, whatever SCHEMA_VERSION says.
+ * Raise it to SCHEMA_VERSION with a migration after which a re-push would
+ * index differently.
+ */
+export const INDEX_SCHEMA_VERSION = 24;

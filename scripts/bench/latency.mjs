@@ -387,11 +387,12 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   };
 
   // Seeds for the graph: functions that call something, from the query tool when it answers
-  // (a trace from a leaf walks nothing); random functions fill up to five.
+  // (a trace from a leaf walks nothing); random functions fill up to five. Ordered, so the seeds
+  // depend on the tier's content and the seed, not on the order edges are stored in.
   /** @type {string[]} */
   let callers = [];
   if (registered.has('query')) {
-    const single = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name LIMIT 50' }, 'single hop').args;
+    const single = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN DISTINCT a.name ORDER BY a.name LIMIT 50' }, 'single hop').args;
     const r = await c.call('query', single);
     const names = r.ok ? firstColumn(r.result) : [];
     callers = sample(names, 5, rand);

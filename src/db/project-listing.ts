@@ -1,7 +1,5 @@
 import { catalogEntries } from './catalog';
-import { indexedProjects, listProjects, type IndexedProjects, type ProjectPage, type ProjectRow } from './projects';
-import { EXTRACTOR_VERSION } from '../extract';
-import { SCHEMA_VERSION } from '../version';
+import { indexedProjects, listProjects, staleness, type IndexedProjects, type ProjectPage, type ProjectRow } from './projects';
 
 /**
  * Project listings across every shard (src/db/shards.ts), merged as one
@@ -48,8 +46,7 @@ export async function listProjectsAcross(
 
 /** Stale first, then the latest indexed, then by name: indexedProjects' order. */
 function indexedOrder(a: ProjectRow, b: ProjectRow): number {
-  const stale = (p: ProjectRow) =>
-    (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) || (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) ? 1 : 0;
+  const stale = (p: ProjectRow) => (staleness(p) === null ? 0 : 1);
   return stale(b) - stale(a) || (b.indexedAt ?? 0) - (a.indexedAt ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 

@@ -1,6 +1,6 @@
 import type { projects } from './schema';
 import { EXTRACTOR_VERSION } from '../extract';
-import { SCHEMA_VERSION } from '../version';
+import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION } from '../version';
 import { allRows } from './client';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -8,7 +8,7 @@ export type ProjectRow = typeof projects.$inferSelect;
 /** Why a project's visible index predates this server (an older extractor or schema), or null when it does not. */
 export function staleness(p: ProjectRow): string | null {
   if (p.extractorVersion !== null && p.extractorVersion < EXTRACTOR_VERSION) return `indexed by extractor ${p.extractorVersion}; this server runs ${EXTRACTOR_VERSION}`;
-  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
+  if (p.schemaVersionAtIndex !== null && p.schemaVersionAtIndex < INDEX_SCHEMA_VERSION) return `indexed under schema ${p.schemaVersionAtIndex}; this server runs ${SCHEMA_VERSION}`;
   return null;
 }
 
@@ -85,7 +85,7 @@ export async function listProjects(
   return { total: (total.results[0] as { n: number } | undefined)?.n ?? 0, rows: rows.results as ProjectRow[] };
 }
 
-/** staleness() as SQL over `projects`, with `?1` the extractor version and `?2` the schema version this server runs. */
+/** staleness() as SQL over `projects`, with `?1` the extractor version and `?2` the oldest schema whose index is current (INDEX_SCHEMA_VERSION). */
 const STALE = '((extractor_version IS NOT NULL AND extractor_version < ?1) OR (schema_version_at_index IS NOT NULL AND schema_version_at_index < ?2))';
 
 export interface IndexedProjects extends ProjectPage {
@@ -99,7 +99,7 @@ export interface IndexedProjects extends ProjectPage {
  * `stale.first` holds up to `staleNamed` stale ones.
  */
 export async function indexedProjects(d1: D1Database, opts: { limit: number; offset: number; staleNamed: number }): Promise<IndexedProjects> {
-  const versions = [EXTRACTOR_VERSION, SCHEMA_VERSION];
+  const versions = [EXTRACTOR_VERSION, INDEX_SCHEMA_VERSION];
   const [counts, page, stale] = await d1.batch([
     d1.prepare(`SELECT count(*) AS n, coalesce(sum(${STALE}), 0) AS stale FROM projects WHERE indexed_at IS NOT NULL`).bind(...versions),
     d1

@@ -50,7 +50,7 @@ export const EMPTY_REASON_CATALOG: Record<EmptyReason, EmptyReasonEntry> = {
     code: 'stale_index',
     title: 'Index built by an older extractor or schema',
     fires_when:
-      "The project's schema_version_at_index or extractor version is older than the running Worker's, so results may miss symbols the current extractor would find.",
+      "The project's extractor version is older than the running Worker's, or its schema_version_at_index older than the oldest schema whose index the Worker reads as its own (later migrations that only change how rows are stored do not count), so results may miss symbols the current extractor would find.",
     recovery: 'Re-index: push again from CI, or call index with force=true to re-extract from the stored content.',
     steps: [{ tool: 'health', args: {}, why: 'see which projects are stale and by how much' }],
   },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_REASONS } from '../../../src/envelope/empty-reasons';
 import { TOOLS, TOOL_NAMES } from '../../../src/tools/registry';
-import { SCHEMA_VERSION } from '../../../src/version';
+import { INDEX_SCHEMA_VERSION } from '../../../src/version';
 import { contributedCases, deleteProjects, env, indexCodeProject, insertProjects, mcpTool, restCall, type Json, type StepSource } from './support';
 
 /**
@@ -63,7 +63,7 @@ describe('with no project indexed', () => {
 
 describe('with projects indexed', () => {
   beforeAll(async () => {
-    await insertProjects(PROJECTS.map((name) => ({ name, schemaVersionAtIndex: SCHEMA_VERSION - 1 })));
+    await insertProjects(PROJECTS.map((name) => ({ name, schemaVersionAtIndex: INDEX_SCHEMA_VERSION - 1 })));
     await indexCodeProject(CODE);
   });
   afterAll(async () => {
@@ -146,7 +146,7 @@ describe('steps respect the caller’s scope', () => {
   const WRITE_TOOLS = new Set(TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name));
 
   beforeAll(async () => {
-    await insertProjects([{ name: STALE, schemaVersionAtIndex: SCHEMA_VERSION - 1 }]);
+    await insertProjects([{ name: STALE, schemaVersionAtIndex: INDEX_SCHEMA_VERSION - 1 }]);
   });
   afterAll(async () => {
     await deleteProjects([STALE]);

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeCapabilities } from '../../../src/envelope/capabilities';
-import { SCHEMA_VERSION, VERSION } from '../../../src/version';
+import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION, VERSION } from '../../../src/version';
 import { deleteProjects, env, insertProjects, restCall, send, type Json } from '../contract/support';
 
 const FRESH = 'health-fresh';
 const STALE = 'health-stale';
 const PENDING = 'health-pending';
+// Indexed under the oldest schema this server answers from as from its own (only storage changed since).
+const LAYOUT = 'health-layout';
 let ids: string[] = [];
 
 beforeAll(async () => {
   ids = await insertProjects([
     { name: FRESH, schemaVersionAtIndex: SCHEMA_VERSION, files: 7, symbols: 40 },
-    { name: STALE, schemaVersionAtIndex: SCHEMA_VERSION - 1, files: 2, symbols: 5 },
+    { name: STALE, schemaVersionAtIndex: INDEX_SCHEMA_VERSION - 1, files: 2, symbols: 5 },
     // Opened by a push that never committed: not indexed yet.
     { name: PENDING, indexedAt: null, schemaVersionAtIndex: null },
   ]);
@@ -49,8 +51,20 @@ describe('health (the tool)', () => {
     const { body } = await restCall('health', {});
     const byName = new Map((body.result.projects as Json[]).map((p) => [p.name, p]));
     expect(byName.get(FRESH)).toMatchObject({ id: ids[0], files: 7, symbols: 40, schema_version_at_index: SCHEMA_VERSION, stale: false });
-    expect(byName.get(STALE)).toMatchObject({ id: ids[1], files: 2, symbols: 5, schema_version_at_index: SCHEMA_VERSION - 1, stale: true });
+    expect(byName.get(STALE)).toMatchObject({ id: ids[1], files: 2, symbols: 5, schema_version_at_index: INDEX_SCHEMA_VERSION - 1, stale: true });
     expect(byName.get(FRESH)?.indexed_at).toBe(new Date(1_700_000_100_000).toISOString());
+  });
+
+  it('does not call stale a project indexed under INDEX_SCHEMA_VERSION: the migrations since only changed how rows are stored', async () => {
+    expect(INDEX_SCHEMA_VERSION).toBeLessThan(SCHEMA_VERSION);
+    const [id] = await insertProjects([{ name: LAYOUT, schemaVersionAtIndex: INDEX_SCHEMA_VERSION, files: 3, symbols: 9 }]);
+    try {
+      const { body } = await restCall('health', {});
+      const row = (body.result.projects as Json[]).find((p) => p.name === LAYOUT);
+      expect(row).toMatchObject({ id, schema_version_at_index: INDEX_SCHEMA_VERSION, stale: false });
+    } finally {
+      await deleteProjects([LAYOUT]);
+    }
   });
 
   it('flags a project indexed under an older schema with a stale_index warning naming it', async () => {
@@ -69,7 +83,7 @@ describe('health (the tool)', () => {
     expect(body.result.projects[0].stale).toBe(true);
     expect(body._meta.project_name).toBe(STALE);
     expect(body._meta.project_id).toBe(ids[1]);
-    expect(body._meta.schema_version_at_index).toBe(SCHEMA_VERSION - 1);
+    expect(body._meta.schema_version_at_index).toBe(INDEX_SCHEMA_VERSION - 1);
     expect((body._meta.warnings_v2 as Json[]).map((w) => w.code)).toContain('stale_index');
   });
 
@@ -108,7 +122,7 @@ describe('health server-wide on a server holding many projects', () => {
 
   beforeAll(async () => {
     await insertProjects(
-      MANY.map((name, i) => ({ name, indexedAt: 1_700_000_200_000 + i, ...(name === STALE_MANY ? { schemaVersionAtIndex: SCHEMA_VERSION - 1 } : {}) })),
+      MANY.map((name, i) => ({ name, indexedAt: 1_700_000_200_000 + i, ...(name === STALE_MANY ? { schemaVersionAtIndex: INDEX_SCHEMA_VERSION - 1 } : {}) })),
     );
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../../src/version';
+import { INDEX_SCHEMA_VERSION } from '../../../src/version';
 import { rest, type Json } from '../helpers';
 
 const PROJECT = 'search-empty';
@@ -66,7 +66,7 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
   }
   await env.DB.prepare('UPDATE projects SET extractor_version = 0 WHERE name = ?1').bind(STALE).run();
-  await env.DB.prepare('UPDATE projects SET schema_version_at_index = ?2 WHERE name = ?1').bind(STALE_SCHEMA, SCHEMA_VERSION - 1).run();
+  await env.DB.prepare('UPDATE projects SET schema_version_at_index = ?2 WHERE name = ?1').bind(STALE_SCHEMA, INDEX_SCHEMA_VERSION - 1).run();
   await rest('index', { project: HOLLOW, files: files({ 'a.ts': 'export function a() {}\n' }) });
   const emptied = await rest('index', { project: HOLLOW, files: [], replace: true });
   expect(emptied.status).toBe(200);
@@ -188,7 +188,7 @@ describe('stale_index', () => {
   it('fires on a project indexed under an older schema', async () => {
     const body = await search({ project: STALE_SCHEMA, query: 'nothingLikeThis' });
     expectEmpty(body, 'stale_index');
-    expect(body._meta.diagnosis).toContain(`schema ${SCHEMA_VERSION - 1}`);
+    expect(body._meta.diagnosis).toContain(`schema ${INDEX_SCHEMA_VERSION - 1}`);
     await executeSteps(body);
   });
 
