@@ -1,9 +1,11 @@
 /**
- * How an edge stores its kind, provenance and confidence (schema.ts `edges`,
- * migration 0015): small integers, read back as the text and the number
- * through virtual generated columns `kind`, `provenance` and `confidence`, so
- * statements that read edges name those as before. Only writes use the
- * stored columns, through these helpers. A code is the value's position in
+ * How an edge stores its kind, provenance and confidence (schema.ts
+ * `edge_rows`, migrations 0015 and 0025): small integers, read back as the
+ * text and the number by the `edges` view's columns `kind`, `provenance` and
+ * `confidence` (the view's CASE lists these codes: a new code needs a
+ * migration that replaces the view; test/worker/db/edge-codes.test.ts reads
+ * every code back), so statements that read edges name those. Only writes
+ * use the stored columns, through these helpers. A code is the value's position in
  * its list (0 and 1, the commonest, take no bytes in a row); the confidence
  * is kept in thousandths, the resolver's precision (src/graph/resolve).
  */
@@ -26,16 +28,6 @@ function quote(text: string): string {
 function encodeSql(values: readonly string[], text: string): string {
   return `CASE (${text}) ${values.map((v, i) => `WHEN ${quote(v)} THEN ${i}`).join(' ')} END`;
 }
-
-/** SQL: the value of the code in `column` (the generated column's expression). */
-function decodeSql(values: readonly string[], column: string): string {
-  return `CASE ${column} ${values.map((v, i) => `WHEN ${i} THEN ${quote(v)}`).join(' ')} END`;
-}
-
-/** SQL of the generated columns, as the schema declares them. */
-export const EDGE_KIND_SQL = decodeSql(EDGE_KINDS, 'kind_code');
-export const EDGE_PROVENANCE_SQL = decodeSql(EDGE_PROVENANCES, 'provenance_code');
-export const EDGE_CONFIDENCE_SQL = 'confidence_milli / 1000.0';
 
 /** The stored columns of an edge's kind, provenance and confidence, in the order `edgeCodesSql` gives their values. */
 export const EDGE_CODE_COLUMNS = 'kind_code, provenance_code, confidence_milli';

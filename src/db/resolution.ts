@@ -350,11 +350,11 @@ async function writeEdges(
   full: boolean,
 ): Promise<{ applied: boolean; total: number }> {
   const guard = 'EXISTS (SELECT 1 FROM projects WHERE id = ?1 AND generation = ?2)';
-  const ofFiles = 'AND file IN (SELECT value FROM json_each(?3))';
+  const inFiles = (param: string) => `AND file IN (SELECT value FROM json_each(${param}))`;
   const fileChunks = full ? [null] : [...jsonChunks(files)];
   const stmts: D1PreparedStatement[] = [];
   for (const json of fileChunks) {
-    const ends = `SELECT id FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : ofFiles}`;
+    const ends = `SELECT id FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : inFiles('?3')}`;
     const stmt = d1.prepare(`DELETE FROM edge_rows WHERE src IN (${ends}) AND ${guard}`);
     stmts.push(json === null ? stmt.bind(projectId, generation) : stmt.bind(projectId, generation, json));
   }
@@ -392,7 +392,7 @@ async function writeEdges(
   }
   const unused = 'NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = edge_ends.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = edge_ends.id)';
   for (const json of fileChunks) {
-    const stmt = d1.prepare(`DELETE FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : ofFiles.replace('?3', '?2')} AND ${unused}`);
+    const stmt = d1.prepare(`DELETE FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : inFiles('?2')} AND ${unused}`);
     stmts.push(json === null ? stmt.bind(projectId) : stmt.bind(projectId, json));
   }
   stmts.push(d1.prepare('UPDATE projects SET graph_generation = ?2 WHERE id = ?1 AND generation = ?2').bind(projectId, generation));
