@@ -339,7 +339,8 @@ export async function resolveCommitted(
  * generation; the same batch counts the project's edges after. Edges are written to their tables (schema.ts
  * `edge_ends`, `edge_rows`): the ends a chunk names that the project lacks, then the chunk's rows by their ends'
  * ids. The ends of `files` (all the project's when `full`) no edge uses any more are removed after: an unused end
- * in another file stays until that file's edges are rebuilt, at most one per symbol of a file that has not changed.
+ * in another file stays until that file's edges are rebuilt (at most one per symbol of a file that has not changed,
+ * and one for the file itself), and an unused package directory's (Go, Java) until a full rebuild.
  */
 async function writeEdges(
   d1: D1Database,
