@@ -392,8 +392,8 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   /** @type {string[]} */
   let callers = [];
   if (registered.has('query')) {
-    const single = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN DISTINCT a.name ORDER BY a.name LIMIT 50' }, 'single hop').args;
-    const r = await c.call('query', single);
+    const probe = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN DISTINCT a.name ORDER BY a.name LIMIT 50' }, 'callers probe').args;
+    const r = await c.call('query', probe);
     const names = r.ok ? firstColumn(r.result) : [];
     callers = sample(names, 5, rand);
     seeds.query_probe = r.ok ? { names: names.length } : { error: `${r.errorCode}: ${r.errorMessage}` };

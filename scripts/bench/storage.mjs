@@ -60,11 +60,11 @@ async function d1File(persistTo) {
 const SHOWN_AS = { edges: ['edge_rows', 'edge_ends'] };
 
 /**
- * Edges in a measured database: rows of `edge_rows` (migration 0025), or of the `edges` table before it.
+ * Edges in a measured database: rows of `edge_rows` (migration 0025; `edges` is a view of them).
  * @param {{ tables: Record<string, { rows: number | null }> }} db
  */
 function edgeRows(db) {
-  return db.tables.edge_rows?.rows ?? db.tables.edges?.rows ?? 0;
+  return db.tables.edge_rows?.rows ?? 0;
 }
 
 /**
@@ -285,10 +285,12 @@ export function formatStorage(s, renderTable) {
   if (s.each) {
     const shown = ['blobs', 'symbols', 'edges', 'extractions', 'symbols_fts', 'blob_grams'];
     const each = [['project', 'files', 'source MB', 'index MB', '× source', 'verdict', ...shown.map((t) => `${t} /MB`), 'rest /MB']];
+    const tablesOf = (/** @type {string} */ t) => SHOWN_AS[t] ?? [t];
+    const inShown = new Set(shown.flatMap(tablesOf));
     for (const p of s.each.projects) {
       const per = (/** @type {number} */ b) => round(b / p.source_bytes, 3);
-      const bytes = (/** @type {string} */ t) => (SHOWN_AS[t] ?? [t]).reduce((a, n) => a + (p.tables[n] ?? 0), 0);
-      const rest = Object.entries(p.tables).filter(([t]) => !shown.some((x) => (SHOWN_AS[x] ?? [x]).includes(t))).reduce((a, [, b]) => a + b, 0);
+      const bytes = (/** @type {string} */ t) => tablesOf(t).reduce((a, n) => a + (p.tables[n] ?? 0), 0);
+      const rest = Object.entries(p.tables).filter(([t]) => !inShown.has(t)).reduce((a, [, b]) => a + b, 0);
       each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(bytes(t))), per(rest)]);
     }
     out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the pages in use over the empty database's (${mbs(s.each.empty_database_bytes)} MB of schema pages), free pages not counted, target ≤ ${s.amplification_target}×` }));

@@ -20,12 +20,27 @@ export function edgeIdSql(alias: string, end: EdgeEnd): string {
 }
 
 /**
+ * SQL: the id of the end of file `file` and key `key` (SQL expressions), null
+ * when the project has none, sought in `edge_ends_at`. A null key matches
+ * nothing unless `nullKey` (a write's module-level or whole-file end: `IS`
+ * instead of `=`).
+ */
+export function edgeEndIdSql(file: string, key: string, project = '?1', nullKey = false): string {
+  return `(SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ${project} AND edge_end_.file = ${file} AND edge_end_.key ${nullKey ? 'IS' : '='} ${key})`;
+}
+
+/** SQL condition over an `edge_ends` row `t`: no edge uses it (resolution and a project's removal delete such ends). */
+export function edgeEndUnusedSql(t: string): string {
+  return `NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = ${t}.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = ${t}.id)`;
+}
+
+/**
  * SQL condition: `end` of edge `alias` is the symbol of file `file` and key
  * `key` (SQL expressions) — the end's id sought in `edge_ends_at`, the edges
  * then by the id's index.
  */
 export function edgeEndAtSql(alias: string, end: EdgeEnd, file: string, key: string, project = '?1'): string {
-  return `${alias}.${end}_end = (SELECT edge_end_.id FROM edge_ends edge_end_ WHERE edge_end_.project_id = ${project} AND edge_end_.file = ${file} AND edge_end_.key = ${key})`;
+  return `${alias}.${end}_end = ${edgeEndIdSql(file, key, project)}`;
 }
 
 /**

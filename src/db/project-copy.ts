@@ -1,4 +1,5 @@
 import { advanceStatement, cursorHolds, readMoveOrFinished, type MoveRecord, type QueryBudget, type TargetRead } from './move-state';
+import { edgeEndUnusedSql } from './edge-ends';
 
 /**
  * Copying one project's index from one D1 database to another, and removing
@@ -75,7 +76,7 @@ const PROJECT_KEYED = ['symbols', 'edges', 'edge_ends', 'files', 'adrs', 'projec
 function removalSql(table: (typeof PROJECT_KEYED)[number], held: string): string {
   if (table === 'edges') return `DELETE FROM edge_rows WHERE rowid IN (SELECT rowid FROM edges WHERE project_id = ?1 LIMIT ?2) AND ${held}`;
   if (table === 'edge_ends')
-    return `DELETE FROM edge_ends WHERE id IN (SELECT t.id FROM edge_ends t WHERE t.project_id = ?1 AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = t.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = t.id) LIMIT ?2) AND ${held}`;
+    return `DELETE FROM edge_ends WHERE id IN (SELECT t.id FROM edge_ends t WHERE t.project_id = ?1 AND ${edgeEndUnusedSql('t')} LIMIT ?2) AND ${held}`;
   return `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE project_id = ?1 LIMIT ?2) AND ${held}`;
 }
 

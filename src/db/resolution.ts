@@ -29,7 +29,7 @@ import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
 import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
 import { EDGE_CODE_COLUMNS, edgeCodesSql } from './edge-columns';
-import { edgeEnd, edgeFileSql } from './edge-ends';
+import { edgeEnd, edgeEndIdSql, edgeEndUnusedSql, edgeFileSql } from './edge-ends';
 import { edgeCountStatement } from './graph';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
@@ -368,7 +368,7 @@ async function writeEdges(
   // fill their pages one after another instead of splitting them half-empty.
   const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
   rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
-  const endId = (file: string, key: string) => `(SELECT t.id FROM edge_ends t WHERE t.project_id = ?1 AND t.file = ${file} AND t.key IS ${key})`;
+  const endId = (file: string, key: string) => edgeEndIdSql(file, key, '?1', true);
   for (const json of jsonChunks(rows)) {
     stmts.push(
       d1
@@ -378,22 +378,21 @@ async function writeEdges(
              SELECT value ->> 2 AS file, value ->> 1 AS key FROM json_each(?3)
              UNION ALL SELECT value ->> 4, value ->> 3 FROM json_each(?3) WHERE value ->> 4 IS NOT NULL
            ) n
-           WHERE NOT EXISTS (SELECT 1 FROM edge_ends t WHERE t.project_id = ?1 AND t.file = n.file AND t.key IS n.key) AND ${guard}`,
+           WHERE ${endId('n.file', 'n.key')} IS NULL AND ${guard}`,
         )
         .bind(projectId, generation, json),
       d1
         .prepare(
           `INSERT INTO edge_rows (src, dst, ${EDGE_CODE_COLUMNS}, name, line)
-           SELECT ${endId('value ->> 2', 'value ->> 1')}, CASE WHEN value ->> 4 IS NULL THEN NULL ELSE ${endId('value ->> 4', 'value ->> 3')} END,
+           SELECT ${endId('value ->> 2', 'value ->> 1')}, ${endId('value ->> 4', 'value ->> 3')},
              ${edgeCodesSql('value ->> 0', 'value ->> 8', 'value ->> 7')}, value ->> 5, value ->> 6
            FROM json_each(?3) WHERE ${guard}`,
         )
         .bind(projectId, generation, json),
     );
   }
-  const unused = 'NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.src = edge_ends.id) AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = edge_ends.id)';
   for (const json of fileChunks) {
-    const stmt = d1.prepare(`DELETE FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : inFiles('?2')} AND ${unused}`);
+    const stmt = d1.prepare(`DELETE FROM edge_ends WHERE project_id = ?1 ${json === null ? '' : inFiles('?2')} AND ${edgeEndUnusedSql('edge_ends')}`);
     stmts.push(json === null ? stmt.bind(projectId) : stmt.bind(projectId, json));
   }
   stmts.push(d1.prepare('UPDATE projects SET graph_generation = ?2 WHERE id = ?1 AND generation = ?2').bind(projectId, generation));
