@@ -3,8 +3,10 @@
  * `extractions.refs_json`: one JSON array per file whose items are positional
  * arrays, not objects, so the field names are not repeated in every row (they
  * were about 40 % of the bytes). The positions below are the only place that
- * knows the layout: the commit reads symbols with `SYMBOL_FIELD`, and the
- * `refs` view (migration 0024) reads references with the `REF_*` positions.
+ * knows the layout: the commit reads symbols with `SYMBOL_FIELD`; the `refs`
+ * view (migration 0024) reads references with the `REF_*` positions in SQL,
+ * and `decodeRefs` reads a whole file's the same way here (resolution's read
+ * of every reference of the files it resolves).
  * Booleans are 0/1; absent values are null.
  */
 import type { ExtractedReference, ExtractedSymbol } from '../extract/types';
@@ -100,6 +102,74 @@ export function encodeRefs(refs: readonly ExtractedReference[]): string {
     run.push(row);
   }
   return JSON.stringify(runs);
+}
+
+/** A stored reference as the `refs` view reads it, less its file: `enclosingKey` is the enclosing symbol's key (the view's `enclosing` is `{path}::{key}`). */
+export interface DecodedRef {
+  kind: ExtractedReference['kind'] | null;
+  name: string | null;
+  target: string | null;
+  importedNames: string[] | null;
+  enclosingKey: string | null;
+  line: number | null;
+}
+
+/**
+ * A file's references from its stored `refs_json`, in stored order, with the values the `refs` view gives
+ * (migration 0024): both layouts (runs of one enclosing symbol, and the older one item per reference, whose
+ * first element is the kind), the kind by its number, the target rebuilt from its stored form. Malformed text
+ * reads as no references (the view's JSON functions would fail the whole statement instead).
+ */
+export function decodeRefs(refsJson: string): DecodedRef[] {
+  let items: unknown;
+  try {
+    items = JSON.parse(refsJson);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(items)) return [];
+  const out: DecodedRef[] = [];
+  for (const item of items) {
+    if (!Array.isArray(item)) continue;
+    if (Number.isInteger(item[0])) {
+      // Before migration 0024: [kind, line, name, target, enclosing, imported_names].
+      out.push(decodeRef([item[0], item[1], item[2], item[3], item[5]], item[4]));
+      continue;
+    }
+    for (let i = 1; i < item.length; i++) if (Array.isArray(item[i])) out.push(decodeRef(item[i] as unknown[], item[0]));
+  }
+  return out;
+}
+
+function decodeRef(r: readonly unknown[], enclosing: unknown): DecodedRef {
+  const kind = r[REF_FIELD.kind];
+  const name = text(r[REF_FIELD.name]);
+  const stored = r[REF_FIELD.target];
+  const imported = r[REF_FIELD.importedNames];
+  return {
+    kind: typeof kind === 'number' ? (REF_KINDS[kind] ?? null) : null,
+    name,
+    target: Number.isInteger(stored) ? (stored === 1 ? name : sqlSubstr(name, 1 - (stored as number))) : text(stored),
+    importedNames: Array.isArray(imported) ? imported.filter((x): x is string => typeof x === 'string') : null,
+    enclosingKey: text(enclosing),
+    line: typeof r[REF_FIELD.line] === 'number' ? (r[REF_FIELD.line] as number) : null,
+  };
+}
+
+/** A JSON value as SQLite's `->>` gives it for the kinds stored here: strings as they are, numbers as their text, anything else null. */
+function text(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  return null;
+}
+
+/** SQLite's two-argument `substr(x, start)` (1-based, in code points; a start of 0 or less counts from before the first character). */
+function sqlSubstr(x: string | null, start: number): string | null {
+  if (x === null) return null;
+  const chars = [...x];
+  if (start > 0) return chars.slice(start - 1).join('');
+  if (start === 0) return chars.join('');
+  return chars.slice(Math.max(0, chars.length + start)).join('');
 }
 
 /** SQL reading symbol field `f` of the JSON array `value` (a `json_each` row of symbols_json). */

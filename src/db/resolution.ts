@@ -33,6 +33,7 @@ import { edgeEnd, edgeEndIdSql, edgeEndUnusedSql, edgeFileSql } from './edge-end
 import { edgeCountStatement } from './graph';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
+import { decodeRefs } from './extraction-json';
 import { symbolsOfFilesSql } from './symbol-range';
 import { scipTargets } from './scip';
 
@@ -165,12 +166,36 @@ function importStem(path: string): string {
 }
 
 /**
- * A refs row as `raw()` returns it, in REF_COLUMNS order. The push's largest reads (every ref
- * and symbol of the files it resolves) come back as arrays: the binding's `all()` turns each row
- * into an object through `Object.fromEntries`, several times the cost of the mapping below.
+ * A file's stored references as resolution reads them: the extraction's `refs_json` whole, decoded here
+ * (`decodeRefs`, the `refs` view's reading), not one row per reference through the view. Reading every reference
+ * of a large push through the view made SQLite take each apart with JSON functions and the binding carry each
+ * as a row repeating the file's path: two seconds of a 1,500-file push, where the stored text crosses as it is.
  */
-type RefRow = [file_path: string, language: string, kind: 'call' | 'import' | 'inherit', name: string, target: string | null, imported_names: string | null, enclosing: string | null, line: number];
-const REF_COLUMNS = 'file_path, language, kind, name, target, imported_names, enclosing, line';
+type StoredRefsRow = [path: string, language: string, refs_json: string];
+
+function storedRefsOf(d1: D1Database, projectId: string, json: string): Promise<StoredRefsRow[]> {
+  return d1
+    .prepare(
+      `SELECT f.path, f.language, e.refs_json FROM files f
+       JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
+       WHERE f.project_id = ?1 AND f.path IN (SELECT value FROM json_each(?2)) ORDER BY f.path`,
+    )
+    .bind(projectId, json)
+    .raw<StoredRefsRow>();
+}
+
+function refsOfFile([file, language, refsJson]: StoredRefsRow): RefInput[] {
+  return decodeRefs(refsJson).map((r) => ({
+    file,
+    language,
+    kind: r.kind as RefInput['kind'],
+    name: r.name as string,
+    target: r.target,
+    importedNames: r.importedNames,
+    enclosing: r.enclosingKey === null ? null : `${file}::${r.enclosingKey}`,
+    line: r.line as number,
+  }));
+}
 
 /**
  * A symbols row as `raw()` returns it, in SYMBOL_COLUMNS order; `signature` only when it may mark
@@ -186,19 +211,6 @@ function toSymbol([id, file, language, name, qualifiedName, kind, parent, isExpo
   if (isAbstractSignature(name, signature)) out.abstract = true;
   if (signature !== null && DECLARED_TYPE_LANGUAGES.includes(language) && DECLARING_KINDS.has(kind)) out.signature = signature;
   return out;
-}
-
-function toRef([file, language, kind, name, target, imported, enclosing, line]: RefRow): RefInput {
-  let importedNames: string[] | null = null;
-  if (imported) {
-    try {
-      const parsed: unknown = JSON.parse(imported);
-      if (Array.isArray(parsed)) importedNames = parsed.filter((x): x is string => typeof x === 'string');
-    } catch {
-      importedNames = null;
-    }
-  }
-  return { file, language, kind, name, target, importedNames, enclosing, line };
 }
 
 /** Which files of the new index to re-resolve. */
@@ -295,11 +307,7 @@ export async function resolveCommitted(
   const layout = await layoutOf(d1, projectId, (committed.results as { path: string }[]).map((r) => r.path));
   const covered = new Set(scip?.map((d) => d.relativePath) ?? []);
   const files = [...new Set([...(await filesToResolve(d1, plan, layout.paths)), ...covered])];
-  const refs = (
-    await eachChunk(files, (json) =>
-      d1.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE project_id = ?1 AND file_path IN (SELECT value FROM json_each(?2))`).bind(projectId, json).raw<RefRow>(),
-    )
-  ).map(toRef);
+  const refs = (await eachChunk(files, (json) => storedRefsOf(d1, projectId, json))).flatMap(refsOfFile);
   let edges: GraphEdge[] = [];
   if (refs.length > 0) {
     const resolver = createResolver(layout);
@@ -369,18 +377,24 @@ async function writeEdges(
   const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
   rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
   const endId = (file: string, key: string) => edgeEndIdSql(file, key, '?1', true);
-  for (const json of jsonChunks(rows)) {
+  // Every end the edges name once (a target outside the project, with no file, has none), in the same order: each is
+  // sought in edge_ends_at once, not once per edge that names it (three times fewer seeks on real code).
+  const ends = new Map<string, [string, string | null]>();
+  for (const r of rows) {
+    for (const [file, key] of [[r[2], r[1]], [r[4], r[3]]] as [string | null, string | null][]) {
+      if (file !== null) ends.set(key === null ? file : `${file}\u0000${key}`, [file, key]);
+    }
+  }
+  const endRows = [...ends.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] ?? '') < (b[1] ?? '') ? -1 : (a[1] ?? '') > (b[1] ?? '') ? 1 : 0));
+  for (const json of jsonChunks(endRows)) {
     stmts.push(
       d1
-        .prepare(
-          `INSERT INTO edge_ends (project_id, file, key)
-           SELECT DISTINCT ?1, n.file, n.key FROM (
-             SELECT value ->> 2 AS file, value ->> 1 AS key FROM json_each(?3)
-             UNION ALL SELECT value ->> 4, value ->> 3 FROM json_each(?3) WHERE value ->> 4 IS NOT NULL
-           ) n
-           WHERE ${endId('n.file', 'n.key')} IS NULL AND ${guard}`,
-        )
+        .prepare(`INSERT INTO edge_ends (project_id, file, key) SELECT ?1, value ->> 0, value ->> 1 FROM json_each(?3) WHERE ${endId('value ->> 0', 'value ->> 1')} IS NULL AND ${guard}`)
         .bind(projectId, generation, json),
+    );
+  }
+  for (const json of jsonChunks(rows)) {
+    stmts.push(
       d1
         .prepare(
           `INSERT INTO edge_rows (src, dst, ${EDGE_CODE_COLUMNS}, name, line)

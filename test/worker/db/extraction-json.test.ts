@@ -1,7 +1,7 @@
 import { env as poolEnv } from 'cloudflare:workers';
 import type { D1Migration } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { encodeRefs, encodeSymbols, type StoredSymbol } from '../../../src/db/extraction-json';
+import { decodeRefs, encodeRefs, encodeSymbols, type StoredSymbol } from '../../../src/db/extraction-json';
 import type { ExtractedReference } from '../../../src/extract/types';
 
 const env = poolEnv as typeof poolEnv & { TEST_MIGRATIONS: D1Migration[] };
@@ -172,5 +172,58 @@ describe('extraction output stored once', () => {
     expect(runs.length).toBeLessThan(before.length);
     await store('xjson-new-layout', 'm.py', 'd'.repeat(64), 'python', runs);
     expect(await read('xjson-new-layout')).toEqual(expected);
+  });
+
+  it('decodes a file\'s stored references in code exactly as the refs view reads them, in its order, both layouts', async () => {
+    const runs = encodeRefs([
+      { kind: 'import', name: './util', target: null, imported_names: ['helper', '*'], enclosing: null, line: 1 },
+      { kind: 'call', name: '𝒳.ünï.Möve', target: 'Möve', imported_names: null, enclosing: 'Übung.run#Method', line: 3 },
+      { kind: 'call', name: 'émoji😀.go', target: 'go', imported_names: null, enclosing: 'Übung.run#Method', line: 4 },
+      { kind: 'call', name: 'same', target: 'same', imported_names: null, enclosing: null, line: 6 },
+      { kind: 'call', name: 'obj.', target: '', imported_names: null, enclosing: null, line: 7 },
+      { kind: 'inherit', name: 'Base', target: 'OtherBase', imported_names: null, enclosing: 'K#Class', line: 8 },
+      { kind: 'import', name: './m', target: null, imported_names: [], enclosing: 'K#Class', line: 9 },
+      { kind: 'call', name: 'late', target: null, imported_names: null, enclosing: 'Übung.run#Method', line: 12 },
+    ]);
+    // The layout before migration 0024, one item per reference, and the two layouts in one file.
+    const before = JSON.stringify([
+      [1, 1, './util', null, null, ['helper', '*']],
+      [0, 8, 'go', 1, 'Main.start#Method'],
+      [2, 3, 'Base', 1],
+      [0, 9, 'free'],
+      [0, 10, '𝒳.ünï', 'ünï', 'Main.stop#Method'],
+      [0, 11, 'a.b', -2, 'Main.start#Method'],
+    ]);
+    const mixed = JSON.stringify([...JSON.parse(before).slice(0, 2), ...JSON.parse(runs).slice(0, 2)]);
+    const cases: [string, string][] = [
+      ['runs.ts', runs],
+      ['before.py', before],
+      ['mixed.py', mixed],
+      ['none.ts', '[]'],
+    ];
+    const project = 'xjson-decode-project';
+    for (const [i, [path, json]] of cases.entries()) await store(project, path, String(i).repeat(64), path.endsWith('.py') ? 'python' : 'typescript', json);
+    for (const [path, json] of cases) {
+      const view = await env.DB.prepare('SELECT kind, name, target, imported_names, enclosing, line FROM refs WHERE project_id = ?1 AND file_path = ?2')
+        .bind(project, path)
+        .all();
+      const decoded = decodeRefs(json).map((r) => ({
+        kind: r.kind,
+        name: r.name,
+        target: r.target,
+        imported_names: r.importedNames === null ? null : JSON.stringify(r.importedNames),
+        enclosing: r.enclosingKey === null ? null : `${path}::${r.enclosingKey}`,
+        line: r.line,
+      }));
+      expect(decoded, path).toEqual(view.results);
+    }
+    expect(decodeRefs(mixed)).toHaveLength(2 + 1 + 2);
+  });
+
+  it('decodes malformed stored text as no references, and skips items that are not references', () => {
+    for (const bad of ['', '{', '{"a":1}', '"text"', '[1, "x", null]', '[[]]']) expect(decodeRefs(bad), bad).toEqual([]);
+    expect(decodeRefs('[["F#Function", "not a ref", [0, 2, "go", 1]]]')).toEqual([
+      { kind: 'call', name: 'go', target: 'go', importedNames: null, enclosingKey: 'F#Function', line: 2 },
+    ]);
   });
 });
