@@ -14,7 +14,9 @@ export const SCHEMA_VERSION = 26;
  * every row over (0024: references in runs, the old layout still read;
  * 0025: edge ends stored once). A project indexed under an older schema is
  * stale (src/db/projects.ts `staleness`: empty answers say `stale_index`,
- * health lists it); one indexed since is not, whatever SCHEMA_VERSION says.
+ * health lists it) and its next push rebuilds its whole graph
+ * (src/db/resolution.ts `planResolution`); one indexed since is neither,
+ * whatever SCHEMA_VERSION says.
  * Raise it to SCHEMA_VERSION with a migration after which a re-push would
  * index differently.
  */

@@ -34,6 +34,7 @@ import { edgeCountStatement } from './graph';
 import { LAYOUT_CONFIG_FILES, type GraphEdge, type ProjectLayout, type RefInput, type SymbolInput } from '../graph/types';
 import { jsonChunks } from './json-param';
 import { decodeRefs } from './extraction-json';
+import { INDEX_SCHEMA_VERSION } from '../version';
 import { symbolsOfFilesSql } from './symbol-range';
 import { scipTargets } from './scip';
 
@@ -95,8 +96,13 @@ export function planResolutionStatements(d1: D1Database, projectId: string, uplo
 /** What `planResolutionStatements` read, as a batch answers them. */
 export type PlanReads = [D1Result, D1Result];
 
-/** Reads, before the commit batch, what the old index knows about the files a push replaces (from `planResolutionStatements`' rows). */
-export async function planResolution(d1: D1Database, projectId: string, reads: PlanReads, schemaVersion: number): Promise<ResolutionPlan> {
+/**
+ * Reads, before the commit batch, what the old index knows about the files a push replaces (from `planResolutionStatements`' rows).
+ * The whole graph is rebuilt on a first push, after a pass that did not finish, when a module-resolution config changes, and
+ * when the project was indexed under a schema older than INDEX_SCHEMA_VERSION: a later migration carried every edge and
+ * reference over as it was stored, so the graph it left is one this code would have built.
+ */
+export async function planResolution(d1: D1Database, projectId: string, reads: PlanReads): Promise<ResolutionPlan> {
   const changes = reads[0].results as { path: string; change: 'new' | 'changed' | 'deleted' }[];
   const project = (reads[1].results as { generation: number; graph_generation: number; schema_version_at_index: number | null }[])[0] ?? null;
   const incoming: string[] = [];
@@ -112,7 +118,7 @@ export async function planResolution(d1: D1Database, projectId: string, reads: P
     !project ||
     project.generation === 0 ||
     project.graph_generation !== project.generation ||
-    (project.schema_version_at_index ?? 0) < schemaVersion ||
+    (project.schema_version_at_index ?? 0) < INDEX_SCHEMA_VERSION ||
     [...incoming, ...deleted].some(isConfig);
   const oldSymbols = new Map<string, Set<string>>();
   if (full || replaced.length === 0) return { projectId, incoming, deleted, added, oldSymbols, full };

@@ -444,7 +444,7 @@ export async function commitUpload(target: PushTarget, upload: UploadRow, meta: 
   const scip = scipBytes ? await prepareScip(d1, upload.id, scipBytes) : null;
   const plan = readChangeCounts(countsRead.results as { change: keyof ChangeCounts; n: number }[]);
   const outcome = readIncomingOutcomes(outcomeRead.results as OutcomeRow[]);
-  const graphPlan = await planResolution(d1, upload.project_id, [planReads[0], planReads[1]], SCHEMA_VERSION);
+  const graphPlan = await planResolution(d1, upload.project_id, [planReads[0], planReads[1]]);
   const planned = Date.now();
   // A move that began after this push opened copies the project as it was: the commit waits for it.
   await refuseWhileMoving(target);

@@ -5,7 +5,7 @@ import { committedPathsStatement, planResolution, planResolutionStatements, reso
 import { scipTargets } from '../../../src/db/scip';
 import { fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
-import { SCHEMA_VERSION } from '../../../src/version';
+import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../src/version';
 import { DB, FILES, indexProject, rest } from '../graph/support';
 import { recording, type Captured } from '../recording-d1';
 
@@ -38,6 +38,18 @@ function expectRangeSeeks(plans: { sql: string; plan: string[] }[], least: numbe
     expect(p.plan.some((d) => RANGE.test(d)), text).toBe(true);
     expect(p.plan.filter((d) => TABLE_SCAN.test(d) || /symbols_file/.test(d)), text).toEqual([]);
   }
+}
+
+/** Pushes the project again with function `name` added to src/core/db.ts; the committed upload. */
+async function pushWithFunction(name: string): Promise<{ id: string }> {
+  const changed = { ...FILES, 'src/core/db.ts': `${FILES['src/core/db.ts']}\nexport function ${name}(): number {\n  return 3;\n}\n` };
+  const r = await rest('index', { project: 'db-symbol-plans', files: Object.entries(changed).map(([path, content]) => ({ path, content })) });
+  expect(r.status).toBe(200);
+  const upload = await DB.prepare("SELECT id FROM uploads WHERE project_id = ?1 AND status = 'committed' ORDER BY created_at DESC LIMIT 1")
+    .bind(project.id)
+    .first<{ id: string }>();
+  if (!upload) throw new Error('no committed upload');
+  return upload;
 }
 
 beforeAll(async () => {
@@ -99,19 +111,14 @@ describe('symbols by file seek the id index', () => {
   });
 
   it('reads the replaced files’ old symbols before a push, and drops and rebuilds them in the commit batch, by id range', async () => {
-    const changed = { ...FILES, 'src/core/db.ts': `${FILES['src/core/db.ts']}\nexport function extra(): number {\n  return 3;\n}\n` };
-    const r = await rest('index', { project: 'db-symbol-plans', files: Object.entries(changed).map(([path, content]) => ({ path, content })) });
-    expect(r.status).toBe(200);
-    const upload = await DB.prepare("SELECT id FROM uploads WHERE project_id = ?1 AND status = 'committed' ORDER BY created_at DESC LIMIT 1")
-      .bind(project.id)
-      .first<{ id: string }>();
+    const upload = await pushWithFunction('extra');
     const { d1, seen } = recording();
-    const [changes, generations] = await d1.batch(planResolutionStatements(d1, project.id, upload!.id));
-    const plan = await planResolution(d1, project.id, [changes, generations], SCHEMA_VERSION);
+    const [changes, generations] = await d1.batch(planResolutionStatements(d1, project.id, upload.id));
+    const plan = await planResolution(d1, project.id, [changes, generations]);
     expect(plan.full).toBe(false);
     expect([...plan.oldSymbols.keys()]).toEqual(['src/core/db.ts']);
     // The commit's statements, planned as they would run (they are not run here).
-    commitStatements(d1, { projectId: project.id, uploadId: upload!.id, extractorVersion: EXTRACTOR_VERSION, schemaVersion: SCHEMA_VERSION, ref: null, commitSha: null, now: Date.now() });
+    commitStatements(d1, { projectId: project.id, uploadId: upload.id, extractorVersion: EXTRACTOR_VERSION, schemaVersion: SCHEMA_VERSION, ref: null, commitSha: null, now: Date.now() });
     const plans = await symbolPlans(seen);
     // The old symbols' signatures; the held extractions' JSON rebuilt from a holder's rows; the delete of the changed files' rows.
     const byFile = plans.filter((p) => /file_path/.test(p.sql) && !/^INSERT/.test(p.sql));
@@ -119,5 +126,26 @@ describe('symbols by file seek the id index', () => {
     expectRangeSeeks(byFile, 3);
     // The rest (the insert from extractions, the project's counts) read no symbols by file.
     for (const p of plans.filter((x) => !byFile.includes(x))) expect(p.plan.filter((d) => TABLE_SCAN.test(d)), p.sql).toEqual([]);
+  });
+
+  it('rebuilds the whole graph after a push only for a project indexed under a schema older than INDEX_SCHEMA_VERSION', async () => {
+    const upload = await pushWithFunction('another');
+    const cases: [number | null, boolean][] = [
+      [SCHEMA_VERSION, false],
+      [INDEX_SCHEMA_VERSION, false],
+      [INDEX_SCHEMA_VERSION - 1, true],
+      [null, true],
+    ];
+    try {
+      for (const [version, full] of cases) {
+        await DB.prepare('UPDATE projects SET schema_version_at_index = ?2 WHERE id = ?1').bind(project.id, version).run();
+        const plan = await planResolution(DB, project.id, await DB.batch(planResolutionStatements(DB, project.id, upload.id)) as [D1Result, D1Result]);
+        expect(plan.full, `indexed under schema ${version}`).toBe(full);
+        // An incremental pass knows the replaced file's old symbols; a full one reads every file anyway.
+        expect([...plan.oldSymbols.keys()]).toEqual(full ? [] : ['src/core/db.ts']);
+      }
+    } finally {
+      await DB.prepare('UPDATE projects SET schema_version_at_index = ?2 WHERE id = ?1').bind(project.id, SCHEMA_VERSION).run();
+    }
   });
 });
