@@ -339,7 +339,7 @@ export async function resolveCommitted(
   }
   let scipStats: ResolutionResult['scip'];
   if (scip && scip.length > 0) {
-    const targets = await scipTargets(d1, projectId, [...covered]);
+    const targets = await scipTargets(d1, projectId, [...covered], refs);
     const exact = scipEdges(scip, targets.symbols, targets.refs);
     edges = [...edges.filter((e) => e.kind === 'IMPORTS' || !covered.has(e.srcFile)), ...exact.edges];
     scipStats = { ...exact.stats, files: covered.size };

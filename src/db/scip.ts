@@ -1,9 +1,10 @@
 /**
  * SQL of SCIP ingest: the line counts of an upload's files (to check an index's ranges
- * before the commit) and the symbol rows and extracted call/inherit references of the files
- * an index covers (to map it onto them after the commit). Lists travel as JSON parameters.
+ * before the commit) and the symbol rows of the files an index covers, with their extracted
+ * call/inherit references (to map it onto them after the commit). Lists travel as JSON parameters.
  */
 import type { ScipRefRow, ScipTargetRow } from '../graph/scip/edges';
+import type { RefInput } from '../graph/types';
 import { jsonChunks } from './json-param';
 import { symbolsOfFilesSql } from './symbol-range';
 
@@ -36,27 +37,31 @@ export async function uploadPaths(d1: D1Database, uploadId: string, limit: numbe
 /** Files per read: each read's result crosses from D1 as one message (as in resolution.ts). */
 const FILES_PER_READ = 200;
 
-/** Symbol rows and call/inherit references of `files` (the documents an index covers). */
-export async function scipTargets(d1: D1Database, projectId: string, files: readonly string[]): Promise<{ symbols: ScipTargetRow[]; refs: ScipRefRow[] }> {
+/**
+ * Symbol rows and call/inherit references of `files` (the documents an index covers). The references are
+ * picked from `refs`, those resolution read already (every file it resolves, the covered ones among them),
+ * in their order: a file's as stored.
+ */
+export async function scipTargets(
+  d1: D1Database,
+  projectId: string,
+  files: readonly string[],
+  refs: readonly RefInput[],
+): Promise<{ symbols: ScipTargetRow[]; refs: ScipRefRow[] }> {
   const symbols: ScipTargetRow[] = [];
-  const refs: ScipRefRow[] = [];
   for (let i = 0; i < files.length; i += FILES_PER_READ) {
     const chunk = JSON.stringify(files.slice(i, i + FILES_PER_READ));
-    const [s, r] = await d1.batch([
-      d1
-        .prepare(
-          `SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`,
-        )
-        .bind(projectId, chunk),
-      d1
-        .prepare(
-          `SELECT file_path AS file, kind, target, enclosing, line FROM refs
-           WHERE project_id = ?1 AND kind IN ('call', 'inherit') AND target IS NOT NULL AND file_path IN (SELECT value FROM json_each(?2))`,
-        )
-        .bind(projectId, chunk),
-    ]);
-    symbols.push(...(s.results as ScipTargetRow[]));
-    refs.push(...(r.results as ScipRefRow[]));
+    const s = await d1
+      .prepare(`SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`)
+      .bind(projectId, chunk)
+      .all<ScipTargetRow>();
+    symbols.push(...s.results);
   }
-  return { symbols, refs };
+  const covered = new Set(files);
+  const picked: ScipRefRow[] = [];
+  for (const r of refs) {
+    if (r.target === null || (r.kind !== 'call' && r.kind !== 'inherit') || !covered.has(r.file)) continue;
+    picked.push({ file: r.file, kind: r.kind, target: r.target, enclosing: r.enclosing, line: r.line });
+  }
+  return { symbols, refs: picked };
 }

@@ -87,7 +87,7 @@ describe('symbols by file seek the id index', () => {
 
   it('reads the symbols of a list of files (resolution, SCIP targets) through one id range per file', async () => {
     const { d1, seen } = recording();
-    const { symbols } = await scipTargets(d1, project.id, ['src/core/db.ts', 'src/fan/hub.ts', 'src/core/db.ts']);
+    const { symbols } = await scipTargets(d1, project.id, ['src/core/db.ts', 'src/fan/hub.ts', 'src/core/db.ts'], []);
     expect(symbols.map((s) => (s as { id: string }).id).sort()).toEqual([
       'src/core/db.ts::main#Function',
       'src/core/db.ts::orphan#Function',
