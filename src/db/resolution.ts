@@ -383,7 +383,7 @@ async function writeEdges(
   const at = (r: unknown[], i: number) => (r[i] as string | null) ?? '';
   rows.sort((a, b) => (at(a, 2) < at(b, 2) ? -1 : at(a, 2) > at(b, 2) ? 1 : at(a, 1) < at(b, 1) ? -1 : at(a, 1) > at(b, 1) ? 1 : 0));
   const endId = (file: string, key: string) => edgeEndIdSql(file, key, '?1', true);
-  // Every end the edges name once (a target outside the project, with no file, has none), in the same order: each is
+  // Every end the edges name, once (a target outside the project, with no file, has none), by file then key: each is
   // sought in edge_ends_at once, not once per edge that names it (three times fewer seeks on real code).
   const ends = new Map<string, [string, string | null]>();
   for (const r of rows) {
