@@ -243,9 +243,9 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
       await d1
         .prepare(
           `SELECT DISTINCT file_path FROM refs WHERE project_id = ?1 AND kind IN ('call', 'inherit')
-           AND target IN (SELECT value FROM json_each(?2))`,
+           AND target IN (SELECT value FROM json_each(?2)) AND ${refsTextHoldsSql('file_path', '?3')}`,
         )
-        .bind(plan.projectId, json)
+        .bind(plan.projectId, json, targetNeedles(json))
         .all<{ file_path: string }>()
     ).results.map((r) => r.file_path),
   NAMES_PER_READ))
@@ -256,16 +256,44 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
       await d1
         .prepare(
           `SELECT DISTINCT r.file_path FROM refs r, json_each(?2) s
-           WHERE r.project_id = ?1 AND r.kind = 'import'
+           WHERE r.project_id = ?1 AND r.kind = 'import' AND ${refsTextHoldsSql('r.file_path', '?3')}
              AND (instr(r.name, s.value) > 0 OR instr(coalesce(r.imported_names, ''), s.value) > 0)`,
         )
-        .bind(plan.projectId, json)
+        .bind(plan.projectId, json, textNeedles(json))
         .all<{ file_path: string }>()
     ).results.map((r) => r.file_path),
   ))
     out.add(file);
   const present = new Set(allPaths);
   return [...out].filter((p) => present.has(p));
+}
+
+/**
+ * SQL condition: `path` (an SQL expression) is a file of project ?1 whose stored references' text
+ * (`refs_json`, as `encodeRefs` wrote it with JSON.stringify) holds one of the strings of the JSON array
+ * `param`. The incremental plan's lookups by target and by import text test it first: a substring test of
+ * each file's text, before the `refs` view takes any file's references apart with JSON functions (on
+ * 138,725 references, 0.30 → 0.02 s of SQLite for a rare name). It is a necessary condition of their own,
+ * so they find the same files.
+ */
+function refsTextHoldsSql(path: string, param: string): string {
+  return `${path} IN (SELECT hf.path FROM files hf
+    JOIN extractions he ON he.hash = hf.hash AND he.language = hf.language AND he.extractor_version = hf.extractor_version,
+    json_each(${param}) needle WHERE hf.project_id = ?1 AND instr(he.refs_json, needle.value) > 0)`;
+}
+
+/**
+ * What the stored text of a reference whose target is one of `names` (a JSON array) must hold: the name
+ * as the end of a JSON string, `Name"`. The target is stored as itself, as 1 (the name is the target) or
+ * as -k (the name less its first k characters, so the name's string ends with the target's).
+ */
+function targetNeedles(names: string): string {
+  return JSON.stringify((JSON.parse(names) as string[]).map((n) => JSON.stringify(n).slice(1)));
+}
+
+/** What the stored text of an import whose name or imported names hold one of `texts` (a JSON array) must hold: each text as it is, or as JSON writes it inside a string. */
+function textNeedles(texts: string): string {
+  return JSON.stringify([...new Set((JSON.parse(texts) as string[]).flatMap((t) => [t, JSON.stringify(t).slice(1, -1)]))]);
 }
 
 /** Build/config files that steer module resolution, with their stored content. */

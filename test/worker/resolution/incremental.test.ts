@@ -136,4 +136,43 @@ describe('commit-time resolution', () => {
     await pushOk('res-config', { ...aliased, 'tsconfig.json': '{\n  // aliases\n  "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/*"] } },\n}\n' });
     expect(calls(await edgesOf('res-config'))).toContain('src/app.ts::main#Function -> src/util.ts::helper#Function');
   });
+
+  /** The project's edges as one push of `files` to a new project gives them, without row ids. */
+  async function edgesOfOnePush(project: string, files: Record<string, string>): Promise<Omit<EdgeRow, 'rowid'>[]> {
+    await pushOk(project, files);
+    return (await edgesOf(project)).map(({ rowid: _r, ...e }) => e);
+  }
+
+  it('re-resolves an unchanged file that calls a method name a push adds, the last part of a longer callee', async () => {
+    // Nothing imports widgets.py: only the lookup by called name finds the callers of the method it adds (a call on a
+    // receiver of unknown type guesses among the project's methods of that name). The stored target is the callee less
+    // its first characters (-k).
+    const before = {
+      'pkg/a.py': 'def run(thing):\n    return thing.make_widget()\n',
+      'pkg/c.py': 'def build(factory):\n    return factory.parts.make_widget()\n',
+      'pkg/widgets.py': 'class Shop:\n    def other(self):\n        return 1\n',
+    };
+    const after = { ...before, 'pkg/widgets.py': `${before['pkg/widgets.py']}\n    def make_widget(self):\n        return 2\n` };
+    await pushOk('res-name-added', before);
+    expect((await edgesOf('res-name-added')).filter((e) => e.dst_file === 'pkg/widgets.py')).toEqual([]);
+    await pushOk('res-name-added', after);
+    const incremental = (await edgesOf('res-name-added')).map(({ rowid: _r, ...e }) => e);
+    const full = await edgesOfOnePush('res-name-added-full', after);
+    expect(incremental).toEqual(full);
+    const into = incremental.filter((e) => e.dst_id === 'pkg/widgets.py::Shop.make_widget#Method').map((e) => e.src_id);
+    expect(into).toEqual(expect.arrayContaining(['pkg/a.py::run#Function', 'pkg/c.py::build#Function']));
+  });
+
+  it('re-resolves an unchanged file whose import text names a file a push adds, though it calls nothing of it', async () => {
+    const before = {
+      'src/a.ts': "import './setup-polyfills';\nexport function run(): number {\n  return 1;\n}\n",
+      'src/b.ts': 'export function b(): number {\n  return 2;\n}\n',
+    };
+    const after = { ...before, 'src/setup-polyfills.ts': 'export const installed = true;\n' };
+    await pushOk('res-stem-added', before);
+    await pushOk('res-stem-added', after);
+    const incremental = (await edgesOf('res-stem-added')).map(({ rowid: _r, ...e }) => e);
+    expect(incremental).toEqual(await edgesOfOnePush('res-stem-added-full', after));
+    expect(incremental.some((e) => e.kind === 'IMPORTS' && e.src_file === 'src/a.ts' && e.dst_file === 'src/setup-polyfills.ts')).toBe(true);
+  });
 });
