@@ -77,9 +77,12 @@ const NAMES_PER_READ = 1000;
  * Values are matched against a JSON array parameter, `per` values per query. The chunks are read
  * at once (one round trip's wait for all of them); their rows come back in chunk order.
  */
-async function eachChunk<R>(values: readonly string[], run: (json: string) => Promise<R[]>, per = FILES_PER_READ): Promise<R[]> {
+async function eachChunk<R>(values: readonly string[], run: (json: string, chunk: readonly string[]) => Promise<R[]>, per = FILES_PER_READ): Promise<R[]> {
   const reads: Promise<R[]>[] = [];
-  for (let i = 0; i < values.length; i += per) reads.push(run(JSON.stringify(values.slice(i, i + per))));
+  for (let i = 0; i < values.length; i += per) {
+    const chunk = values.slice(i, i + per);
+    reads.push(run(JSON.stringify(chunk), chunk));
+  }
   return (await Promise.all(reads)).flat();
 }
 
@@ -171,6 +174,11 @@ function importStem(path: string): string {
   return base;
 }
 
+/** SQL: the join of files `f` to their extraction `e` (the content, language and extractor version a file was indexed with), as the `refs` view joins them. */
+function fileExtractionsSql(f: string, e: string): string {
+  return `JOIN extractions ${e} ON ${e}.hash = ${f}.hash AND ${e}.language = ${f}.language AND ${e}.extractor_version = ${f}.extractor_version`;
+}
+
 /**
  * A file's stored references as resolution reads them: the extraction's `refs_json` whole, decoded here
  * (`decodeRefs`, the `refs` view's reading), not one row per reference through the view. Reading every reference
@@ -182,8 +190,7 @@ type StoredRefsRow = [path: string, language: string, refs_json: string];
 function storedRefsOf(d1: D1Database, projectId: string, json: string): Promise<StoredRefsRow[]> {
   return d1
     .prepare(
-      `SELECT f.path, f.language, e.refs_json FROM files f
-       JOIN extractions e ON e.hash = f.hash AND e.language = f.language AND e.extractor_version = f.extractor_version
+      `SELECT f.path, f.language, e.refs_json FROM files f ${fileExtractionsSql('f', 'e')}
        WHERE f.project_id = ?1 AND f.path IN (SELECT value FROM json_each(?2)) ORDER BY f.path`,
     )
     .bind(projectId, json)
@@ -238,20 +245,20 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
     ).results.map((r) => r.src_file),
   ))
     out.add(file);
-  for (const file of await eachChunk(changed.names, async (json) =>
+  for (const file of await eachChunk(changed.names, async (json, names) =>
     (
       await d1
         .prepare(
           `SELECT DISTINCT file_path FROM refs WHERE project_id = ?1 AND kind IN ('call', 'inherit')
            AND target IN (SELECT value FROM json_each(?2)) AND ${refsTextHoldsSql('file_path', '?3')}`,
         )
-        .bind(plan.projectId, json, targetNeedles(json))
+        .bind(plan.projectId, json, targetNeedles(names))
         .all<{ file_path: string }>()
     ).results.map((r) => r.file_path),
   NAMES_PER_READ))
     out.add(file);
   const stems = [...new Set([...plan.added, ...plan.deleted].map(importStem))].filter((s) => s.length > 0);
-  for (const file of await eachChunk(stems, async (json) =>
+  for (const file of await eachChunk(stems, async (json, chunk) =>
     (
       await d1
         .prepare(
@@ -259,7 +266,7 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
            WHERE r.project_id = ?1 AND r.kind = 'import' AND ${refsTextHoldsSql('r.file_path', '?3')}
              AND (instr(r.name, s.value) > 0 OR instr(coalesce(r.imported_names, ''), s.value) > 0)`,
         )
-        .bind(plan.projectId, json, textNeedles(json))
+        .bind(plan.projectId, json, textNeedles(chunk))
         .all<{ file_path: string }>()
     ).results.map((r) => r.file_path),
   ))
@@ -277,9 +284,8 @@ async function filesToResolve(d1: D1Database, plan: ResolutionPlan, allPaths: re
  * so they find the same files.
  */
 function refsTextHoldsSql(path: string, param: string): string {
-  return `${path} IN (SELECT hf.path FROM files hf
-    JOIN extractions he ON he.hash = hf.hash AND he.language = hf.language AND he.extractor_version = hf.extractor_version,
-    json_each(${param}) needle WHERE hf.project_id = ?1 AND instr(he.refs_json, needle.value) > 0)`;
+  return `${path} IN (SELECT hf.path FROM files hf ${fileExtractionsSql('hf', 'he')}, json_each(${param}) needle
+    WHERE hf.project_id = ?1 AND instr(he.refs_json, needle.value) > 0)`;
 }
 
 /**
@@ -287,13 +293,13 @@ function refsTextHoldsSql(path: string, param: string): string {
  * as the end of a JSON string, `Name"`. The target is stored as itself, as 1 (the name is the target) or
  * as -k (the name less its first k characters, so the name's string ends with the target's).
  */
-function targetNeedles(names: string): string {
-  return JSON.stringify((JSON.parse(names) as string[]).map((n) => JSON.stringify(n).slice(1)));
+function targetNeedles(names: readonly string[]): string {
+  return JSON.stringify(names.map((n) => JSON.stringify(n).slice(1)));
 }
 
 /** What the stored text of an import whose name or imported names hold one of `texts` (a JSON array) must hold: each text as it is, or as JSON writes it inside a string. */
-function textNeedles(texts: string): string {
-  return JSON.stringify([...new Set((JSON.parse(texts) as string[]).flatMap((t) => [t, JSON.stringify(t).slice(1, -1)]))]);
+function textNeedles(texts: readonly string[]): string {
+  return JSON.stringify([...new Set(texts.flatMap((t) => [t, JSON.stringify(t).slice(1, -1)]))]);
 }
 
 /** Build/config files that steer module resolution, with their stored content. */
