@@ -5,7 +5,7 @@
  * References are stored once, in the extraction of each file's content; the
  * `refs` view reads them through the project's files.
  */
-import { auxiliarySql } from './search-rank';
+import { auxiliaryFileSql, auxiliarySql } from './search-rank';
 import { JSON_PARAM_BUDGET } from './json-param';
 import { symbolField } from './extraction-json';
 import { storedParentSql } from './symbol-parent';
@@ -171,14 +171,19 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
     b(`INSERT INTO files (project_id, path, hash, size, language, corpus, status, reason, symbol_count, extractor_version, indexed_at)
        SELECT ?1, u.path, u.hash, coalesce((SELECT b.size FROM blobs b WHERE b.hash = u.hash), u.size), u.language, e.corpus,
               CASE e.status WHEN 'ok' THEN 'indexed' ELSE e.status END, e.reason, e.symbol_count, ?3, ?4 ${INCOMING}`, 4),
-    b(`INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent_raw, language, corpus,
+    // A file's own auxiliary flag (its place, a built .js beside its .d.ts) is worked out once per file, in
+    // `incoming`, and not once per symbol; the extraction is joined back by rowid so that no JSON is copied there.
+    b(`WITH incoming AS MATERIALIZED (
+         SELECT e.rowid AS erid, u.path AS path, u.language AS language,
+                ${auxiliaryFileSql({ path: 'u.path', language: 'u.language', projectId: '?1' })} AS aux ${INCOMING}
+       )
+       INSERT INTO symbols (project_id, key, file_path, name, qualified_name, kind, signature, docstring, parent_raw, language, corpus,
          is_exported, is_test, start_line, end_line, start_byte, end_byte, confidence, words, auxiliary, declaration)
-       SELECT ?1, ${f('storedKey')}, u.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
-              ${f('signature')}, ${f('docstring')}, ${storedParentSql(f('parent'), f('qualifiedName'), f('name'))}, u.language, e.corpus, ${f('isExported')}, ${f('isTest')},
+       SELECT ?1, ${f('storedKey')}, i.path, ${f('name')}, ${f('qualifiedName')}, ${f('kind')},
+              ${f('signature')}, ${f('docstring')}, ${storedParentSql(f('parent'), f('qualifiedName'), f('name'))}, i.language, e.corpus, ${f('isExported')}, ${f('isTest')},
               ${f('startLine')}, ${f('endLine')}, ${f('startByte')}, ${f('endByte')}, ${f('confidence')}, coalesce(${f('words')}, ''),
-              ${auxiliarySql({ path: 'u.path', isTest: f('isTest'), language: 'u.language', projectId: '?1' })},
-              coalesce(${f('declaration')}, 0)
-       ${INCOMING.replace('WHERE', ', json_each(e.symbols_json) s WHERE')}`, 3),
+              ${auxiliarySql(f('isTest'), 'i.aux')}, coalesce(${f('declaration')}, 0)
+       FROM incoming i JOIN extractions e ON e.rowid = i.erid, json_each(e.symbols_json) s`, 3),
     // Held, the row shrinks by its symbols: written again at the end of the table (a new rowid) rather than
     // shrunk in place, it packs with its neighbours instead of leaving most of its page empty.
     b(`INSERT OR REPLACE INTO extractions (hash, language, extractor_version, corpus, status, reason, message, had_errors,

@@ -78,21 +78,27 @@ export interface SqlPart {
 const KIND_WEIGHT_SQL = `(CASE s.kind ${SYMBOL_KINDS.map((k) => `WHEN '${k}' THEN ${KIND_WEIGHTS[k]}`).join(' ')} ELSE 5 END)`;
 
 /**
- * Whether a symbol of the file `path` (SQL expressions over the row being
- * written: its path, test flag and language; `projectId` a parameter) is
- * auxiliary code: test code, a path under one of AUXILIARY_DIRS, or
- * JavaScript built from TypeScript: `x.js`, `x.mjs`, `x.cjs`, `x.umd.js`,
- * `x.min.js`, `x.esm.js` beside an `x.d.ts` of the project. Evaluated once per
- * symbol at commit into `symbols.auxiliary`, which the ranking then reads (no
- * per-candidate path checks at query time).
+ * Whether a file `path` (SQL expressions over the row being written: its path
+ * and language; `projectId` a parameter) holds auxiliary code by its place: a
+ * path under one of AUXILIARY_DIRS, or JavaScript built from TypeScript:
+ * `x.js`, `x.mjs`, `x.cjs`, `x.umd.js`, `x.min.js`, `x.esm.js` beside an
+ * `x.d.ts` of the project. A symbol is auxiliary when its file is, or when it
+ * is test code (`auxiliarySql`). Evaluated once per file at commit, then per
+ * symbol into `symbols.auxiliary`, which the ranking reads (no per-candidate
+ * path checks at query time).
  */
-export function auxiliarySql(e: { path: string; isTest: string; language: string; projectId: string }): string {
+export function auxiliaryFileSql(e: { path: string; language: string; projectId: string }): string {
   const p = e.path;
   const dirs = AUXILIARY_DIRS.map((d) => `instr('/' || ${p}, '/${d}/') > 0`).join(' OR ');
   const stem = `(CASE WHEN ${p} LIKE '%.js' THEN substr(${p}, 1, length(${p}) - 3) WHEN ${p} LIKE '%.mjs' OR ${p} LIKE '%.cjs' THEN substr(${p}, 1, length(${p}) - 4) END)`;
   const bundleStem = `(CASE WHEN ${p} LIKE '%.umd.js' OR ${p} LIKE '%.min.js' OR ${p} LIKE '%.esm.js' THEN substr(${p}, 1, length(${p}) - 7) END)`;
   const built = `(${e.language} = 'javascript' AND EXISTS (SELECT 1 FROM files dts WHERE dts.project_id = ${e.projectId} AND dts.path IN (${stem} || '.d.ts', ${bundleStem} || '.d.ts')))`;
-  return `(coalesce(${e.isTest}, 0) <> 0 OR ${dirs} OR ${built})`;
+  return `(${dirs} OR ${built})`;
+}
+
+/** Whether a symbol is auxiliary code: test code (`isTest`, SQL), or in a file `auxiliaryFileSql` flags (`fileAuxiliary`, SQL). */
+export function auxiliarySql(isTest: string, fileAuxiliary: string): string {
+  return `(coalesce(${isTest}, 0) <> 0 OR ${fileAuxiliary})`;
 }
 
 /**
