@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { walk } from '../cli/walk.mjs';
-import { buildCorpus } from './bench/corpus.mjs';
+import { buildCorpus, corpusFromFolder } from './bench/corpus.mjs';
 import { runExtractNode } from './bench/extract-node.mjs';
 import { ensureNative, NATIVE_PACKAGES, runNativeParse } from './bench/parse-native.mjs';
 import { mbps, parseWasm, round } from './bench/parse-wasm.mjs';
@@ -67,6 +67,9 @@ Query latency (step 6):
   --latency-seed <n>      seed of the query mix (default 1)
   --latency-d1 <dir>      keep the latency tier's local D1 in <dir> (created when missing);
                           a later run with the same dir re-pushes nothing new
+  --latency-dir <folder>  measure on this checkout instead of a built tier: its files as the
+                          CLI's walk sees them (copied first; the query mix samples its
+                          TypeScript, JavaScript and Python files)
 
 Quality (real code against a universal-ctags oracle; see scripts/bench/quality.mjs):
   --only quality          run only the quality stage: installs its corpora (npm packs and Debian
@@ -102,7 +105,9 @@ Index size and cold push on real repositories (bench/storage.mjs):
                           index in bytes per MB of stored source (sqlite3's dbstat) and the cold
                           push against parse-only over the same files
   --storage-projects <a,b>
-                          projects of the cache to push (default ${STORAGE_PROJECTS.join(',')})
+                          projects to push: ids of the cache, or folder paths (absolute, or
+                          starting with . or ~, or holding a /), each pushed as the CLI's walk
+                          sees it (default ${STORAGE_PROJECTS.join(',')})
   --storage-keep <file>   copy the measured SQLite file to <file>
   --storage-combined-only skip pushing and measuring each project alone on a fresh D1
                           (the amplification target is per project; by default each is measured)
@@ -112,7 +117,8 @@ Two D1 databases (bench/shards.mjs):
                           shard: bytes, projects, its one-round-trip floor and search/read/find
                           as a ratio to it; then move the largest project to the other shard
                           through the admin route (rows/s, answers compared before and after)
-  --shards-projects <a,b> projects of the cache to push (default ${SHARDS_PROJECTS.join(',')})
+  --shards-projects <a,b> projects to push: cache ids or folder paths, as --storage-projects
+                          (default ${SHARDS_PROJECTS.join(',')})
   --shards-calls <n>      measured calls per tool and shard (default 60)
   --shards-move-queries <n>
                           D1 queries per move step (PINCHER_MOVE_STEP_QUERIES; default the server's 400)
@@ -199,6 +205,7 @@ function options(argv) {
       'latency-warmup': { type: 'string' },
       'latency-seed': { type: 'string' },
       'latency-d1': { type: 'string' },
+      'latency-dir': { type: 'string' },
       'quality-projects': { type: 'string' },
       'quality-names': { type: 'string' },
       'quality-token-names': { type: 'string' },
@@ -241,6 +248,7 @@ function options(argv) {
     latencyWarmup: int(values['latency-warmup'], '--latency-warmup', values.quick ? 5 : 20, 0),
     latencySeed: int(values['latency-seed'], '--latency-seed', 1, 0),
     latencyD1: values['latency-d1'] === undefined ? null : path.resolve(values['latency-d1']),
+    latencyDir: values['latency-dir'] === undefined ? null : path.resolve(values['latency-dir']),
     qualityProjects: values['quality-projects'] === undefined ? null : values['quality-projects'].split(',').map((s) => s.trim()).filter(Boolean),
     qualityNames: int(values['quality-names'], '--quality-names', values.quick ? 100 : 200),
     qualityTokenNames: int(values['quality-token-names'], '--quality-token-names', values.quick ? 10 : 20, 0),
@@ -427,10 +435,12 @@ async function indexingStages({ opts, code, tmp, results }) {
 
   // 6. Query latency on this project when it is big enough (else on a larger tier, later).
   const coldSymbols = cold.summary.symbols.total ?? 0;
-  if (opts.latency && coldSymbols >= opts.latencyMinSymbols) {
+  if (opts.latency && opts.latencyDir === null && coldSymbols >= opts.latencyMinSymbols) {
     log(`query latency on the pushed project (${coldSymbols} symbols ≥ ${opts.latencyMinSymbols})…`);
     const figures = { reused: true, requested: corpus.requested, files: corpus.totals.files, bytes: corpus.totals.bytes, symbols: coldSymbols, min_symbols: opts.latencyMinSymbols, by_language: corpus.byLanguage, push_ms: null };
     results.latency = await measure({ opts, url: server.url, key, project: PROJECT, corpus, dir: corpusDir, serverPgid: server.pid, figures });
+  } else if (opts.latency && opts.latencyDir !== null) {
+    log(`query latency runs on ${opts.latencyDir} after this stage (--latency-dir)`);
   } else if (opts.latency) {
     log(`the pushed project has ${coldSymbols} symbols < ${opts.latencyMinSymbols}: query latency runs on a ${opts.latencyFiles}-file tier after this stage`);
   }
@@ -497,8 +507,9 @@ async function indexingStages({ opts, code, tmp, results }) {
 async function latencyTier({ opts, code, tmp }) {
   const { applyLocalMigrations, startDevServer } = code.devServer;
   const dir = path.join(tmp, 'corpus-latency');
-  log(`latency corpus tier: ~${opts.latencyFiles} files…`);
-  const corpus = await buildCorpus({ root: ROOT, outDir: dir, files: opts.latencyFiles, log });
+  const fromFolder = opts.latencyDir !== null;
+  log(fromFolder ? `latency corpus: the checkout ${opts.latencyDir}…` : `latency corpus tier: ~${opts.latencyFiles} files…`);
+  const corpus = fromFolder ? await corpusFromFolder({ folder: opts.latencyDir, outDir: dir, log }) : await buildCorpus({ root: ROOT, outDir: dir, files: opts.latencyFiles, log });
   if (corpus.totals.files === 0) throw new Error('the corpus is empty: are node_modules installed (npm ci)?');
   log(`  ${corpus.totals.files} files, ${mb(corpus.totals.bytes)} MB (${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')})`);
 
@@ -513,7 +524,7 @@ async function latencyTier({ opts, code, tmp }) {
   live.proxy = proxy;
   try {
     log(`push of the latency tier (project ${LATENCY_PROJECT})…`);
-    const pushed = await cliPush({ root: code.root, dir, url: proxy.url, key, project: LATENCY_PROJECT, ref: 'bench', commit: `latency-${opts.latencyFiles}`, serverPgid: server.pid, proxy, concurrency: opts.concurrency }).catch((err) => {
+    const pushed = await cliPush({ root: code.root, dir, url: proxy.url, key, project: LATENCY_PROJECT, ref: 'bench', commit: fromFolder ? 'latency-dir' : `latency-${opts.latencyFiles}`, serverPgid: server.pid, proxy, concurrency: opts.concurrency }).catch((err) => {
       const tail = server.logs.join('').split('\n').filter(Boolean).slice(-15).join('\n');
       throw new Error(`${err?.message ?? err}\n--- wrangler dev log (tail) ---\n${tail}`);
     });
@@ -522,6 +533,7 @@ async function latencyTier({ opts, code, tmp }) {
     const figures = {
       reused: false,
       requested: corpus.requested,
+      ...(fromFolder ? { folder: opts.latencyDir } : {}),
       files: corpus.totals.files,
       bytes: corpus.totals.bytes,
       symbols: s.symbols.total,
@@ -533,7 +545,7 @@ async function latencyTier({ opts, code, tmp }) {
       push_failures: s.failures ?? [],
       d1: opts.latencyD1 ?? 'temporary',
     };
-    if ((s.symbols.total ?? 0) < opts.latencyMinSymbols) log(`  warning: ${s.symbols.total} symbols, below the ${opts.latencyMinSymbols} target (raise --latency-files)`);
+    if ((s.symbols.total ?? 0) < opts.latencyMinSymbols) log(`  warning: ${s.symbols.total} symbols, below the ${opts.latencyMinSymbols} target (${fromFolder ? 'a smaller project than the target tier' : 'raise --latency-files'})`);
     const lat = await measure({ opts, url: server.url, key, project: LATENCY_PROJECT, corpus, dir, serverPgid: server.pid, figures });
     return { ...lat, server_log_tail: server.logs.join('').split('\n').filter(Boolean).slice(-40) };
   } finally {

@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BLOCKED_DIRS, VCS_DIRS, blockedByContent, blockedByName } from '../../cli/blocklist.mjs';
+import { walk } from '../../cli/walk.mjs';
 
 /** Files bigger than this are left out (the CLI default cap is 1 MiB; generated giants skew a sample). */
 export const MAX_CORPUS_FILE_BYTES = 512 * 1024;
@@ -213,6 +214,51 @@ export async function buildCorpus({ root, outDir, files: wanted, log = () => {} 
     typescriptDeclarations: { files: declarationFiles.length, bytes: declarationFiles.reduce((s, f) => s + f.bytes, 0) },
     sources,
     maxFileBytes: MAX_CORPUS_FILE_BYTES,
+    buildMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * A corpus from a checkout instead of the built one: the files the CLI's walk finds in `folder`
+ * (its ignore rules applied), copied to `outDir` so that the bench's edits (the one-file change)
+ * never touch the checkout. Every walked file is pushed; `files` lists those of the languages the
+ * query mix samples (TypeScript, JavaScript, Python), and `totals` counts every walked file.
+ * @param {{ folder: string, outDir: string, log?: (line: string) => void }} o
+ */
+export async function corpusFromFolder({ folder, outDir, log = () => {} }) {
+  const started = performance.now();
+  const walked = await walk(folder).catch((err) => {
+    throw new Error(`${folder}: ${err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? 'not a folder' : err?.message ?? err}`);
+  });
+  if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
+  /** @type {{ path: string, language: string, source: string, bytes: number }[]} */
+  const files = [];
+  /** @type {Record<string, { files: number, bytes: number }>} */
+  const byLanguage = {};
+  let bytes = 0;
+  for (const f of walked.files) {
+    const to = path.join(outDir, f.path);
+    await mkdir(path.dirname(to), { recursive: true });
+    await copyFile(path.join(folder, f.path), to);
+    const size = (await stat(to)).size;
+    bytes += size;
+    const language = languageOf(f.path);
+    if (!language) continue;
+    files.push({ path: f.path, language, source: folder, bytes: size });
+    byLanguage[language] ??= { files: 0, bytes: 0 };
+    byLanguage[language].files++;
+    byLanguage[language].bytes += size;
+  }
+  if (files.length === 0) throw new Error(`${folder}: no TypeScript, JavaScript or Python file, the languages the latency query mix samples`);
+  log(`  ${walked.files.length} files from ${folder} (${files.length} TypeScript, JavaScript or Python files sampled by the query mix)`);
+  return {
+    dir: outDir,
+    requested: null,
+    folder,
+    files,
+    totals: { files: walked.files.length, bytes },
+    byLanguage,
+    bySource: { [folder]: { files: walked.files.length, bytes } },
     buildMs: Math.round(performance.now() - started),
   };
 }

@@ -858,7 +858,7 @@ export function formatLatency(lat, renderTable) {
   const cp = lat.corpus;
   if (cp) {
     const langs = Object.entries(cp.by_language).map(([l, v]) => `${l} ${/** @type {any} */ (v).files} files ${(/** @type {any} */ (v).bytes / 1e6).toFixed(1)} MB`).join(', ');
-    out.push('', `Latency corpus (${cp.reused ? 'the push stage\'s project, reused' : `a ${cp.requested}-file tier pushed for this stage`}): ${cp.files} files, ${(cp.bytes / 1e6).toFixed(2)} MB, ${cp.symbols} symbols${cp.symbols < cp.min_symbols ? ` — BELOW the ${cp.min_symbols}-symbol target` : ''}; ${langs}${cp.push_ms ? `; pushed in ${(cp.push_ms / 1000).toFixed(1)} s` : ''}`);
+    out.push('', `Latency corpus (${cp.reused ? 'the push stage\'s project, reused' : cp.folder ? `the checkout ${cp.folder}, pushed for this stage` : `a ${cp.requested}-file tier pushed for this stage`}): ${cp.files} files, ${(cp.bytes / 1e6).toFixed(2)} MB, ${cp.symbols} symbols${cp.symbols < cp.min_symbols ? ` — BELOW the ${cp.min_symbols}-symbol target` : ''}; ${langs}${cp.push_ms ? `; pushed in ${(cp.push_ms / 1000).toFixed(1)} s` : ''}`);
   }
   if (lat.error) {
     out.push(`latency stage failed: ${lat.error}`);

@@ -1,6 +1,7 @@
 // `npm run bench -- --only storage`: what the index costs in bytes, and how fast a cold push
 // goes against parse-only, on real repositories from the quality corpora cache
-// (bench/quality-corpora.mjs). Each project is pushed cold through the CLI to a fresh local D1;
+// (bench/quality-corpora.mjs) or on any checkout given as a folder path
+// (`--storage-projects ../some-repo,ts-zod`: the files the CLI's walk would push). Each project is pushed cold through the CLI to a fresh local D1;
 // then, with the server stopped, the SQLite file is measured with the `dbstat` virtual table of
 // the `sqlite3` CLI: the bytes of every table and index (FTS5 shadow tables counted under
 // their virtual table), per MB of stored source (the distinct file contents in `blobs`), and
@@ -9,7 +10,8 @@
 // and Python files, so "cold push / parse-only" compares the same bytes in one run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { walk } from '../../cli/walk.mjs';
 import { languageOf } from './corpus.mjs';
@@ -114,8 +116,8 @@ export function measureDatabase(file) {
  * @param {(line: string) => void} o.log
  */
 export async function runStorage({ code, tmp, cache, projects, keep = null, eachProject = true, concurrency, live, log }) {
-  const ids = projects ?? STORAGE_PROJECTS;
-  const dirs = await copyProjects({ ids, cache, tmp: path.join(tmp, 'storage') });
+  const dirs = await copyProjects({ ids: projects ?? STORAGE_PROJECTS, cache, tmp: path.join(tmp, 'storage') });
+  const ids = dirs.map((d) => d.id);
 
   log('storage: parse-only (web-tree-sitter in Node) over the projects’ TypeScript, JavaScript and Python files…');
   const texts = [];
@@ -159,6 +161,7 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, each
   const each = eachProject ? await measureEach({ code, tmp, dirs, concurrency, live, log }) : null;
   return {
     projects: ids,
+    sources: dirs.map(({ id, from }) => ({ id, from })),
     walked: { files: walkedFiles, bytes: walkedBytes },
     parse_only: parse.overall,
     extract_only: extract.ok ? extract.overall : { error: extract.reason },
@@ -251,19 +254,51 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
 }
 
 /**
- * Copies projects of the quality corpora cache to `tmp/<id>`: outside the repository, since the
- * cache may sit in a gitignored folder the CLI's walk skips.
+ * What one entry of `--storage-projects` names: a folder (an absolute path, one starting with `.` or
+ * `~`, or any entry holding a path separator), measured as the CLI would push it; else a project id
+ * of the quality corpora cache. A folder's id is its name, made a valid project name (characters
+ * other than letters, digits, `.`, `_` and `-` become `-`), suffixed `-2`, `-3`… when `taken` holds it.
+ * @param {string} entry @param {Set<string>} taken ids already given (the new one is added)
+ * @param {string} [cwd] @returns {{ id: string, folder: string | null }}
+ */
+export function storageEntry(entry, taken, cwd = process.cwd()) {
+  const isFolder = path.isAbsolute(entry) || entry.startsWith('.') || entry.startsWith('~') || entry.includes('/') || entry.includes(path.sep);
+  const folder = isFolder ? path.resolve(cwd, entry.replace(/^~(?=$|[/\\])/, os.homedir())) : null;
+  const base = folder ? path.basename(folder).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 80) || 'checkout' : entry;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
+  return { id, folder };
+}
+
+/**
+ * Copies the projects to `tmp/<id>`: outside the repository, since the cache may sit in a
+ * gitignored folder the CLI's walk skips. A folder entry (see storageEntry) is copied as the
+ * CLI's walk sees it, its ignore rules applied: the files a push of it would send, nothing else.
  * @param {{ ids: string[], cache: string, tmp: string }} o
- * @returns {Promise<{ id: string, dir: string }[]>}
+ * @returns {Promise<{ id: string, dir: string, from: string }[]>}
  */
 export async function copyProjects({ ids, cache, tmp }) {
   const dirs = [];
-  for (const id of ids) {
-    const from = path.join(cache, 'projects', id);
-    if (!(await stat(from).catch(() => null))?.isDirectory()) throw new Error(`${from} is missing: install the corpora first (npm run bench -- --only quality --quality-projects ${id})`);
+  const taken = new Set();
+  for (const entry of ids) {
+    const { id, folder } = storageEntry(entry, taken);
     const dir = path.join(tmp, id);
+    if (folder) {
+      if (!(await stat(folder).catch(() => null))?.isDirectory()) throw new Error(`${folder} is not a folder (--storage-projects takes cache ids and folder paths)`);
+      const walked = await walk(folder);
+      if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
+      for (const f of walked.files) {
+        await mkdir(path.dirname(path.join(dir, f.path)), { recursive: true });
+        await copyFile(path.join(folder, f.path), path.join(dir, f.path));
+      }
+      dirs.push({ id, dir, from: folder });
+      continue;
+    }
+    const from = path.join(cache, 'projects', id);
+    if (!(await stat(from).catch(() => null))?.isDirectory()) throw new Error(`${from} is missing: install the corpora first (npm run bench -- --only quality --quality-projects ${id}), or give a folder path`);
     await cp(from, dir, { recursive: true });
-    dirs.push({ id, dir });
+    dirs.push({ id, dir, from });
   }
   return dirs;
 }

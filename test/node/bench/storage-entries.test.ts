@@ -1,0 +1,93 @@
+// The storage and shards stages measure cache projects or any checkout given as a folder: a folder
+// is pushed as the CLI's walk sees it, so the bench measures what a user's push would store.
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { corpusFromFolder } from '../../../scripts/bench/corpus.mjs';
+import { copyProjects, storageEntry } from '../../../scripts/bench/storage.mjs';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function files(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) if (e.isFile()) out.push(path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
+  return out.sort();
+}
+
+describe('storage entries', () => {
+  it('reads a bare name as a cache id and anything path-like as a folder', () => {
+    const taken = new Set<string>();
+    expect(storageEntry('ts-zod', taken, '/w')).toEqual({ id: 'ts-zod', folder: null });
+    expect(storageEntry('./repo', taken, '/w')).toEqual({ id: 'repo', folder: '/w/repo' });
+    expect(storageEntry('../x/my repo!', taken, '/w/y')).toEqual({ id: 'my-repo-', folder: '/w/x/my repo!' });
+    expect(storageEntry('/abs/path/lib', taken, '/w')).toEqual({ id: 'lib', folder: '/abs/path/lib' });
+    expect(storageEntry('~/src/app', taken, '/w')).toEqual({ id: 'app', folder: path.join(homedir(), 'src/app') });
+    expect(storageEntry('.', taken, '/w/proj')).toEqual({ id: 'proj', folder: '/w/proj' });
+  });
+
+  it('gives two folders of one name two ids, and a nameless one a valid id', () => {
+    const taken = new Set<string>();
+    expect(storageEntry('/a/lib', taken).id).toBe('lib');
+    expect(storageEntry('/b/lib', taken).id).toBe('lib-2');
+    expect(storageEntry('/c/lib', taken).id).toBe('lib-3');
+    expect(storageEntry('/', taken).id).toBe('checkout');
+    expect(storageEntry('/d/.hidden', taken).id).toBe('hidden');
+  });
+
+  it('copies a folder as the CLI would push it: ignored files and .git left out', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'storage-entries-'));
+    dirs.push(root);
+    const repo = path.join(root, 'my-repo');
+    await mkdir(path.join(repo, 'src'), { recursive: true });
+    await mkdir(path.join(repo, '.git'), { recursive: true });
+    await mkdir(path.join(repo, 'dist'), { recursive: true });
+    await writeFile(path.join(repo, '.gitignore'), 'dist/\n*.log\n');
+    await writeFile(path.join(repo, 'src', 'a.ts'), 'export const a = 1;\n');
+    await writeFile(path.join(repo, 'README.md'), '# r\n');
+    await writeFile(path.join(repo, 'debug.log'), 'noise\n');
+    await writeFile(path.join(repo, 'dist', 'a.js'), 'exports.a = 1;\n');
+    await writeFile(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const out = path.join(root, 'out');
+    const copied = await copyProjects({ ids: [repo], cache: path.join(root, 'no-cache'), tmp: out });
+    expect(copied).toEqual([{ id: 'my-repo', dir: path.join(out, 'my-repo'), from: repo }]);
+    const got = await files(path.join(out, 'my-repo'));
+    expect(got).toContain(path.join('src', 'a.ts'));
+    expect(got).toContain('README.md');
+    expect(got.some((f) => f.startsWith('dist') || f.endsWith('.log') || f.startsWith('.git' + path.sep))).toBe(false);
+  });
+
+  it('refuses a folder that is missing, and a cache id that is not installed, saying what to do', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'storage-entries-'));
+    dirs.push(root);
+    await expect(copyProjects({ ids: [path.join(root, 'nope')], cache: root, tmp: path.join(root, 'o1') })).rejects.toThrow(/is not a folder/);
+    await expect(copyProjects({ ids: ['py-nothing'], cache: root, tmp: path.join(root, 'o2') })).rejects.toThrow(/install the corpora first.*or give a folder path/);
+  });
+
+  it('builds the latency corpus from a checkout: every walked file copied, the sampled languages listed', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'storage-entries-'));
+    dirs.push(root);
+    const repo = path.join(root, 'app');
+    await mkdir(path.join(repo, 'pkg'), { recursive: true });
+    await writeFile(path.join(repo, '.gitignore'), 'build/\n');
+    await mkdir(path.join(repo, 'build'), { recursive: true });
+    await writeFile(path.join(repo, 'build', 'out.js'), 'x\n');
+    await writeFile(path.join(repo, 'pkg', 'mod.py'), 'def f():\n    return 1\n');
+    await writeFile(path.join(repo, 'pkg', 'main.go'), 'package pkg\n');
+    const out = path.join(root, 'corpus');
+    const corpus = await corpusFromFolder({ folder: repo, outDir: out });
+    expect(corpus.files).toEqual([{ path: 'pkg/mod.py', language: 'python', source: repo, bytes: 22 }]);
+    expect(corpus.byLanguage).toEqual({ python: { files: 1, bytes: 22 } });
+    expect(corpus.totals.files).toBe(await files(out).then((f) => f.length));
+    expect(await files(out)).toContain(path.join('pkg', 'main.go'));
+    expect((await files(out)).some((f) => f.startsWith('build'))).toBe(false);
+    const goOnly = path.join(root, 'go-only');
+    await mkdir(goOnly);
+    await writeFile(path.join(goOnly, 'main.go'), 'package main\n');
+    await expect(corpusFromFolder({ folder: goOnly, outDir: path.join(root, 'c2') })).rejects.toThrow(/no TypeScript, JavaScript or Python file/);
+    await expect(corpusFromFolder({ folder: path.join(root, 'missing'), outDir: path.join(root, 'c3') })).rejects.toThrow(/not a folder|no file to push/);
+  });
+});
