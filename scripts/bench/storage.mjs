@@ -1,13 +1,14 @@
 // `npm run bench -- --only storage`: what the index costs in bytes, and how fast a cold push
 // goes against parse-only, on real repositories from the quality corpora cache
 // (bench/quality-corpora.mjs) or on any checkout given as a folder path
-// (`--storage-projects ../some-repo,ts-zod`: the files the CLI's walk would push). Each project is pushed cold through the CLI to a fresh local D1;
-// then, with the server stopped, the SQLite file is measured with the `dbstat` virtual table of
-// the `sqlite3` CLI: the bytes of every table and index (FTS5 shadow tables counted under
-// their virtual table), per MB of stored source (the distinct file contents in `blobs`), and
-// the amplification (database bytes / stored source bytes). Parse-only throughput is
-// web-tree-sitter in Node (bench/parse-wasm.mjs) over the same projects' TypeScript, JavaScript
-// and Python files, so "cold push / parse-only" compares the same bytes in one run.
+// (`--storage-projects ../some-repo,ts-zod`: the files the CLI's walk would push). Each project
+// is pushed cold through the CLI to a fresh local D1; then, with the server stopped, the SQLite
+// file is measured with the `dbstat` virtual table of the `sqlite3` CLI: the bytes of every
+// table and index (FTS5 shadow tables counted under their virtual table), per MB of stored
+// source (the distinct file contents in `blobs`), and the amplification (database bytes /
+// stored source bytes). Parse-only throughput is web-tree-sitter in Node (bench/parse-wasm.mjs)
+// over the same projects' TypeScript, JavaScript and Python files, so "cold push / parse-only"
+// compares the same bytes in one run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -169,14 +170,14 @@ export async function runStorage({ code, tmp, cache, projects, keep = null, each
     push: {
       wall_ms: wallMs,
       mbps: round(pushMbps, 2),
-      ratio_to_parse: round(pushMbps / parse.overall.parse_mbps, 3),
+      ratio_to_parse: ratioOf(pushMbps, parse.overall.parse_mbps),
       // Load-independent: source MB per CPU-second of the server against parse MB per CPU-second.
       server_cpu_s: round(serverCpuS, 2),
       server_cpu_mbps: round(mbps(walkedBytes, serverCpuS * 1000), 2),
-      ratio_to_parse_cpu: round(mbps(walkedBytes, serverCpuS * 1000) / parse.overall.parse_cpu_mbps, 3),
+      ratio_to_parse_cpu: ratioOf(mbps(walkedBytes, serverCpuS * 1000), parse.overall.parse_cpu_mbps),
       workerd_cpu_s: round(workerdCpuS, 2),
       workerd_cpu_mbps: round(mbps(walkedBytes, workerdCpuS * 1000), 2),
-      workerd_ratio_to_parse_cpu: round(mbps(walkedBytes, workerdCpuS * 1000) / parse.overall.parse_cpu_mbps, 3),
+      workerd_ratio_to_parse_cpu: ratioOf(mbps(walkedBytes, workerdCpuS * 1000), parse.overall.parse_cpu_mbps),
     },
     totals,
     database: db,
@@ -303,6 +304,11 @@ export async function copyProjects({ ids, cache, tmp }) {
   return dirs;
 }
 
+/** a / b to three decimals; null when there is no b (no file parse-only covers). @param {number} a @param {number} b */
+function ratioOf(a, b) {
+  return b > 0 ? round(a / b, 3) : null;
+}
+
 /** @param {Awaited<ReturnType<typeof runStorage>>} s @param {typeof import('./table.mjs').renderTable} renderTable */
 export function formatStorage(s, renderTable) {
   const db = s.database;
@@ -332,6 +338,11 @@ export function formatStorage(s, renderTable) {
   }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
+  if (s.push.ratio_to_parse === null) {
+    // Parse-only and extract-only run over TypeScript, JavaScript and Python files alone.
+    out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes); no ratio to parse-only: no TypeScript, JavaScript or Python file among the projects`);
+    return out.join('\n');
+  }
   out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes) / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);
   if (s.parse_only.files < s.walked.files) {
     out.push(`  (parse-only covers the ${s.parse_only.files} TypeScript, JavaScript and Python files of the ${s.walked.files} pushed: its MB/s is of other files, so these ratios compare different code; the default projects are all in those languages)`);

@@ -5,7 +5,7 @@
  * upper-case letter that follows a lower-case letter or a digit (`handle|Request`),
  * and before the last upper-case letter of two or more that a lower-case
  * letter follows (`HTTP|Server`). Each word once, in order of first sight.
- * One pass over the characters (a commit computes this for every symbol).
+ * One pass over the characters (a push computes this for every symbol).
  */
 export function identifierWords(...names: string[]): string {
   const words = new Set<string>();
