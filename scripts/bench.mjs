@@ -29,7 +29,7 @@ import { runExtractNode } from './bench/extract-node.mjs';
 import { ensureNative, NATIVE_PACKAGES, runNativeParse } from './bench/parse-native.mjs';
 import { mbps, parseWasm, round } from './bench/parse-wasm.mjs';
 import { killAllChildren, killGroup } from './bench/proc.mjs';
-import { formatLatency, runLatency } from './bench/latency.mjs';
+import { codeFilesOf, formatLatency, runLatency } from './bench/latency.mjs';
 import { formatQuality, runQuality } from './bench/quality.mjs';
 import { cliBaseline, cliPush, startProxy, toolsListSize } from './bench/push.mjs';
 import { fmt, mb, rate, renderTable, secs } from './bench/table.mjs';
@@ -68,8 +68,8 @@ Query latency (step 6):
   --latency-d1 <dir>      keep the latency tier's local D1 in <dir> (created when missing);
                           a later run with the same dir re-pushes nothing new
   --latency-dir <folder>  measure on this checkout instead of a built tier: its files as the
-                          CLI's walk sees them (copied first; the query mix samples its
-                          TypeScript, JavaScript and Python files)
+                          CLI's walk sees them (copied first; the query mix samples its files
+                          in every language the server extracts with a tags query)
 
 Quality (real code against a universal-ctags oracle; see scripts/bench/quality.mjs):
   --only quality          run only the quality stage: installs its corpora (npm packs and Debian
@@ -511,7 +511,7 @@ async function latencyTier({ opts, code, tmp }) {
   log(fromFolder ? `latency corpus: the checkout ${opts.latencyDir}…` : `latency corpus tier: ~${opts.latencyFiles} files…`);
   const corpus = fromFolder ? await corpusFromFolder({ folder: opts.latencyDir, outDir: dir, log }) : await buildCorpus({ root: ROOT, outDir: dir, files: opts.latencyFiles, log });
   if (corpus.totals.files === 0) throw new Error('the corpus is empty: are node_modules installed (npm ci)?');
-  log(`  ${corpus.totals.files} files, ${mb(corpus.totals.bytes)} MB (${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')})`);
+  if (!fromFolder) log(`  ${corpus.totals.files} files, ${mb(corpus.totals.bytes)} MB (${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')})`);
 
   const persistTo = opts.latencyD1 ?? path.join(tmp, 'd1-latency');
   await mkdir(persistTo, { recursive: true });
@@ -530,6 +530,16 @@ async function latencyTier({ opts, code, tmp }) {
     });
     const s = pushed.summary;
     log(`  ${secs(pushed.wallMs)}: ${s.files.new} new, ${s.files.unchanged} unchanged, ${s.symbols.total} symbols (load ${load().join(' ')})`);
+    if (fromFolder) {
+      // The query mix samples the checkout's files in every language the server extracts, by the server's own ids.
+      corpus.files = await codeFilesOf(server.url, key, LATENCY_PROJECT);
+      for (const f of corpus.files) {
+        corpus.byLanguage[f.language] ??= { files: 0, bytes: 0 };
+        corpus.byLanguage[f.language].files++;
+        corpus.byLanguage[f.language].bytes += f.bytes;
+      }
+      log(`  sampled by the query mix: ${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')}`);
+    }
     const figures = {
       reused: false,
       requested: corpus.requested,

@@ -221,8 +221,9 @@ export async function buildCorpus({ root, outDir, files: wanted, log = () => {} 
 /**
  * A corpus from a checkout instead of the built one: the files the CLI's walk finds in `folder`
  * (its ignore rules applied), copied to `outDir` so that the bench's edits (the one-file change)
- * never touch the checkout. Every walked file is pushed; `files` lists those of the languages the
- * query mix samples (TypeScript, JavaScript, Python), and `totals` counts every walked file.
+ * never touch the checkout. Every walked file is pushed and counted in `totals`; `files` is left
+ * empty, for the caller to fill with the languages the server gives the pushed files (codeFilesOf
+ * in latency.mjs), since the query mix samples every language with a tags extractor.
  * @param {{ folder: string, outDir: string, log?: (line: string) => void }} o
  */
 export async function corpusFromFolder({ folder, outDir, log = () => {} }) {
@@ -231,33 +232,23 @@ export async function corpusFromFolder({ folder, outDir, log = () => {} }) {
     throw new Error(`${folder}: ${err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? 'not a folder' : err?.message ?? err}`);
   });
   if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
-  /** @type {{ path: string, language: string, source: string, bytes: number }[]} */
-  const files = [];
-  /** @type {Record<string, { files: number, bytes: number }>} */
-  const byLanguage = {};
   let bytes = 0;
   for (const f of walked.files) {
     const to = path.join(outDir, f.path);
     await mkdir(path.dirname(to), { recursive: true });
     await copyFile(path.join(folder, f.path), to);
-    const size = (await stat(to)).size;
-    bytes += size;
-    const language = languageOf(f.path);
-    if (!language) continue;
-    files.push({ path: f.path, language, source: folder, bytes: size });
-    byLanguage[language] ??= { files: 0, bytes: 0 };
-    byLanguage[language].files++;
-    byLanguage[language].bytes += size;
+    bytes += (await stat(to)).size;
   }
-  if (files.length === 0) throw new Error(`${folder}: no TypeScript, JavaScript or Python file, the languages the latency query mix samples`);
-  log(`  ${walked.files.length} files from ${folder} (${files.length} TypeScript, JavaScript or Python files sampled by the query mix)`);
+  log(`  ${walked.files.length} files from ${folder}`);
   return {
     dir: outDir,
     requested: null,
     folder,
-    files,
+    /** @type {{ path: string, language: string, bytes: number }[]} */
+    files: [],
     totals: { files: walked.files.length, bytes },
-    byLanguage,
+    /** @type {Record<string, { files: number, bytes: number }>} */
+    byLanguage: {},
     bySource: { [folder]: { files: walked.files.length, bytes } },
     buildMs: Math.round(performance.now() - started),
   };

@@ -537,6 +537,29 @@ async function unifiedDiff(dir, syms) {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * The indexed files of `project` in the languages the server reads with a tags extractor (health's
+ * tier `ast`), with the server's own language ids: what a checkout's query mix samples
+ * (`--latency-dir`), whatever its languages. find returns at most 1,000 files per language, enough
+ * for the mix's eight per language.
+ * @param {string} url @param {string} key @param {string} project
+ * @returns {Promise<{ path: string, language: string, bytes: number }[]>}
+ */
+export async function codeFilesOf(url, key, project) {
+  const c = client(url, key);
+  const health = await c.call('health', { project });
+  if (!health.ok) throw new Error(`latency: health of ${project} failed (${health.errorCode}: ${health.errorMessage})`);
+  const languages = (health.result?.projects?.[0]?.languages ?? []).filter((/** @type {any} */ l) => l.tier === 'ast').map((/** @type {any} */ l) => l.language);
+  const files = [];
+  for (const language of languages) {
+    const found = await c.call('find', { project, language, limit: 1000 });
+    if (!found.ok) throw new Error(`latency: find ${language} in ${project} failed (${found.errorCode}: ${found.errorMessage})`);
+    for (const f of found.result?.files ?? []) files.push({ path: f.path, language: f.language, bytes: f.size });
+  }
+  if (files.length === 0) throw new Error(`latency: ${project} holds no file in a language with a tags extractor (health: ${languages.length ? languages.join(', ') : 'none'})`);
+  return files;
+}
+
 /** Names in the first column of a query answer, sorted and unique, whatever its row shape. @param {any} result */
 function firstColumn(result) {
   /** @type {any[] | null} */
