@@ -27,7 +27,7 @@ import { createResolver } from '../graph/resolve';
 import { DECLARED_TYPE_LANGUAGES } from '../graph/languages';
 import { DECLARING_KINDS } from '../graph/resolve/declared';
 import type { ScipDocument } from '../graph/scip/decode';
-import { scipEdges, type ScipEdgeStats } from '../graph/scip/edges';
+import { scipEdges, type ScipEdgeStats, type ScipTargetRow } from '../graph/scip/edges';
 import { EDGE_CODE_COLUMNS, edgeCodesSql } from './edge-columns';
 import { edgeEnd, edgeEndIdSql, edgeEndUnusedSql, edgeFileSql } from './edge-ends';
 import { edgeCountStatement } from './graph';
@@ -219,6 +219,17 @@ type SymbolRow = [id: string, file_path: string, language: string, name: string,
 const DECLARING = `language IN (${DECLARED_TYPE_LANGUAGES.map((l) => `'${l}'`).join(', ')}) AND kind IN (${[...DECLARING_KINDS].map((k) => `'${k}'`).join(', ')})`;
 const SYMBOL_COLUMNS = `id, file_path, language, name, qualified_name, kind, parent, is_exported, CASE WHEN (kind = 'Method' AND signature LIKE '%abstract%') OR (${DECLARING}) THEN signature END AS signature`;
 
+/**
+ * The columns a SCIP push's symbols read adds after SYMBOL_COLUMNS: what scipEdges maps an index's definitions
+ * onto (lines, the whole signature), so that the covered files' symbols are read once.
+ */
+const SCIP_COLUMNS = 'start_line, end_line, signature';
+type ScipSymbolRow = [...SymbolRow, start_line: number, end_line: number, full_signature: string | null];
+
+function scipRow(r: ScipSymbolRow): ScipTargetRow {
+  return { id: r[0], file: r[1], name: r[3], kind: r[5], startLine: r[9], endLine: r[10], signature: r[11] };
+}
+
 function toSymbol([id, file, language, name, qualifiedName, kind, parent, isExported, signature]: SymbolRow): SymbolInput {
   const out: SymbolInput = { id, file, language, name, qualifiedName, kind, parent, isExported: isExported === 1 };
   if (isAbstractSignature(name, signature)) out.abstract = true;
@@ -349,6 +360,8 @@ export async function resolveCommitted(
   const files = [...new Set([...(await filesToResolve(d1, plan, layout.paths)), ...covered])];
   const refs = (await eachChunk(files, (json) => storedRefsOf(d1, projectId, json))).flatMap(refsOfFile);
   let edges: GraphEdge[] = [];
+  /** The covered files' symbol rows, when resolution reads them (below); else scipTargets reads them. */
+  let scipRead: ScipTargetRow[] | undefined;
   if (refs.length > 0) {
     const resolver = createResolver(layout);
     // Resolving every file (a first push, a full rebuild) reads every file's symbols: nothing to plan.
@@ -356,10 +369,16 @@ export async function resolveCommitted(
     const needs = layout.paths.every((p) => resolving.has(p)) ? { files: [], names: [] } : resolver.plan(refs);
     const symbolFiles = [...new Set([...files, ...needs.files])];
     const byId = new Map<string, SymbolInput>();
+    // A SCIP push reads the covered files' lines and signatures with the rest (every covered file is resolved).
+    const read: ScipTargetRow[] | undefined = covered.size > 0 ? [] : undefined;
+    const columns = read ? `${SYMBOL_COLUMNS}, ${SCIP_COLUMNS}` : SYMBOL_COLUMNS;
     for (const r of await eachChunk(symbolFiles, (json) =>
-      d1.prepare(`SELECT ${SYMBOL_COLUMNS} FROM ${symbolsOfFilesSql('?1', '?2')}`).bind(projectId, json).raw<SymbolRow>(),
-    ))
-      byId.set(r[0], toSymbol(r));
+      d1.prepare(`SELECT ${columns} FROM ${symbolsOfFilesSql('?1', '?2')}`).bind(projectId, json).raw<SymbolRow | ScipSymbolRow>(),
+    )) {
+      byId.set(r[0], toSymbol(r as SymbolRow));
+      if (read && covered.has(r[1])) read.push(scipRow(r as ScipSymbolRow));
+    }
+    scipRead = read;
     // Every file's symbols read already hold every symbol a name could find.
     const symbolFileSet = new Set(symbolFiles);
     const names = layout.paths.every((p) => symbolFileSet.has(p)) ? [] : [...needs.names];
@@ -373,7 +392,7 @@ export async function resolveCommitted(
   }
   let scipStats: ResolutionResult['scip'];
   if (scip && scip.length > 0) {
-    const targets = await scipTargets(d1, projectId, [...covered], refs);
+    const targets = await scipTargets(d1, projectId, [...covered], refs, scipRead);
     const exact = scipEdges(scip, targets.symbols, targets.refs);
     edges = [...edges.filter((e) => e.kind === 'IMPORTS' || !covered.has(e.srcFile)), ...exact.edges];
     scipStats = { ...exact.stats, files: covered.size };

@@ -40,16 +40,18 @@ const FILES_PER_READ = 200;
 /**
  * Symbol rows and call/inherit references of `files` (the documents an index covers). The references are
  * picked from `refs`, those resolution read already (every file it resolves, the covered ones among them),
- * in their order: a file's as stored.
+ * in their order: a file's as stored. `read`: the symbol rows of `files` when resolution read them already
+ * (each file's in id order, as read here); else they are read here.
  */
 export async function scipTargets(
   d1: D1Database,
   projectId: string,
   files: readonly string[],
   refs: readonly RefInput[],
+  read?: readonly ScipTargetRow[],
 ): Promise<{ symbols: ScipTargetRow[]; refs: ScipRefRow[] }> {
-  const symbols: ScipTargetRow[] = [];
-  for (let i = 0; i < files.length; i += FILES_PER_READ) {
+  const symbols: ScipTargetRow[] = read ? [...read] : [];
+  for (let i = 0; !read && i < files.length; i += FILES_PER_READ) {
     const chunk = JSON.stringify(files.slice(i, i + FILES_PER_READ));
     const s = await d1
       .prepare(`SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`)

@@ -3,7 +3,13 @@
  * fixture test/fixtures/scip/ts/index.scip.base64 is what `scip-typescript index` (0.4.0) wrote
  * over the fixture's own sources (its README says how to regenerate it).
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { committedPathsStatement, resolveCommitted, type ResolutionPlan } from '../../../src/db/resolution';
+import { scipTargets } from '../../../src/db/scip';
+import { decodeScip } from '../../../src/graph/scip/decode';
+import { scipEdges } from '../../../src/graph/scip/edges';
+import { recording } from '../recording-d1';
 import { BASE, SELF } from '../helpers';
 import { manifestOf, post, projectRow, rows, scalar, tool, type Json, type Reply } from '../upload/support';
 
@@ -72,6 +78,30 @@ describe('SCIP index pushed with a commit', () => {
     expect(edges.some((e) => e.src_id === 'src/service.ts::Service.remember#Method' && e.dst_id === 'src/store.ts::MemoryStore.put#Method' && e.confidence === 0.9)).toBe(true);
     const project = (await projectRow('scip-exact')) as unknown as Json;
     expect(project?.graph_generation).toBe(project?.generation);
+  });
+
+  it('reads the covered files\u2019 symbols once, with resolution\u2019s, and maps the definitions as a read of their own does', async () => {
+    const { commit } = await pushScip('scip-once', FILES);
+    expect(commit.status).toBe(200);
+    const DB = (env as unknown as { DB: D1Database }).DB;
+    const project = (await projectRow('scip-once')) as unknown as { id: string; generation: number };
+    const documents = decodeScip(INDEX).documents;
+    const plan: ResolutionPlan = { projectId: project.id, incoming: [], deleted: [], added: [], oldSymbols: new Map(), full: true };
+    const { d1, seen } = recording();
+    const result = await resolveCommitted(d1, plan, project.generation, await committedPathsStatement(DB, project.id).all(), documents);
+    expect(result.scip?.files).toBe(3);
+    // No read of its own (scipTargets' statement): the lines and signatures came with resolution's read.
+    expect(seen.filter((x) => /start_line AS startLine/.test(x.sql))).toEqual([]);
+    expect(seen.some((x) => /\bstart_line, end_line, signature\b/.test(x.sql))).toBe(true);
+    // The definitions map onto the same rows as with scipTargets reading them itself.
+    const own = await scipTargets(DB, project.id, documents.map((d) => d.relativePath), []);
+    const alone = scipEdges(documents, own.symbols, []).stats;
+    expect(alone.definitions).toBeGreaterThan(5);
+    expect({ definitions: result.scip?.definitions, unmapped: result.scip?.unmapped }).toEqual({ definitions: alone.definitions, unmapped: alone.unmapped });
+    // And the project's exact edges are the ones a commit with the index writes.
+    await pushScip('scip-once-commit', FILES, INDEX);
+    const strip = (edges: EdgeRow[]) => show(edges.filter((e) => e.provenance === 'scip'));
+    expect(strip(await edgesOf('scip-once'))).toEqual(strip(await edgesOf('scip-once-commit')));
   });
 
   it('answers all references of a symbol through trace kinds REFERENCES', async () => {
