@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { walk } from '../cli/walk.mjs';
-import { buildCorpus, corpusFromFolder } from './bench/corpus.mjs';
+import { buildCorpus, corpusFromFolder, tally } from './bench/corpus.mjs';
 import { runExtractNode } from './bench/extract-node.mjs';
 import { ensureNative, NATIVE_PACKAGES, runNativeParse } from './bench/parse-native.mjs';
 import { mbps, parseWasm, round } from './bench/parse-wasm.mjs';
@@ -533,11 +533,7 @@ async function latencyTier({ opts, code, tmp }) {
     if (fromFolder) {
       // The query mix samples the checkout's files in every language the server extracts, by the server's own ids.
       corpus.files = await codeFilesOf(server.url, key, LATENCY_PROJECT);
-      for (const f of corpus.files) {
-        corpus.byLanguage[f.language] ??= { files: 0, bytes: 0 };
-        corpus.byLanguage[f.language].files++;
-        corpus.byLanguage[f.language].bytes += f.bytes;
-      }
+      corpus.byLanguage = tally(corpus.files, (f) => f.language);
       log(`  sampled by the query mix: ${Object.entries(corpus.byLanguage).map(([l, r]) => `${l} ${r.files}`).join(', ')}`);
     }
     const figures = {

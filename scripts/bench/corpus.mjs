@@ -191,18 +191,8 @@ export async function buildCorpus({ root, outDir, files: wanted, log = () => {} 
     await writeFile(dest, await readFile(f.abs));
   }
 
-  /** @type {Record<string, { files: number, bytes: number }>} */
-  const byLanguage = {};
-  /** @type {Record<string, { files: number, bytes: number }>} */
-  const bySource = {};
-  for (const f of picked) {
-    byLanguage[f.language] ??= { files: 0, bytes: 0 };
-    byLanguage[f.language].files++;
-    byLanguage[f.language].bytes += f.bytes;
-    bySource[f.source] ??= { files: 0, bytes: 0 };
-    bySource[f.source].files++;
-    bySource[f.source].bytes += f.bytes;
-  }
+  const byLanguage = tally(picked, (f) => f.language);
+  const bySource = tally(picked, (f) => f.source);
   const declarationFiles = picked.filter((f) => /\.d\.[cm]?ts$/.test(f.path));
   return {
     dir: outDir,
@@ -219,37 +209,61 @@ export async function buildCorpus({ root, outDir, files: wanted, log = () => {} 
 }
 
 /**
- * A corpus from a checkout instead of the built one: the files the CLI's walk finds in `folder`
- * (its ignore rules applied), copied to `outDir` so that the bench's edits (the one-file change)
- * never touch the checkout. Every walked file is pushed and counted in `totals`; `files` is left
- * empty, for the caller to fill with the languages the server gives the pushed files (codeFilesOf
- * in latency.mjs), since the query mix samples every language with a tags extractor.
+ * Files and bytes per key (a language, a source) of `files`.
+ * @template {{ bytes: number }} F
+ * @param {readonly F[]} files @param {(f: F) => string} key
+ * @returns {Record<string, { files: number, bytes: number }>}
+ */
+export function tally(files, key) {
+  /** @type {Record<string, { files: number, bytes: number }>} */
+  const out = {};
+  for (const f of files) {
+    const row = (out[key(f)] ??= { files: 0, bytes: 0 });
+    row.files++;
+    row.bytes += f.bytes;
+  }
+  return out;
+}
+
+/**
+ * Copies a checkout to `to` as the CLI's walk sees it (its ignore rules applied, `.git` left out):
+ * the files a push of it would send, nothing else, so that a bench never writes into the checkout.
+ * Fails, saying so, when `folder` is not a folder or holds nothing to push.
+ * @param {string} folder @param {string} to @returns {Promise<{ files: number, bytes: number }>}
+ */
+export async function copyWalked(folder, to) {
+  if (!(await stat(folder).catch(() => null))?.isDirectory()) throw new Error(`${folder} is not a folder`);
+  const walked = await walk(folder);
+  if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
+  for (const f of walked.files) {
+    await mkdir(path.dirname(path.join(to, f.path)), { recursive: true });
+    await copyFile(path.join(folder, f.path), path.join(to, f.path));
+  }
+  return { files: walked.files.length, bytes: walked.files.reduce((n, f) => n + f.size, 0) };
+}
+
+/**
+ * A corpus from a checkout instead of the built one: the files the CLI's walk finds in `folder`,
+ * copied to `outDir` (copyWalked) so that the bench's edits (the one-file change) never touch the
+ * checkout. Every walked file is pushed and counted in `totals`; `files` is left empty, for the
+ * caller to fill with the languages the server gives the pushed files (codeFilesOf in latency.mjs),
+ * since the query mix samples every language with a tags extractor.
  * @param {{ folder: string, outDir: string, log?: (line: string) => void }} o
  */
 export async function corpusFromFolder({ folder, outDir, log = () => {} }) {
   const started = performance.now();
-  const walked = await walk(folder).catch((err) => {
-    throw new Error(`${folder}: ${err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? 'not a folder' : err?.message ?? err}`);
-  });
-  if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
-  let bytes = 0;
-  for (const f of walked.files) {
-    const to = path.join(outDir, f.path);
-    await mkdir(path.dirname(to), { recursive: true });
-    await copyFile(path.join(folder, f.path), to);
-    bytes += (await stat(to)).size;
-  }
-  log(`  ${walked.files.length} files from ${folder}`);
+  const totals = await copyWalked(folder, outDir);
+  log(`  ${totals.files} files from ${folder}`);
   return {
     dir: outDir,
     requested: null,
     folder,
     /** @type {{ path: string, language: string, bytes: number }[]} */
     files: [],
-    totals: { files: walked.files.length, bytes },
+    totals,
     /** @type {Record<string, { files: number, bytes: number }>} */
     byLanguage: {},
-    bySource: { [folder]: { files: walked.files.length, bytes } },
+    bySource: { [folder]: totals },
     buildMs: Math.round(performance.now() - started),
   };
 }

@@ -11,11 +11,11 @@
 // compares the same bytes in one run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { walk } from '../../cli/walk.mjs';
-import { languageOf } from './corpus.mjs';
+import { copyWalked, languageOf } from './corpus.mjs';
 import { runExtractNode } from './extract-node.mjs';
 import { mbps, parseWasm, round } from './parse-wasm.mjs';
 import { killGroup } from './proc.mjs';
@@ -275,7 +275,7 @@ export function storageEntry(entry, taken, cwd = process.cwd()) {
 /**
  * Copies the projects to `tmp/<id>`: outside the repository, since the cache may sit in a
  * gitignored folder the CLI's walk skips. A folder entry (see storageEntry) is copied as the
- * CLI's walk sees it, its ignore rules applied: the files a push of it would send, nothing else.
+ * CLI's walk sees it (copyWalked).
  * @param {{ ids: string[], cache: string, tmp: string }} o
  * @returns {Promise<{ id: string, dir: string, from: string }[]>}
  */
@@ -286,13 +286,7 @@ export async function copyProjects({ ids, cache, tmp }) {
     const { id, folder } = storageEntry(entry, taken);
     const dir = path.join(tmp, id);
     if (folder) {
-      if (!(await stat(folder).catch(() => null))?.isDirectory()) throw new Error(`${folder} is not a folder (--storage-projects takes cache ids and folder paths)`);
-      const walked = await walk(folder);
-      if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
-      for (const f of walked.files) {
-        await mkdir(path.dirname(path.join(dir, f.path)), { recursive: true });
-        await copyFile(path.join(folder, f.path), path.join(dir, f.path));
-      }
+      await copyWalked(folder, dir);
       dirs.push({ id, dir, from: folder });
       continue;
     }
@@ -338,12 +332,13 @@ export function formatStorage(s, renderTable) {
   }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
+  const pushed = `cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes)`;
   if (s.push.ratio_to_parse === null) {
     // Parse-only and extract-only run over TypeScript, JavaScript and Python files alone.
-    out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes); no ratio to parse-only: no TypeScript, JavaScript or Python file among the projects`);
+    out.push(`${pushed}; no ratio to parse-only: no TypeScript, JavaScript or Python file among the projects`);
     return out.join('\n');
   }
-  out.push(`cold push ${s.push.mbps} MB/s (${s.walked.files} files, ${mbs(s.walked.bytes)} MB in ${(s.push.wall_ms / 1000).toFixed(1)} s over ${s.pushes.length} pushes) / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);
+  out.push(`${pushed} / parse-only ${s.parse_only.parse_mbps} MB/s (${s.parse_only.files} files) = ${(s.push.ratio_to_parse * 100).toFixed(0)} % (target ≥ 50 %); per CPU-second: server ${s.push.server_cpu_mbps} MB/s (${s.push.server_cpu_s} s) / parse ${s.parse_only.parse_cpu_mbps} MB/s = ${(s.push.ratio_to_parse_cpu * 100).toFixed(0)} %`);
   if (s.parse_only.files < s.walked.files) {
     out.push(`  (parse-only covers the ${s.parse_only.files} TypeScript, JavaScript and Python files of the ${s.walked.files} pushed: its MB/s is of other files, so these ratios compare different code; the default projects are all in those languages)`);
   }

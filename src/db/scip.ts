@@ -48,17 +48,9 @@ export async function scipTargets(
   projectId: string,
   files: readonly string[],
   refs: readonly RefInput[],
-  read?: readonly ScipTargetRow[],
+  read?: ScipTargetRow[],
 ): Promise<{ symbols: ScipTargetRow[]; refs: ScipRefRow[] }> {
-  const symbols: ScipTargetRow[] = read ? [...read] : [];
-  for (let i = 0; !read && i < files.length; i += FILES_PER_READ) {
-    const chunk = JSON.stringify(files.slice(i, i + FILES_PER_READ));
-    const s = await d1
-      .prepare(`SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`)
-      .bind(projectId, chunk)
-      .all<ScipTargetRow>();
-    symbols.push(...s.results);
-  }
+  const symbols = read ?? (await readTargets(d1, projectId, files));
   const covered = new Set(files);
   const picked: ScipRefRow[] = [];
   for (const r of refs) {
@@ -66,4 +58,18 @@ export async function scipTargets(
     picked.push({ file: r.file, kind: r.kind, target: r.target, enclosing: r.enclosing, line: r.line });
   }
   return { symbols, refs: picked };
+}
+
+/** The symbol rows of `files`, each file's in id order. */
+async function readTargets(d1: D1Database, projectId: string, files: readonly string[]): Promise<ScipTargetRow[]> {
+  const symbols: ScipTargetRow[] = [];
+  for (let i = 0; i < files.length; i += FILES_PER_READ) {
+    const chunk = JSON.stringify(files.slice(i, i + FILES_PER_READ));
+    const s = await d1
+      .prepare(`SELECT id, file_path AS file, name, kind, start_line AS startLine, end_line AS endLine, signature FROM ${symbolsOfFilesSql('?1', '?2')}`)
+      .bind(projectId, chunk)
+      .all<ScipTargetRow>();
+    symbols.push(...s.results);
+  }
+  return symbols;
 }
