@@ -247,11 +247,40 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
       const e = empty.tables[name];
       tables[name] = t.table + sum(t.indexes) - (e ? e.table + sum(e.indexes) : 0);
     }
-    const row = { id: d.id, files: db.files, source_bytes: db.source_bytes, index_bytes: index, free_bytes: db.free_bytes, amplification: round(index / db.source_bytes, 2), symbols: db.tables.symbols?.rows ?? 0, edges: edgeRows(db), tables };
+    const symbols = db.tables.symbols?.rows ?? 0;
+    const row = {
+      id: d.id,
+      files: db.files,
+      source_bytes: db.source_bytes,
+      index_bytes: index,
+      free_bytes: db.free_bytes,
+      amplification: round(index / db.source_bytes, 2),
+      symbols,
+      edges: edgeRows(db),
+      ...symbolDensity(tables, symbols, db.source_bytes),
+      tables,
+    };
     out.push(row);
     log(`  ${d.id}: ${mbs(db.source_bytes)} MB source, index ${mbs(index)} MB = ${row.amplification}×`);
   }
   return { empty_database_bytes: empty.database_bytes, projects: out };
+}
+
+/** What a symbol costs wherever it is stored: its row with its indexes, its search entry and its name's row. */
+const SYMBOL_TABLES = ['symbols', 'symbols_fts', 'symbol_names'];
+
+/**
+ * How symbol-dense a project is and what each symbol costs: symbols per MB of stored source, and the bytes of
+ * SYMBOL_TABLES (over the empty database's) per symbol. Their product is the symbols' share of the amplification,
+ * which grows with density: declaration files (`.d.ts`) hold several times the symbols per MB of other code.
+ * @param {Record<string, number>} tables bytes per table with its indexes @param {number} symbols @param {number} sourceBytes
+ */
+export function symbolDensity(tables, symbols, sourceBytes) {
+  const bytes = SYMBOL_TABLES.reduce((a, t) => a + (tables[t] ?? 0), 0);
+  return {
+    symbols_per_source_mb: sourceBytes > 0 ? Math.round(symbols / (sourceBytes / 1e6)) : null,
+    bytes_per_symbol: symbols > 0 ? Math.round(bytes / symbols) : null,
+  };
 }
 
 /**
@@ -319,16 +348,17 @@ export function formatStorage(s, renderTable) {
   const out = [renderTable(rows, { title: `Storage: ${s.projects.join(', ')} — ${db.files} files, ${mbs(db.source_bytes)} MB stored source in ${db.blobs} blobs; database ${mbs(db.database_bytes)} MB = ${s.amplification}× (target ≤ ${s.amplification_target}×); ${s.totals.symbols} symbols, ${s.totals.edges} edges` })];
   if (s.each) {
     const shown = ['blobs', 'symbols', 'edges', 'extractions', 'symbols_fts', 'blob_grams'];
-    const each = [['project', 'files', 'source MB', 'index MB', '× source', 'verdict', ...shown.map((t) => `${t} /MB`), 'rest /MB']];
+    const each = [['project', 'files', 'source MB', 'index MB', '× source', 'verdict', ...shown.map((t) => `${t} /MB`), 'rest /MB', 'symbols /MB', 'B /symbol', 'free /MB']];
     const tablesOf = (/** @type {string} */ t) => SHOWN_AS[t] ?? [t];
     const inShown = new Set(shown.flatMap(tablesOf));
     for (const p of s.each.projects) {
       const per = (/** @type {number} */ b) => round(b / p.source_bytes, 3);
       const bytes = (/** @type {string} */ t) => tablesOf(t).reduce((a, n) => a + (p.tables[n] ?? 0), 0);
       const rest = Object.entries(p.tables).filter(([t]) => !inShown.has(t)).reduce((a, [, b]) => a + b, 0);
-      each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(bytes(t))), per(rest)]);
+      each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(bytes(t))), per(rest), p.symbols_per_source_mb ?? null, p.bytes_per_symbol ?? null, per(p.free_bytes)]);
     }
     out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the pages in use over the empty database's (${mbs(s.each.empty_database_bytes)} MB of schema pages), free pages not counted, target ≤ ${s.amplification_target}×` }));
+    out.push(`  symbols /MB: symbols per MB of stored source; B /symbol: bytes of ${SYMBOL_TABLES.join(', ')} (indexes included) per symbol; free /MB: pages the push freed (its staged symbols, see docs/capacity.md), in the file until a later push reuses them`);
   }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);

@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusFromFolder } from '../../../scripts/bench/corpus.mjs';
-import { copyProjects, storageEntry } from '../../../scripts/bench/storage.mjs';
+import { copyProjects, storageEntry, symbolDensity } from '../../../scripts/bench/storage.mjs';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -89,5 +89,18 @@ describe('storage entries', () => {
     const empty = path.join(root, 'empty');
     await mkdir(empty);
     await expect(corpusFromFolder({ folder: empty, outDir: path.join(root, 'c4') })).rejects.toThrow(/no file to push/);
+  });
+});
+
+describe('symbolDensity', () => {
+  it('counts the symbols per source MB and the bytes of their row, search entry and name per symbol', () => {
+    const tables = { symbols: 300_000, symbols_fts: 80_000, symbol_names: 20_000, blobs: 1_000_000, edge_rows: 50_000 };
+    expect(symbolDensity(tables, 1_000, 500_000)).toEqual({ symbols_per_source_mb: 2_000, bytes_per_symbol: 400 });
+  });
+
+  it('leaves out a missing table and says nothing per symbol without symbols or per MB without source', () => {
+    expect(symbolDensity({ symbols: 4_000 }, 10, 2_000_000)).toEqual({ symbols_per_source_mb: 5, bytes_per_symbol: 400 });
+    expect(symbolDensity({ blobs: 4_096 }, 0, 1_000)).toEqual({ symbols_per_source_mb: 0, bytes_per_symbol: null });
+    expect(symbolDensity({}, 0, 0)).toEqual({ symbols_per_source_mb: null, bytes_per_symbol: null });
   });
 });
