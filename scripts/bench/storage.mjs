@@ -253,7 +253,8 @@ async function measureEach({ code, tmp, dirs, concurrency, live, log }) {
       files: db.files,
       source_bytes: db.source_bytes,
       index_bytes: index,
-      free_bytes: db.free_bytes,
+      // Free pages over the empty database's: what the push's own deletes left.
+      free_bytes: Math.max(0, db.free_bytes - empty.free_bytes),
       amplification: round(index / db.source_bytes, 2),
       symbols,
       edges: edgeRows(db),
@@ -358,7 +359,7 @@ export function formatStorage(s, renderTable) {
       each.push([p.id, p.files, mbs(p.source_bytes), mbs(p.index_bytes), p.amplification, p.amplification <= s.amplification_target ? 'met' : 'missed', ...shown.map((t) => per(bytes(t))), per(rest), p.symbols_per_source_mb ?? null, p.bytes_per_symbol ?? null, per(p.free_bytes)]);
     }
     out.push('', renderTable(each, { title: `Each project alone on a fresh D1 (the target is per project): its index = the pages in use over the empty database's (${mbs(s.each.empty_database_bytes)} MB of schema pages), free pages not counted, target ≤ ${s.amplification_target}×` }));
-    out.push(`  symbols /MB: symbols per MB of stored source; B /symbol: bytes of ${SYMBOL_TABLES.join(', ')} (indexes included) per symbol; free /MB: pages the push freed (its staged symbols, see docs/capacity.md), in the file until a later push reuses them`);
+    out.push(`  symbols /MB: symbols per MB of stored source; B /symbol: bytes of ${SYMBOL_TABLES.join(', ')} (indexes included) per symbol; free /MB: pages the push freed (its staged symbols, docs/capacity.md "Symbol-dense code"), in the file until a later push reuses them`);
   }
   const gb = db.database_bytes / 1e9;
   out.push(`per GB of database: ${Math.round(db.source_bytes / 1e6 / gb)} MB source, ${Math.round(s.totals.symbols / gb)} symbols, ${Math.round(s.totals.edges / gb)} edges`);
