@@ -1,0 +1,54 @@
+// The latency stage judges "a lite tool answers in one D1 round trip" as a p50 ratio to the floor. The
+// Worker's clock counts whole milliseconds, so against a 1–2 ms floor the server ratio cannot tell 1.2× from
+// 2×: the verdict then uses client wall times net of the request path.
+import { describe, expect, it } from 'vitest';
+import { netRatio, ratioVerdict, SERVER_RESOLVES_MS } from '../../../scripts/bench/latency.mjs';
+
+const floor = (health: number, seam: number, ready: number) => ({
+  'GET /v1/health (no D1)': { client_ms: { p50: health } },
+  'why_empty (tool seam, no D1 read)': { client_ms: { p50: seam } },
+  'GET /v1/ready?shard=0 (one D1 round trip)': { client_ms: { p50: ready } },
+});
+
+describe('net ratio to one D1 round trip', () => {
+  it('counts the tool over the seam against /v1/ready over /v1/health', () => {
+    // A drizzle-orm run: health 2.2, seam 2.7, ready 3.5 ms.
+    const f = floor(2.2, 2.7, 3.5);
+    expect(netRatio({ client_ms: { p50: 4.2 } }, f)).toBe(1.15);
+    expect(netRatio({ client_ms: { p50: 6.1 } }, f)).toBe(2.62);
+    // A tool no slower than the seam spends no round trip's worth.
+    expect(netRatio({ client_ms: { p50: 2.5 } }, f)).toBe(0);
+  });
+
+  it('is null without a round trip to measure or without a floor', () => {
+    expect(netRatio({ client_ms: { p50: 4 } }, floor(3, 3, 3))).toBeNull();
+    expect(netRatio({ client_ms: { p50: 4 } }, floor(3.2, 3, 3))).toBeNull();
+    expect(netRatio({ client_ms: { p50: 4 } }, undefined)).toBeNull();
+    expect(netRatio({}, floor(2, 2.5, 3.5))).toBeNull();
+    const { 'GET /v1/health (no D1)': _, ...noHealth } = floor(2, 2.5, 3.5);
+    expect(netRatio({ client_ms: { p50: 4 } }, noHealth)).toBeNull();
+  });
+});
+
+describe('ratio verdict', () => {
+  it('judges on the net ratio while the floor is under the server clock resolution', () => {
+    // Server 2 ms against a 1 ms floor reads 2×; net of the path the tool is 1.15 round trips.
+    expect(ratioVerdict({ server_p50: 2, net_p50: 1.15 }, 1.3, 1)).toEqual({ basis: 'client_net', verdict: 'met' });
+    expect(ratioVerdict({ server_p50: 1, net_p50: 1.46 }, 1.3, 1)).toEqual({ basis: 'client_net', verdict: 'missed' });
+    expect(ratioVerdict({ server_p50: 1, net_p50: 1.3 }, 1.3, SERVER_RESOLVES_MS - 1)).toEqual({ basis: 'client_net', verdict: 'met' });
+    // No server floor figure: the net ratio still judges.
+    expect(ratioVerdict({ server_p50: null, net_p50: 1.2 }, 1.3, null)).toEqual({ basis: 'client_net', verdict: 'met' });
+  });
+
+  it('judges on the server ratio once the floor is long enough to resolve it', () => {
+    expect(ratioVerdict({ server_p50: 1.4, net_p50: 1.1 }, 1.3, SERVER_RESOLVES_MS)).toEqual({ basis: 'server', verdict: 'missed' });
+    expect(ratioVerdict({ server_p50: 1.2, net_p50: 2 }, 1.3, 12)).toEqual({ basis: 'server', verdict: 'met' });
+  });
+
+  it('gives no verdict without a target or the ratio it needs', () => {
+    expect(ratioVerdict({ server_p50: 1, net_p50: 1 }, null, 1)).toEqual({ basis: null, verdict: null });
+    expect(ratioVerdict(null, 1.3, 1)).toEqual({ basis: null, verdict: null });
+    expect(ratioVerdict({ server_p50: 1, net_p50: null }, 1.3, 1)).toEqual({ basis: null, verdict: null });
+    expect(ratioVerdict({ server_p50: null, net_p50: 1 }, 1.3, 9)).toEqual({ basis: null, verdict: null });
+  });
+});
