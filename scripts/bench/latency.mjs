@@ -52,7 +52,8 @@ const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'cha
  * /v1/health is a plain route (no tool seam, no D1); why_empty goes through the tool seam but
  * reads no table (its call-log row is written after the answer); /v1/ready?shard=0 makes exactly
  * one D1 round trip (the primary's migration ledger; without `shard` it asks every shard).
- * ready − why_empty ≈ the cost of one D1 round trip.
+ * ready − health is the cost of one D1 round trip on the plain route, and a tool call less
+ * why_empty what the tool costs over the seam: `netRatio` divides the second by the first.
  */
 const READY = 'GET /v1/ready?shard=0 (one D1 round trip)';
 const HEALTH = 'GET /v1/health (no D1)';
