@@ -48,7 +48,7 @@ export const callLog = sqliteTable(
     emptyReason: text('empty_reason'),
     projectId: text('project_id'),
   },
-  (t) => [index('call_log_ts').on(t.ts), index('call_log_tool').on(t.tool)],
+  (t) => [index('call_log_ts').on(t.ts)],
 );
 
 /**

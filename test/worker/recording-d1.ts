@@ -25,3 +25,15 @@ export function recording(): { d1: D1Database; seen: Captured[] } {
   } as unknown as D1Database;
   return { d1, seen };
 }
+
+/** Each captured statement's EXPLAIN QUERY PLAN, as its plan lines joined by newlines. */
+export async function planTexts(seen: readonly Captured[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const s of seen) {
+    const rows = await DB.prepare(`EXPLAIN QUERY PLAN ${s.sql}`)
+      .bind(...s.args)
+      .all<{ detail: string }>();
+    out.push(rows.results.map((r) => r.detail).join('\n'));
+  }
+  return out;
+}
