@@ -70,6 +70,9 @@ const FLOOR = [
  * (standard) in at most two.
  * @type {Record<string, number>}
  */
+/** Callers the graph seeds are sampled from (the query tool's max_rows allows 10,000). */
+const PROBE_ROWS = 5000;
+
 const RATIO_TARGETS = { 'tier:lite': 1.3, trace: 2 };
 
 /**
@@ -431,27 +434,22 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
     return { variant, args };
   };
 
-  // Seeds for the graph: functions that call something, from the query tool when it answers
-  // (a trace from a leaf walks nothing); random functions fill up to five. Ordered, so the seeds
-  // depend on the tier's content and the seed, not on the order edges are stored in.
-  /** @type {string[]} */
-  let callers = [];
-  if (registered.has('query')) {
-    const probe = build('query', { query: 'MATCH (a:Function)-[:CALLS]->(b) RETURN DISTINCT a.name ORDER BY a.name LIMIT 50' }, 'callers probe').args;
-    const r = await c.call('query', probe);
-    const names = r.ok ? firstColumn(r.result) : [];
-    callers = sample(names, 5, rand);
-    seeds.query_probe = r.ok ? { names: names.length } : { error: `${r.errorCode}: ${r.errorMessage}` };
-  }
+  // Seeds for the graph: functions and methods that call something through an edge trace follows by
+  // default (confidence ≥ 0.8), by id from the query tool when it answers (a trace from a leaf, from a
+  // declaration that shares a caller's name, or over name-guess edges only, walks nothing);
+  // random functions fill up to five. Ordered, so the seeds depend on the tier's content and the seed,
+  // not on the order edges are stored in.
   /** @type {{ name: string, id: string }[]} */
-  const callerIds = [];
-  for (const name of callers) {
-    const r = await c.call('search', { project, query: name, kind: 'Function', limit: 50 });
-    const id = r.ok ? r.result.results.find((/** @type {any} */ h) => h.name === name)?.id : undefined;
-    if (id) callerIds.push({ name, id });
+  let callerIds = [];
+  if (registered.has('query')) {
+    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (a:Function OR a:Method) AND r.confidence >= 0.8 RETURN DISTINCT a.id ORDER BY a.id LIMIT ${PROBE_ROWS}` }, 'callers probe').args;
+    const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
+    const ids = r.ok ? firstColumn(r.result, (x) => x.includes('::')) : [];
+    callerIds = sample(ids, 5, rand).map((id) => ({ name: leaf(id.slice(id.indexOf('::') + 2).replace(/#.*$/, '')), id }));
+    seeds.query_probe = r.ok ? { ids: ids.length } : { error: `${r.errorCode}: ${r.errorMessage}` };
   }
   const traceSeeds = [...callerIds.map((x) => x.id), ...rs(fns, 5 - callerIds.length).map((s) => s.id)];
-  const varName = callerIds[0]?.name ?? callers[0] ?? (fns[0] ? leaf(fns[0].qname) : 'main');
+  const varName = callerIds[0]?.name ?? (fns[0] ? leaf(fns[0].qname) : 'main');
   Object.assign(seeds, { callers: callerIds, trace_ids: traceSeeds, var_length_name: varName });
 
   if (registered.has('trace')) mix.trace = traceSeeds.map((id) => build('trace', { symbol: id, depth: 3, direction: 'both' }, 'depth 3, both'));
@@ -605,8 +603,12 @@ export async function codeFilesOf(url, key, project) {
   return files;
 }
 
-/** Names in the first column of a query answer, sorted and unique, whatever its row shape. @param {any} result */
-function firstColumn(result) {
+/**
+ * Strings in the first column of a query answer that `keep` accepts (by default identifiers), sorted and
+ * unique, whatever its row shape.
+ * @param {any} result @param {(x: string) => boolean} [keep]
+ */
+function firstColumn(result, keep = (x) => /^[A-Za-z_]\w*$/.test(x)) {
   /** @type {any[] | null} */
   let rows = null;
   const visit = (/** @type {any} */ v, depth = 0) => {
@@ -618,7 +620,7 @@ function firstColumn(result) {
     for (const x of Object.values(v)) visit(x, depth + 1);
   };
   visit(result);
-  const names = (rows ?? []).map((r) => (Array.isArray(r) ? r[0] : Object.values(r)[0])).filter((x) => typeof x === 'string' && /^[A-Za-z_]\w*$/.test(x));
+  const names = (rows ?? []).map((r) => (Array.isArray(r) ? r[0] : Object.values(r)[0])).filter((x) => typeof x === 'string' && keep(x));
   return [...new Set(names)].sort();
 }
 
