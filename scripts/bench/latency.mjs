@@ -398,29 +398,44 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
     ...readSyms.map((s) => ({ variant: 'map', args: { project, path: s.path, map: true } })),
   ];
 
-  // grep: literals and regexes that hit (taken from the corpus) and miss.
-  const grepNames = rs(named.filter((s) => leaf(s.qname).length >= 6), 6).map((s) => leaf(s.qname));
+  // grep: literals and regexes that hit and miss. A "hit" variant is asked once here and kept only if it
+  // finds something, so a checkout in other languages than the fixed patterns' does not measure misses
+  // under a hit's name; names from the corpus fill the places of the patterns that found nothing.
+  const grepNames = sample([...new Set(named.map((s) => leaf(s.qname)).filter((n) => n.length >= 6))].sort(), 12, rand);
   const py = langs.includes('python');
-  mix.grep = [
+  const literalHits = await hitting(c, 'grep', [
     ...grepNames.slice(0, 4).map((n) => ({ variant: 'literal hit', args: { project, pattern: n, literal: true } })),
     { variant: 'literal hit', args: { project, pattern: py ? 'raise ValueError(' : 'throw new Error(', literal: true } },
     { variant: 'literal hit', args: { project, pattern: 'return None', literal: true, path: '*.py' } },
-    ...['pincherBenchAbsentToken', 'zz_qx_not_in_corpus', 'no such literal 9Qz'].map((p) => ({ variant: 'literal miss', args: { project, pattern: p, literal: true } })),
+    ...grepNames.slice(6).map((n) => ({ variant: 'literal hit', args: { project, pattern: n, literal: true } })),
+  ], 6);
+  const regexHits = await hitting(c, 'grep', [
     { variant: 'regex hit', args: { project, pattern: 'def [a-z]+_[a-z]+\\(self' } },
     { variant: 'regex hit', args: { project, pattern: 'export (async )?function \\w+' } },
     { variant: 'regex hit', args: { project, pattern: 'class \\w+Error\\b' } },
-    ...grepNames.slice(4, 6).map((n) => ({ variant: 'regex hit', args: { project, pattern: `\\b${reEscape(n)}\\s*\\(` } })),
+    ...[...grepNames.slice(4, 6), ...grepNames.slice(6).reverse()].map((n) => ({ variant: 'regex hit', args: { project, pattern: `\\b${reEscape(n)}\\s*\\(` } })),
+  ], 5);
+  mix.grep = [
+    ...literalHits,
+    ...['pincherBenchAbsentToken', 'zz_qx_not_in_corpus', 'no such literal 9Qz'].map((p) => ({ variant: 'literal miss', args: { project, pattern: p, literal: true } })),
+    ...regexHits,
     { variant: 'regex miss', args: { project, pattern: 'zq[0-9]{3}_absent_\\w+' } },
     { variant: 'regex miss', args: { project, pattern: 'pincherBench(Missing|Absent)Symbol' } },
     { variant: 'regex miss', args: { project, pattern: '^\\s*def xq_[a-z]+_never\\(' } },
   ];
 
-  // find: globs.
-  const dirs = [...new Set(picked.map((f) => f.path.split('/').slice(0, 2).join('/')))].sort();
-  mix.find = [
-    ...['**/*.py', '**/*.d.ts', '*.mjs', '**/test_*.py', 'python/*/__init__.py', 'npm/**/index.*'].map((p) => ({ variant: 'glob', args: { project, pattern: p } })),
-    ...dirs.slice(0, 4).map((d) => ({ variant: 'folder glob', args: { project, pattern: `${d}/**` } })),
-  ];
+  // find: globs and folder globs, each kept only if it lists a file (as grep's hits above); the corpus's
+  // own name endings, file names and folders fill the places of the fixed globs that list nothing.
+  const folders = [...new Set(picked.map((f) => f.path.split('/').slice(0, -1).slice(0, 2).join('/')).filter(Boolean))].sort();
+  const endings = [...count(sorted.map((f) => path.posix.extname(f.path)).filter(Boolean))].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([e]) => e);
+  const stems = [...count(sorted.map((f) => path.posix.basename(f.path, path.posix.extname(f.path))))].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+  const globs = await hitting(c, 'find', [
+    ...['**/*.py', '**/*.d.ts', '*.mjs', '**/test_*.py', 'python/*/__init__.py', 'npm/**/index.*'],
+    ...endings.slice(0, 3).map((e) => `**/*${e}`),
+    ...stems.slice(0, 3).map((n) => `**/${n}.*`),
+  ].map((p) => ({ variant: 'glob', args: { project, pattern: p } })), 6);
+  const folderGlobs = await hitting(c, 'find', folders.map((d) => ({ variant: 'folder glob', args: { project, pattern: `${d}/**` } })), 4);
+  mix.find = [...globs, ...folderGlobs];
 
   // The other families, when registered: arguments from their input schemas.
   /** @type {Record<string, string>} */
@@ -691,6 +706,29 @@ function hit(tool, result) {
   if (tool === 'symbol') return result.symbol != null;
   if (tool === 'symbols') return (result.symbols?.length ?? 0) > 0;
   return true;
+}
+
+/** Occurrences of each value. @template T @param {T[]} xs @returns {Map<T, number>} */
+function count(xs) {
+  const m = new Map();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return m;
+}
+
+/**
+ * The first `k` of `candidates` whose call finds something (asked once each, in order): a mix entry
+ * named a hit is one.
+ * @param {{ call: (tool: string, args: Record<string, unknown>) => Promise<Call> }} c @param {string} tool @param {MixEntry[]} candidates @param {number} k
+ * @returns {Promise<MixEntry[]>}
+ */
+export async function hitting(c, tool, candidates, k) {
+  /** @type {MixEntry[]} */
+  const out = [];
+  for (const e of candidates) {
+    if (out.length >= k) break;
+    if (found(tool, await c.call(tool, e.args))) out.push(e);
+  }
+  return out;
 }
 
 /** Whether a call found something: a successful answer without an empty_reason that holds a hit. @param {string} tool @param {Call} call */
