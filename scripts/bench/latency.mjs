@@ -6,8 +6,10 @@
 //   1. GET /v1/tools: which tools exist and their input schemas.
 //   2. A fixed query mix derived from the pushed corpus: files picked by a seeded PRNG from the
 //      sorted corpus list, their symbols read through `read` (map), ids checked with `symbols`,
-//      names, prefixes, phrases and grep patterns taken from those symbols. Same corpus + same
-//      seed = same mix; the mix is written to the JSON.
+//      names, prefixes, phrases and grep patterns taken from those symbols; the entries named hits
+//      (grep's, find's) asked once and kept only when they find something, trace's seeds named
+//      by the query tool as callers. Same corpus + same seed = same mix; the mix is written to
+//      the JSON.
 //   3. Warm-up calls per tool, then N measured calls per tool, interleaved round-robin across
 //      the tools so that a load spike on the shared machine hits them all alike; a tool whose
 //      calls have taken 90 s stops early (its n says so). Reference calls (/v1/health,
