@@ -486,12 +486,20 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   const failure = await stackTrace(dir, py ? byLang('python') : fns, rand);
   const diffSyms = pickTwoFiles(fns, rand);
   const diff = await unifiedDiff(dir, diffSyms);
-  const change = `Rename ${leaf(taskSym.qname)} to ${leaf(taskSym.qname)}V2 and update every caller`;
-  Object.assign(seeds, { task, failure, diff_symbols: diffSyms.map((s) => s.id) });
+  // A change plans best on a function something calls: a callee named by the query tool, else the task's symbol.
+  let planSym = { id: taskSym.id, qname: taskSym.qname };
+  if (registered.has('query')) {
+    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (b:Function OR b:Method) AND r.confidence >= 0.8 RETURN DISTINCT b.id ORDER BY b.id LIMIT ${PROBE_ROWS}` }, 'callees probe').args;
+    const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
+    const [id] = r.ok ? sample(firstColumn(r.result, (x) => x.includes('::')), 1, rand) : [];
+    if (id) planSym = { id, qname: id.slice(id.indexOf('::') + 2).replace(/#.*$/, '') };
+  }
+  const change = `Rename ${leaf(planSym.qname)} to ${leaf(planSym.qname)}V2 and update every caller`;
+  Object.assign(seeds, { task, failure, diff_symbols: diffSyms.map((s) => s.id), plan_symbol: planSym.id });
   const oneShot = {
     context_for_task: { task },
     investigate_failure: { failure },
-    plan_change: { symbol: taskSym.id, change, task: change },
+    plan_change: { symbol: planSym.id, change, task: change },
     changes: { diff },
   };
   for (const [tool, roles] of Object.entries(oneShot)) {
