@@ -325,6 +325,22 @@ export async function trigramCandidates(
   return candidatesOf(rows.results, folded);
 }
 
+/** What a prefilter page asks for (trigramCandidatesPage). */
+export interface PageOptions {
+  /** Files the page holds at most. */
+  limit: number;
+  /**
+   * When at most this many stored contents hold the pattern's trigrams, the page holds up to this many files
+   * instead of `limit`: a literal a few dozen files hold is read in one round trip, not a page at a time.
+   */
+  wholeUpTo?: number;
+  after?: string;
+  under?: string;
+  pathContains?: readonly string[];
+  orFolded?: ContentCheck | null;
+  lines?: boolean;
+}
+
 /**
  * One page of the files `trigramCandidates` would keep, in path order from
  * `after` (exclusive), at most `limit` rows, each with its content: the scan
@@ -352,7 +368,7 @@ export async function trigramCandidatesPage(
   projectId: string,
   match: string,
   check: ContentCheck | null,
-  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null; lines?: boolean },
+  opts: PageOptions,
 ): Promise<CandidatePage> {
   if (!opts.lines) return candidatesPage(d1, projectId, match, check, opts);
   try {
@@ -375,7 +391,7 @@ async function candidatesPage(
   projectId: string,
   match: string,
   check: ContentCheck | null,
-  opts: { limit: number; after?: string; under?: string; pathContains?: readonly string[]; orFolded?: ContentCheck | null; lines?: boolean },
+  opts: PageOptions,
   /** With lines, files larger than this carry their content instead. */
   linesMaxBytes?: number,
 ): Promise<CandidatePage> {
@@ -383,7 +399,7 @@ async function candidatesPage(
   // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
   // a few are left to the caller's own test of the glob.
   const pathContains = (opts.pathContains ?? []).slice(0, 4);
-  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + 2;
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + (opts.wholeUpTo === undefined ? 0 : 1) + 2;
   const { exact: exactColumn, where: checked, folded, line } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
   // Lines cover the folded check too only when it was asked along (a folded-only scan of this page then needs no content).
   const withLines = opts.lines === true && line !== null && (!opts.orFolded || folded);
@@ -417,14 +433,22 @@ async function candidatesPage(
       carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content, CASE WHEN ${small} THEN ${split} END AS lines`;
     }
   }
+  // The trigram candidates' count, asked once (an uncorrelated subquery): whether the page may hold them all.
+  let pageLimit = '?3';
+  let counted = '';
+  if (opts.wholeUpTo !== undefined && opts.wholeUpTo > opts.limit) {
+    binds.push(opts.wholeUpTo);
+    pageLimit = `(CASE WHEN (SELECT count(*) FROM t) <= ?${binds.length} THEN ?${binds.length} ELSE ?3 END)`;
+    counted = ', (SELECT count(*) FROM t) AS candidates';
+  }
   const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
-              ${exactColumn} AS exact, ${carried}
+              ${exactColumn} AS exact, ${carried}${counted}
        FROM files f CROSS JOIN blobs b ON b.hash = f.hash
        WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
        ORDER BY f.path`;
   // With lines, a file none of whose lines meets the check (its literals on different lines) holds no match and no long
   // line: the page skips it. LIMIT -1 keeps the walk a lazy co-routine (not flattened: the lines are split once per file).
-  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines IS NULL OR lines <> '[]' LIMIT ?3` : `${walk} LIMIT ?3`;
+  const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines IS NULL OR lines <> '[]' LIMIT ${pageLimit}` : `${walk} LIMIT ${pageLimit}`;
   const rows = await d1
     .prepare(
       `WITH t AS MATERIALIZED (
@@ -433,10 +457,13 @@ async function candidatesPage(
        ${page}`,
     )
     .bind(...binds)
-    .all<CandidateRow>();
+    .all<CandidateRow & { candidates?: number }>();
   const last = rows.results.at(-1)?.path;
   const filter = { under: opts.under, pathContains: opts.pathContains, ...(opts.lines ? { lines: true } : {}) };
-  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= opts.limit, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
+  const first = rows.results[0];
+  const held = opts.wholeUpTo !== undefined && first?.candidates !== undefined && first.candidates <= opts.wholeUpTo ? opts.wholeUpTo : opts.limit;
+  for (const r of rows.results) delete r.candidates;
+  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= held, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
 }
 
 /**

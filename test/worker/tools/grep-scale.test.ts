@@ -13,6 +13,9 @@ const FILE_BYTES = 10_000;
 const PROJECT = 'grep-scale';
 const RARE = 'zqx_rare_marker';
 const RARE_FILES = [17, 333, 580];
+/** A literal 60 files hold: more than the first page's 32, fewer than the 96 a page takes whole. */
+const MID = 'zqx_mid_marker';
+const MID_FILES = (i: number) => i % 10 === 3;
 
 let seed = 1234;
 function rand(n: number): number {
@@ -35,6 +38,7 @@ function fileContent(i: number): string {
     size += line.length + 1;
   }
   if (RARE_FILES.includes(i)) lines.splice(5, 0, `  const ${RARE} = 1;`);
+  if (MID_FILES(i)) lines.splice(7, 0, `  const ${MID} = ${i};`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -101,6 +105,27 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     console.log(`grep-scale: regex with literal ${ms} ms, server ${body._meta.latency_ms} ms, ${JSON.stringify(stats(body))}`);
     expect(body.result.total_matches).toBe(RARE_FILES.length);
     expect(stats(body).candidates_prefiltered).toBe(RARE_FILES.length);
+  });
+
+  it('reads a literal a few dozen files hold in one round trip, with exact counts', async () => {
+    const held = files.filter((_, i) => MID_FILES(i));
+    expect(held.length).toBe(60);
+    const plain = [...held]
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .flatMap((f) => f.content.split('\n').flatMap((text, i) => (text.includes(MID) ? [{ path: f.path, line: i + 1, text }] : [])));
+    const trips = (res: Response) => Number(res.headers.get('x-pincher-d1-round-trips'));
+    // What a literal three files hold costs, the project's own reads included.
+    const rare = await rest('grep', { project: PROJECT, pattern: RARE, literal: true });
+    const r = await rest('grep', { project: PROJECT, pattern: MID, literal: true });
+    expect(r.status).toBe(200);
+    const s = stats(r.body);
+    console.log(`grep-scale: mid literal, server ${r.body._meta.latency_ms} ms, ${JSON.stringify(s)}`);
+    expect(r.body.result.matches).toEqual(plain);
+    expect(r.body.result).toMatchObject({ total_matches: 60, files_matched: 60, truncated: false });
+    expect(r.body.result.counts_exact).toBeUndefined();
+    expect(s.files_scanned).toBe(60);
+    // The same round trips as the rare literal: before, a 32-file first page, then a second page for the other 28.
+    expect(trips(r.res)).toBe(trips(rare.res));
   });
 
   it('lists a common literal from the content in hand and says the counts are lower bounds; summary counts every file', async () => {
