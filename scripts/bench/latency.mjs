@@ -451,15 +451,15 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
     return { variant, args };
   };
 
-  // Seeds for the graph: functions and methods that call something through an edge trace follows by
-  // default (confidence ≥ 0.8), by id from the query tool when it answers (a trace from a leaf, from a
+  // Seeds for the graph: functions and methods outside tests that call something outside tests through
+  // an edge trace follows by default (confidence ≥ 0.8; tests left out), by id from the query tool when it answers (a trace from a leaf, from a
   // declaration that shares a caller's name, or over name-guess edges only, walks nothing);
   // random functions fill up to five. Ordered, so the seeds depend on the tier's content and the seed,
   // not on the order edges are stored in.
   /** @type {{ name: string, id: string }[]} */
   let callerIds = [];
   if (registered.has('query')) {
-    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (a:Function OR a:Method) AND r.confidence >= 0.8 RETURN DISTINCT a.id ORDER BY a.id LIMIT ${PROBE_ROWS}` }, 'callers probe').args;
+    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (a:Function OR a:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT a.id ORDER BY a.id LIMIT ${PROBE_ROWS}` }, 'callers probe').args;
     const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
     const ids = r.ok ? firstColumn(r.result, (x) => x.includes('::')) : [];
     callerIds = sample(ids, 5, rand).map((id) => ({ name: leaf(id.slice(id.indexOf('::') + 2).replace(/#.*$/, '')), id }));
@@ -489,7 +489,7 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   // A change plans best on a function something calls: a callee named by the query tool, else the task's symbol.
   let planSym = { id: taskSym.id, qname: taskSym.qname };
   if (registered.has('query')) {
-    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (b:Function OR b:Method) AND r.confidence >= 0.8 RETURN DISTINCT b.id ORDER BY b.id LIMIT ${PROBE_ROWS}` }, 'callees probe').args;
+    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (b:Function OR b:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT b.id ORDER BY b.id LIMIT ${PROBE_ROWS}` }, 'callees probe').args;
     const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
     const [id] = r.ok ? sample(firstColumn(r.result, (x) => x.includes('::')), 1, rand) : [];
     if (id) planSym = { id, qname: id.slice(id.indexOf('::') + 2).replace(/#.*$/, '') };
