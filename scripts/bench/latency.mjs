@@ -66,15 +66,15 @@ const FLOOR = [
   { label: READY, call: (/** @type {ReturnType<typeof client>} */ c) => c.ping('/v1/ready?shard=0') },
 ];
 
+/** Callers (the graph seeds) and callees (the change to plan) the query tool lists for the mix to sample from (its max_rows allows 10,000). */
+const PROBE_ROWS = 5000;
+
 /**
  * Targets for a tool's p50 as a multiple of the one-round-trip floor (/v1/ready's p50 in the
- * same run), per tool or per tier (issue 17): a lite tool answers in one D1 round trip, trace
+ * same run), per tool or per tier: a lite tool answers in one D1 round trip, trace
  * (standard) in at most two.
  * @type {Record<string, number>}
  */
-/** Callers the graph seeds are sampled from (the query tool's max_rows allows 10,000). */
-const PROBE_ROWS = 5000;
-
 const RATIO_TARGETS = { 'tier:lite': 1.3, trace: 2 };
 
 /**
@@ -452,9 +452,9 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   };
 
   // Seeds for the graph: functions and methods outside tests that call something outside tests through
-  // an edge trace follows by default (confidence ≥ 0.8; tests left out), by id from the query tool when it answers (a trace from a leaf, from a
-  // declaration that shares a caller's name, or over name-guess edges only, walks nothing);
-  // random functions fill up to five. Ordered, so the seeds depend on the tier's content and the seed,
+  // an edge trace follows by default (confidence ≥ 0.8; tests left out), by id from the query tool when
+  // it answers (a trace from a leaf, from a declaration that shares a caller's name, or over name-guess
+  // edges only, walks nothing); random functions fill up to five. Ordered, so the seeds depend on the tier's content and the seed,
   // not on the order edges are stored in.
   /** @type {{ name: string, id: string }[]} */
   let callerIds = [];

@@ -65,7 +65,7 @@ function raw(opts: { method?: string; path: string; headers?: Record<string, str
 const listProjects = () => raw({ method: 'POST', path: '/v1/tools/list', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 describe('DNS rebinding in open mode', () => {
-  it('refuses the rebinding request from issue 13 with 403 host_not_allowed and indexes nothing', async () => {
+  it('refuses a DNS-rebinding request (a page on another host posting to the local server) with 403 host_not_allowed and indexes nothing', async () => {
     const reply = await raw({
       method: 'POST',
       path: '/v1/tools/index',
@@ -165,7 +165,7 @@ describe('supervision', () => {
       if (cmd.includes('wrangler-dev.mjs') || (cmd.includes('wrangler') && cmd.includes('\0dev\0'))) wrangler.push(m.pid);
     }
     expect(wrangler.length).toBeGreaterThan(0);
-    // What happened in issue 13: wrangler's process aborted (out of heap) and never came back.
+    // The failure this guards against: wrangler's process aborted (out of heap) and never came back.
     for (const pid of wrangler) process.kill(pid, 'SIGKILL');
     const health = () => raw({ path: '/v1/health' }).catch(() => ({ status: 0, headers: {}, text: '', json: {} }) as Raw);
     // Until the supervisor notices, the front proxy answers 503 not_ready (Retry-After), never hangs.
