@@ -32,16 +32,29 @@ const FRESH_STORAGE = [
  */
 const OWN_RUNTIME = ['test/worker/rules/inventory.test.ts'];
 
+/**
+ * The files that share a runtime and a database, in groups of folders: one runtime per group. A shared runtime
+ * gets slower per request as the files before it pile up state in the test pool (not in the Worker: 200 projects
+ * pushed to one local server, with 800 calls between, leave a call's latency as it was), so the run's time grows
+ * with the square of a runtime's files; four groups cut it. A file matches the first group that includes it.
+ */
+const SHARED_GROUPS = [
+  { name: 'tools', include: ['test/worker/tools/**/*.test.ts'] },
+  { name: 'contract', include: ['test/worker/contract/**/*.test.ts', 'test/worker/mcp/**/*.test.ts', 'test/worker/http/**/*.test.ts'] },
+  { name: 'store', include: ['test/worker/upload/**/*.test.ts', 'test/worker/db/**/*.test.ts', 'test/worker/resolution/**/*.test.ts'] },
+  { name: 'rest', include: ['test/worker/**/*.test.ts'] },
+];
+
 /** Files that place projects on every shard (both local databases) and move them. */
 const SHARDED = 'test/worker/shards/**/*.test.ts';
 
-// Three projects. `workers` runs inside workerd against a real local D1 (the
-// Worker's own code) with isolation off: each of the (at most two) workerd
-// runtimes loads the Worker and compiles its grammars once and then runs file
-// after file against one database, instead of starting a runtime per file —
-// that start-up was most of the suite's time. Files share storage, so they use
-// project names of their own; `workers-fresh` runs FRESH_STORAGE one runtime
-// and one database per file. `node` runs the CLI and the end-to-end suite,
+// The `workers-*` groups (SHARED_GROUPS) run inside workerd against a real local
+// D1 (the Worker's own code) with isolation off: each group's workerd runtimes
+// load the Worker and compile its grammars once and then run file after file
+// against one database, instead of starting a runtime per file — that start-up
+// was most of the suite's time. Files share storage, so they use project names
+// of their own; `workers-fresh` runs FRESH_STORAGE one runtime and one database
+// per file. `node` runs the CLI and the end-to-end suite,
 // which starts a real `wrangler dev` and talks to it over loopback; `browser`
 // drives the dashboard in headless Chromium against one.
 export default defineConfig(async () => {
@@ -87,7 +100,8 @@ export default defineConfig(async () => {
       // Two test files at a time use both cores of a small CI runner.
       maxWorkers: 2,
       projects: [
-        workers('workers', ['test/worker/**/*.test.ts'], [...FRESH_STORAGE, ...OWN_RUNTIME, SHARDED], false),
+        // The shared runtimes, one group of folders each (SHARED_GROUPS).
+        ...SHARED_GROUPS.map((g, i) => workers(`workers-${g.name}`, g.include, [...FRESH_STORAGE, ...OWN_RUNTIME, SHARDED, ...SHARED_GROUPS.slice(0, i).flatMap((x) => x.include)], false)),
         workers('workers-fresh', [...FRESH_STORAGE, ...OWN_RUNTIME], [], true),
         // Placement across both databases, moves, listings and GC per shard: one runtime and fresh databases per file.
         workers('workers-shards', [SHARDED], [], true, ''),
