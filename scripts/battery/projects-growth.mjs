@@ -5,14 +5,12 @@
 //
 //   node scripts/battery/projects-growth.mjs [--projects 200] [--every 25] [--calls 15] [--url URL --key KEY]
 //
-// Without --url it starts a local server (`scripts/dev-server.mjs`) on a fresh temporary D1 and
-// stops it at the end. Prints one line per probe; a Worker whose per-call cost grew with the
+// Without --url it starts a keyed local server on a fresh temporary D1 (`battery/server.mjs`'s
+// useServer) and stops it at the end. Prints one line per probe; a Worker whose per-call cost grew with the
 // projects (or the calls) it has served shows it as a rising column.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { applyLocalMigrations, freePort, startDevServer } from '../dev-server.mjs';
+import { exchange } from './http.mjs';
+import { useServer } from './server.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -35,23 +33,13 @@ const N = count(values.projects, 'projects');
 const EVERY = count(values.every, 'every');
 const CALLS = count(values.calls, 'calls');
 
-let server = null;
-let persist = null;
-let url = values.url;
-if (!url) {
-  persist = await mkdtemp(path.join(tmpdir(), 'pincher-growth-'));
-  applyLocalMigrations(persist);
-  server = await startDevServer({ port: await freePort(), persistTo: persist, vars: { PINCHER_ALLOW_OPEN: '1' } });
-  url = server.url;
-}
-const headers = { 'content-type': 'application/json', ...(values.key ? { authorization: `Bearer ${values.key}` } : {}) };
+const server = await useServer({ url: values.url, key: values.key });
+const headers = { 'content-type': 'application/json', ...(server.key ? { authorization: `Bearer ${server.key}` } : {}) };
 
 /** @param {string} tool @param {Record<string, unknown>} args */
 async function call(tool, args) {
-  const t0 = performance.now();
-  const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers, body: JSON.stringify(args) });
-  const body = await res.json();
-  return { ms: performance.now() - t0, server: body?._meta?.latency_ms ?? null, status: res.status };
+  const r = await exchange(server.url, { method: 'POST', path: `/v1/tools/${tool}`, headers, body: JSON.stringify(args) });
+  return { ms: r.ms, server: r.json?._meta?.latency_ms ?? null, status: r.status, error: r.error };
 }
 
 /** @param {number} i */
@@ -76,6 +64,8 @@ async function probe(pushed) {
     const server = [];
     for (let k = 0; k < CALLS; k++) {
       const r = await call(label.split(' ')[0], args);
+      const expected = label.endsWith('(refused)') ? 400 : 200;
+      if (r.status !== expected) throw new Error(`projects-growth: ${label} answered ${r.status}, not ${expected}`);
       ms.push(r.ms);
       if (r.server !== null) server.push(r.server);
     }
@@ -87,13 +77,12 @@ async function probe(pushed) {
 try {
   for (let i = 0; i < N; i++) {
     const r = await call('index', { project: `growth-${i}`, files: files(i) });
-    if (r.status !== 200) throw new Error(`projects-growth: pushing growth-${i} answered ${r.status}`);
+    if (r.status !== 200) throw new Error(`projects-growth: pushing growth-${i} answered ${r.status}${r.error ? ` (${r.error})` : ''}`);
     await call('search', { project: `growth-${i}`, query: `alpha${i}` });
     await call('grep', { project: `growth-${i}`, pattern: `beta${i}`, literal: true });
     await call('find', { project: `growth-${i}`, pattern: '**/*.py' });
     if (i === 0 || (i + 1) % EVERY === 0) await probe(i + 1);
   }
 } finally {
-  await server?.stop();
-  if (persist) await rm(persist, { recursive: true, force: true });
+  await server.stop();
 }

@@ -456,14 +456,25 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   // it answers (a trace from a leaf, from a declaration that shares a caller's name, or over name-guess
   // edges only, walks nothing); random functions fill up to five. Ordered, so the seeds depend on the tier's content and the seed,
   // not on the order edges are stored in.
+  /**
+   * Ids of the functions and methods at one end (`a` callers, `b` callees) of the CALLS edges trace
+   * follows by default, tests left out; null when the query tool is not registered.
+   * @param {'a' | 'b'} end
+   */
+  const probeIds = async (end) => {
+    if (!registered.has('query')) return null;
+    const query = `MATCH (a)-[r:CALLS]->(b) WHERE (${end}:Function OR ${end}:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT ${end}.id ORDER BY ${end}.id LIMIT ${PROBE_ROWS}`;
+    const r = await c.call('query', { ...build('query', { query }, `${end === 'a' ? 'callers' : 'callees'} probe`).args, max_rows: PROBE_ROWS });
+    return { ids: r.ok ? firstColumn(r.result, (x) => x.includes('::')) : [], error: r.ok ? null : `${r.errorCode}: ${r.errorMessage}` };
+  };
+  /** Qualified name of a symbol id (`path::Class.method#Kind~2` → `Class.method`). @param {string} id */
+  const qnameOf = (id) => id.slice(id.indexOf('::') + 2).replace(/#.*$/, '');
   /** @type {{ name: string, id: string }[]} */
   let callerIds = [];
-  if (registered.has('query')) {
-    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (a:Function OR a:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT a.id ORDER BY a.id LIMIT ${PROBE_ROWS}` }, 'callers probe').args;
-    const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
-    const ids = r.ok ? firstColumn(r.result, (x) => x.includes('::')) : [];
-    callerIds = sample(ids, 5, rand).map((id) => ({ name: leaf(id.slice(id.indexOf('::') + 2).replace(/#.*$/, '')), id }));
-    seeds.query_probe = r.ok ? { ids: ids.length } : { error: `${r.errorCode}: ${r.errorMessage}` };
+  const callers = await probeIds('a');
+  if (callers) {
+    callerIds = sample(callers.ids, 5, rand).map((id) => ({ name: leaf(qnameOf(id)), id }));
+    seeds.query_probe = callers.error ? { error: callers.error } : { ids: callers.ids.length };
   }
   const traceSeeds = [...callerIds.map((x) => x.id), ...rs(fns, 5 - callerIds.length).map((s) => s.id)];
   const varName = callerIds[0]?.name ?? (fns[0] ? leaf(fns[0].qname) : 'main');
@@ -488,12 +499,9 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   const diff = await unifiedDiff(dir, diffSyms);
   // A change plans best on a function something calls: a callee named by the query tool, else the task's symbol.
   let planSym = { id: taskSym.id, qname: taskSym.qname };
-  if (registered.has('query')) {
-    const probe = build('query', { query: `MATCH (a)-[r:CALLS]->(b) WHERE (b:Function OR b:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT b.id ORDER BY b.id LIMIT ${PROBE_ROWS}` }, 'callees probe').args;
-    const r = await c.call('query', { ...probe, max_rows: PROBE_ROWS });
-    const [id] = r.ok ? sample(firstColumn(r.result, (x) => x.includes('::')), 1, rand) : [];
-    if (id) planSym = { id, qname: id.slice(id.indexOf('::') + 2).replace(/#.*$/, '') };
-  }
+  const callees = await probeIds('b');
+  const [calleeId] = callees ? sample(callees.ids, 1, rand) : [];
+  if (calleeId) planSym = { id: calleeId, qname: qnameOf(calleeId) };
   const change = `Rename ${leaf(planSym.qname)} to ${leaf(planSym.qname)}V2 and update every caller`;
   Object.assign(seeds, { task, failure, diff_symbols: diffSyms.map((s) => s.id), plan_symbol: planSym.id });
   const oneShot = {

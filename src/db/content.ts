@@ -433,16 +433,17 @@ async function candidatesPage(
       carried = `CASE WHEN ${small} THEN NULL WHEN ${exactColumn} THEN b.content END AS content, CASE WHEN ${small} THEN ${split} END AS lines`;
     }
   }
-  // The trigram candidates' count, asked once (an uncorrelated subquery): whether the page may hold them all.
+  // The page's size, from the trigram candidates' count once (`n`): every candidate when there are few, else `limit`.
+  // Each row carries it, so the caller knows which size the page was asked for.
+  let sized = '';
   let pageLimit = '?3';
-  let counted = '';
   if (opts.wholeUpTo !== undefined && opts.wholeUpTo > opts.limit) {
     binds.push(opts.wholeUpTo);
-    pageLimit = `(CASE WHEN (SELECT count(*) FROM t) <= ?${binds.length} THEN ?${binds.length} ELSE ?3 END)`;
-    counted = ', (SELECT count(*) FROM t) AS candidates';
+    sized = `, n AS MATERIALIZED (SELECT CASE WHEN count(*) <= ?${binds.length} THEN ?${binds.length} ELSE ?3 END AS files FROM t)`;
+    pageLimit = '(SELECT files FROM n)';
   }
   const walk = `SELECT f.path AS path, f.hash AS hash, f.size AS size, f.language AS language, f.status AS status, f.symbol_count AS symbols,
-              ${exactColumn} AS exact, ${carried}${counted}
+              ${exactColumn} AS exact, ${carried}, ${pageLimit} AS page_files
        FROM files f CROSS JOIN blobs b ON b.hash = f.hash
        WHERE f.project_id = ?1 AND EXISTS (SELECT 1 FROM t) AND f.hash IN t${where}
        ORDER BY f.path`;
@@ -453,17 +454,16 @@ async function candidatesPage(
     .prepare(
       `WITH t AS MATERIALIZED (
          SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
-       )
+       )${sized}
        ${page}`,
     )
     .bind(...binds)
-    .all<CandidateRow & { candidates?: number }>();
+    .all<CandidateRow & { page_files?: number }>();
   const last = rows.results.at(-1)?.path;
   const filter = { under: opts.under, pathContains: opts.pathContains, ...(opts.lines ? { lines: true } : {}) };
-  const first = rows.results[0];
-  const held = opts.wholeUpTo !== undefined && first?.candidates !== undefined && first.candidates <= opts.wholeUpTo ? opts.wholeUpTo : opts.limit;
-  for (const r of rows.results) delete r.candidates;
-  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= held, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
+  const pageFiles = rows.results[0]?.page_files ?? opts.limit;
+  for (const r of rows.results) delete r.page_files;
+  return { ...candidatesOf(rows.results, folded, withLines), more: rows.results.length >= pageFiles, filter, ...(last === undefined ? {} : { last }), ...(withLines ? { carriesLines: true } : {}) };
 }
 
 /**
