@@ -223,7 +223,7 @@ function checkSql(
   binds: unknown[],
   /** Parameters the check may bind. */
   budget = MAX_CHECK_LITERALS,
-): { exact: string; where: string; folded: boolean; line: ((column: string) => string) | null } {
+): { exact: string; where: string; folded: boolean; line: ((column: string) => string) | null; exactLine: ((column: string) => string) | null } {
   const usable = check && checkSize(check) <= budget ? check : null;
   const folded = usable && orFolded && checkSize(usable) + checkSize(orFolded) <= budget ? orFolded : null;
   if (usable && folded) {
@@ -232,11 +232,11 @@ function checkSql(
     // When every text passing the exact check passes the folded one (the same literals, folded), the folded check alone says
     // whether a row passes either: a candidate holding neither is read once, not twice.
     const line = implies(usable, folded) ? either : (column: string) => `(${exact(column)} OR ${either(column)})`;
-    return { exact: `(${exact('b.content')})`, where: ` AND ${line('b.content')}`, folded: true, line };
+    return { exact: `(${exact('b.content')})`, where: ` AND ${line('b.content')}`, folded: true, line, exactLine: exact };
   }
-  if (!usable) return { exact: '1', where: '', folded: false, line: null };
+  if (!usable) return { exact: '1', where: '', folded: false, line: null, exactLine: null };
   const exact = renderCheck(usable, binds);
-  return { exact: '1', where: ` AND ${exact('b.content')}`, folded: false, line: exact };
+  return { exact: '1', where: ` AND ${exact('b.content')}`, folded: false, line: exact, exactLine: exact };
 }
 
 /**
@@ -334,6 +334,12 @@ export interface PageOptions {
    * instead of `limit`: a literal a few dozen files hold is read in one round trip, not a page at a time.
    */
   wholeUpTo?: number;
+  /**
+   * A listing's first page carrying lines: files are walked until their lines meeting the exact check reach `matches`
+   * (each is a match of a literal pattern) or `files` were walked (neededPage); `limit` and `wholeUpTo` then do not
+   * apply. Without lines (or when D1 refused the page's size), they do.
+   */
+  need?: { matches: number; files: number };
   after?: string;
   under?: string;
   pathContains?: readonly string[];
@@ -399,8 +405,8 @@ async function candidatesPage(
   // The path filters' parameters come out of the check's budget (D1 allows 100 per statement); a glob's fixed strings past
   // a few are left to the caller's own test of the glob.
   const pathContains = (opts.pathContains ?? []).slice(0, 4);
-  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + (opts.wholeUpTo === undefined ? 0 : 1) + 2;
-  const { exact: exactColumn, where: checked, folded, line } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
+  const extra = (opts.after === undefined ? 0 : 1) + (opts.under ? 2 : 0) + pathContains.length + (opts.wholeUpTo === undefined ? 0 : 1) + (opts.need === undefined ? 0 : 2) + 2;
+  const { exact: exactColumn, where: checked, folded, line, exactLine } = checkSql(check, opts.orFolded, binds, MAX_CHECK_LITERALS - extra);
   // Lines cover the folded check too only when it was asked along (a folded-only scan of this page then needs no content).
   const withLines = opts.lines === true && line !== null && (!opts.orFolded || folded);
   let where = checked;
@@ -426,6 +432,14 @@ async function candidatesPage(
     // A content stored without a line over LONG_LINE characters (long_lines 0) skips each line's length test.
     const split = `CASE WHEN b.long_lines = 0 THEN ${splitWhere(line('j.value'))}
                 ELSE ${splitWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
+    if (opts.need !== undefined && exactLine && linesMaxBytes === undefined) {
+      // Each file's carried lines with, first, how many of them meet the exact check (each is a match of a literal pattern).
+      const countedWhere = (where: string) =>
+        `(SELECT json_array(count(CASE WHEN ${exactLine('j.value')} THEN 1 END), json_group_array(json_array(j.key, ${kept}))) FROM ${jsonLines('b.content')} j WHERE ${where})`;
+      const counted = `CASE WHEN b.long_lines = 0 THEN ${countedWhere(line('j.value'))}
+                ELSE ${countedWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
+      return neededPage(d1, binds, { need: opts.need.matches, cap: opts.need.files, exactColumn, counted, where, folded, filter: { under: opts.under, pathContains: opts.pathContains, lines: true } });
+    }
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
       binds.push(linesMaxBytes);
@@ -467,6 +481,50 @@ async function candidatesPage(
 }
 
 /**
+ * A first page sized by the listing: the walk of trigramCandidatesPage, one file at a time in path order (a recursive
+ * statement, each step seeking the next candidate after the last), until the lines met by the exact check reach
+ * `need` (for a literal, each is one match the listing needs) or `cap` files were walked. A listing a few dozen files
+ * fill, sparse or dense, comes in one round trip, and a dense literal splits only the files its listing takes. Files
+ * whose lines all miss the check (its literals on different lines) are walked, counted as none and not returned.
+ * `more`: the walk stopped at `need` or `cap`, not at the last candidate.
+ */
+async function neededPage(
+  d1: D1Database,
+  binds: unknown[],
+  page: { need: number; cap: number; exactColumn: string; counted: string; where: string; folded: boolean; filter: CandidatePage['filter'] },
+): Promise<CandidatePage> {
+  binds.push(page.need, page.cap);
+  const need = `?${binds.length - 1}`;
+  const cap = `?${binds.length}`;
+  // `v` is [lines meeting the exact check, carried lines]; `below` the first count summed over the files walked before.
+  const rows = await d1
+    .prepare(
+      `WITH RECURSIVE t AS MATERIALIZED (
+         SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
+       ), w(path, hash, size, language, status, symbols, exact, v, below, k) AS (
+         SELECT '', NULL, NULL, NULL, NULL, NULL, NULL, '[0,[]]', 0, 0 WHERE EXISTS (SELECT 1 FROM t)
+         UNION ALL
+         SELECT f.path, f.hash, f.size, f.language, f.status, f.symbol_count, ${page.exactColumn}, ${page.counted}, w.below + json_extract(w.v, '$[0]'), w.k + 1
+         FROM w CROSS JOIN files f ON f.project_id = ?1 AND f.path = (
+           SELECT f.path FROM files f CROSS JOIN blobs b ON b.hash = f.hash
+           WHERE f.project_id = ?1 AND f.path > w.path AND f.hash IN t${page.where}
+           ORDER BY f.path LIMIT 1)
+         CROSS JOIN blobs b ON b.hash = f.hash
+         WHERE w.below + json_extract(w.v, '$[0]') < ${need} AND w.k < ${cap}
+       )
+       SELECT path, hash, size, language, status, symbols, exact, NULL AS content, json_extract(v, '$[1]') AS lines, below + json_extract(v, '$[0]') AS reached, k
+       FROM w WHERE k > 0 ORDER BY k`,
+    )
+    .bind(...binds)
+    .all<CandidateRow & { reached: number; k: number }>();
+  const walked = rows.results;
+  const end = walked.at(-1);
+  const more = end !== undefined && (end.reached >= page.need || end.k >= page.cap);
+  const kept = walked.filter((r) => r.lines !== '[]').map(({ reached: _reached, k: _k, ...r }) => r);
+  return { ...candidatesOf(kept, page.folded, true), more, filter: page.filter, ...(end === undefined ? {} : { last: end.path }), carriesLines: true, walked: walked.length };
+}
+
+/**
  * Lines at least this long (in characters; SQLite counts code points, JavaScript UTF-16 units, at most two
  * per code point) ride along with a page's carried lines: every line the scan clips (past MAX_LINE = 2,000
  * units) is among them.
@@ -500,6 +558,8 @@ export interface CandidatePage extends CandidateFiles {
   last?: string;
   /** The rows carried lines (files without a line meeting the check were skipped), not content. */
   carriesLines?: boolean;
+  /** Files the page walked, those skipped included, when it was sized by a listing's need (neededPage). */
+  walked?: number;
   /** The page's scope filters (and whether it carried lines), for the next page. */
   filter: { under?: string; pathContains?: readonly string[]; lines?: boolean };
 }

@@ -93,7 +93,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   // content), not all of them; summary counts every file.
   const prefiltered = args.summary
     ? prefilterFiles(ctx.db, project.id, matcher, glob?.folder || undefined, folded)
-    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded, context: args.context });
+    : prefilterPage(ctx.db, project.id, matcher, { under: glob?.folder || undefined, pathContains: glob?.literals, folded, context: args.context, need: args.limit });
   const scope: FileRow[] | null = glob ? (await files(glob.folder, glob.literals)).filter((f) => glob.test(f.path)) : matcher.prefilter ? null : await all();
   const inScope = scope ? scope.length : project.fileCount;
   if (inScope === 0) {

@@ -16,6 +16,8 @@ export interface Matcher {
   check: ContentCheck | null;
   /** Whether `check` is exactly `required` (no literal left out): a text passes it exactly when it may match, so SQLite can pick a file's candidate lines. */
   checkExact: boolean;
+  /** Whether the pattern is one fixed string (literal, or a regex without a metacharacter): a line passing `check` is a match. */
+  fixed: boolean;
   /**
    * Exact check of `required` on a file or a line: the trigram index only
    * approximates it, and on a line it spares the regex every line without
@@ -30,6 +32,9 @@ export interface Matcher {
    */
   anchor: ((text: string, from: number) => number) | null;
 }
+
+/** A character that gives a regex a meaning beyond its own text. */
+const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
 /**
  * Compiles a grep pattern. Regexes are JavaScript syntax without the u flag;
@@ -69,7 +74,9 @@ export function compilePattern(pattern: string, opts: { literal: boolean; ignore
     required = requiredOfRegex(ast, opts.ignoreCase);
   }
   const checks = compileChecks(required, opts.ignoreCase);
-  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), checkExact: checkIsExact(required, opts.ignoreCase), mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
+  const checkExact = checkIsExact(required, opts.ignoreCase);
+  const fixed = checkExact && (opts.literal || !REGEX_SYNTAX.test(pattern));
+  return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), checkExact, fixed, mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
 }
 
 /**

@@ -84,7 +84,7 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
   const prefilter = m.prefilter!;
   const inScope = scope ? new Set(scope.map((f) => f.path)) : null;
   let page = first;
-  let size = FIRST_PAGE;
+  let size = first.walked ?? FIRST_PAGE;
   let candidates = 0;
   let walked = 0;
   /** Whether the last page asked was sized by the listing's need rather than grown. */
@@ -93,7 +93,7 @@ async function pagedGrep(d1: D1Database, projectId: string, scope: readonly File
   for (;;) {
     const files = inScope ? page.files.filter((f) => inScope.has(f.path)) : page.files;
     candidates += files.length;
-    walked += page.files.length;
+    walked += page.walked ?? page.files.length;
     const listed = total?.matches.length ?? 0;
     const part = await scanFiles(d1, files, m, { ...opts, limit: opts.limit - listed }, page.content, page.lines);
     total = total ? merged(total, part) : part;
@@ -142,14 +142,18 @@ export function prefilterPage(
   d1: D1Database,
   projectId: string,
   m: Matcher,
-  opts: { under?: string; pathContains?: readonly string[]; folded?: Matcher | null; context?: number } = {},
+  opts: { under?: string; pathContains?: readonly string[]; folded?: Matcher | null; context?: number; need?: number } = {},
 ): Promise<CandidatePage | null> {
   if (!m.prefilter) return Promise.resolve(null);
   const orFolded = opts.folded?.prefilter?.match === m.prefilter.match ? opts.folded.check : null;
   // Without context a match needs only its own line: the page carries the lines holding the required literals, not whole files,
   // when the checks are exactly what the pattern (and the folded one riding along) requires.
   const lines = (opts.context ?? 0) === 0 && m.checkExact && (orFolded === null || opts.folded?.checkExact === true);
-  const asked = trigramCandidatesPage(d1, projectId, m.prefilter.match, m.check, { limit: FIRST_PAGE, wholeUpTo: WHOLE_FIRST_PAGE, under: opts.under, pathContains: opts.pathContains, orFolded, lines });
+  // A fixed string's page carrying lines walks files until the listing's `need` matches are in hand (each line it carries
+  // as written is one). A regex keeps the 32-file page: fewer of the lines holding its literals may match, and a walk
+  // sized by them would split more files than the page and still need another.
+  const need = lines && m.fixed && opts.need !== undefined ? { matches: opts.need, files: PAGE_MAX } : undefined;
+  const asked = trigramCandidatesPage(d1, projectId, m.prefilter.match, m.check, { limit: FIRST_PAGE, wholeUpTo: WHOLE_FIRST_PAGE, need, under: opts.under, pathContains: opts.pathContains, orFolded, lines });
   asked.catch(() => undefined);
   return asked;
 }

@@ -104,3 +104,69 @@ describe('a prefilter page carries the lines a match can be on and the lines lon
     expect(await carried()).toEqual([0, 1]);
   });
 });
+
+describe("a listing's first page walks files until their lines hold the matches it needs", () => {
+  const FILES: Record<string, string> = {
+    // One line holds `foo` as written, two only ignoring case: the folded check carries them, the count takes one.
+    'a.txt': 'Foo one\nfoo two\nFOO three\n',
+    'b.txt': 'foo four\n',
+    // Both literals of the regex below, never on one line: walked, counted as none, not returned.
+    'c.txt': 'abc\nxyz\nfoo five\n',
+    'd.txt': 'abc xyz\nfoo six\nfoo seven\n',
+  };
+  let projectId = '';
+  beforeAll(async () => {
+    const pushed = await push('grep-need', FILES);
+    expect(pushed.commit?.status, JSON.stringify(pushed.commit?.body)).toBe(200);
+    projectId = (await getProjectByName(DB, 'grep-need'))!.id;
+  });
+  const literal = compilePattern('foo', { literal: true, ignoreCase: false });
+  const folded = compilePattern('foo', { literal: true, ignoreCase: true });
+  const page = (need: { matches: number; files: number }, m = literal, orFolded: typeof folded.check | null = null) =>
+    trigramCandidatesPage(DB, projectId, m.prefilter!.match, m.check, { limit: 32, need, lines: true, orFolded });
+
+  it('stops at the file whose lines reach the need, and says more may follow', async () => {
+    const p = await page({ matches: 2, files: 100 });
+    expect(p.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+    expect(p).toMatchObject({ more: true, last: 'b.txt', walked: 2, carriesLines: true });
+    expect(p.lines!.get(p.files[1].hash)).toEqual([[0, 'foo four']]);
+  });
+
+  it('walks every candidate when the need is not reached, and says none follows', async () => {
+    const p = await page({ matches: 100, files: 100 });
+    expect(p.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    expect(p).toMatchObject({ more: false, last: 'd.txt', walked: 4 });
+  });
+
+  it('stops at its file cap', async () => {
+    const p = await page({ matches: 100, files: 3 });
+    expect(p.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(p).toMatchObject({ more: true, last: 'c.txt', walked: 3 });
+  });
+
+  it('counts only the lines the exact check meets, though it carries those the folded check meets', async () => {
+    const p = await page({ matches: 2, files: 100 }, literal, folded.check);
+    // a.txt carries three lines but holds one match as written: the walk goes on to b.txt.
+    expect(p.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+    expect(p.lines!.get(p.files[0].hash)).toEqual([[0, 'Foo one'], [1, 'foo two'], [2, 'FOO three']]);
+    const first = await page({ matches: 1, files: 100 }, literal, folded.check);
+    expect(first.files.map((f) => f.path)).toEqual(['a.txt']);
+  });
+
+  it('walks past a file whose lines all miss the check without returning it', async () => {
+    const m = compilePattern('abc.*xyz', { literal: false, ignoreCase: false });
+    const p = await page({ matches: 1, files: 100 }, m);
+    expect(p.files.map((f) => f.path)).toEqual(['d.txt']);
+    expect(p).toMatchObject({ more: true, last: 'd.txt', walked: 2 });
+    const none = await page({ matches: 1, files: 1 }, m);
+    expect(none.files).toEqual([]);
+    expect(none).toMatchObject({ more: true, last: 'c.txt', walked: 1 });
+  });
+
+  it('answers an absent literal with no row and nothing more', async () => {
+    const m = compilePattern('zzq_absent_literal', { literal: true, ignoreCase: false });
+    const p = await page({ matches: 10, files: 100 }, m);
+    expect(p).toMatchObject({ files: [], more: false, walked: 0 });
+    expect(p.last).toBeUndefined();
+  });
+});

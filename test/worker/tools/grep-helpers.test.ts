@@ -274,3 +274,19 @@ describe('the next prefilter page', () => {
     expect(sized).toBe(false);
   });
 });
+
+describe('a fixed-string pattern (each line passing its check is a match)', () => {
+  it.each([
+    ['withReplicas', false, true],
+    ['throw new Error(', true, true],
+    ['a.b', true, true],
+    ['a.b', false, false],
+    ['class \\w+Error', false, false],
+    ['foo|bar', false, false],
+    ['x?', false, false],
+    ['snake_case_name', false, true],
+  ])('%s (literal %s): %s', (pattern, literal, fixed) => {
+    expect(compilePattern(pattern, { literal, ignoreCase: false }).fixed).toBe(fixed);
+    expect(compilePattern(pattern, { literal, ignoreCase: true }).fixed).toBe(fixed);
+  });
+});

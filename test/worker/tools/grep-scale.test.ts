@@ -134,9 +134,13 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     const s = stats(body);
     console.log(`grep-scale: common literal ${ms} ms, server ${body._meta.latency_ms} ms, trips ${body._meta.d1_round_trips ?? '?'}, total ${body.result.total_matches}, ${JSON.stringify(s)}`);
     expect(body.result.matches).toHaveLength(20);
-    // Every file holds the literal: the prefilter's first page (32 files, with their content) fills the listing, and no more is read.
-    expect(s.files_scanned).toBe(32);
-    expect(s.unread_after).toBe(files.map((f) => f.path).sort()[31]);
+    // The prefilter's first page walks the files in path order until their lines hold the 20 matches the listing needs: no file
+    // past the one holding the 20th is split or read, and the listing takes one round trip.
+    const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : 1));
+    let upto = 0;
+    const needed = sorted.findIndex((f) => (upto += f.content.split('\n').filter((l) => l.includes('export function')).length) >= 20) + 1;
+    expect(s.files_scanned).toBe(needed);
+    expect(s.unread_after).toBe(sorted[needed - 1].path);
     expect(body.result).toMatchObject({ truncated: true, counts_exact: false });
     expect(body.result.total_matches).toBeGreaterThanOrEqual(20);
     expect(body.result.total_matches).toBeLessThan(expected);
@@ -187,6 +191,29 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     expect(s.files_scanned).toBeGreaterThanOrEqual(needed);
     expect(s.files_scanned).toBeLessThan(32 + 128);
     expect(s.unread_after).toBe(paged[s.files_scanned - 1].path);
+  });
+
+  it('pages a regex on until its listing is full when few of the lines holding its literals match', async () => {
+    // The pages carry the lines holding both literals; the regex matches about one in thirteen of them (the first parameter's
+    // name ends in `_id` too): a regex keeps the 32-file first page, and the next ones are sized by the density seen.
+    const pattern = 'export function \\w+_id\\(\\w+_id:';
+    const re = new RegExp(pattern);
+    const plain = [...files]
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .flatMap((f) => f.content.split('\n').flatMap((text, i) => (re.test(text) ? [{ path: f.path, line: i + 1, text }] : [])));
+    expect(plain.length).toBeGreaterThan(50);
+    const rare = await rest('grep', { project: PROJECT, pattern: RARE, literal: true });
+    const r = await rest('grep', { project: PROJECT, pattern, limit: 50 });
+    expect(r.status).toBe(200);
+    const s = stats(r.body);
+    console.log(`grep-scale: paged regex ${JSON.stringify(s)}, total ${r.body.result.total_matches}, trips ${r.res.headers.get('x-pincher-d1-round-trips')}`);
+    expect(r.body.result.matches).toEqual(plain.slice(0, 50));
+    expect(r.body.result.truncated).toBe(true);
+    // Counts are exact when the pages reached the last candidate, else lower bounds.
+    if (r.body.result.counts_exact === false) expect(r.body.result.total_matches).toBeGreaterThanOrEqual(50);
+    else expect(r.body.result.total_matches).toBe(plain.length);
+    expect(Number(r.res.headers.get('x-pincher-d1-round-trips'))).toBeGreaterThan(Number(rare.res.headers.get('x-pincher-d1-round-trips')));
+    expect(s.files_scanned).toBeLessThan(files.length);
   });
 
   it('scans every file for a pattern without a literal, or stops at the budget and says so', async () => {
