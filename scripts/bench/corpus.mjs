@@ -228,18 +228,33 @@ export function tally(files, key) {
 /**
  * Copies a checkout to `to` as the CLI's walk sees it (its ignore rules applied, `.git` left out):
  * the files a push of it would send, nothing else, so that a bench never writes into the checkout.
- * Fails, saying so, when `folder` is not a folder or holds nothing to push.
- * @param {string} folder @param {string} to @returns {Promise<{ files: number, bytes: number }>}
+ * Fails, saying so, when `folder` is not a folder or holds nothing to push. `skipped` says in a line what the
+ * walk left out (a package's `dist/` is build output: a bench on it measures what a push of it would hold).
+ * @param {string} folder @param {string} to @returns {Promise<{ files: number, bytes: number, skipped: string }>}
  */
 export async function copyWalked(folder, to) {
   if (!(await stat(folder).catch(() => null))?.isDirectory()) throw new Error(`${folder} is not a folder`);
   const walked = await walk(folder);
-  if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there`);
+  const skipped = skippedLine(walked.skipped);
+  if (walked.files.length === 0) throw new Error(`${folder}: the CLI's walk finds no file to push there${skipped ? ` (${skipped})` : ''}`);
   for (const f of walked.files) {
     await mkdir(path.dirname(path.join(to, f.path)), { recursive: true });
     await copyFile(path.join(folder, f.path), path.join(to, f.path));
   }
-  return { files: walked.files.length, bytes: walked.files.reduce((n, f) => n + f.size, 0) };
+  return { files: walked.files.length, bytes: walked.files.reduce((n, f) => n + f.size, 0), skipped };
+}
+
+/**
+ * What a walk skipped, in one line: the count by reason and the first few paths (a folder stands for all it holds), or ''.
+ * @param {{ path: string, reason: string, detail?: string }[]} skipped
+ */
+export function skippedLine(skipped) {
+  if (skipped.length === 0) return '';
+  const byReason = Object.entries(tally(skipped.map((s) => ({ ...s, bytes: 0 })), (s) => s.reason)).map(([reason, t]) => `${reason} ${t.files}`);
+  const shown = skipped.slice(0, 3).map((s) => `${s.path}${s.detail ? ` (${s.detail})` : ''}`);
+  const folder = skipped.find((s) => s.path.endsWith('/'))?.path;
+  const back = folder ? `; a .pincherignore line !${folder} brings the folder back` : '';
+  return `skipped ${byReason.join(', ')}: ${shown.join(', ')}${skipped.length > 3 ? ', …' : ''}${back}`;
 }
 
 /**
@@ -252,8 +267,8 @@ export async function copyWalked(folder, to) {
  */
 export async function corpusFromFolder({ folder, outDir, log = () => {} }) {
   const started = performance.now();
-  const totals = await copyWalked(folder, outDir);
-  log(`  ${totals.files} files from ${folder}`);
+  const { skipped, ...totals } = await copyWalked(folder, outDir);
+  log(`  ${totals.files} files from ${folder}${skipped ? ` (the CLI's walk ${skipped})` : ''}`);
   return {
     dir: outDir,
     requested: null,

@@ -29,7 +29,7 @@ export const SHARDS_PROJECTS = STORAGE_PROJECTS;
  * @param {(line: string) => void} o.log
  */
 export async function runShardsBench({ code, tmp, cache, projects, concurrency, calls, moveQueries = null, live, log }) {
-  const dirs = await copyProjects({ ids: projects ?? SHARDS_PROJECTS, cache, tmp: path.join(tmp, 'shards') });
+  const dirs = await copyProjects({ ids: projects ?? SHARDS_PROJECTS, cache, tmp: path.join(tmp, 'shards'), log });
   const persistTo = path.join(tmp, 'd1-shards');
   await mkdir(persistTo, { recursive: true });
   code.devServer.applyLocalMigrations(persistTo);

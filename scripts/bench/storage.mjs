@@ -117,7 +117,7 @@ export function measureDatabase(file) {
  * @param {(line: string) => void} o.log
  */
 export async function runStorage({ code, tmp, cache, projects, keep = null, eachProject = true, concurrency, live, log }) {
-  const dirs = await copyProjects({ ids: projects ?? STORAGE_PROJECTS, cache, tmp: path.join(tmp, 'storage') });
+  const dirs = await copyProjects({ ids: projects ?? STORAGE_PROJECTS, cache, tmp: path.join(tmp, 'storage'), log });
   const ids = dirs.map((d) => d.id);
 
   log('storage: parse-only (web-tree-sitter in Node) over the projects’ TypeScript, JavaScript and Python files…');
@@ -306,17 +306,18 @@ export function storageEntry(entry, taken, cwd = process.cwd()) {
  * Copies the projects to `tmp/<id>`: outside the repository, since the cache may sit in a
  * gitignored folder the CLI's walk skips. A folder entry (see storageEntry) is copied as the
  * CLI's walk sees it (copyWalked).
- * @param {{ ids: string[], cache: string, tmp: string }} o
+ * @param {{ ids: string[], cache: string, tmp: string, log?: (line: string) => void }} o
  * @returns {Promise<{ id: string, dir: string, from: string }[]>}
  */
-export async function copyProjects({ ids, cache, tmp }) {
+export async function copyProjects({ ids, cache, tmp, log = () => {} }) {
   const dirs = [];
   const taken = new Set();
   for (const entry of ids) {
     const { id, folder } = storageEntry(entry, taken);
     const dir = path.join(tmp, id);
     if (folder) {
-      await copyWalked(folder, dir);
+      const { files, skipped } = await copyWalked(folder, dir);
+      log(`  ${id}: ${files} files from ${folder}${skipped ? ` (the CLI's walk ${skipped})` : ''}`);
       dirs.push({ id, dir, from: folder });
       continue;
     }

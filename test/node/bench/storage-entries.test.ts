@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { corpusFromFolder } from '../../../scripts/bench/corpus.mjs';
+import { corpusFromFolder, skippedLine } from '../../../scripts/bench/corpus.mjs';
 import { copyProjects, storageEntry, symbolDensity } from '../../../scripts/bench/storage.mjs';
 
 const dirs: string[] = [];
@@ -89,6 +89,31 @@ describe('storage entries', () => {
     const empty = path.join(root, 'empty');
     await mkdir(empty);
     await expect(corpusFromFolder({ folder: empty, outDir: path.join(root, 'c4') })).rejects.toThrow(/no file to push/);
+  });
+
+  it('says what the walk left out, and how to bring a skipped folder back', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'storage-entries-'));
+    dirs.push(root);
+    // A package as published: its code under dist/ (build output, which a push leaves out) and a README.
+    const pkg = path.join(root, 'pkg');
+    await mkdir(path.join(pkg, 'dist'), { recursive: true });
+    await writeFile(path.join(pkg, 'dist', 'index.js'), 'export function f() {\n  return 1;\n}\n');
+    await writeFile(path.join(pkg, 'README.md'), '# pkg\n');
+    const lines: string[] = [];
+    const corpus = await corpusFromFolder({ folder: pkg, outDir: path.join(root, 'c1'), log: (l) => lines.push(l) });
+    expect(corpus.totals.files).toBe(1);
+    expect(lines.join('\n')).toMatch(/1 files from .*skipped blocked 1: dist\/ .*a \.pincherignore line !dist\/ brings the folder back/);
+    const copied = await copyProjects({ ids: [pkg], cache: path.join(root, 'no-cache'), tmp: path.join(root, 'c2'), log: (l) => lines.push(l) });
+    expect(copied).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/pkg: 1 files from .*skipped blocked 1: dist\//);
+    expect(skippedLine([])).toBe('');
+    // Files only: counts by reason, the first three paths, no folder hint.
+    const many = [1, 2, 3, 4].map((n) => ({ path: `m${n}.js.map`, reason: 'blocked', detail: 'source map' }));
+    expect(skippedLine([...many, { path: 'x.bin', reason: 'binary' }])).toBe('skipped blocked 4, binary 1: m1.js.map (source map), m2.js.map (source map), m3.js.map (source map), …');
+    // Brought back, dist/ is pushed.
+    await writeFile(path.join(pkg, '.pincherignore'), '!dist/\n');
+    const back = await corpusFromFolder({ folder: pkg, outDir: path.join(root, 'c3') });
+    expect(back.totals.files).toBe(3);
   });
 });
 
