@@ -250,7 +250,10 @@ export async function copyWalked(folder, to) {
  */
 export function skippedLine(skipped) {
   if (skipped.length === 0) return '';
-  const byReason = Object.entries(tally(skipped.map((s) => ({ ...s, bytes: 0 })), (s) => s.reason)).map(([reason, t]) => `${reason} ${t.files}`);
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const s of skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  const byReason = [...counts].map(([reason, n]) => `${reason} ${n}`);
   const shown = skipped.slice(0, 3).map((s) => `${s.path}${s.detail ? ` (${s.detail})` : ''}`);
   const folder = skipped.find((s) => s.path.endsWith('/'))?.path;
   const back = folder ? `; a .pincherignore line !${folder} brings the folder back` : '';
