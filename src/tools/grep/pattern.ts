@@ -16,7 +16,7 @@ export interface Matcher {
   check: ContentCheck | null;
   /** Whether `check` is exactly `required` (no literal left out): a text passes it exactly when it may match, so SQLite can pick a file's candidate lines. */
   checkExact: boolean;
-  /** Whether the pattern is one fixed string (literal, or a regex without a metacharacter): a line passing `check` is a match. */
+  /** Whether the pattern is one fixed string (literal, or a regex without a metacharacter but escaped punctuation): a line passing `check` is a match. */
   fixed: boolean;
   /**
    * Exact check of `required` on a file or a line: the trigram index only
@@ -33,8 +33,11 @@ export interface Matcher {
   anchor: ((text: string, from: number) => number) | null;
 }
 
-/** A character that gives a regex a meaning beyond its own text. */
-const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
+/**
+ * A regex that is one fixed string: no character with a meaning beyond its own text, but for a punctuation character
+ * escaped to stand for itself (`Error\(`, `a\.b`; an escaped letter or digit is a class, an anchor or a control character).
+ */
+const FIXED_REGEX = /^(?:[^\\^$.|?*+()[\]{}]|\\[^A-Za-z0-9])*$/;
 
 /**
  * Compiles a grep pattern. Regexes are JavaScript syntax without the u flag;
@@ -75,7 +78,7 @@ export function compilePattern(pattern: string, opts: { literal: boolean; ignore
   }
   const checks = compileChecks(required, opts.ignoreCase);
   const checkExact = checkIsExact(required, opts.ignoreCase);
-  const fixed = checkExact && (opts.literal || !REGEX_SYNTAX.test(pattern));
+  const fixed = checkExact && (opts.literal || FIXED_REGEX.test(pattern));
   return { test, required, prefilter: ftsMatch(required), check: contentCheck(required, opts.ignoreCase), checkExact, fixed, mayMatch: checks, anchor: anchorFinder(required, opts.ignoreCase) };
 }
 

@@ -285,6 +285,11 @@ describe('a fixed-string pattern (each line passing its check is a match)', () =
     ['foo|bar', false, false],
     ['x?', false, false],
     ['snake_case_name', false, true],
+    ['throw new Error\\(', false, true],
+    ['a\\.b\\[0\\]', false, true],
+    ['\\bfoo', false, false],
+    ['a\\d', false, false],
+    ['tab\\there', false, false],
   ])('%s (literal %s): %s', (pattern, literal, fixed) => {
     expect(compilePattern(pattern, { literal, ignoreCase: false }).fixed).toBe(fixed);
     expect(compilePattern(pattern, { literal, ignoreCase: true }).fixed).toBe(fixed);
