@@ -141,6 +141,13 @@ describe(`grep on a ${SCALE_MB} MB project`, () => {
     const needed = sorted.findIndex((f) => (upto += f.content.split('\n').filter((l) => l.includes('export function')).length) >= 20) + 1;
     expect(s.files_scanned).toBe(needed);
     expect(s.unread_after).toBe(sorted[needed - 1].path);
+    // A listing of 500 takes the files up to the 500th match, still in the round trips of a literal three files hold.
+    const rare = await rest('grep', { project: PROJECT, pattern: RARE, literal: true });
+    const wide = await rest('grep', { project: PROJECT, pattern: 'export function', limit: 500 });
+    expect(wide.body.result.matches).toHaveLength(500);
+    upto = 0;
+    expect(stats(wide.body).files_scanned).toBe(sorted.findIndex((f) => (upto += f.content.split('\n').filter((l) => l.includes('export function')).length) >= 500) + 1);
+    expect(wide.res.headers.get('x-pincher-d1-round-trips')).toBe(rare.res.headers.get('x-pincher-d1-round-trips'));
     expect(body.result).toMatchObject({ truncated: true, counts_exact: false });
     expect(body.result.total_matches).toBeGreaterThanOrEqual(20);
     expect(body.result.total_matches).toBeLessThan(expected);
