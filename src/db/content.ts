@@ -325,6 +325,9 @@ export async function trigramCandidates(
   return candidatesOf(rows.results, folded);
 }
 
+/** The stored contents holding every trigram of the MATCH expression ?2 (a superset of those holding the literals). */
+const TRIGRAM_HASHES = 'SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2';
+
 /** What a prefilter page asks for (trigramCandidatesPage). */
 export interface PageOptions {
   /** Files the page holds at most. */
@@ -428,18 +431,20 @@ async function candidatesPage(
     // A long line that does not meet the check is carried only for the scan's count of clipped lines: its first
     // LONG_LINE_KEPT characters say whether it is clipped, the rest never leaves SQLite.
     const kept = `CASE WHEN ${line('j.value')} THEN j.value ELSE substr(j.value, 1, ${LONG_LINE_KEPT}) END`;
-    const splitWhere = (where: string) => `(SELECT json_group_array(json_array(j.key, ${kept})) FROM ${jsonLines('b.content')} j WHERE ${where})`;
-    // A content stored without a line over LONG_LINE characters (long_lines 0) skips each line's length test.
-    const split = `CASE WHEN b.long_lines = 0 THEN ${splitWhere(line('j.value'))}
-                ELSE ${splitWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
+    // The carried lines as `aggregate` over them; a content stored without a line over LONG_LINE characters (long_lines 0)
+    // skips each line's length test.
+    const overLines = (aggregate: string) => {
+      const of = (where: string) => `(SELECT ${aggregate} FROM ${jsonLines('b.content')} j WHERE ${where})`;
+      return `CASE WHEN b.long_lines = 0 THEN ${of(line('j.value'))}
+                ELSE ${of(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
+    };
+    const carriedLines = `json_group_array(json_array(j.key, ${kept}))`;
     if (opts.need !== undefined && exactLine && linesMaxBytes === undefined) {
       // Each file's carried lines with, first, how many of them meet the exact check (each is a match of a literal pattern).
-      const countedWhere = (where: string) =>
-        `(SELECT json_array(count(CASE WHEN ${exactLine('j.value')} THEN 1 END), json_group_array(json_array(j.key, ${kept}))) FROM ${jsonLines('b.content')} j WHERE ${where})`;
-      const counted = `CASE WHEN b.long_lines = 0 THEN ${countedWhere(line('j.value'))}
-                ELSE ${countedWhere(`${line('j.value')} OR (length(CAST(j.value AS BLOB)) > ?${long} AND length(j.value) > ?${long})`)} END`;
+      const counted = overLines(`json_array(count(CASE WHEN ${exactLine('j.value')} THEN 1 END), ${carriedLines})`);
       return neededPage(d1, binds, { need: opts.need.matches, cap: opts.need.files, exactColumn, counted, where, folded, filter: { under: opts.under, pathContains: opts.pathContains, lines: true } });
     }
+    const split = overLines(carriedLines);
     if (linesMaxBytes === undefined) carried = `NULL AS content, ${split} AS lines`;
     else {
       binds.push(linesMaxBytes);
@@ -466,9 +471,7 @@ async function candidatesPage(
   const page = withLines ? `SELECT * FROM (${walk} LIMIT -1) WHERE lines IS NULL OR lines <> '[]' LIMIT ${pageLimit}` : `${walk} LIMIT ${pageLimit}`;
   const rows = await d1
     .prepare(
-      `WITH t AS MATERIALIZED (
-         SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
-       )${sized}
+      `WITH t AS MATERIALIZED (${TRIGRAM_HASHES})${sized}
        ${page}`,
     )
     .bind(...binds)
@@ -499,9 +502,7 @@ async function neededPage(
   // `v` is [lines meeting the exact check, carried lines]; `below` the first count summed over the files walked before.
   const rows = await d1
     .prepare(
-      `WITH RECURSIVE t AS MATERIALIZED (
-         SELECT b.hash AS hash FROM blob_grams CROSS JOIN blobs b ON b.rowid = blob_grams.rowid WHERE blob_grams MATCH ?2
-       ), w(path, hash, size, language, status, symbols, exact, v, below, k) AS (
+      `WITH RECURSIVE t AS MATERIALIZED (${TRIGRAM_HASHES}), w(path, hash, size, language, status, symbols, exact, v, below, k) AS (
          SELECT '', NULL, NULL, NULL, NULL, NULL, NULL, '[0,[]]', 0, 0 WHERE EXISTS (SELECT 1 FROM t)
          UNION ALL
          SELECT f.path, f.hash, f.size, f.language, f.status, f.symbol_count, ${page.exactColumn}, ${page.counted}, w.below + json_extract(w.v, '$[0]'), w.k + 1
