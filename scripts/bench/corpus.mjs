@@ -225,6 +225,13 @@ export function tally(files, key) {
   return out;
 }
 
+/** Occurrences of each value. @template T @param {T[]} xs @returns {Map<T, number>} */
+export function count(xs) {
+  const m = new Map();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return m;
+}
+
 /**
  * Copies a checkout to `to` as the CLI's walk sees it (its ignore rules applied, `.git` left out):
  * the files a push of it would send, nothing else, so that a bench never writes into the checkout.
@@ -250,10 +257,7 @@ export async function copyWalked(folder, to) {
  */
 export function skippedLine(skipped) {
   if (skipped.length === 0) return '';
-  /** @type {Map<string, number>} */
-  const counts = new Map();
-  for (const s of skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
-  const byReason = [...counts].map(([reason, n]) => `${reason} ${n}`);
+  const byReason = [...count(skipped.map((s) => s.reason))].map(([reason, n]) => `${reason} ${n}`);
   const shown = skipped.slice(0, 3).map((s) => `${s.path}${s.detail ? ` (${s.detail})` : ''}`);
   const folder = skipped.find((s) => s.path.endsWith('/'))?.path;
   const back = folder ? `; a .pincherignore line !${folder} brings the folder back` : '';

@@ -23,6 +23,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { count } from './corpus.mjs';
 import { groupCpuSeconds } from './proc.mjs';
 
 /** p50 / p99 targets in ms per tool (server latency). */
@@ -726,12 +727,6 @@ function hit(tool, result) {
   return true;
 }
 
-/** Occurrences of each value. @template T @param {T[]} xs @returns {Map<T, number>} */
-function count(xs) {
-  const m = new Map();
-  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return m;
-}
 
 /**
  * The first `k` of `candidates` whose call finds something (asked once each, in order): a mix entry
