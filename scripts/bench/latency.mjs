@@ -464,17 +464,19 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
    */
   const probeIds = async (end) => {
     if (!registered.has('query')) return null;
-    const query = `MATCH (a)-[r:CALLS]->(b) WHERE (${end}:Function OR ${end}:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT ${end}.id ORDER BY ${end}.id LIMIT ${PROBE_ROWS}`;
+    const query = `MATCH (a)-[r:CALLS]->(b) WHERE (${end}:Function OR ${end}:Method) AND r.confidence >= 0.8 AND NOT a.is_test AND NOT b.is_test RETURN DISTINCT ${end}.id, ${end}.name ORDER BY ${end}.id LIMIT ${PROBE_ROWS}`;
     const r = await c.call('query', { ...build('query', { query }, `${end === 'a' ? 'callers' : 'callees'} probe`).args, max_rows: PROBE_ROWS });
-    return { ids: r.ok ? firstColumn(r.result, (x) => x.includes('::')) : [], error: r.ok ? null : `${r.errorCode}: ${r.errorMessage}` };
+    // Each id with the symbol's name as stored (a name may hold a `#` or a `.`, as `#private` members do: not read out of the id).
+    const names = new Map(r.ok ? rowsOf(r.result).filter(([id, name]) => typeof id === 'string' && id.includes('::') && typeof name === 'string').map(([id, name]) => [String(id), String(name)]) : []);
+    return { ids: [...names.keys()].sort(), names, error: r.ok ? null : `${r.errorCode}: ${r.errorMessage}` };
   };
-  /** Qualified name of a symbol id (`path::Class.method#Kind~2` → `Class.method`). @param {string} id */
-  const qnameOf = (id) => id.slice(id.indexOf('::') + 2).replace(/#.*$/, '');
+  /** Qualified name of a symbol id (`path::Class.method#Kind~2` → `Class.method`; the kind follows the last `#`, as parseSymbolId reads it). @param {string} id */
+  const qnameOf = (id) => id.slice(id.indexOf('::') + 2, id.lastIndexOf('#'));
   /** @type {{ name: string, id: string }[]} */
   let callerIds = [];
   const callers = await probeIds('a');
   if (callers) {
-    callerIds = sample(callers.ids, 5, rand).map((id) => ({ name: leaf(qnameOf(id)), id }));
+    callerIds = sample(callers.ids, 5, rand).map((id) => ({ name: callers.names.get(id) ?? leaf(qnameOf(id)), id }));
     seeds.query_probe = callers.error ? { error: callers.error } : { ids: callers.ids.length };
   }
   const traceSeeds = [...callerIds.map((x) => x.id), ...rs(fns, 5 - callerIds.length).map((s) => s.id)];
@@ -638,11 +640,10 @@ export async function codeFilesOf(url, key, project) {
 }
 
 /**
- * Strings in the first column of a query answer that `keep` accepts (by default identifiers), sorted and
- * unique, whatever its row shape.
- * @param {any} result @param {(x: string) => boolean} [keep]
+ * The rows of a query answer as arrays of their values, whatever its row shape.
+ * @param {any} result @returns {unknown[][]}
  */
-function firstColumn(result, keep = (x) => /^[A-Za-z_]\w*$/.test(x)) {
+function rowsOf(result) {
   /** @type {any[] | null} */
   let rows = null;
   const visit = (/** @type {any} */ v, depth = 0) => {
@@ -654,8 +655,7 @@ function firstColumn(result, keep = (x) => /^[A-Za-z_]\w*$/.test(x)) {
     for (const x of Object.values(v)) visit(x, depth + 1);
   };
   visit(result);
-  const names = (rows ?? []).map((r) => (Array.isArray(r) ? r[0] : Object.values(r)[0])).filter((x) => typeof x === 'string' && keep(x));
-  return [...new Set(names)].sort();
+  return (rows ?? []).map((r) => (Array.isArray(r) ? r : Object.values(r)));
 }
 
 /** Property name → role for schema-driven arguments (first matching rule wins). */

@@ -413,13 +413,22 @@ export interface MainStatement extends Statement {
   walkColumn: boolean;
 }
 
+/** The column of the main statement holding the walk's steps (MainStatement.walkColumn). */
+export const WALK_COLUMN = 'cwalk';
+
+/** The main statement's column of each RETURN item, in order (unique names: a row read as an object keeps every value). */
+export function mainColumns(a: Analyzed): string[] {
+  return a.items.map((_, n) => `c${n}`);
+}
+
 /** The query itself: RETURN items as c0…cN, grouping, ordering, and the page [offset, offset + limit). */
 export function compileMain(a: Analyzed, projectId: string, regexValues: RegexValues, page: { limit: number; offset: number }): MainStatement {
   const c = context(a, projectId, regexValues);
   const k = core(c, conjunctsOf(a.query.where));
   const items = a.items.map((i) => renderSql(i.expr, c));
-  const select = items.map((s, n) => `${s} AS c${n}`);
-  if (k.walk) select.push(`(SELECT count(*) FROM walk) AS cwalk`);
+  const columns = mainColumns(a);
+  const select = items.map((s, n) => `${s} AS ${columns[n]}`);
+  if (k.walk) select.push(`(SELECT count(*) FROM walk) AS ${WALK_COLUMN}`);
   let sql = `${k.prefix}SELECT ${a.query.distinct ? 'DISTINCT ' : ''}${select.join(', ')} FROM ${k.from} WHERE ${k.where.join(' AND ')}`;
   const keys = items.filter((_, n) => !a.aggregates[n]);
   if (a.grouped && keys.length) sql += ` GROUP BY ${keys.join(', ')}`;

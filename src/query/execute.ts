@@ -2,7 +2,7 @@ import { JSON_PARAM_BUDGET } from '../db/json-param';
 import { PincherError } from '../errors';
 import type { Analyzed } from './analyze';
 import type { Expr } from './ast';
-import { compileCount, compileMain, compileRegexCandidates, compileWalkSize, regexTests, type RegexValues, type Statement } from './compile';
+import { compileCount, compileMain, compileRegexCandidates, compileWalkSize, mainColumns, regexTests, WALK_COLUMN, type RegexValues, type Statement } from './compile';
 import { QueryError } from './errors';
 import { REGEX_BUDGET_MS, REGEX_CANDIDATES, WALK_CAP } from './limits';
 import type { ValueType } from './vocabulary';
@@ -82,18 +82,19 @@ export interface MainResult {
   walkCapped: boolean;
 }
 
-/** Runs the query: at most `maxRows` rows after SKIP, one more fetched to tell whether it was truncated. */
+/**
+ * Runs the query: at most `maxRows` rows after SKIP, one more fetched to tell whether it was truncated. The rows
+ * are read as objects (`all`), by their unique column names, not as arrays (`raw`): a statement read so joins the
+ * call's round trip (with the project row's check, src/tools/project-cache.ts), where `raw` always travels alone.
+ */
 export async function runMain(db: D1Database, a: Analyzed, projectId: string, regexValues: RegexValues, maxRows: number): Promise<MainResult> {
   const userLimit = a.query.limit?.value;
   const limit = userLimit === undefined ? maxRows + 1 : Math.min(userLimit, maxRows + 1);
   const statement = compileMain(a, projectId, regexValues, { limit, offset: a.query.skip?.value ?? 0 });
-  const raw = await guarded(() => prepare(db, statement).raw<unknown[]>());
-  let walkCapped = false;
-  let rows = raw;
-  if (statement.walkColumn) {
-    walkCapped = raw.length > 0 && Number(raw[0][raw[0].length - 1]) >= WALK_CAP;
-    rows = raw.map((r) => r.slice(0, -1));
-  }
+  const { results } = await guarded(() => prepare(db, statement).all<Record<string, unknown>>());
+  const columns = mainColumns(a);
+  const rows = results.map((r) => columns.map((c) => r[c]));
+  const walkCapped = statement.walkColumn && results.length > 0 && Number(results[0][WALK_COLUMN]) >= WALK_CAP;
   const truncated = rows.length > maxRows;
   return { rows: rows.slice(0, maxRows).map((r) => convertRow(a, r)), truncated, walkCapped };
 }
@@ -116,8 +117,8 @@ export async function walkSize(db: D1Database, a: Analyzed, projectId: string, r
 /** Whether the query yields any row at all when SKIP is dropped (to tell "SKIP past the end"). */
 export async function hasRowsWithoutSkip(db: D1Database, a: Analyzed, projectId: string, regexValues: RegexValues): Promise<boolean> {
   const statement = compileMain(a, projectId, regexValues, { limit: 1, offset: 0 });
-  const raw = await guarded(() => prepare(db, statement).raw<unknown[]>());
-  return raw.length > 0;
+  const { results } = await guarded(() => prepare(db, statement).all());
+  return results.length > 0;
 }
 
 function convert(value: unknown, type: ValueType, element: ValueType): unknown {

@@ -65,18 +65,19 @@ export async function explainEmpty(x: Explainer): Promise<void> {
     step(printQuery({ ...q, limit: undefined }), 'the same query without LIMIT 0');
     return;
   }
-  if (q.skip && q.skip.value > 0 && (await hasRowsWithoutSkip(ctx.db, a, project.id, x.regexValues))) {
+  const asked = askAll(x);
+  if (q.skip && q.skip.value > 0 && (await asked.rowsWithoutSkip)) {
     ctx.meta.empty('cap_dropped_all', `SKIP ${q.skip.value} is past the last row of the answer`, { cap: 'SKIP', skip: q.skip.value });
     step(printQuery({ ...q, skip: undefined }), 'the first page of the same query');
     return;
   }
-  if ((await walkSize(ctx.db, a, project.id, x.regexValues)) === WALK_CAP) {
+  if ((await asked.walkSize) === WALK_CAP) {
     ctx.meta.empty('cap_dropped_all', `the variable-length walk stopped at its cap of ${WALK_CAP} steps before reaching a match`, { cap: 'walk', walk_cap: WALK_CAP });
     nodeStep(x, 'list the start candidates, then anchor the walk on one of them');
     return;
   }
-  if (await explainWhere(x)) return;
-  if (q.match.rel && (await explainGraph(x))) return;
+  if (await explainWhere(x, asked)) return;
+  if (q.match.rel && (await explainGraph(x, asked))) return;
 
   const stale = staleness(project);
   if (stale) {
@@ -95,23 +96,63 @@ export async function explainEmpty(x: Explainer): Promise<void> {
   step(q.match.rel ? EDGE_HISTOGRAM : KIND_HISTOGRAM, q.match.rel ? 'count the edges of each kind in this project' : 'count the symbols of each kind in this project');
 }
 
-/** WHERE excluded every match of the pattern: query_too_narrow, naming the condition to drop when one alone is enough. */
-async function explainWhere(x: Explainer): Promise<boolean> {
+/** The answers explainEmpty may read, each asked (or not needed: a constant) before any is read. */
+interface Asked {
+  /** SKIP > 0: whether the query has rows without it. */
+  rowsWithoutSkip: Promise<boolean>;
+  /** The variable-length walk's steps, or null without one. */
+  walkSize: Promise<number | null>;
+  /** With WHERE: the pattern's matches with no condition, then without each of the first conditions in turn (null without WHERE). */
+  counts: Promise<number[]> | null;
+  /** The languages of the pattern's two ends, when only the graph can explain the answer (null: not asked yet). */
+  languages: Promise<[Map<string, number>, Map<string, number>]> | null;
+}
+
+/** A question asked ahead, whose answer may never be read: its failure is then nobody's (it rejects for the reader that awaits it). */
+function ahead<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * Asks at once every question the explanation may read, so they share one round trip (the request database
+ * gathers statements sent together): the rows without SKIP, the walk's size, the WHERE counts, and the two
+ * ends' languages when there is no WHERE to explain the answer first. A question whose answer the order of
+ * explainEmpty never reaches costs its statement and no round trip. Two answers wait on another: dropping a
+ * condition of a query with a regex needs the regex's values without the other conditions first, and the
+ * languages after WHERE counts that found no match of the pattern.
+ */
+function askAll(x: Explainer): Asked {
   const { ctx, a, project } = x;
   const q = a.query;
   const conjuncts = conjunctsOf(q.where);
-  if (!conjuncts.length) return false;
-  const singles = conjuncts.length > 1 ? conjuncts.slice(0, MAX_RELAXATIONS) : [];
-  // The regex values of the main run were narrowed by the other conditions; dropping one needs values that hold without them.
-  let values = x.regexValues;
-  if (singles.length && a.regexes.size) {
-    try {
-      values = await evaluateRegexes(ctx.db, a, project.id, { whereFilters: false });
-    } catch (err) {
-      if (!(err instanceof QueryError)) throw err;
-    }
+  const rowsWithoutSkip = q.skip && q.skip.value > 0 ? ahead(hasRowsWithoutSkip(ctx.db, a, project.id, x.regexValues)) : Promise.resolve(false);
+  const walk = ahead(walkSize(ctx.db, a, project.id, x.regexValues));
+  let counts: Promise<number[]> | null = null;
+  if (conjuncts.length) {
+    const singles = conjuncts.length > 1 ? conjuncts.slice(0, MAX_RELAXATIONS) : [];
+    const variants = [[], ...singles.map((c) => conjuncts.filter((o) => o !== c))];
+    // The regex values of the main run were narrowed by the other conditions; dropping one needs values that hold without them.
+    const values =
+      singles.length && a.regexes.size
+        ? evaluateRegexes(ctx.db, a, project.id, { whereFilters: false }).catch((err: unknown) => {
+            if (err instanceof QueryError) return x.regexValues;
+            throw err;
+          })
+        : null;
+    counts = ahead(values ? values.then((v) => countMatches(ctx.db, a, project.id, v, variants, COUNT_CAP)) : countMatches(ctx.db, a, project.id, x.regexValues, variants, COUNT_CAP));
   }
-  const [pattern, ...without] = await countMatches(ctx.db, a, project.id, values, [[], ...singles.map((c) => conjuncts.filter((o) => o !== c))], COUNT_CAP);
+  return { rowsWithoutSkip, walkSize: walk, counts, languages: counts ? null : graphLanguages(x) };
+}
+
+/** WHERE excluded every match of the pattern: query_too_narrow, naming the condition to drop when one alone is enough. */
+async function explainWhere(x: Explainer, asked: Asked): Promise<boolean> {
+  const { ctx, a, project } = x;
+  const q = a.query;
+  const conjuncts = conjunctsOf(q.where);
+  if (!asked.counts) return false;
+  const singles = conjuncts.length > 1 ? conjuncts.slice(0, MAX_RELAXATIONS) : [];
+  const [pattern, ...without] = await asked.counts;
   if (pattern === 0) return false;
   const rescues = singles.map((c, k) => ({ c, n: without[k] })).filter((r) => r.n > 0).sort((l, r) => r.n - l.n);
   const stale = staleness(project);
@@ -135,8 +176,21 @@ async function explainWhere(x: Explainer): Promise<boolean> {
   return true;
 }
 
+/** The rel types the pattern names that exist (all of them when it names none); null when it names only misspelled ones. */
+function knownTypes(rel: NonNullable<Query['match']['rel']>): string[] | null {
+  const known = rel.types.map((t) => t.name).filter((t) => (REL_TYPES as readonly string[]).includes(t));
+  return rel.types.length && !known.length ? null : known;
+}
+
+/** The languages of the two ends of a relationship pattern, asked now; null when explainGraph would not read them. */
+function graphLanguages(x: Explainer): Promise<[Map<string, number>, Map<string, number>]> | null {
+  const m = x.a.query.match;
+  if (!m.rel || !m.right || graphPending(x.project) || !knownTypes(m.rel)) return null;
+  return ahead(Promise.all([languages(x, m.left), languages(x, m.right)]));
+}
+
 /** An empty relationship pattern: the graph is not built yet, or the languages involved have no (cross-file) edges of that kind. */
-async function explainGraph(x: Explainer): Promise<boolean> {
+async function explainGraph(x: Explainer, asked: Asked): Promise<boolean> {
   const { ctx, a, project } = x;
   const m = a.query.match;
   const rel = m.rel;
@@ -150,10 +204,10 @@ async function explainGraph(x: Explainer): Promise<boolean> {
     ctx.meta.next('health', { project: project.name }, 'see the index state of this project');
     return true;
   }
-  const known = rel.types.map((t) => t.name).filter((t) => (REL_TYPES as readonly string[]).includes(t));
-  if (rel.types.length && !known.length) return false; // only misspelled types: the lint names the fix
+  const known = knownTypes(rel);
+  if (!known) return false; // only misspelled types: the lint names the fix
   const wanted = new Set((known.length ? known : REL_TYPES).map((t) => REF_KIND[t]));
-  const [left, right] = await Promise.all([m.left, m.right].map((n) => languages(x, n)));
+  const [left, right] = await (asked.languages ?? graphLanguages(x)!);
   // Either end matches no symbol at all: the absence is in the corpus, not in the graph.
   if (!left.size || !right.size) return false;
   // An edge is extracted from the file of its source: the source end's languages decide what the graph can hold.

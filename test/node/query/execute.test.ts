@@ -6,16 +6,16 @@ import { evaluateRegexes, runMain } from '../../../src/query/execute';
 import { REGEX_BUDGET_MS, REGEX_CANDIDATES, WALK_CAP } from '../../../src/query/limits';
 import { parseQuery } from '../../../src/query/parser';
 
-/** A D1 stand-in: batch() answers candidate values, raw() answers rows; every prepared SQL is recorded. */
-function fakeDb(opts: { values?: unknown[]; rows?: unknown[][]; fail?: Error }) {
+/** A D1 stand-in: batch() answers candidate values, all() answers rows (as D1 does, objects by column name); every prepared SQL is recorded. */
+function fakeDb(opts: { values?: unknown[]; rows?: Record<string, unknown>[]; fail?: Error }) {
   const sql: string[] = [];
   const stmt = (text: string) => {
     sql.push(text);
     const s = {
       bind: () => s,
-      raw: async () => {
+      all: async () => {
         if (opts.fail) throw opts.fail;
-        return opts.rows ?? [];
+        return { results: opts.rows ?? [] };
       },
     };
     return s;
@@ -67,7 +67,8 @@ describe('the main statement', () => {
   it('fetches one row past max_rows to tell truncation, and converts values by column type', async () => {
     const q = a('MATCH (f)-[r*1..2]->(g) RETURN f, f.is_test, collect(f.is_exported), r');
     const node = JSON.stringify({ id: 'a.ts::f#Function' });
-    const row = [node, 1, '[1,0]', '{"depth":1}', 7];
+    // The walk's steps come last, as the statement names it; the order of an object's keys does not decide the columns'.
+    const row = { cwalk: 7, c3: '{"depth":1}', c0: node, c1: 1, c2: '[1,0]' };
     const { db, sql } = fakeDb({ rows: [row, row, row] });
     const out = await runMain(db, q, 'p', new Map(), 2);
     expect(sql[0]).toMatch(/LIMIT 3 OFFSET 0$/);
@@ -80,7 +81,7 @@ describe('the main statement', () => {
   });
 
   it('reports a walk that hit its cap', async () => {
-    const { db } = fakeDb({ rows: [[1, WALK_CAP]] });
+    const { db } = fakeDb({ rows: [{ c0: 1, cwalk: WALK_CAP }] });
     const out = await runMain(db, a('MATCH (f)-[*]->(g) RETURN count(*)'), 'p', new Map(), 10);
     expect(out).toEqual({ rows: [[1]], truncated: false, walkCapped: true });
   });

@@ -324,6 +324,43 @@ describe('D1 round trips per composite call', () => {
     expect(t.trips).toBe(3);
   });
 
+  it('query answers in one, and explains an empty answer in one more: every question its explanation may read asked at once', async () => {
+    const q = async (query: string) => trips('query', { query });
+    const hop = await q('MATCH (a:Function)-[:CALLS]->(b) RETURN a.name, b.name ORDER BY a.name, b.name');
+    expect(hop.body.result.rows).toContainEqual(['fetchWidget', 'normaliseWidget']);
+    expect([hop.trips, hop.statements]).toEqual([1, 1]);
+    const walk = await q("MATCH (a)-[:CALLS*1..3]->(b) WHERE a.name = 'load' RETURN DISTINCT b.name");
+    expect(walk.body.result.rows.length).toBeGreaterThan(0);
+    expect(walk.trips).toBe(1);
+    // A node pattern that matches nothing, no WHERE: nothing to ask beyond the query itself.
+    const none = await q("MATCH (a:Function {name: 'noSuchWidget'}) RETURN a.name");
+    expect(none.body._meta.empty_reason).toBe('no_results_in_corpus');
+    expect(none.trips).toBe(1);
+    const cases: [string, string][] = [
+      // The walk's size and the WHERE counts (the pattern, then without each condition) in one trip.
+      ["MATCH (a)-[:CALLS*1..3]->(b) WHERE a.name = 'WidgetStore' AND b.kind = 'Function' RETURN DISTINCT b.name", 'query_too_narrow'],
+      ["MATCH (a:Function)-[:CALLS]->(b) WHERE a.name = 'normaliseWidget' RETURN b.name", 'query_too_narrow'],
+      // The rows without SKIP.
+      ['MATCH (a:Function) RETURN a.name SKIP 50', 'cap_dropped_all'],
+      // No WHERE: the two ends' languages ride with the walk's size.
+      ['MATCH (a:Function)-[:CALLS*1..2]->(b:Class) RETURN a.name, b.name', 'no_results_in_corpus'],
+      ["MATCH (a:Function {name: 'make_gadget'})-[:CALLS]->(b) RETURN b.name", 'no_results_in_corpus'],
+    ];
+    for (const [query, reason] of cases) {
+      const r = await q(query);
+      expect(r.body._meta.empty_reason, query).toBe(reason);
+      expect(r.trips, query).toBe(2);
+    }
+    // A regex is decided in the Worker first: one trip more. Dropping one of two conditions of an empty answer
+    // needs the regex's values without the other first: one more again.
+    const regex = await q("MATCH (a:Function) WHERE a.name =~ 'fetch.*' RETURN a.name");
+    expect(regex.body.result.rows).toEqual([['fetchWidget']]);
+    expect(regex.trips).toBe(2);
+    const narrow = await q("MATCH (a:Function) WHERE a.name =~ 'fetch.*' AND a.is_test = true RETURN a.name");
+    expect(narrow.body._meta.empty_reason).toBe('query_too_narrow');
+    expect(narrow.trips).toBe(4);
+  });
+
   it('plan_change by id walks in the target’s round trip: one more for an empty answer’s diagnosis', async () => {
     const t = await trips('plan_change', { id: 'src/widget.ts::normaliseWidget#Function' });
     expect(t.body.result.impact.length).toBeGreaterThan(0);
