@@ -15,6 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
+import type { NameWant } from '../symbols/resolve';
 import { symbolInFileSql } from './symbol-range';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
@@ -127,8 +128,46 @@ export async function symbolsByNames(
 }
 
 /**
+ * The symbol a name lookup most likely resolves to, with its source, and its references (as refsOfSymbol reads
+ * them): of the symbols symbolsByNames finds, the best kind of match, then non-test, exported, by path and
+ * position, as the lookup's caller orders them. Asked with the lookup itself, so that when the caller's own
+ * choice is this symbol it needs no read by id; null when no symbol matches in one of those kinds.
+ */
+export async function likelyNamedSymbol(
+  d1: D1Database,
+  projectId: string,
+  names: readonly string[],
+  path: string | undefined,
+  want: NameWant,
+): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
+  if (names.length === 0) return null;
+  const quality = `CASE WHEN s.qualified_name IN (SELECT value FROM json_each(?4)) THEN 0 WHEN s.name = ?5 THEN 1
+    WHEN EXISTS (SELECT 1 FROM json_each(?6) e WHERE substr(s.qualified_name, -length(e.value)) = e.value) THEN 2 ELSE 3 END`;
+  const likely = `SELECT s.id AS id FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
+    WHERE (?3 IS NULL OR s.file_path = ?3) AND ${quality} < 3
+    ORDER BY ${quality}, s.is_test, s.is_exported DESC, s.file_path, s.start_byte LIMIT 1`;
+  const binds = [projectId, JSON.stringify(names), path ?? null, JSON.stringify(want.exact), want.name, JSON.stringify(want.endings)];
+  const [rows, refs] = await Promise.all([
+    allRows<SymbolRow>(d1.prepare(`SELECT ${select(true)} FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = (${likely})`).bind(...binds)),
+    allRows<RefRow>(d1.prepare(refsOfSymbolSql(`(${likely})`)).bind(...binds)),
+  ]);
+  return rows[0] ? { row: rows[0], refs } : null;
+}
+
+/** Sources a candidate lookup carries ahead of the choice (candidatesByNames' `sources`). */
+export interface CandidateSources {
+  /** A candidate longer than this (UTF-8 bytes) comes without its source: it could not be used. */
+  eachUpTo: number;
+  /** Bytes of source carried in all, best candidates of every name first (rank, then name). */
+  totalUpTo: number;
+}
+
+/**
  * For each name, its best `perName` candidates across the project: the
  * caller's file first, then callable and type kinds, then path order.
+ * With `sources`, the candidates also carry their source, the best of every
+ * name first, while it stays within the caps (`source` null past them):
+ * the caller's choice among them then mostly needs no read of its own.
  */
 export async function candidatesByNames(
   d1: D1Database,
@@ -136,24 +175,52 @@ export async function candidatesByNames(
   names: readonly string[],
   fromPath: string,
   perName: number,
+  sources?: CandidateSources,
 ): Promise<SymbolRow[]> {
   if (names.length === 0) return [];
-  return allRows<SymbolRow & { rank: number }>(
-    d1
-      .prepare(
-        `SELECT * FROM (
-           SELECT ${select(false)}, row_number() OVER (
+  const ranked = `SELECT ${select(false)}, f.hash AS hash, row_number() OVER (
              PARTITION BY s.name
              ORDER BY s.file_path = ?3 DESC,
                CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
                  WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
                s.is_test, s.file_path, s.start_byte
            ) AS rank
-           FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-         ) WHERE rank <= ?4`,
+           FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}`;
+  const columns = COLUMNS.replace(/\bs\./g, 'c.').replace('f.size AS file_size', 'c.file_size');
+  if (!sources) {
+    return allRows<SymbolRow>(d1.prepare(`SELECT ${columns} FROM (${ranked}) c WHERE c.rank <= ?4`).bind(projectId, JSON.stringify(names), fromPath, perName));
+  }
+  // The bytes carried up to each candidate, counting only those short enough to carry; the content is read only for
+  // the rows that carry their source.
+  const span = 'c.end_byte - c.start_byte';
+  return allRows<SymbolRow>(
+    d1
+      .prepare(
+        `SELECT ${columns}, CAST(substr(CAST(b.content AS BLOB), c.start_byte + 1, ${span}) AS TEXT) AS source FROM (
+           SELECT *, sum(CASE WHEN ${span} <= ?5 THEN ${span} ELSE 0 END) OVER (ORDER BY c.rank, c.name, c.file_path, c.start_byte ROWS UNBOUNDED PRECEDING) AS carried
+           FROM (${ranked}) c WHERE c.rank <= ?4
+         ) c LEFT JOIN blobs b ON b.hash = c.hash AND ${span} <= ?5 AND c.carried <= ?6`,
       )
-      .bind(projectId, JSON.stringify(names), fromPath, perName),
+      .bind(projectId, JSON.stringify(names), fromPath, perName, sources.eachUpTo, sources.totalUpTo),
   );
+}
+
+/**
+ * The references of a symbol's range, by the symbol's id: its file's imports
+ * (any line) and the calls and inherits between its first and last line, in
+ * line order (refsForRange of the symbol's row, in the same round trip as the
+ * row's own look-up). Nothing when no symbol has the id.
+ */
+export async function refsOfSymbol(d1: D1Database, projectId: string, id: string): Promise<RefRow[]> {
+  return allRows<RefRow>(d1.prepare(refsOfSymbolSql('?2')).bind(projectId, id));
+}
+
+/** refsOfSymbol's statement for the symbol of project ?1 whose id is `id` (an SQL expression). */
+function refsOfSymbolSql(id: string): string {
+  return `SELECT r.kind, r.name, r.target, r.imported_names, r.line FROM symbols s
+    JOIN refs r ON r.project_id = s.project_id AND r.file_path = s.file_path
+    WHERE s.project_id = ?1 AND s.id = ${id} AND (r.kind = 'import' OR r.line BETWEEN s.start_line AND s.end_line)
+    ORDER BY r.line`;
 }
 
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
-import { candidatesByNames, refsForRange, symbolsByIds, symbolsByNames, type SymbolRow } from '../db/source';
+import { candidatesByNames, likelyNamedSymbol, refsForRange, refsOfSymbol, symbolsByIds, symbolsByNames, type RefRow, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import type { ProjectRow } from '../db/projects';
 import { startNearestNames } from './nearest-names';
@@ -14,10 +14,10 @@ import { edgeKinds } from '../extract/reference-kinds';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
 import { startExtractionGaps } from './extraction-gaps';
-import { refLabels, resolveRef } from '../symbols/resolve';
+import { nameWant, refLabels, resolveRef } from '../symbols/resolve';
 import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
 import { lookupOrExplain } from './read/unresolved';
-import { symbolView, type SymbolView } from './read/view';
+import { symbolView, viewOf, type SymbolView } from './read/view';
 import { MAX_IDS } from './symbols';
 
 export const DEFAULT_MAX_TOKENS = 4000;
@@ -93,8 +93,14 @@ export const contextTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return empty;
     const path = args.path === undefined ? undefined : normaliseRepoPath(args.path);
-    const rootId = args.id ?? (await idForName(ctx, project, args.name ?? '', path));
+    const named = args.name === undefined ? null : await idForName(ctx, project, args.name, path);
+    // A name that finds few symbols brought the chosen one's row, source and references: no read by id.
+    if (named?.root) return buildContext(ctx, project, named.root, args.max_tokens);
+    const rootId = args.id ?? named?.id;
     if (!rootId) return empty;
+    // The symbol's references ride with its look-up (one round trip); a symbol found in its moved file reads its own after.
+    const refs = refsOfSymbol(ctx.db, project.id, rootId);
+    refs.catch(() => undefined);
     const { found, explain } = await lookupOrExplain(ctx, project, rootId, { detail: 'full' });
     const view = found.found.get(rootId);
     const row = found.rows.get(rootId);
@@ -102,13 +108,25 @@ export const contextTool = defineTool({
       await explain();
       return empty;
     }
-    return buildContext(ctx, project, { view, row }, args.max_tokens);
+    return buildContext(ctx, project, { view, row, refs: row.id === rootId ? await refs : null }, args.max_tokens);
   },
 });
 
-async function idForName(ctx: ToolContext, project: ProjectRow, name: string, path: string | undefined): Promise<string | null> {
+/** The root a name resolves to: its id, and its row, view and references when the name's look-up carried them. */
+interface NamedRoot {
+  id: string;
+  root: { view: SymbolView; row: SymbolRow; refs: RefRow[] } | null;
+}
+
+async function idForName(ctx: ToolContext, project: ProjectRow, name: string, path: string | undefined): Promise<NamedRoot | null> {
   const ref = parseSymbolRef(name);
-  const rows = await symbolsByNames(ctx.db, project.id, nameCandidates(ref.name), { path, limit: 500 });
+  const names = nameCandidates(ref.name);
+  // The symbol the name most likely resolves to comes with the look-up, its source and references with it (one round
+  // trip); it is used only when it is the one chosen below. With `@line` the choice is by span: nothing is guessed.
+  const [rows, likely] = await Promise.all([
+    symbolsByNames(ctx.db, project.id, names, { path, limit: 500 }),
+    ref.line === undefined ? likelyNamedSymbol(ctx.db, project.id, names, path, nameWant(ref.name)) : null,
+  ]);
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
   const { chosen, matches } = resolveRef(rows, ref);
   if (chosen) {
@@ -118,7 +136,8 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
       });
       for (const m of matches.filter((x) => x.id !== chosen.id).slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id} instead`);
     }
-    return chosen.id;
+    const carried = likely && likely.row.id === chosen.id ? likely : null;
+    return { id: chosen.id, root: carried ? { view: viewOf(carried.row, { detail: 'full' }), row: carried.row, refs: carried.refs } : null };
   }
   if (explainNoSymbols(ctx, project, ref.name.split(/\.| > /).pop() ?? ref.name, 'no name')) return null;
   const where = path ? ` in ${path}` : '';
@@ -136,20 +155,41 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
   return null;
 }
 
-async function buildContext(ctx: ToolContext, project: { id: string; name: string }, root: { view: SymbolView; row: SymbolRow }, maxTokens: number) {
+/**
+ * Source bytes the candidate look-up carries ahead of the choice, as a multiple of the answer's budget (max_tokens
+ * × 4 bytes): enough for the chosen dependencies of most answers, so that their sources need no round trip of their own.
+ */
+const CARRIED_PER_BUDGET = 4;
+/** Source bytes the candidate look-up carries at least. */
+const CARRIED_MIN_BYTES = 64 * 1024;
+
+async function buildContext(
+  ctx: ToolContext,
+  project: { id: string; name: string },
+  root: { view: SymbolView; row: SymbolRow; refs: RefRow[] | null },
+  maxTokens: number,
+) {
   const { row } = root;
-  const refs = await refsForRange(ctx.db, project.id, row.file_path, row.start_line, row.end_line);
+  const refs = root.refs ?? (await refsForRange(ctx.db, project.id, row.file_path, row.start_line, row.end_line));
   const wanted = wantedNames(row, row.source ?? '', refs).slice(0, MAX_NAMES);
-  const candidates = await candidatesByNames(ctx.db, project.id, wanted.map((w) => w.name), row.file_path, CANDIDATES_PER_NAME);
+  let symbol = root.view;
+  const skeleton = tokensOf(symbol) > maxTokens;
+  // The candidates carry their sources (a candidate longer than the whole budget could not be used), and the
+  // skeleton of a symbol over budget is read with them: one round trip.
+  const budgetBytes = maxTokens * 4;
+  const [candidates, outline] = await Promise.all([
+    candidatesByNames(ctx.db, project.id, wanted.map((w) => w.name), row.file_path, CANDIDATES_PER_NAME, {
+      eachUpTo: budgetBytes,
+      totalUpTo: Math.max(CARRIED_MIN_BYTES, CARRIED_PER_BUDGET * budgetBytes),
+    }),
+    skeleton ? lookupIds(ctx, project.id, [row.id], { detail: 'skeleton' }) : null,
+  ]);
   const { deps, unresolved } = resolveDependencies(row, wanted, candidates);
   const planned = deps.slice(0, MAX_DEPENDENCIES);
 
-  let symbol = root.view;
-  const skeleton = tokensOf(symbol) > maxTokens;
   if (skeleton) {
     // The symbol alone is over budget: its skeleton, and a step that fetches the whole source.
-    const outline = await lookupIds(ctx, project.id, [row.id], { detail: 'skeleton' });
-    symbol = outline.found.get(row.id) ?? { id: row.id, signature: row.signature };
+    symbol = outline?.found.get(row.id) ?? { id: row.id, signature: row.signature };
     ctx.meta.next('symbol', { project: project.name, id: row.id }, `the full source of ${row.id} (${tokensOf(root.view)} tokens, over max_tokens ${maxTokens})`);
   }
   const { included, dropped } = await fitDependencies(ctx, project.id, planned, maxTokens - tokensOf(symbol) - tokensOf({ dependencies: [] }));
@@ -205,7 +245,11 @@ async function fitDependencies(ctx: ToolContext, projectId: string, planned: rea
       left -= estimate;
     }
   }
-  const sources = new Map((await symbolsByIds(ctx.db, projectId, chosen.map((d) => d.row.id), true)).map((r) => [r.id, r.source ?? '']));
+  // Sources the candidates carried are used as they came; only the others are read.
+  const sources = new Map<string, string>();
+  for (const d of chosen) if (typeof d.row.source === 'string') sources.set(d.row.id, d.row.source);
+  const missing = chosen.filter((d) => !sources.has(d.row.id)).map((d) => d.row.id);
+  for (const r of await symbolsByIds(ctx.db, projectId, missing, true)) sources.set(r.id, r.source ?? '');
   left = budget;
   const included: Fitted[] = [];
   const kept = new Set<string>();

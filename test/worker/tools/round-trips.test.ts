@@ -361,6 +361,33 @@ describe('D1 round trips per composite call', () => {
     expect(narrow.trips).toBe(4);
   });
 
+  it('context answers in two by id or by name: the symbol with its references, then the candidates of the names it uses with their sources', async () => {
+    const byId = await trips('context', { id: 'src/widget.ts::fetchWidget#Function' });
+    expect(byId.body.result.dependencies.map((d: Json) => d.id)).toContain('src/widget.ts::normaliseWidget#Function');
+    expect(byId.body.result.dependencies[0].source).toContain('id.trim()');
+    expect(byId.trips).toBe(2);
+    // The symbol the name most likely resolves to comes with the name's look-up: the same answer, no read by id.
+    const byName = await trips('context', { name: 'fetchWidget' });
+    expect(byName.body.result).toEqual(byId.body.result);
+    expect(byName.trips).toBe(2);
+    const member = await trips('context', { name: 'WidgetStore.load' });
+    expect(member.body.result.symbol.id).toBe('src/widget.ts::WidgetStore.load#Method');
+    expect(member.body.result.dependencies.map((d: Json) => d.id)).toEqual(['src/widget.ts::fetchWidget#Function']);
+    expect(member.trips).toBe(2);
+    // A symbol whose names (`trim`) match no symbol of the project: the same two.
+    const leaf = await trips('context', { id: 'src/widget.ts::normaliseWidget#Function' });
+    expect(leaf.body.result.dependencies).toEqual([]);
+    expect(leaf.trips).toBe(2);
+    // `@line` picks by span after the look-up: the symbol is read by id.
+    const atLine = await trips('context', { name: 'fetchWidget@8' });
+    expect(atLine.body.result).toEqual(byId.body.result);
+    expect(atLine.trips).toBe(3);
+    // An id that names nothing: its recovery questions take the second.
+    const miss = await trips('context', { id: 'src/widget.ts::fetchWidgets#Function' });
+    expect(miss.body._meta.empty_reason).toBe('target_not_resolved');
+    expect(miss.trips).toBe(2);
+  });
+
   it('plan_change by id walks in the target’s round trip: one more for an empty answer’s diagnosis', async () => {
     const t = await trips('plan_change', { id: 'src/widget.ts::normaliseWidget#Function' });
     expect(t.body.result.impact.length).toBeGreaterThan(0);

@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
+import { nameWant, resolveRef } from '../../../src/symbols/resolve';
+import { nameCandidates, parseSymbolRef } from '../../../src/symbols/symbol-id';
+import { DB, indexProject } from '../graph/support';
+import { planTexts, recording } from '../recording-d1';
+
+// context reads the symbol a name most likely resolves to (likelyNamedSymbol) with the name's look-up, and the
+// candidates of the names a symbol uses with their sources (candidatesByNames' `sources`): both only save reads, so
+// these hold that they give what the reads they save would.
+const FILES = {
+  'src/b/store.ts': [
+    'export class Store {',
+    '  load(id: string): string {',
+    '    return fetchItem(id);',
+    '  }',
+    '  save(): void {}',
+    '}',
+    'function load(): number { return 1; }',
+    'export function fetchItem(id: string): string {',
+    '  return normalise(id) + pad(id);',
+    '}',
+    'export function normalise(id: string): string {',
+    '  return id.trim();',
+    '}',
+    '',
+  ].join('\n'),
+  'src/a/load.ts': 'export function load(): number {\n  return 2;\n}\nexport function pad(s: string): string {\n  return s + "                                                                 ";\n}\n',
+  'src/a/load.test.ts': 'export function load(): number {\n  return 3;\n}\n',
+  'lib/Store.py': 'class Store:\n    def load(self):\n        return 4\n',
+};
+
+let projectId = '';
+beforeAll(async () => {
+  projectId = (await indexProject('named-lookups', FILES)).id;
+});
+
+describe('the symbol a name most likely resolves to', () => {
+  for (const name of ['load', 'Store.load', 'Store#load', 'Store::load', 'fetchItem', 'Store', 'save', 'normalise', 'pad', 'nothingNamedSo']) {
+    for (const path of [undefined, 'src/b/store.ts', 'src/a/load.ts']) {
+      it(`is the one the look-up chooses, with its source and references: ${name}${path ? ` in ${path}` : ''}`, async () => {
+        const ref = parseSymbolRef(name);
+        const names = nameCandidates(ref.name);
+        const rows = await symbolsByNames(DB, projectId, names, { path, limit: 500 });
+        rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+        const { chosen } = resolveRef(rows, ref);
+        const likely = await likelyNamedSymbol(DB, projectId, names, path, nameWant(ref.name));
+        if (!chosen) {
+          expect(likely).toBeNull();
+          return;
+        }
+        expect(likely?.row.id).toBe(chosen.id);
+        const [byId] = await symbolsByIds(DB, projectId, [chosen.id], true);
+        expect(likely?.row).toEqual(byId);
+        expect(likely?.refs).toEqual(await refsOfSymbol(DB, projectId, chosen.id));
+      });
+    }
+  }
+
+  it('reads the references of the symbol named, not of its whole file', async () => {
+    const refs = await refsOfSymbol(DB, projectId, 'src/b/store.ts::fetchItem#Function');
+    expect(refs.map((r) => r.target ?? r.name).sort()).toEqual(['normalise', 'pad']);
+    expect(await refsOfSymbol(DB, projectId, 'src/b/store.ts::absent#Function')).toEqual([]);
+  });
+});
+
+describe('candidates carrying their sources', () => {
+  const names = ['load', 'normalise', 'pad', 'fetchItem'];
+  it('are the same candidates, each source as a read by id gives it', async () => {
+    const plain = await candidatesByNames(DB, projectId, names, 'src/b/store.ts', 25);
+    const carried = await candidatesByNames(DB, projectId, names, 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: 1 << 20 });
+    const byIdOrder = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byIdOrder(carried.map(({ source: _, ...r }) => r))).toEqual(byIdOrder(plain));
+    const byId = new Map((await symbolsByIds(DB, projectId, plain.map((r) => r.id), true)).map((r) => [r.id, r.source]));
+    for (const r of carried) expect(r.source, r.id).toBe(byId.get(r.id));
+  });
+
+  it('leave out a source longer than each may be, and those past the total, the best of every name first', async () => {
+    const each = await candidatesByNames(DB, projectId, names, 'src/b/store.ts', 25, { eachUpTo: 40, totalUpTo: 1 << 20 });
+    for (const r of each) expect(r.source === null, r.id).toBe(r.end_byte - r.start_byte > 40);
+    expect(each.some((r) => r.source === null)).toBe(true);
+    expect(each.some((r) => typeof r.source === 'string')).toBe(true);
+    const none = await candidatesByNames(DB, projectId, names, 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: 0 });
+    expect(none.every((r) => r.source === null)).toBe(true);
+    // A total that holds one source: the best candidate of the name first in order (`fetchItem` before `pad`).
+    const fetchItem = each.find((r) => r.name === 'fetchItem')!;
+    const first = await candidatesByNames(DB, projectId, ['fetchItem', 'pad'], 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: fetchItem.end_byte - fetchItem.start_byte });
+    expect(first.filter((r) => typeof r.source === 'string').map((r) => r.name)).toEqual(['fetchItem']);
+    // The best `load` (the caller's file first, then callable kinds, then position) carries its source before the rest.
+    const method = each.find((r) => r.id === 'src/b/store.ts::Store.load#Method')!;
+    const loads = await candidatesByNames(DB, projectId, ['load'], 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: method.end_byte - method.start_byte });
+    expect(loads.length).toBe(5);
+    expect(loads.filter((r) => typeof r.source === 'string').map((r) => r.id)).toEqual([method.id]);
+  });
+});
+
+describe('their plans', () => {
+  it('seek the symbols by id or name and the files and extractions by key: no scan of a table', async () => {
+    const { d1, seen } = recording();
+    await likelyNamedSymbol(d1, projectId, nameCandidates('Store.load'), undefined, nameWant('Store.load'));
+    await refsOfSymbol(d1, projectId, 'src/b/store.ts::fetchItem#Function');
+    await candidatesByNames(d1, projectId, ['load', 'pad'], 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: 1 << 20 });
+    const plans = await planTexts(seen);
+    expect(plans.length).toBe(4);
+    for (const plan of plans) {
+      expect(plan).toMatch(/USING (COVERING )?INDEX (symbols_project_id|symbols_name)/);
+      // A table scanned (not a list, a subquery or a virtual table): symbols, files, blobs or extractions.
+      expect(plan.split('\n').filter((d) => /^SCAN (s|f|b|e|symbols|files|blobs|extractions)\b(?! VIRTUAL TABLE)/.test(d)), plan).toEqual([]);
+    }
+  });
+});
