@@ -136,24 +136,27 @@ export const adrTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     const base = { action: args.action, project: project?.name ?? null };
     if (!project) return args.action === 'get' ? { ...base, record: null } : base;
-    if (args.action === 'get') return { ...base, record: await getOne(ctx, project, id as string) };
-    if (args.action === 'list') return { ...base, ...(await listPage(ctx, project, args.status, args.limit ?? LIST_DEFAULT, args.offset ?? 0)) };
-    return { ...base, ...(await exportAll(ctx, project, args.status)) };
+    // The project's record count explains an empty answer: asked now, it rides in the answer's own round trip.
+    const total = countAdrs(ctx.db, project.id);
+    total.catch(() => undefined);
+    if (args.action === 'get') return { ...base, record: await getOne(ctx, project, id as string, total) };
+    if (args.action === 'list') return { ...base, ...(await listPage(ctx, project, args.status, args.limit ?? LIST_DEFAULT, args.offset ?? 0, total)) };
+    return { ...base, ...(await exportAll(ctx, project, args.status, total)) };
   },
 });
 
 type Project = { id: string; name: string };
 
-async function getOne(ctx: ToolContext, project: Project, id: string): Promise<RecordOut | null> {
+async function getOne(ctx: ToolContext, project: Project, id: string, count: Promise<number>): Promise<RecordOut | null> {
   const row = await getAdr(ctx.db, project.id, id);
   if (row) return recordOut(row);
-  const total = await countAdrs(ctx.db, project.id);
+  const total = await count;
   ctx.meta.empty('target_not_resolved', `no decision record ${id} in project '${project.name}' (it holds ${total})`, { id, records: total });
   ctx.meta.next('adr', { project: project.name, action: 'list' }, total ? 'list the record ids of this project' : 'confirm the project holds no records');
   return null;
 }
 
-async function listPage(ctx: ToolContext, project: Project, status: AdrStatus | undefined, limit: number, offset: number): Promise<Partial<ReadOutput>> {
+async function listPage(ctx: ToolContext, project: Project, status: AdrStatus | undefined, limit: number, offset: number, count: Promise<number>): Promise<Partial<ReadOutput>> {
   const page = await listAdrs(ctx.db, project.id, { status, limit, offset });
   const records = page.rows.map((r) => ({ id: r.id, title: r.title, status: r.status, superseded_by: r.superseded_by, updated_at: new Date(r.updated_at).toISOString() }));
   const step = (over: Record<string, unknown>) => ({ project: project.name, action: 'list', ...(status ? { status } : {}), ...(limit !== LIST_DEFAULT ? { limit } : {}), ...over });
@@ -163,14 +166,14 @@ async function listPage(ctx: ToolContext, project: Project, status: AdrStatus | 
     out.next_offset = offset + records.length;
     ctx.meta.next('adr', step({ offset: out.next_offset }), `fetch the next page (${page.total - out.next_offset} more record(s))`);
   }
-  if (records.length === 0) await explainNone(ctx, project, status, page.total, offset, step);
+  if (records.length === 0) await explainNone(ctx, project, status, page.total, offset, step, count);
   return out;
 }
 
-async function exportAll(ctx: ToolContext, project: Project, status: AdrStatus | undefined): Promise<Partial<ReadOutput>> {
+async function exportAll(ctx: ToolContext, project: Project, status: AdrStatus | undefined, count: Promise<number>): Promise<Partial<ReadOutput>> {
   const rows = await allAdrs(ctx.db, project.id, status);
   if (rows.length === 0) {
-    await explainNone(ctx, project, status, 0, 0, (over) => ({ project: project.name, action: 'export', ...over }));
+    await explainNone(ctx, project, status, 0, 0, (over) => ({ project: project.name, action: 'export', ...over }), count);
     return { total: 0, markdown: '' };
   }
   return { total: rows.length, markdown: toMarkdown(project.name, rows, status) };
@@ -184,13 +187,15 @@ async function explainNone(
   matching: number,
   offset: number,
   step: (over: Record<string, unknown>) => Record<string, unknown>,
+  /** The project's record count, asked with the answer. */
+  count: Promise<number>,
 ): Promise<void> {
   if (matching > 0) {
     ctx.meta.empty('cap_dropped_all', `offset ${offset} is past the last of ${matching} record(s)`, { cap: 'offset', offset, total: matching });
     ctx.meta.next('adr', step({ offset: 0 }), 'rewind to the first page');
     return;
   }
-  const total = await countAdrs(ctx.db, project.id);
+  const total = await count;
   if (status && total > 0) {
     ctx.meta.empty('query_too_narrow', `no record of '${project.name}' has status ${status}; it holds ${total} record(s) of other statuses`, { filter: 'status', status, records: total });
     const { status: _drop, ...without } = step({});
