@@ -45,10 +45,10 @@ export const LATENCY_TARGETS = {
 
 /** Retrieval tools every server has: a failure to derive their mix is fatal. */
 const CORE = ['search', 'symbol', 'symbols', 'read', 'grep', 'find'];
-/** Called N times when registered. */
-const REPEATED_EXTRA = ['trace', 'query', 'architecture'];
+/** Called N times when registered: every other read tool but the ADR records (a pushed corpus holds none). */
+const REPEATED_EXTRA = ['trace', 'query', 'architecture', 'context', 'neighborhood', 'ls', 'schema', 'guide', 'batch', 'list', 'health'];
 /** Called once each (after one warm-up call) when registered. */
-const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'changes'];
+const ONE_SHOT = ['context_for_task', 'investigate_failure', 'plan_change', 'changes', 'dead_code'];
 
 /**
  * Reference calls measured alongside, without targets: what any request costs in this setup.
@@ -77,6 +77,27 @@ const PROBE_ROWS = 5000;
  * @type {Record<string, number>}
  */
 const RATIO_TARGETS = { 'tier:lite': 1.3, trace: 2 };
+
+/**
+ * D1 round trips a call may make at p50, per tier: a lite tool one, a standard tool two. `list` and `health`
+ * read every shard (one round trip each, in parallel), so they are judged per shard.
+ * @type {Record<string, number>}
+ */
+export const TRIP_TARGETS = { 'tier:lite': 1, 'tier:standard': 2 };
+const PER_SHARD = new Set(['list', 'health']);
+
+/**
+ * Whether a tool's round trips at p50 meet its tier's target (TRIP_TARGETS; `shards` for the tools that read
+ * every shard); null when its tier has none or nothing was measured.
+ * @param {string} tool @param {string | null} tier @param {{ p50?: number } | null | undefined} trips @param {number} shards
+ * @returns {{ target: number, verdict: 'met' | 'missed' } | null}
+ */
+export function tripVerdict(tool, tier, trips, shards) {
+  const base = tier ? TRIP_TARGETS[`tier:${tier}`] : undefined;
+  if (base === undefined || trips?.p50 == null) return null;
+  const target = PER_SHARD.has(tool) ? base * Math.max(1, shards) : base;
+  return { target, verdict: trips.p50 <= target ? 'met' : 'missed' };
+}
 
 /**
  * The floor's server p50 (ms) from which the server ratio judges a target. `_meta.latency_ms` counts whole
@@ -494,9 +515,52 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
   if (registered.has('architecture')) mix.architecture = [build('architecture', {}, 'project')];
   else skipped.architecture = 'not registered';
 
-  // One-shot composites: a task, a stack trace through real functions, a change, a diff.
+  // The other read tools, so that the per-tool table leaves none out: a symbol's context by id and by name, the
+  // neighbourhood of the graph seeds, folder listings, the schema, a routed task, a batch of three lite calls, and
+  // the project listings. Every argument comes from the pushed checkout (ids and names checked above).
+  // Drawn with a generator of their own, so the rest of the mix stays as it was.
+  const orand = prng(seed + 2);
+  const ors = (/** @type {Sym[]} */ xs, /** @type {number} */ k) => sample(xs, k, orand);
+  // The task of guide and context_for_task.
   const taskSym = fns.find((s) => s.qname.includes('.')) ?? fns[0] ?? syms[0];
   const task = `Fix ${taskSym.qname} in ${taskSym.path}: it returns a stale value when its input is empty, and add a test for that case`;
+  const batchSym = ors(syms, 1)[0];
+  /** @type {Record<string, MixEntry[]>} */
+  const others = {
+    context: [
+      ...ors(fns, 3).map((s) => ({ variant: 'by id', args: { project, id: s.id } })),
+      ...ors(fns, 3).map((s) => ({ variant: 'by name', args: { project, name: s.qname } })),
+    ],
+    neighborhood: traceSeeds.slice(0, 4).map((id) => ({ variant: 'by id', args: { project, id } })),
+    ls: [
+      { variant: 'root', args: { project } },
+      ...folders.slice(0, 3).map((d) => ({ variant: 'folder', args: { project, path: d } })),
+      { variant: 'root, depth 3', args: { project, max_depth: 3 } },
+    ],
+    schema: [{ variant: 'project', args: { project } }],
+    guide: [{ variant: 'task', args: { project, task } }],
+    batch: [
+      {
+        variant: 'three lite calls',
+        args: {
+          project,
+          calls: [
+            { tool: 'symbol', args: { id: batchSym.id } },
+            { tool: 'search', args: { query: leaf(batchSym.qname) } },
+            { tool: 'find', args: { pattern: `**/*${path.extname(batchSym.path)}` } },
+          ],
+        },
+      },
+    ],
+    list: [{ variant: 'every project', args: {} }],
+    health: [{ variant: 'project', args: { project } }],
+  };
+  for (const [tool, entries] of Object.entries(others)) {
+    if (registered.has(tool)) mix[tool] = entries;
+    else skipped[tool] = 'not registered';
+  }
+
+  // One-shot composites: a task, a stack trace through real functions, a change, a diff, the dead code.
   const failure = await stackTrace(dir, py ? byLang('python') : fns, rand);
   const diffSyms = pickTwoFiles(fns, rand);
   const diff = await unifiedDiff(dir, diffSyms);
@@ -512,6 +576,7 @@ async function deriveMix({ c, project, files, dir, seed, registered }) {
     investigate_failure: { failure },
     plan_change: { symbol: planSym.id, change, task: change },
     changes: { diff },
+    dead_code: {},
   };
   for (const [tool, roles] of Object.entries(oneShot)) {
     if (registered.has(tool)) mix[tool] = [build(tool, roles, 'one run')];
@@ -773,6 +838,9 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   const registered = new Map((listed.tools ?? []).map((/** @type {any} */ t) => [t.name, t]));
   for (const t of CORE) if (!registered.has(t)) throw new Error(`latency: the server does not list the core tool '${t}'`);
 
+  // The shards the server reads (`/v1/ready?shard=N` answers 404 past the last): list and health read each.
+  let shards = 1;
+  while (shards < 64 && (await c.ping(`/v1/ready?shard=${shards}`)).ok) shards++;
   log(`  deriving the query mix (seed ${seed})…`);
   const derived = await deriveMix({ c, project, files, dir, seed, registered });
   const repeated = [...CORE, ...REPEATED_EXTRA].filter((t) => derived.mix[t]);
@@ -908,6 +976,9 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     const judged = ratioVerdict(x.ratio_to_floor, target, ready?.server_ms?.p50);
     x.ratio_basis = judged.basis;
     x.ratio_verdict = judged.verdict;
+    const trips = tripVerdict(t, tier, x.d1_round_trips, shards);
+    x.trips_target_p50 = trips?.target ?? null;
+    x.trips_verdict = trips?.verdict ?? null;
   }
   const cpuS = cpuBefore && cpuAfter ? Math.round((cpuAfter.total - cpuBefore.total) * 100) / 100 : null;
   const cpuByCommand = cpuBefore && cpuAfter
@@ -917,6 +988,7 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
     project,
     seed,
     settle: settled,
+    shards,
     calls_per_tool: calls,
     warmup_per_tool: warmup,
     tool_budget_ms: TOOL_BUDGET_MS,
@@ -1013,14 +1085,14 @@ export function formatLatency(lat, renderTable) {
   out.push('', renderTable(rows, { title: `Query latency, ms (REST, one call at a time; server = _meta.latency_ms, client = wall over loopback; nearest-rank percentiles; ${lat.calls_per_tool} calls per tool after ${lat.warmup_per_tool} warm-up, seed ${lat.seed}; verdict on server figures)` }));
   const ready = lat.floor?.[READY];
   const x2 = (/** @type {number | null | undefined} */ v) => (v == null ? '—' : `${v.toFixed(2)}×`);
-  const trips = [['tool', 'tier', 'D1 round trips p50', 'max', 'server p50', 'server p99', 'client p50', 'client p99', 'net p50', 'target p50', 'verdict']];
+  const trips = [['tool', 'tier', 'D1 round trips p50', 'max', 'target', 'trips', 'server p50', 'server p99', 'client p50', 'client p99', 'net p50', 'target p50', 'verdict']];
   const basis = { server: 'on server p50', client_net: 'on net p50' };
   for (const t of order) {
     const x = lat.tools[t];
     if (!x) continue;
     const r = x.ratio_to_floor ?? {};
     const verdict = x.ratio_verdict ? `${x.ratio_verdict}${x.ratio_basis ? ` (${basis[/** @type {keyof typeof basis} */ (x.ratio_basis)]})` : ''}` : '—';
-    trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x2(r.net_p50), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, verdict]);
+    trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x.trips_target_p50 == null ? null : `≤ ${x.trips_target_p50}`, x.trips_verdict ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x2(r.net_p50), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, verdict]);
   }
   out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready?shard=0 in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
   out.push(`  net p50: (client p50 − the tool seam's, why_empty) ÷ (/v1/ready's − /v1/health's), both net of the request path; the verdict is on it while the floor's server p50 is under ${SERVER_RESOLVES_MS} ms (the Worker's clock counts whole milliseconds), else on server p50`);

@@ -2,7 +2,7 @@
 // Worker's clock counts whole milliseconds, so against a 1–2 ms floor the server ratio cannot tell 1.2× from
 // 2×: the verdict then uses client wall times net of the request path.
 import { describe, expect, it } from 'vitest';
-import { netRatio, ratioVerdict, SERVER_RESOLVES_MS } from '../../../scripts/bench/latency.mjs';
+import { netRatio, ratioVerdict, SERVER_RESOLVES_MS, tripVerdict } from '../../../scripts/bench/latency.mjs';
 
 const floor = (health: number, seam: number, ready: number) => ({
   'GET /v1/health (no D1)': { client_ms: { p50: health } },
@@ -50,5 +50,22 @@ describe('ratio verdict', () => {
     expect(ratioVerdict(null, 1.3, 1)).toEqual({ basis: null, verdict: null });
     expect(ratioVerdict({ server_p50: 1, net_p50: null }, 1.3, 1)).toEqual({ basis: null, verdict: null });
     expect(ratioVerdict({ server_p50: null, net_p50: 1 }, 1.3, 9)).toEqual({ basis: null, verdict: null });
+  });
+});
+
+describe('round trips per tier', () => {
+  it('holds a lite tool to one at p50 and a standard tool to two; the listings of every shard to one per shard', () => {
+    expect(tripVerdict('symbol', 'lite', { p50: 1 }, 1)).toEqual({ target: 1, verdict: 'met' });
+    expect(tripVerdict('symbol', 'lite', { p50: 2 }, 1)).toEqual({ target: 1, verdict: 'missed' });
+    expect(tripVerdict('context', 'standard', { p50: 2 }, 1)).toEqual({ target: 2, verdict: 'met' });
+    expect(tripVerdict('query', 'standard', { p50: 3 }, 1)).toEqual({ target: 2, verdict: 'missed' });
+    expect(tripVerdict('list', 'lite', { p50: 2 }, 2)).toEqual({ target: 2, verdict: 'met' });
+    expect(tripVerdict('health', 'lite', { p50: 3 }, 2)).toEqual({ target: 2, verdict: 'missed' });
+  });
+
+  it('judges nothing for a heavy tool, an unknown tier or no measure', () => {
+    expect(tripVerdict('changes', 'heavy', { p50: 3 }, 1)).toBeNull();
+    expect(tripVerdict('x', null, { p50: 1 }, 1)).toBeNull();
+    expect(tripVerdict('symbol', 'lite', null, 1)).toBeNull();
   });
 });
