@@ -15,7 +15,7 @@
 import { pageStatement, translateQuery, type HitPage, type SymbolFilters, type SymbolHitRow } from '../db/search';
 import { fileSymbols, symbolsByNames, type SymbolRow } from '../db/source';
 import { resolveRef } from '../symbols/resolve';
-import { nameCandidates } from '../symbols/symbol-id';
+import { namePick } from '../db/name-pick';
 import { pathsByFileNames } from '../db/composites';
 import type { TaskTerms } from './task-terms';
 import { baseName, matchPath, segments } from './trace-paths';
@@ -59,7 +59,7 @@ async function byName(d1: D1Database, projectId: string, identifiers: readonly s
   const names = identifiers.map(asQualified);
   const plain = words.filter((w) => w.length >= 3 && !names.some((n) => n.toLowerCase() === w));
   if (names.length + plain.length === 0) return { hits: [], missing: [] };
-  const [rows, mentionedFiles] = await Promise.all([symbolsByNames(d1, projectId, [...new Set([...names.flatMap(nameCandidates), ...plain])], { limit: 500 }), files]);
+  const [rows, mentionedFiles] = await Promise.all([symbolsByNames(d1, projectId, names.map(namePick), plain), files]);
   const mentioned = (r: SymbolRow) => (mentionedFiles.includes(r.file_path) ? 0 : 1);
   rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
   const hits: Seed[] = [];

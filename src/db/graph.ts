@@ -20,10 +20,10 @@
 import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { resolveRef } from '../symbols/resolve';
-import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
+import { parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type EdgeEnd } from './edge-ends';
-import { LEVEL_ORDER, levelSql, walkStatementSql, type NamePick } from './walk-sql';
-import { lastPart, splitQualified } from '../util/qualified-ref';
+import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
+import { namePick, type NamePick } from './name-pick';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -386,16 +386,7 @@ export async function walkWith(d1: D1Database, projectId: string, startIds: read
 export async function walkFromName(d1: D1Database, projectId: string, text: string, options: WalkOptions): Promise<{ start: string | null; result: WalkResult } | null> {
   const ref = parseSymbolRef(text);
   if (ref.line !== undefined) return null;
-  const split = splitQualified(ref.name);
-  const member = split?.owner ? { ...split, owner: split.owner } : null;
-  const name: NamePick = {
-    names: nameCandidates(ref.name),
-    ref: ref.name,
-    dotted: member ? `${member.owner}.${member.name}` : null,
-    member: member?.name ?? null,
-    owner: member && (member.separator === '.' || member.separator === '::') ? lastPart(member.owner) : null,
-  };
-  const { starts, result } = await walkFrom(d1, projectId, { name }, options, { plan: 'statement' });
+  const { starts, result } = await walkFrom(d1, projectId, { name: namePick(ref.name) }, options, { plan: 'statement' });
   const [first] = starts;
   const start = first?.length === 1 && starts.every((s) => s.length === 1 && s[0] === first[0]) ? first[0] : null;
   return { start, result };
@@ -625,7 +616,7 @@ export interface NameResolution {
  */
 export async function resolveSymbolName(d1: D1Database, projectId: string, text: string, opts: { path?: string; limit?: number } = {}): Promise<NameResolution> {
   const ref = parseSymbolRef(text);
-  const rows = await symbolsByNames(d1, projectId, nameCandidates(ref.name), { path: opts.path, limit: 500 });
+  const rows = await symbolsByNames(d1, projectId, [namePick(ref.name)], [], { path: opts.path });
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
   const { chosen, matches } = resolveRef(rows, ref);
   const limit = opts.limit ?? 10;

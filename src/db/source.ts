@@ -15,7 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
-import type { NameWant } from '../symbols/resolve';
+import { NAME_ROWS, nameQualitySql, namePickSql, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
@@ -107,49 +107,48 @@ export async function symbolsByQualifiedKind(d1: D1Database, projectId: string, 
   return rows.results;
 }
 
-/** Symbols whose `name` is one of `names` (optionally in one file), for name lookups. */
+/**
+ * Symbols by name (optionally in one file), for name lookups: those each NamePick in `picks` may match (a kind of
+ * match under 4, name-pick.ts: for `Store.load`, the symbols named `load` of qualified name `Store.load`, ending in
+ * `.Store.load`, or top-level in a file `Store` names; not every `load`), and every symbol named one of `plain`. The
+ * first `limit` in path order (NAME_ROWS by default): the cap is spent only on symbols a name may match, so a member
+ * of a common name (`Driver.constructor` among a thousand constructors) is never cut off by the others.
+ */
 export async function symbolsByNames(
   d1: D1Database,
   projectId: string,
-  names: readonly string[],
-  opts: { path?: string; limit: number },
+  picks: readonly NamePick[],
+  plain: readonly string[],
+  opts: { path?: string; limit?: number } = {},
 ): Promise<SymbolRow[]> {
+  const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
   return allRows<SymbolRow>(
     d1
       .prepare(
         `SELECT ${select(false)} FROM json_each(?2) j
          CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-         WHERE ?3 IS NULL OR s.file_path = ?3
+         WHERE (?3 IS NULL OR s.file_path = ?3)
+           AND (s.name IN (SELECT value FROM json_each(?5)) OR EXISTS (SELECT 1 FROM json_each(?6) p WHERE ${nameQualitySql('p.value')} < 4))
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,
       )
-      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit),
+      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(plain), JSON.stringify(picks)),
   );
 }
 
 /**
- * The symbol a name lookup most likely resolves to, with its source, and its references (as refsOfSymbol reads
- * them): of the symbols symbolsByNames finds, the best kind of match, then non-test, exported, by path and
- * position, as the lookup's caller orders them. Asked with the lookup itself, so that when the caller's own
- * choice is this symbol it needs no read by id; null when no symbol matches in one of those kinds.
+ * The symbol a name most likely resolves to, with its source, and its references (as refsOfSymbol reads them): the
+ * symbol name-pick.ts picks (the best kind of match, then non-test, exported, by path and position, as the name
+ * lookup's caller orders them), in `path` when given. Asked with the lookup itself, so that when the caller's own
+ * choice is this symbol it needs no read by id; null when the name matches no symbol.
  */
-export async function likelyNamedSymbol(
-  d1: D1Database,
-  projectId: string,
-  names: readonly string[],
-  path: string | undefined,
-  want: NameWant,
-): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
-  if (names.length === 0) return null;
-  const quality = `CASE WHEN s.qualified_name IN (SELECT value FROM json_each(?4)) THEN 0 WHEN s.name = ?5 THEN 1
-    WHEN EXISTS (SELECT 1 FROM json_each(?6) e WHERE substr(s.qualified_name, -length(e.value)) = e.value) THEN 2 ELSE 3 END`;
-  const likely = `SELECT s.id AS id FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
-    WHERE (?3 IS NULL OR s.file_path = ?3) AND ${quality} < 3
-    ORDER BY ${quality}, s.is_test, s.is_exported DESC, s.file_path, s.start_byte LIMIT 1`;
-  const binds = [projectId, JSON.stringify(names), path ?? null, JSON.stringify(want.exact), want.name, JSON.stringify(want.endings)];
+export async function likelyNamedSymbol(d1: D1Database, projectId: string, pick: NamePick, path: string | undefined): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
+  if (pick.names.length === 0) return null;
+  const likely = `(SELECT id FROM (${namePickSql('?2', '?3')}))`;
+  const binds = [projectId, JSON.stringify(pick), path ?? null];
   const [rows, refs] = await Promise.all([
-    allRows<SymbolRow>(d1.prepare(`SELECT ${select(true)} FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = (${likely})`).bind(...binds)),
-    allRows<RefRow>(d1.prepare(refsOfSymbolSql(`(${likely})`)).bind(...binds)),
+    allRows<SymbolRow>(d1.prepare(`SELECT ${select(true)} FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = ${likely}`).bind(...binds)),
+    allRows<RefRow>(d1.prepare(refsOfSymbolSql(likely)).bind(...binds)),
   ]);
   return rows[0] ? { row: rows[0], refs } : null;
 }

@@ -4,6 +4,7 @@
  * from graph.ts so that it imports nothing but the edge-end helpers.
  */
 import { edgeEndAtSql, edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { namePickSql } from './name-pick';
 
 /** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
 export interface FrontierSql {
@@ -165,43 +166,7 @@ const ROOT_ROWS = `SELECT NULL, 0, 2 AS t, j.key, NULL, NULL, s.id, s.file_path,
      FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value
      JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path`;
 
-/**
- * What NAME_PICK binds as ?2: the name as given and its parts, as
- * resolveRef (src/symbols/resolve.ts) reads them.
- */
-export interface NamePick {
-  /** Values of `symbols.name` that may match (nameCandidates). */
-  names: string[];
-  /** The name as given, without `@line`. */
-  ref: string;
-  /** `Owner.name` for a member; null for a bare name. */
-  dotted: string | null;
-  /** The member's own name; null for a bare name. */
-  member: string | null;
-  /** The owner's last part, when `pkg.Func` may name a top-level definition by its folder or module file; else null. */
-  owner: string | null;
-}
+export type { NamePick } from './name-pick';
 
-/**
- * The id a name resolves to, as resolveSymbolName picks it without `@line`:
- * among the first 500 symbols of those names in path order, the best name
- * quality (exact qualified name, name, qualified-name suffix, owner named by
- * the path), then non-test, exported, path and source order. Paths are
- * ordered by bytes here and by locale there: the caller checks the pick
- * against its own resolution. Columns `id, k`.
- */
-const NAME_PICK = `SELECT id, 0 AS k FROM (
-       SELECT s.id, CASE
-           WHEN s.qualified_name = ?2 ->> '$.ref' OR s.qualified_name = ?2 ->> '$.dotted' THEN 0
-           WHEN s.name = ?2 ->> '$.ref' THEN 1
-           WHEN substr(s.qualified_name, -length(?2 ->> '$.ref') - 1) = '.' || (?2 ->> '$.ref')
-             OR substr(s.qualified_name, -length(?2 ->> '$.ref') - 3) = ' > ' || (?2 ->> '$.ref')
-             OR substr(s.qualified_name, -length(?2 ->> '$.dotted') - 1) = '.' || (?2 ->> '$.dotted') THEN 2
-           WHEN s.name = ?2 ->> '$.member' AND s.qualified_name = s.name
-             AND (instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '/') > 0 OR instr('/' || s.file_path, '/' || (?2 ->> '$.owner') || '.') > 0) THEN 3
-           ELSE 4 END AS q, s.is_test, s.is_exported, s.file_path, s.start_byte
-       FROM (SELECT s.id, s.name, s.qualified_name, s.file_path, s.is_test, s.is_exported, s.start_byte FROM json_each(?2, '$.names') j
-             CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
-             JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
-             ORDER BY s.file_path, s.start_byte LIMIT 500) s
-     ) WHERE q < 4 ORDER BY q, is_test, is_exported DESC, file_path, start_byte LIMIT 1`;
+/** The id a name resolves to (name-pick.ts), ?2 its NamePick as JSON. Columns `id, k`. */
+const NAME_PICK = namePickSql();

@@ -29,11 +29,11 @@ export interface RefMatch<T> {
 export function resolveRef<T extends Named>(rows: readonly T[], ref: SymbolRef): RefMatch<T> {
   const split = splitQualified(ref.name);
   const member = split?.owner ? { ...split, owner: split.owner, dotted: `${split.owner}.${split.name}` } : null;
-  const want = nameWant(ref.name);
   const quality = (r: T): number => {
-    if (want.exact.includes(r.qualified_name)) return 0;
-    if (r.name === want.name) return 1;
-    if (want.endings.some((e) => r.qualified_name.endsWith(e))) return 2;
+    if (r.qualified_name === ref.name || r.qualified_name === member?.dotted) return 0;
+    if (r.name === ref.name) return 1;
+    if (r.qualified_name.endsWith(`.${ref.name}`) || r.qualified_name.endsWith(` > ${ref.name}`)) return 2;
+    if (member && r.qualified_name.endsWith(`.${member.dotted}`)) return 2;
     const byPath = member && (member.separator === '.' || member.separator === '::') && r.file_path !== undefined;
     if (byPath && r.name === member.name && r.qualified_name === r.name && pathNamesOwner(r.file_path as string, lastPart(member.owner))) return 3;
     return 4;
@@ -48,27 +48,6 @@ export function resolveRef<T extends Named>(rows: readonly T[], ref: SymbolRef):
   const spanning = matches.filter((r) => r.start_line <= line && line <= r.end_line);
   spanning.sort((a, b) => a.end_line - a.start_line - (b.end_line - b.start_line) || b.start_line - a.start_line);
   return { chosen: spanning[0] ?? null, matches };
-}
-
-/**
- * The kinds of match resolveRef ranks first that a row's names alone decide: an exact qualified name (`name`, or
- * the member form `Owner.name` of `Owner::name`, `Owner#name`), the bare name, then a qualified name ending in
- * `.name`, ` > name` or `.Owner.name`. A lookup that ranks rows in SQL asks for these (src/db/source.ts likelyNamedSymbol).
- */
-export function nameWant(name: string): NameWant {
-  const split = splitQualified(name);
-  const dotted = split?.owner ? `${split.owner}.${split.name}` : null;
-  return { exact: dotted ? [name, dotted] : [name], name, endings: [`.${name}`, ` > ${name}`, ...(dotted ? [`.${dotted}`] : [])] };
-}
-
-/** resolveRef's first kinds of match for one name (nameWant). */
-export interface NameWant {
-  /** Qualified names that match exactly (the best kind). */
-  exact: readonly string[];
-  /** The bare name (the next kind). */
-  name: string;
-  /** Endings of a qualified name that match (the third kind). */
-  endings: readonly string[];
 }
 
 /** `Name@line` labels that tell the matches apart. */

@@ -14,8 +14,9 @@ import { edgeKinds } from '../extract/reference-kinds';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
 import { startExtractionGaps } from './extraction-gaps';
-import { nameWant, refLabels, resolveRef } from '../symbols/resolve';
-import { nameCandidates, parseSymbolRef } from '../symbols/symbol-id';
+import { refLabels, resolveRef } from '../symbols/resolve';
+import { parseSymbolRef } from '../symbols/symbol-id';
+import { namePick } from '../db/name-pick';
 import { lookupOrExplain } from './read/unresolved';
 import { symbolView, viewOf, type SymbolView } from './read/view';
 import { MAX_IDS } from './symbols';
@@ -120,12 +121,12 @@ interface NamedRoot {
 
 async function idForName(ctx: ToolContext, project: ProjectRow, name: string, path: string | undefined): Promise<NamedRoot | null> {
   const ref = parseSymbolRef(name);
-  const names = nameCandidates(ref.name);
+  const pick = namePick(ref.name);
   // The symbol the name most likely resolves to comes with the look-up, its source and references with it (one round
   // trip); it is used only when it is the one chosen below. With `@line` the choice is by span: nothing is guessed.
   const [rows, likely] = await Promise.all([
-    symbolsByNames(ctx.db, project.id, names, { path, limit: 500 }),
-    ref.line === undefined ? likelyNamedSymbol(ctx.db, project.id, names, path, nameWant(ref.name)) : null,
+    symbolsByNames(ctx.db, project.id, [pick], [], { path }),
+    ref.line === undefined ? likelyNamedSymbol(ctx.db, project.id, pick, path) : null,
   ]);
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
   const { chosen, matches } = resolveRef(rows, ref);

@@ -6,7 +6,8 @@ import { explainNoSymbols, holdsNoSymbols } from '../no-symbols';
 import { lookupIds, type IdLookup } from './lookup';
 import type { ProjectRow } from '../../db/projects';
 import { movedSymbolOf } from '../../db/names';
-import { ID_SHAPE, nameCandidates, namePart, parseSymbolId } from '../../symbols/symbol-id';
+import { ID_SHAPE, namePart, parseSymbolId } from '../../symbols/symbol-id';
+import { namePick } from '../../db/name-pick';
 
 /**
  * lookupIds of one id, with `explain` to call when it resolved to nothing
@@ -53,7 +54,7 @@ export function startUnresolvedId(ctx: ToolContext, project: ProjectRow, id: str
   // the recovery is asked at once (one round trip); the steps are written in this order.
   const path = parsed?.path ?? (id.includes('::') ? id.slice(0, id.indexOf('::')) : undefined);
   const qualified = parsed?.qualifiedName ?? (path ? id.slice(path.length + 2).replace(/#[^#]*$/, '') : undefined);
-  const relocated = path && qualified ? symbolsByNames(ctx.db, projectId, nameCandidates(qualified), { path, limit: 20 }) : Promise.resolve([]);
+  const relocated = path && qualified ? symbolsByNames(ctx.db, projectId, [namePick(qualified)], [], { path, limit: 20 }) : Promise.resolve([]);
   const moved = whileMoving && parsed ? movedSymbolOf(parsed) : null;
   const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }), moved) : null;
   const file = path ? fileMeta(ctx.db, projectId, path) : Promise.resolve(null);

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
-import { nameWant, resolveRef } from '../../../src/symbols/resolve';
-import { nameCandidates, parseSymbolRef } from '../../../src/symbols/symbol-id';
-import { DB, indexProject } from '../graph/support';
+import { NAME_ROWS, namePick } from '../../../src/db/name-pick';
+import { resolveRef } from '../../../src/symbols/resolve';
+import { parseSymbolRef } from '../../../src/symbols/symbol-id';
+import { DB, indexProject, rest } from '../graph/support';
+import { resolveSymbolName } from '../../../src/db/graph';
 import { planTexts, recording } from '../recording-d1';
 
 // context reads the symbol a name most likely resolves to (likelyNamedSymbol) with the name's look-up, and the
@@ -40,11 +42,10 @@ describe('the symbol a name most likely resolves to', () => {
     for (const path of [undefined, 'src/b/store.ts', 'src/a/load.ts']) {
       it(`is the one the look-up chooses, with its source and references: ${name}${path ? ` in ${path}` : ''}`, async () => {
         const ref = parseSymbolRef(name);
-        const names = nameCandidates(ref.name);
-        const rows = await symbolsByNames(DB, projectId, names, { path, limit: 500 });
+        const rows = await symbolsByNames(DB, projectId, [namePick(ref.name)], [], { path });
         rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
         const { chosen } = resolveRef(rows, ref);
-        const likely = await likelyNamedSymbol(DB, projectId, names, path, nameWant(ref.name));
+        const likely = await likelyNamedSymbol(DB, projectId, namePick(ref.name), path);
         if (!chosen) {
           expect(likely).toBeNull();
           return;
@@ -61,6 +62,18 @@ describe('the symbol a name most likely resolves to', () => {
     const refs = await refsOfSymbol(DB, projectId, 'src/b/store.ts::fetchItem#Function');
     expect(refs.map((r) => r.target ?? r.name).sort()).toEqual(['normalise', 'pad']);
     expect(await refsOfSymbol(DB, projectId, 'src/b/store.ts::absent#Function')).toEqual([]);
+  });
+});
+
+describe('a name lookup', () => {
+  it('keeps the symbols a name may match and every symbol of a plain name, whatever their file', async () => {
+    const rows = await symbolsByNames(DB, projectId, [namePick('Store.load')], [], {});
+    // Not the top-level `load` of src/a/load.ts (a file that does not name Store), nor the test's.
+    expect(rows.map((r) => r.id).sort()).toEqual(['lib/Store.py::Store.load#Method', 'src/b/store.ts::Store.load#Method']);
+    const plain = await symbolsByNames(DB, projectId, [namePick('Store.load')], ['load'], {});
+    expect(plain.length).toBe(5);
+    // A module's function named by its file (`load.load`: q 3) is a match.
+    expect((await symbolsByNames(DB, projectId, [namePick('load.load')], [], {})).map((r) => r.id).sort()).toEqual(['src/a/load.test.ts::load#Function', 'src/a/load.ts::load#Function']);
   });
 });
 
@@ -97,15 +110,39 @@ describe('candidates carrying their sources', () => {
 describe('their plans', () => {
   it('seek the symbols by id or name and the files and extractions by key: no scan of a table', async () => {
     const { d1, seen } = recording();
-    await likelyNamedSymbol(d1, projectId, nameCandidates('Store.load'), undefined, nameWant('Store.load'));
+    await likelyNamedSymbol(d1, projectId, namePick('Store.load'), undefined);
+    await symbolsByNames(d1, projectId, [namePick('Store.load')], ['save'], {});
     await refsOfSymbol(d1, projectId, 'src/b/store.ts::fetchItem#Function');
     await candidatesByNames(d1, projectId, ['load', 'pad'], 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: 1 << 20 });
     const plans = await planTexts(seen);
-    expect(plans.length).toBe(4);
+    expect(plans.length).toBe(5);
     for (const plan of plans) {
       expect(plan).toMatch(/USING (COVERING )?INDEX (symbols_project_id|symbols_name)/);
       // A table scanned (not a list, a subquery or a virtual table): symbols, files, blobs or extractions.
       expect(plan.split('\n').filter((d) => /^SCAN (s|f|b|e|symbols|files|blobs|extractions)\b(?! VIRTUAL TABLE)/.test(d)), plan).toEqual([]);
     }
+  });
+});
+
+describe('a member of a common name', () => {
+  // More constructors than a name lookup reads, all in files before the wanted one's in path order.
+  let crowded = '';
+  beforeAll(async () => {
+    const many = Array.from({ length: NAME_ROWS + 20 }, (_, i) => `export class C${i} {\n  constructor() {}\n}\n`).join('');
+    crowded = (await indexProject('named-lookups-crowded', { 'a/many.ts': many, 'z/target.ts': 'export class Target {\n  constructor() {\n    helper();\n  }\n}\nexport function helper(): void {}\n' })).id;
+  });
+
+  it('is found by name though the name alone matches more symbols than a lookup reads', async () => {
+    const chosen = await resolveSymbolName(DB, crowded, 'Target.constructor');
+    expect(chosen.chosen?.id).toBe('z/target.ts::Target.constructor#Method');
+    expect((await likelyNamedSymbol(DB, crowded, namePick('Target.constructor'), undefined))?.row.id).toBe('z/target.ts::Target.constructor#Method');
+    const trace = await rest('trace', { project: 'named-lookups-crowded', name: 'Target.constructor', direction: 'outbound' });
+    expect(trace.body.result.root.id, JSON.stringify(trace.body._meta.diagnosis)).toBe('z/target.ts::Target.constructor#Method');
+    expect(trace.body.result.hops.map((h: { id: string }) => h.id)).toEqual(['z/target.ts::helper#Function']);
+    const near = await rest('neighborhood', { project: 'named-lookups-crowded', name: 'Target.constructor' });
+    expect(near.body._meta.empty_reason, JSON.stringify(near.body._meta.diagnosis)).toBeUndefined();
+    const ctx = await rest('context', { project: 'named-lookups-crowded', name: 'Target.constructor' });
+    expect(ctx.body.result.symbol.id).toBe('z/target.ts::Target.constructor#Method');
+    expect(ctx.body.result.dependencies.map((d: { id: string }) => d.id)).toEqual(['z/target.ts::helper#Function']);
   });
 });
