@@ -55,13 +55,25 @@ function asQualified(identifier: string): string {
  * Identifiers (every match kept up to PER_IDENTIFIER, misses reported) and plain words (the best exact-name match only).
  * The names are looked up at once; `files` (the task's files, found meanwhile) only order the matches.
  */
-async function byName(d1: D1Database, projectId: string, identifiers: readonly string[], words: readonly string[], files: Promise<readonly string[]>): Promise<{ hits: Seed[]; missing: string[] }> {
+async function byName(
+  d1: D1Database,
+  projectId: string,
+  identifiers: readonly string[],
+  words: readonly string[],
+  paths: TaskTerms['paths'],
+  files: Promise<readonly string[]>,
+): Promise<{ hits: Seed[]; missing: string[] }> {
   const names = identifiers.map(asQualified);
   const plain = words.filter((w) => w.length >= 3 && !names.some((n) => n.toLowerCase() === w));
   if (names.length + plain.length === 0) return { hits: [], missing: [] };
-  const [rows, mentionedFiles] = await Promise.all([symbolsByNames(d1, projectId, names.map(namePick), plain), files]);
+  // A plain word seeds its best symbol, one in a mentioned file first: the lookup reads each word's best symbol and
+  // its symbols in the files named like the task's paths (the mentioned files are among them), not every symbol of it.
+  const lookup = symbolsByNames(d1, projectId, names.map(namePick), plain, { plainFiles: [...new Set(paths.map((p) => baseName(p.path)))] });
+  const [rows, mentionedFiles] = await Promise.all([lookup, files]);
   const mentioned = (r: SymbolRow) => (mentionedFiles.includes(r.file_path) ? 0 : 1);
-  rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  // Paths in byte order, as the lookup ranks a word's symbols.
+  const byPathBytes = (a: SymbolRow, b: SymbolRow) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0);
+  rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || byPathBytes(a, b) || a.start_byte - b.start_byte);
   const hits: Seed[] = [];
   const missing: string[] = [];
   names.forEach((name, i) => {
@@ -157,7 +169,7 @@ export async function findSeeds(d1: D1Database, projectId: string, terms: TaskTe
   const pathing = byPath(d1, projectId, terms.paths);
   // A task of words alone is most often found by search: its all-words page rides with the name look-up.
   const early = terms.identifiers.length + terms.paths.length === 0 ? askAllWords(d1, projectId, terms.words, wanted) : null;
-  const [pathed, named] = await Promise.all([pathing, byName(d1, projectId, terms.identifiers, terms.words, pathing.then((p) => p.files))]);
+  const [pathed, named] = await Promise.all([pathing, byName(d1, projectId, terms.identifiers, terms.words, terms.paths, pathing.then((p) => p.files))]);
   const known = new Set([...named.hits, ...pathed.hits].map((h) => h.row.id));
   // Search hits rank below every name and path hit: with enough of those they could never be picked.
   const searched = known.size >= wanted ? [] : await bySearch(d1, early ?? askAllWords(d1, projectId, terms.words, wanted), wanted);

@@ -110,29 +110,39 @@ export async function symbolsByQualifiedKind(d1: D1Database, projectId: string, 
 /**
  * Symbols by name (optionally in one file), for name lookups: those each NamePick in `picks` may match (a kind of
  * match under 4, name-pick.ts: for `Store.load`, the symbols named `load` of qualified name `Store.load`, ending in
- * `.Store.load`, or top-level in a file `Store` names; not every `load`), and every symbol named one of `plain`. The
- * first `limit` in path order (NAME_ROWS by default): the cap is spent only on symbols a name may match, so a member
- * of a common name (`Driver.constructor` among a thousand constructors) is never cut off by the others.
+ * `.Store.load`, or top-level in a file `Store` names; not every `load`), and for each name of `plain` its best symbol
+ * (non-test, not Markdown, exported, then path in byte order and position) with, when `plainFiles` names files (by
+ * file name), its symbols in those files. The first `limit` in path order (NAME_ROWS by default): the cap is spent
+ * only on symbols a caller may use, so a member of a common name (`Driver.constructor` among a thousand
+ * constructors) is never cut off by the others.
  */
 export async function symbolsByNames(
   d1: D1Database,
   projectId: string,
   picks: readonly NamePick[],
   plain: readonly string[],
-  opts: { path?: string; limit?: number } = {},
+  opts: { path?: string; limit?: number; plainFiles?: readonly string[] } = {},
 ): Promise<SymbolRow[]> {
   const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
+  const columns = COLUMNS.replace(/\bs\./g, 'x.').replace('f.size AS file_size', 'x.file_size');
   return allRows<SymbolRow>(
     d1
       .prepare(
-        `SELECT ${select(false)} FROM json_each(?2) j
-         CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-         WHERE (?3 IS NULL OR s.file_path = ?3)
-           AND (s.name IN (SELECT value FROM json_each(?5)) OR EXISTS (SELECT 1 FROM json_each(?6) p WHERE ${nameQualitySql('p.value')} < 4))
-         ORDER BY s.file_path, s.start_byte LIMIT ?4`,
+        `SELECT ${columns} FROM (
+           SELECT ${select(false)},
+             CASE WHEN s.name IN (SELECT value FROM json_each(?5)) THEN row_number() OVER (
+               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) END AS nr,
+             EXISTS (SELECT 1 FROM json_each(?6) p WHERE ${nameQualitySql('p.value')} < 4) AS picked
+           FROM json_each(?2) j
+           CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+           WHERE ?3 IS NULL OR s.file_path = ?3
+         ) x
+         WHERE x.picked OR x.nr = 1
+           OR (x.nr IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?7) b WHERE x.file_path = b.value OR substr(x.file_path, -length(b.value) - 1) = '/' || b.value))
+         ORDER BY x.file_path, x.start_byte LIMIT ?4`,
       )
-      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(plain), JSON.stringify(picks)),
+      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(plain), JSON.stringify(picks), JSON.stringify(opts.plainFiles ?? [])),
   );
 }
 

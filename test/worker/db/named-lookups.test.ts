@@ -66,12 +66,20 @@ describe('the symbol a name most likely resolves to', () => {
 });
 
 describe('a name lookup', () => {
-  it('keeps the symbols a name may match and every symbol of a plain name, whatever their file', async () => {
+  it('keeps the symbols a name may match, whatever their file, and a plain name’s best symbol with those in the files named', async () => {
     const rows = await symbolsByNames(DB, projectId, [namePick('Store.load')], [], {});
     // Not the top-level `load` of src/a/load.ts (a file that does not name Store), nor the test's.
     expect(rows.map((r) => r.id).sort()).toEqual(['lib/Store.py::Store.load#Method', 'src/b/store.ts::Store.load#Method']);
+    // A plain name: its best symbol (non-test, not Markdown, exported, path, position) and its symbols in the files named.
+    const every = await DB.prepare("SELECT id, file_path, is_test, is_exported, language, start_byte FROM symbols WHERE project_id = ?1 AND name = 'load'")
+      .bind(projectId)
+      .all<{ id: string; file_path: string; is_test: number; is_exported: number; language: string; start_byte: number }>();
+    expect(every.results.length).toBe(5);
+    const [best] = every.results.sort((a, b) => a.is_test - b.is_test || Number(a.language === 'markdown') - Number(b.language === 'markdown') || b.is_exported - a.is_exported || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0) || a.start_byte - b.start_byte);
     const plain = await symbolsByNames(DB, projectId, [namePick('Store.load')], ['load'], {});
-    expect(plain.length).toBe(5);
+    expect(plain.map((r) => r.id).sort()).toEqual([...new Set([best.id, 'lib/Store.py::Store.load#Method', 'src/b/store.ts::Store.load#Method'])].sort());
+    const inFile = await symbolsByNames(DB, projectId, [], ['load'], { plainFiles: ['load.test.ts'] });
+    expect(inFile.map((r) => r.id).sort()).toEqual([best.id, 'src/a/load.test.ts::load#Function'].sort());
     // A module's function named by its file (`load.load`: q 3) is a match.
     expect((await symbolsByNames(DB, projectId, [namePick('load.load')], [], {})).map((r) => r.id).sort()).toEqual(['src/a/load.test.ts::load#Function', 'src/a/load.ts::load#Function']);
   });
