@@ -48,6 +48,11 @@ const COLUMNS = `s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signatur
 /** The source slice of `s` from its file's blob `b`, by UTF-8 byte offsets. */
 const SOURCE = `CAST(substr(CAST(b.content AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte) AS TEXT) AS source`;
 
+/** COLUMNS as read from a subquery aliased `alias` that selected them. */
+function columnsOf(alias: string): string {
+  return COLUMNS.replace(/\bs\./g, `${alias}.`).replace('f.size AS file_size', `${alias}.file_size`);
+}
+
 function select(withSource: boolean): string {
   return withSource ? `${COLUMNS}, ${SOURCE}` : COLUMNS;
 }
@@ -125,14 +130,16 @@ export async function symbolsByNames(
 ): Promise<SymbolRow[]> {
   const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
-  const columns = COLUMNS.replace(/\bs\./g, 'x.').replace('f.size AS file_size', 'x.file_size');
+  // A plain name's best symbol: ranked only when there are plain names.
+  const best = plain.length
+    ? `CASE WHEN s.name IN (SELECT value FROM json_each(?5)) THEN row_number() OVER (
+               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) END`
+    : 'NULL';
   return allRows<SymbolRow>(
     d1
       .prepare(
-        `SELECT ${columns} FROM (
-           SELECT ${select(false)},
-             CASE WHEN s.name IN (SELECT value FROM json_each(?5)) THEN row_number() OVER (
-               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) END AS nr,
+        `SELECT ${columnsOf('x')} FROM (
+           SELECT ${select(false)}, ${best} AS nr,
              EXISTS (SELECT 1 FROM json_each(?6) p WHERE ${nameQualitySql('p.value')} < 4) AS picked
            FROM json_each(?2) j
            CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
@@ -195,7 +202,7 @@ export async function candidatesByNames(
                s.is_test, s.file_path, s.start_byte
            ) AS rank
            FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}`;
-  const columns = COLUMNS.replace(/\bs\./g, 'c.').replace('f.size AS file_size', 'c.file_size');
+  const columns = columnsOf('c');
   if (!sources) {
     return allRows<SymbolRow>(d1.prepare(`SELECT ${columns} FROM (${ranked}) c WHERE c.rank <= ?4`).bind(projectId, JSON.stringify(names), fromPath, perName));
   }
