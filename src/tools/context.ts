@@ -95,7 +95,7 @@ export const contextTool = defineTool({
     if (!project) return empty;
     const path = args.path === undefined ? undefined : normaliseRepoPath(args.path);
     const named = args.name === undefined ? null : await idForName(ctx, project, args.name, path);
-    // A name that finds few symbols brought the chosen one's row, source and references: no read by id.
+    // The name's look-up brought the row, source and references of the symbol it resolves to: no read by id.
     if (named?.root) return buildContext(ctx, project, named.root, args.max_tokens);
     const rootId = args.id ?? named?.id;
     if (!rootId) return empty;
