@@ -36,20 +36,33 @@ export function namePick(name: string): NamePick {
   };
 }
 
+/** SQL expressions for a NamePick's parts (its `ref`, `dotted`, `member` and `owner`). */
+export interface PickParts {
+  ref: string;
+  dotted: string;
+  member: string;
+  owner: string;
+}
+
+/** The parts of the NamePick JSON value `p` (an SQL expression), read from the JSON where they are used. */
+export function pickFromJson(p: string): PickParts {
+  return { ref: `(${p} ->> '$.ref')`, dotted: `(${p} ->> '$.dotted')`, member: `(${p} ->> '$.member')`, owner: `(${p} ->> '$.owner')` };
+}
+
 /**
- * The kind of match of symbol `s` (an alias with name, qualified_name and file_path) for the NamePick JSON value
- * `p` (an SQL expression): 0 exact qualified name, 1 name, 2 qualified-name suffix, 3 a top-level definition in a
- * folder or module file the owner names, 4 no match.
+ * The kind of match of symbol `s` (an alias with name, qualified_name and file_path) for a NamePick whose parts are
+ * `p`: 0 exact qualified name, 1 name, 2 qualified-name suffix, 3 a top-level definition in a folder or module file
+ * the owner names, 4 no match.
  */
-export function nameQualitySql(p: string, s = 's'): string {
+export function nameQualitySql(p: PickParts, s = 's'): string {
   return `CASE
-    WHEN ${s}.qualified_name = ${p} ->> '$.ref' OR ${s}.qualified_name = ${p} ->> '$.dotted' THEN 0
-    WHEN ${s}.name = ${p} ->> '$.ref' THEN 1
-    WHEN substr(${s}.qualified_name, -length(${p} ->> '$.ref') - 1) = '.' || (${p} ->> '$.ref')
-      OR substr(${s}.qualified_name, -length(${p} ->> '$.ref') - 3) = ' > ' || (${p} ->> '$.ref')
-      OR substr(${s}.qualified_name, -length(${p} ->> '$.dotted') - 1) = '.' || (${p} ->> '$.dotted') THEN 2
-    WHEN ${s}.name = ${p} ->> '$.member' AND ${s}.qualified_name = ${s}.name
-      AND (instr('/' || ${s}.file_path, '/' || (${p} ->> '$.owner') || '/') > 0 OR instr('/' || ${s}.file_path, '/' || (${p} ->> '$.owner') || '.') > 0) THEN 3
+    WHEN ${s}.qualified_name = ${p.ref} OR ${s}.qualified_name = ${p.dotted} THEN 0
+    WHEN ${s}.name = ${p.ref} THEN 1
+    WHEN substr(${s}.qualified_name, -length(${p.ref}) - 1) = '.' || ${p.ref}
+      OR substr(${s}.qualified_name, -length(${p.ref}) - 3) = ' > ' || ${p.ref}
+      OR substr(${s}.qualified_name, -length(${p.dotted}) - 1) = '.' || ${p.dotted} THEN 2
+    WHEN ${s}.name = ${p.member} AND ${s}.qualified_name = ${s}.name
+      AND (instr('/' || ${s}.file_path, '/' || ${p.owner} || '/') > 0 OR instr('/' || ${s}.file_path, '/' || ${p.owner} || '.') > 0) THEN 3
     ELSE 4 END`;
 }
 
@@ -66,7 +79,7 @@ export const NAME_ROWS = 500;
 export function namePickSql(p = '?2', path = 'NULL'): string {
   return `SELECT id, 0 AS k FROM (
        SELECT s.id, s.q, s.is_test, s.is_exported, s.file_path, s.start_byte FROM (
-         SELECT s.id, s.file_path, s.is_test, s.is_exported, s.start_byte, ${nameQualitySql(p)} AS q
+         SELECT s.id, s.file_path, s.is_test, s.is_exported, s.start_byte, ${nameQualitySql(pickFromJson(p))} AS q
          FROM json_each(${p}, '$.names') j
          CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
          JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path

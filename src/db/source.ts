@@ -138,9 +138,11 @@ export async function symbolsByNames(
   return allRows<SymbolRow>(
     d1
       .prepare(
-        `SELECT ${columnsOf('x')} FROM (
+        // The picks' parts are read out of their JSON once (a table of a few rows), not for every symbol.
+        `WITH p AS MATERIALIZED (SELECT value ->> '$.ref' AS ref, value ->> '$.dotted' AS dotted, value ->> '$.member' AS member, value ->> '$.owner' AS owner FROM json_each(?6))
+         SELECT ${columnsOf('x')} FROM (
            SELECT ${select(false)}, ${best} AS nr,
-             EXISTS (SELECT 1 FROM json_each(?6) p WHERE ${nameQualitySql('p.value')} < 4) AS picked
+             EXISTS (SELECT 1 FROM p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4) AS picked
            FROM json_each(?2) j
            CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
            WHERE ?3 IS NULL OR s.file_path = ?3
