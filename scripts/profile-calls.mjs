@@ -5,7 +5,7 @@
 // the V8 CPU profiler, and prints per tool: the calls' server and client p50, then the isolate's
 // busy CPU, self and inclusive time by function, in ms per call. Each tool's .cpuprofile is written
 // to --out (default the temp folder) and opens in Chrome DevTools. Besides tools, `--tools` takes
-// the bench's reference calls: ready (GET /v1/ready?shard=0), health (GET /v1/health), why_empty.
+// the bench's reference calls: ready (GET /v1/ready?shard=0), health_route (GET /v1/health; `health` is the tool), why_empty.
 // `--sql-timing` turns on PINCHER_SQL_TIMING: the Worker logs each D1 round trip's statements and
 // wall time. Profiling needs the inspector, and wrangler's inspector proxy reports every D1 query
 // as a network request: under it a call's server time and each round trip's wall time run 2–3×
@@ -107,9 +107,10 @@ try {
     const body = await res.json();
     return { client: performance.now() - t0, server: body?._meta?.latency_ms ?? null, trips: Number(res.headers.get('x-pincher-d1-round-trips')), bytes: JSON.stringify(body).length };
   };
-  // The reference calls of the latency bench, profiled like tools: `ready` and `health` are GET routes.
-  const routes = { ready: '/v1/ready?shard=0', health: '/v1/health' };
-  const refs = { ...mix, ready: [{ args: {} }], health: [{ args: {} }], why_empty: [{ args: { code: 'no_results_in_corpus' } }] };
+  // The reference calls of the latency bench, profiled like tools: `ready` and `health_route` are GET routes (`health`
+  // is the tool of that name, which the mix calls).
+  const routes = { ready: '/v1/ready?shard=0', health_route: '/v1/health' };
+  const refs = { ...mix, ready: [{ args: {} }], health_route: [{ args: {} }], why_empty: [{ args: { code: 'no_results_in_corpus' } }] };
   const get = async (route) => {
     const t0 = performance.now();
     const res = await fetch(`${base}${route}`, { headers });
