@@ -153,6 +153,54 @@ export async function listingChars(d1: D1Database, projectId: string, under?: st
   return row ?? { files: 0, chars: 0 };
 }
 
+/** A folder listed down to some depth (folderListing). */
+export interface FolderListing {
+  /** The files at most `depth` levels below the folder, whole (the folder's own path, when it is a file, among them). */
+  files: FileRow[];
+  /** For the files deeper than that: each folder `depth` levels below (its path relative to the listed folder) and how many it holds. */
+  deeper: { folder: string; files: number }[];
+  /** Every file under the folder, and the characters of their full listing (listingChars: the walk_directory baseline). */
+  total: number;
+  chars: number;
+}
+
+/**
+ * What `ls` shows of a folder (`under`; the root when undefined) down to `depth` levels, in one statement: the files it
+ * lists whole, the deeper files only as counts per folder at the last level, and the whole listing's size. A folder
+ * of tens of thousands of files then sends its first levels, not every file row.
+ */
+export async function folderListing(d1: D1Database, projectId: string, under: string | undefined, depth: number): Promise<FolderListing> {
+  const w = where(projectId, { under });
+  const binds = [...w.binds];
+  const rel = under === undefined ? 'path' : `substr(path, length(?${binds.push(under)}) + 2)`;
+  const levels = `?${binds.push(depth)}`;
+  // Where the depth-th `/` of `rel` is: the folder `depth` levels down ends just before it.
+  let slash = "instr(rel, '/')";
+  for (let k = 2; k <= depth; k++) slash = `(${slash} + instr(substr(rel, ${slash} + 1), '/'))`;
+  const rows = await allRows<{ t: number; path: string | null; hash: string | null; size: number | null; language: string | null; status: string | null; symbols: number | null; n: number | null; chars: number | null }>(
+    d1
+      .prepare(
+        `WITH s AS NOT MATERIALIZED (
+           SELECT path, hash, size, language, status, symbol_count AS symbols, rel, length(rel) - length(replace(rel, '/', '')) AS slashes
+           FROM (SELECT *, ${rel} AS rel FROM files WHERE ${w.sql})
+         )
+         SELECT 0 AS t, path, hash, size, language, status, symbols, NULL AS n, NULL AS chars FROM s WHERE slashes < ${levels}
+         UNION ALL
+         SELECT 1, substr(rel, 1, ${slash} - 1), NULL, NULL, NULL, NULL, NULL, count(*), NULL FROM s WHERE slashes >= ${levels} GROUP BY 2
+         UNION ALL
+         SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), coalesce(sum(length(path) + length(size) + 2), 0) FROM s`,
+      )
+      .bind(...binds),
+  );
+  const out: FolderListing = { files: [], deeper: [], total: 0, chars: 0 };
+  for (const r of rows) {
+    if (r.t === 0) out.files.push({ path: r.path as string, hash: r.hash as string, size: r.size as number, language: r.language as string, status: r.status as string, symbols: r.symbols as number });
+    else if (r.t === 1) out.deeper.push({ folder: r.path as string, files: r.n as number });
+    else [out.total, out.chars] = [r.n ?? 0, r.chars ?? 0];
+  }
+  return out;
+}
+
 /**
  * An exact condition on a file's content, checked inside SQLite: `has` is a
  * substring (`fold`: ASCII case-insensitive, the text itself ASCII), `and` /

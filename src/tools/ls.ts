@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { fileAt, listingChars, projectFiles, type FileRow } from '../db/content';
+import { fileAt, folderListing, listingChars, type FileRow, type FolderListing } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -56,11 +56,11 @@ async function ls(args: { path: string; max_depth: number; limit: number; projec
   const project = await resolveProject(ctx, args.project);
   if (!project) return { path: dir, entries: [], total: 0, has_more: false };
 
-  const files = await projectFiles(ctx.db, project.id, { under: dir || undefined });
+  const listing = await folderListing(ctx.db, project.id, dir || undefined, args.max_depth);
   // walk_directory: the full listing of the scope, one `path size` line per file under it.
-  ctx.meta.baseline('walk_directory', tokensForBytes(files.reduce((n, f) => n + f.path.length + 1 + String(f.size).length + 1, 0)));
+  ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 
-  if (files.length === 0) {
+  if (listing.total === 0) {
     if (dir === '') {
       ctx.meta.empty('no_results_in_corpus', `project '${project.name}' has no files; push its source first`);
       ctx.meta.next('list', {}, 'confirm the right project is scoped');
@@ -74,7 +74,7 @@ async function ls(args: { path: string; max_depth: number; limit: number; projec
     return { path: dir, entries: [], total: 0, has_more: false };
   }
 
-  const entries = tree(files, dir, args.max_depth);
+  const entries = tree(listing, dir, args.max_depth);
   const page = entries.slice(0, args.limit);
   const hasMore = entries.length > page.length;
   if (hasMore) {
@@ -93,22 +93,29 @@ interface Folder {
   count: number;
 }
 
-/** Entries down to `depth` levels below `dir`, pre-order: at each level folders first, then files, by name. */
-function tree(files: readonly FileRow[], dir: string, depth: number): Entry[] {
+/**
+ * Entries down to `depth` levels below `dir`, pre-order: at each level folders first, then files, by name. The files
+ * deeper than `depth` come as counts per folder at the last level, and count in every folder above it.
+ */
+function tree(listing: Pick<FolderListing, 'files' | 'deeper'>, dir: string, depth: number): Entry[] {
   const root: Folder = { dirs: new Map(), files: [], count: 0 };
-  for (const f of files) {
-    const rel = dir ? f.path.slice(dir.length + 1) : f.path;
-    const parts = rel.split('/');
+  /** The folder `parts` name below the root, made on the way, each counting `n` more files. */
+  const folder = (parts: readonly string[], n: number): Folder => {
     let node = root;
-    node.count++;
-    for (const part of parts.slice(0, -1)) {
+    node.count += n;
+    for (const part of parts) {
       let next = node.dirs.get(part);
       if (!next) node.dirs.set(part, (next = { dirs: new Map(), files: [], count: 0 }));
-      next.count++;
+      next.count += n;
       node = next;
     }
-    node.files.push({ name: parts[parts.length - 1], row: f });
+    return node;
+  };
+  for (const f of listing.files) {
+    const parts = (dir ? f.path.slice(dir.length + 1) : f.path).split('/');
+    folder(parts.slice(0, -1), 1).files.push({ name: parts[parts.length - 1], row: f });
   }
+  for (const d of listing.deeper) folder(d.folder.split('/'), d.files);
   const out: Entry[] = [];
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const walk = (node: Folder, prefix: string, level: number) => {

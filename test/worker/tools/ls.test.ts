@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callTool, rest, type Json } from '../helpers';
+import { folderListing } from '../../../src/db/content';
 
 const PROJECT = 'ls-main';
 const FILES: Record<string, string> = {
@@ -54,6 +55,20 @@ describe('ls', () => {
     expect(body.result.entries.find((e: Json) => e.path === 'src/db').files).toBe(under('src/db'));
     const deep = await ls({ path: 'src', max_depth: 5 });
     expect(deep.result.entries.filter((e: Json) => e.type === 'file').length).toBe(under('src'));
+  });
+
+  it('reads the files below max_depth as counts per folder, not as rows, and the whole listing’s size in the same statement', async () => {
+    const DB = (env as unknown as { DB: D1Database }).DB;
+    const row = await DB.prepare('SELECT id FROM projects WHERE name = ?1').bind(PROJECT).first<{ id: string }>();
+    const byFolder = (a: { folder: string }, b: { folder: string }) => (a.folder < b.folder ? -1 : 1);
+    const root = await folderListing(DB, row!.id, undefined, 1);
+    expect(root.files.map((f) => f.path).sort()).toEqual(['README.md', 'package.json']);
+    expect(root.deeper.sort(byFolder)).toEqual([{ folder: 'src', files: under('src') }, { folder: 'test', files: under('test') }]);
+    expect([root.total, root.chars]).toEqual([paths.length, paths.reduce((n, p) => n + p.length + String(bytes(FILES[p])).length + 2, 0)]);
+    const src = await folderListing(DB, row!.id, 'src', 2);
+    expect(src.files.map((f) => f.path).sort()).toEqual(['src/db/schema.ts', 'src/index.ts', 'src/tools/grep.ts']);
+    expect(src.deeper).toEqual([{ folder: 'db/queries', files: 1 }]);
+    expect(src.total).toBe(under('src'));
   });
 
   it('answers over MCP with structuredContent valid against the output schema', async () => {
