@@ -81,8 +81,21 @@ export function applyLocalMigrations(persistTo, { remote = false, root = ROOT } 
  *
  * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, timeoutMs?: number, inherit?: boolean, gc?: { everyMinutes?: number, firstAfterMs?: number }, recycle?: { rssMib?: number, requests?: number } }} [options]
  */
-export async function startDevServer({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false, gc = {}, recycle = {} } = {}) {
-  port ??= await freePort();
+export async function startDevServer(options = {}) {
+  // A port found free can be taken by another process before the server binds it (tests start servers in parallel):
+  // when this function chose the port and the server could not bind it, it starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options, port: options.port ?? (await freePort()) });
+    } catch (err) {
+      const taken = err instanceof Error && /EADDRINUSE/.test(err.message);
+      if (options.port !== undefined || !taken || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** startDevServer on one port. @param {Parameters<typeof startDevServer>[0] & { port: number }} options */
+async function startOnce({ port, persistTo, vars = {}, timeoutMs = 90_000, inherit = false, gc = {}, recycle = {} }) {
   const config = {
     port,
     root: ROOT,
