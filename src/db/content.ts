@@ -140,6 +140,9 @@ export async function fileAt(d1: D1Database, projectId: string, path: string): P
     .first<FileRow>();
 }
 
+/** The characters of the full listing of the files a statement reads, one `path size` line per file (listingChars). */
+const LISTING_CHARS = 'coalesce(sum(length(path) + length(size) + 2), 0)';
+
 /**
  * Files and characters of the full listing of a scope, one `path size` line
  * per file: Σ (chars(path) + 1 + digits(size) + 1). The walk_directory baseline.
@@ -147,7 +150,7 @@ export async function fileAt(d1: D1Database, projectId: string, path: string): P
 export async function listingChars(d1: D1Database, projectId: string, under?: string): Promise<{ files: number; chars: number }> {
   const w = where(projectId, { under });
   const row = await d1
-    .prepare(`SELECT count(*) AS files, coalesce(sum(length(path) + length(size) + 2), 0) AS chars FROM files WHERE ${w.sql}`)
+    .prepare(`SELECT count(*) AS files, ${LISTING_CHARS} AS chars FROM files WHERE ${w.sql}`)
     .bind(...w.binds)
     .first<{ files: number; chars: number }>();
   return row ?? { files: 0, chars: 0 };
@@ -188,7 +191,7 @@ export async function folderListing(d1: D1Database, projectId: string, under: st
          UNION ALL
          SELECT 1, substr(rel, 1, ${slash} - 1), NULL, NULL, NULL, NULL, NULL, count(*), NULL FROM s WHERE slashes >= ${levels} GROUP BY 2
          UNION ALL
-         SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), coalesce(sum(length(path) + length(size) + 2), 0) FROM s`,
+         SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), ${LISTING_CHARS} FROM s`,
       )
       .bind(...binds),
   );

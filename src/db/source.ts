@@ -226,8 +226,8 @@ export async function candidatesByNames(
 /**
  * The references of a symbol's range, by the symbol's id: its file's imports
  * (any line) and the calls and inherits between its first and last line, in
- * line order (refsForRange of the symbol's row, in the same round trip as the
- * row's own look-up). Nothing when no symbol has the id.
+ * line order, read by the id in SQL (so in the same round trip as the row's
+ * own look-up). Nothing when no symbol has the id.
  */
 export async function refsOfSymbol(d1: D1Database, projectId: string, id: string): Promise<RefRow[]> {
   return allRows<RefRow>(d1.prepare(refsOfSymbolSql('?2')).bind(projectId, id));
@@ -386,18 +386,6 @@ export interface RefRow {
   line: number;
 }
 
-/** The imports of a file (any line) and its calls and inherits between two lines. */
-export async function refsForRange(d1: D1Database, projectId: string, path: string, startLine: number, endLine: number): Promise<RefRow[]> {
-  return allRows<RefRow>(
-    d1
-      .prepare(
-        `SELECT kind, name, target, imported_names, line FROM refs
-         WHERE project_id = ?1 AND file_path = ?2 AND (kind = 'import' OR line BETWEEN ?3 AND ?4)
-         ORDER BY line`,
-      )
-      .bind(projectId, path, startLine, endLine),
-  );
-}
 
 /** One visible file of a project, without its content. */
 export async function fileMeta(d1: D1Database, projectId: string, path: string): Promise<Omit<StoredFile, 'content'> | null> {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
-import { candidatesByNames, likelyNamedSymbol, refsForRange, refsOfSymbol, symbolsByIds, symbolsByNames, type RefRow, type SymbolRow } from '../db/source';
+import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames, type RefRow, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import type { ProjectRow } from '../db/projects';
 import { startNearestNames } from './nearest-names';
@@ -171,7 +171,7 @@ async function buildContext(
   maxTokens: number,
 ) {
   const { row } = root;
-  const refs = root.refs ?? (await refsForRange(ctx.db, project.id, row.file_path, row.start_line, row.end_line));
+  const refs = root.refs ?? (await refsOfSymbol(ctx.db, project.id, row.id));
   const wanted = wantedNames(row, row.source ?? '', refs).slice(0, MAX_NAMES);
   let symbol = root.view;
   const skeleton = tokensOf(symbol) > maxTokens;
