@@ -21,19 +21,38 @@ export interface NamePick {
   member: string | null;
   /** The owner's last part, when `pkg.Func` may name a top-level definition by its folder or module file; else null. */
   owner: string | null;
+  /**
+   * For a member: an FTS5 expression over `symbols_fts.qualified_name` matching every symbol whose qualified name
+   * is `ref` or `dotted` or ends with one of them after `.` or ` > ` (with others); null for a bare name, or when
+   * the name has no letter or digit for the index to find (pickRowsSql then reads every symbol of its names).
+   */
+  phrase: string | null;
 }
 
 /** The NamePick of a name (`Name@line` without its `@line`). */
 export function namePick(name: string): NamePick {
   const split = splitQualified(name);
   const member = split?.owner ? { ...split, owner: split.owner } : null;
+  const dotted = member ? `${member.owner}.${member.name}` : null;
   return {
     names: nameCandidates(name),
     ref: name,
-    dotted: member ? `${member.owner}.${member.name}` : null,
+    dotted,
     member: member?.name ?? null,
     owner: member && (member.separator === '.' || member.separator === '::') ? lastPart(member.owner) : null,
+    phrase: dotted === null ? null : qualifiedPhrase([name, dotted]),
   };
+}
+
+/**
+ * `qualified_name : "…"` for each name, joined with OR; null when one has no letter or digit. The search index's
+ * tokenizer (unicode61) splits on every character that is not a letter or digit and folds case, so a qualified name
+ * equal to a name, or ending with it after `.` or ` > `, holds the name's tokens in a row: the phrase finds it.
+ */
+function qualifiedPhrase(names: readonly string[]): string | null {
+  const distinct = [...new Set(names)];
+  if (!distinct.every((n) => /[\p{L}\p{N}]/u.test(n))) return null;
+  return distinct.map((n) => `qualified_name : "${n.replace(/"/g, '""')}"`).join(' OR ');
 }
 
 /** SQL expressions for a NamePick's parts (its `ref`, `dotted`, `member` and `owner`). */
@@ -70,6 +89,62 @@ export function nameQualitySql(p: PickParts, s = 's'): string {
 export const NAME_ROWS = 500;
 
 /**
+ * A member name is crowded when more symbols bear it than this plus a quarter of the project's files, and more than
+ * there are files its owner names: its candidates are then found through their qualified names (the search index),
+ * the name itself and those files, not by reading every symbol of the name (1,820 `constructor`s in `drizzle-orm`).
+ * Reading a symbol costs about what listing a few of the project's files for the owner's does, so below that the
+ * name's symbols are read.
+ */
+export const CROWDED_NAME = 256;
+
+/** SQL true when the file path `path` lies in a folder `owner` names or is its module file (`owner/…`, `owner.ext`). */
+function ownerFileSql(path: string, owner: string): string {
+  // instr first: most paths do not hold the owner at all, and it needs no concatenation.
+  return `instr(${path}, ${owner}) > 0 AND (instr('/' || ${path}, '/' || ${owner} || '/') > 0 OR instr('/' || ${path}, '/' || ${owner} || '.') > 0)`;
+}
+
+/**
+ * The picks of `source` (a FROM item `pj` whose `value` is a NamePick as JSON), their parts read out once, and
+ * whether each is crowded (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`, `ref`, `member`,
+ * `owner`, `phrase` and `crowded` (and `name_parts` before it). Binds ?1 the project.
+ */
+export function picksCte(name: string, source: string): string {
+  return `${name}_parts AS MATERIALIZED (
+      SELECT pj.value AS value, pj.value ->> '$.ref' AS ref, pj.value ->> '$.member' AS member, pj.value ->> '$.owner' AS owner,
+        pj.value ->> '$.phrase' AS phrase,
+        CASE WHEN pj.value ->> '$.phrase' IS NULL THEN 0
+          ELSE (SELECT count(*) FROM symbols c WHERE c.project_id = ?1 AND c.name = pj.value ->> '$.member') END AS named
+      FROM ${source}),
+    ${name} AS MATERIALIZED (
+      SELECT x.*, CASE WHEN x.named > ${CROWDED_NAME} + coalesce((SELECT file_count FROM projects WHERE id = ?1), 0) / 4
+          THEN x.named > (SELECT count(*) FROM files fl WHERE fl.project_id = ?1 AND x.owner IS NOT NULL AND ${ownerFileSql('fl.path', 'x.owner')})
+          ELSE 0 END AS crowded
+      FROM ${name}_parts x)`;
+}
+
+/**
+ * Rowids of every symbol of the project (?1) some pick of `picks` (a CTE of picksCte's columns) ranks under 4 by
+ * nameQualitySql among the symbols named one of its names, and of others: the caller keeps those of its names and
+ * ranks them. An uncrowded pick reads every symbol of its names. A crowded one reads through indexes the symbols
+ * of each kind of match: the exact or suffix qualified name through the search index (its `phrase`), the name as
+ * given, and top-level definitions of the member in files the owner names (each file's range of ids,
+ * `path::member#`). Rows of other projects the search index finds are the caller's to drop.
+ */
+export function pickRowsSql(picks: string): string {
+  return `SELECT s.rowid AS rid FROM ${picks} pc CROSS JOIN json_each(pc.value, '$.names') j
+       CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value WHERE NOT pc.crowded
+     UNION
+     SELECT symbols_fts.rowid FROM ${picks} pc CROSS JOIN symbols_fts WHERE pc.crowded AND symbols_fts MATCH coalesce(pc.phrase, '""')
+     UNION
+     SELECT s.rowid FROM ${picks} pc CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = pc.ref WHERE pc.crowded
+     UNION
+     SELECT s.rowid FROM ${picks} pc
+       CROSS JOIN files fl ON fl.project_id = ?1 AND ${ownerFileSql('fl.path', 'pc.owner')}
+       CROSS JOIN symbols s ON s.project_id = ?1 AND s.id >= fl.path || '::' || pc.member || '#' AND s.id < fl.path || '::' || pc.member || '$'
+       WHERE pc.crowded AND pc.owner IS NOT NULL`;
+}
+
+/**
  * The id a name resolves to, as resolveSymbolName picks it without `@line`: among the first NAME_ROWS symbols the
  * name may match (kind of match under 4) in path order, the best kind of match, then non-test, exported, path and
  * source order. Binds ?1 the project and `p` (?2 by default) the NamePick as JSON; `path`, an SQL expression, keeps
@@ -78,12 +153,13 @@ export const NAME_ROWS = 500;
  */
 export function namePickSql(p = '?2', path = 'NULL'): string {
   return `SELECT id, 0 AS k FROM (
+       WITH ${picksCte('pc', `(SELECT ${p} AS value) pj`)}
        SELECT s.id, s.q, s.is_test, s.is_exported, s.file_path, s.start_byte FROM (
          SELECT s.id, s.file_path, s.is_test, s.is_exported, s.start_byte, ${nameQualitySql(pickFromJson(p))} AS q
-         FROM json_each(${p}, '$.names') j
-         CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value
+         FROM (${pickRowsSql('pc')}) r
+         CROSS JOIN symbols s ON s.rowid = r.rid
          JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
-         WHERE ${path} IS NULL OR s.file_path = ${path}
+         WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(${p}, '$.names')) AND (${path} IS NULL OR s.file_path = ${path})
        ) s WHERE s.q < 4 ORDER BY s.file_path, s.start_byte LIMIT ${NAME_ROWS}
      ) ORDER BY q, is_test, is_exported DESC, file_path, start_byte LIMIT 1`;
 }

@@ -15,7 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
-import { NAME_ROWS, nameQualitySql, namePickSql, type NamePick } from './name-pick';
+import { NAME_ROWS, nameQualitySql, namePickSql, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
@@ -130,28 +130,34 @@ export async function symbolsByNames(
 ): Promise<SymbolRow[]> {
   const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
-  // A plain name's best symbol: ranked only when there are plain names.
-  const best = plain.length
-    ? `CASE WHEN s.name IN (SELECT value FROM json_each(?5)) THEN row_number() OVER (
-               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) END`
-    : 'NULL';
+  const words = [...new Set(plain)];
+  // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
+  // symbols are not all read), the plain names' symbols as narrow rows ranked per name; the kept rows' columns last.
   return allRows<SymbolRow>(
     d1
       .prepare(
         // The picks' parts are read out of their JSON once (a table of a few rows), not for every symbol.
-        `WITH p AS MATERIALIZED (SELECT value ->> '$.ref' AS ref, value ->> '$.dotted' AS dotted, value ->> '$.member' AS member, value ->> '$.owner' AS owner FROM json_each(?6))
-         SELECT ${columnsOf('x')} FROM (
-           SELECT ${select(false)}, ${best} AS nr,
-             EXISTS (SELECT 1 FROM p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4) AS picked
-           FROM json_each(?2) j
+        `WITH ${picksCte('pc', 'json_each(?6) pj')},
+         p AS MATERIALIZED (SELECT ref, value ->> '$.dotted' AS dotted, member, owner FROM pc),
+         w AS MATERIALIZED (
+           SELECT s.rowid AS rid, s.file_path AS file_path, row_number() OVER (
+               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) AS nr
+           FROM json_each(?5) j
            CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
            WHERE ?3 IS NULL OR s.file_path = ?3
-         ) x
-         WHERE x.picked OR x.nr = 1
-           OR (x.nr IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?7) b WHERE x.file_path = b.value OR substr(x.file_path, -length(b.value) - 1) = '/' || b.value))
-         ORDER BY x.file_path, x.start_byte LIMIT ?4`,
+         ),
+         k(rid) AS (
+           SELECT s.rowid FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols s ON s.rowid = r.rid
+           WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
+             AND EXISTS (SELECT 1 FROM p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4)
+           UNION
+           SELECT w.rid FROM w WHERE w.nr = 1
+             OR EXISTS (SELECT 1 FROM json_each(?7) b WHERE w.file_path = b.value OR substr(w.file_path, -length(b.value) - 1) = '/' || b.value)
+         )
+         SELECT ${select(false)} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
+         ORDER BY s.file_path, s.start_byte LIMIT ?4`,
       )
-      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(plain), JSON.stringify(picks), JSON.stringify(opts.plainFiles ?? [])),
+      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(words), JSON.stringify(picks), JSON.stringify(opts.plainFiles ?? [])),
   );
 }
 

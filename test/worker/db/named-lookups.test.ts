@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
-import { NAME_ROWS, namePick } from '../../../src/db/name-pick';
+import { CROWDED_NAME, NAME_ROWS, namePick } from '../../../src/db/name-pick';
 import { resolveRef } from '../../../src/symbols/resolve';
 import { parseSymbolRef } from '../../../src/symbols/symbol-id';
 import { DB, indexProject, rest } from '../graph/support';
@@ -152,5 +152,55 @@ describe('a member of a common name', () => {
     const ctx = await rest('context', { project: 'named-lookups-crowded', name: 'Target.constructor' });
     expect(ctx.body.result.symbol.id).toBe('z/target.ts::Target.constructor#Method');
     expect(ctx.body.result.dependencies.map((d: { id: string }) => d.id)).toEqual(['z/target.ts::helper#Function']);
+  });
+});
+
+describe('a crowded member name', () => {
+  // More `run`s than CROWDED_NAME plus a quarter of the files: a member name is then looked up through the search
+  // index's qualified names, the name as given and the files its owner names, not by reading every `run`. The
+  // symbols kept must be those a read of every symbol of the names keeps (resolveRef over all of them).
+  let crowded = '';
+  const many = Array.from({ length: CROWDED_NAME + 40 }, (_, i) => `export class R${i} {\n  run(): void {}\n}\n`).join('');
+  const files = {
+    'a/many.ts': many,
+    'z/job.ts': 'export class Job {\n  run(): void {}\n}\nexport namespace jobs {\n  export class Job {\n    run(): void {}\n  }\n}\n',
+    'z/worker.py': 'class Worker:\n    def run(self):\n        return 1\n',
+    'tasks/run.ts': 'export function run(): void {}\n',
+    'z/queue.ts': 'export function run(): number {\n  return 1;\n}\n',
+    'docs/guide.md': '# Guide\n\n## run\n\ntext\n',
+  };
+  const refs = ['Job.run', 'Job::run', 'Job#run', 'jobs.Job.run', 'Worker.run', 'tasks.run', 'queue.run', 'Guide.run', 'Nope.run', 'R7.run', 'R7.run.extra', 'Job."run"'];
+  beforeAll(async () => {
+    crowded = (await indexProject('named-lookups-crowded-member', files)).id;
+  });
+
+  it('is crowded in this project', async () => {
+    const { n } = (await DB.prepare("SELECT count(*) AS n FROM symbols WHERE project_id = ?1 AND name = 'run'").bind(crowded).first<{ n: number }>())!;
+    expect(n).toBeGreaterThan(CROWDED_NAME + Object.keys(files).length / 4);
+  });
+
+  it.each(refs)('keeps what reading every symbol of the name keeps: %s', async (ref) => {
+    const pick = namePick(ref);
+    const all = await DB.prepare(
+      `SELECT s.id, s.file_path, s.name, s.qualified_name, s.start_line, s.end_line FROM symbols s
+       WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) ORDER BY s.file_path, s.start_byte`,
+    )
+      .bind(crowded, JSON.stringify(pick.names))
+      .all<{ id: string; file_path: string; name: string; qualified_name: string; start_line: number; end_line: number }>();
+    const expected = resolveRef(all.results, { name: ref }).matches.map((r) => r.id);
+    const kept = (await symbolsByNames(DB, crowded, [pick], [])).map((r) => r.id);
+    expect([...kept].sort()).toEqual([...expected].sort());
+    const likely = await likelyNamedSymbol(DB, crowded, pick, undefined);
+    expect(likely?.row.id ?? null).toBe(resolveRef(all.results, { name: ref }).chosen?.id ?? null);
+  });
+
+  it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
+    const { d1, seen } = recording();
+    await symbolsByNames(d1, crowded, [namePick('Job.run')], []);
+    const plans = await planTexts(seen);
+    expect(plans.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+    // One row per kept symbol read whole; the `run`s are counted in the name index, not read.
+    const rows = await symbolsByNames(DB, crowded, [namePick('Job.run')], []);
+    expect(rows.map((r) => r.id)).toEqual(['z/job.ts::Job.run#Method', 'z/job.ts::jobs.Job.run#Method']);
   });
 });
