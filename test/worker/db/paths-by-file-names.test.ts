@@ -1,0 +1,50 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pathsByFileNames } from '../../../src/db/composites';
+import { DB, indexProject } from '../graph/support';
+
+// pathsByFileNames looks a few names up one pass each (instr first) and more names in one pass that cuts every
+// path's file name: both must give the paths whose last segment is the name, shortest first, at most perName each.
+const FILES = {
+  'driver.js': 'export const a = 1;\n',
+  'pg/driver.js': 'export const b = 1;\n',
+  'pglite/driver.js': 'export const c = 1;\n',
+  'pglite/sub/driver.js': 'export const d = 1;\n',
+  'pg/mydriver.js': 'export const e = 1;\n',
+  'pg/driver.js.map.ts': 'export const f = 1;\n',
+  'x/index.ts': 'export const g = 1;\n',
+  'x/y/index.ts': 'export const h = 1;\n',
+  'x/session.ts': 'export const i = 1;\n',
+  'Session.ts': 'export const j = 1;\n',
+};
+
+let projectId = '';
+beforeAll(async () => {
+  projectId = (await indexProject('paths-by-file-names', FILES)).id;
+});
+
+/** The answer worked out in JavaScript from every path. */
+function expected(names: readonly string[], perName: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const name of new Set(names)) {
+    const paths = Object.keys(FILES)
+      .filter((p) => p.split('/').pop() === name)
+      .sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, perName);
+    if (paths.length) out.set(name, paths);
+  }
+  return out;
+}
+
+describe('paths by file name', () => {
+  it.each([
+    [['driver.js'], 50],
+    [['driver.js'], 2],
+    [['driver.js', 'driver.js', 'index.ts'], 50],
+    [['session.ts', 'Session.ts'], 50],
+    [['mydriver.js', 'river.js', 'pg/driver.js', ''], 50],
+    [['driver.js', 'index.ts', 'session.ts', 'Session.ts', 'mydriver.js', 'absent.ts'], 50],
+    [['driver.js', 'index.ts', 'session.ts', 'Session.ts', 'mydriver.js', 'absent.ts'], 1],
+  ])('%j, %i each', async (names, perName) => {
+    expect(await pathsByFileNames(DB, projectId, names, perName)).toEqual(expected(names, perName));
+  });
+});
