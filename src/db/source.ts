@@ -202,17 +202,20 @@ export async function candidatesByNames(
   sources?: CandidateSources,
 ): Promise<SymbolRow[]> {
   if (names.length === 0) return [];
-  const ranked = `SELECT ${select(false)}, f.hash AS hash, row_number() OVER (
-             PARTITION BY s.name
-             ORDER BY s.file_path = ?3 DESC,
-               CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
-                 WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
-               s.is_test, s.file_path, s.start_byte
-           ) AS rank
-           FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}`;
+  // Every symbol of the names is ranked on narrow rows (a common name has hundreds); only the kept ones are read whole.
+  const ranked = `SELECT ${select(false)}, f.hash AS hash, r.rank AS rank FROM (
+             SELECT s.rowid AS rid, row_number() OVER (
+               PARTITION BY s.name
+               ORDER BY s.file_path = ?3 DESC,
+                 CASE s.kind WHEN 'Function' THEN 0 WHEN 'Method' THEN 0 WHEN 'Class' THEN 1 WHEN 'Struct' THEN 1
+                   WHEN 'Interface' THEN 1 WHEN 'Trait' THEN 1 WHEN 'Type' THEN 1 WHEN 'Enum' THEN 1 ELSE 2 END,
+                 s.is_test, s.file_path, s.start_byte
+             ) AS rank
+             FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
+           ) r CROSS JOIN symbols s ON s.rowid = r.rid ${joins(false)} WHERE r.rank <= ?4`;
   const columns = columnsOf('c');
   if (!sources) {
-    return allRows<SymbolRow>(d1.prepare(`SELECT ${columns} FROM (${ranked}) c WHERE c.rank <= ?4`).bind(projectId, JSON.stringify(names), fromPath, perName));
+    return allRows<SymbolRow>(d1.prepare(`SELECT ${columns} FROM (${ranked}) c`).bind(projectId, JSON.stringify(names), fromPath, perName));
   }
   // The bytes carried up to each candidate, counting only those short enough to carry; the content is read only for
   // the rows that carry their source.
@@ -222,7 +225,7 @@ export async function candidatesByNames(
       .prepare(
         `SELECT ${columns}, CAST(substr(CAST(b.content AS BLOB), c.start_byte + 1, ${span}) AS TEXT) AS source FROM (
            SELECT *, sum(CASE WHEN ${span} <= ?5 THEN ${span} ELSE 0 END) OVER (ORDER BY c.rank, c.name, c.file_path, c.start_byte ROWS UNBOUNDED PRECEDING) AS carried
-           FROM (${ranked}) c WHERE c.rank <= ?4
+           FROM (${ranked}) c
          ) c LEFT JOIN blobs b ON b.hash = c.hash AND ${span} <= ?5 AND c.carried <= ?6`,
       )
       .bind(projectId, JSON.stringify(names), fromPath, perName, sources.eachUpTo, sources.totalUpTo),

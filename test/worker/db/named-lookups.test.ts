@@ -194,6 +194,32 @@ describe('a crowded member name', () => {
     expect(likely?.row.id ?? null).toBe(resolveRef(all.results, { name: ref }).chosen?.id ?? null);
   });
 
+  it.each([
+    ['z/queue.ts', 1],
+    ['z/queue.ts', 3],
+    ['a/many.ts', 2],
+    ['nowhere.ts', 4],
+  ])('ranks every candidate of a common name and keeps the best of each name only, from %s, %i each', async (from, per) => {
+    const all = await DB.prepare(
+      "SELECT s.id, s.name, s.kind, s.is_test, s.file_path, s.start_byte FROM symbols s WHERE s.project_id = ?1 AND s.name IN ('run', 'Job', 'R7')",
+    )
+      .bind(crowded)
+      .all<{ id: string; name: string; kind: string; is_test: number; file_path: string; start_byte: number }>();
+    const kindRank = (k: string) => (['Function', 'Method'].includes(k) ? 0 : ['Class', 'Struct', 'Interface', 'Trait', 'Type', 'Enum'].includes(k) ? 1 : 2);
+    const bytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const expected = ['run', 'Job', 'R7'].flatMap((name) =>
+      all.results
+        .filter((r) => r.name === name)
+        .sort((a, b) => Number(b.file_path === from) - Number(a.file_path === from) || kindRank(a.kind) - kindRank(b.kind) || a.is_test - b.is_test || bytes(a.file_path, b.file_path) || a.start_byte - b.start_byte)
+        .slice(0, per)
+        .map((r) => r.id),
+    );
+    const got = await candidatesByNames(DB, crowded, ['run', 'Job', 'R7'], from, per);
+    expect(got.map((r) => r.id).sort()).toEqual([...expected].sort());
+    const carried = await candidatesByNames(DB, crowded, ['run', 'Job', 'R7'], from, per, { eachUpTo: 1 << 20, totalUpTo: 1 << 20 });
+    expect(carried.map((r) => r.id).sort()).toEqual([...expected].sort());
+  });
+
   it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
     const { d1, seen } = recording();
     await symbolsByNames(d1, crowded, [namePick('Job.run')], []);
