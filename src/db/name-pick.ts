@@ -105,12 +105,13 @@ function ownerFileSql(path: string, owner: string): string {
 
 /**
  * The picks of `source` (a FROM item `pj` whose `value` is a NamePick as JSON), their parts read out once, and
- * whether each is crowded (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`, `ref`, `member`,
- * `owner`, `phrase` and `crowded` (and `name_parts` before it). Binds ?1 the project.
+ * whether each is crowded (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`, `ref`, `dotted`,
+ * `member`, `owner`, `phrase` and `crowded` (and `name_parts` before it). Binds ?1 the project.
  */
 export function picksCte(name: string, source: string): string {
   return `${name}_parts AS MATERIALIZED (
-      SELECT pj.value AS value, pj.value ->> '$.ref' AS ref, pj.value ->> '$.member' AS member, pj.value ->> '$.owner' AS owner,
+      SELECT pj.value AS value, pj.value ->> '$.ref' AS ref, pj.value ->> '$.dotted' AS dotted, pj.value ->> '$.member' AS member,
+        pj.value ->> '$.owner' AS owner,
         pj.value ->> '$.phrase' AS phrase,
         CASE WHEN pj.value ->> '$.phrase' IS NULL THEN 0
           ELSE (SELECT count(*) FROM symbols c WHERE c.project_id = ?1 AND c.name = pj.value ->> '$.member') END AS named

@@ -136,9 +136,8 @@ export async function symbolsByNames(
   return allRows<SymbolRow>(
     d1
       .prepare(
-        // The picks' parts are read out of their JSON once (a table of a few rows), not for every symbol.
+        // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
         `WITH ${picksCte('pc', 'json_each(?6) pj')},
-         p AS MATERIALIZED (SELECT ref, value ->> '$.dotted' AS dotted, member, owner FROM pc),
          w AS MATERIALIZED (
            SELECT s.rowid AS rid, s.file_path AS file_path, row_number() OVER (
                PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) AS nr
@@ -149,7 +148,7 @@ export async function symbolsByNames(
          k(rid) AS (
            SELECT s.rowid FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols s ON s.rowid = r.rid
            WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
-             AND EXISTS (SELECT 1 FROM p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4)
+             AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4)
            UNION
            SELECT w.rid FROM w WHERE w.nr = 1
              OR EXISTS (SELECT 1 FROM json_each(?7) b WHERE w.file_path = b.value OR substr(w.file_path, -length(b.value) - 1) = '/' || b.value)
