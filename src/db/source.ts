@@ -169,12 +169,17 @@ export async function symbolsByNames(
 export async function likelyNamedSymbol(d1: D1Database, projectId: string, pick: NamePick, path: string | undefined): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
   if (pick.names.length === 0) return null;
   const likely = `(SELECT id FROM (${namePickSql('?2', '?3')}))`;
-  const binds = [projectId, JSON.stringify(pick), path ?? null];
-  const [rows, refs] = await Promise.all([
-    allRows<SymbolRow>(d1.prepare(`SELECT ${select(true)} FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = ${likely}`).bind(...binds)),
-    allRows<RefRow>(d1.prepare(refsOfSymbolSql(likely)).bind(...binds)),
-  ]);
-  return rows[0] ? { row: rows[0], refs } : null;
+  // One statement, so the pick is worked out once: the references ride with the row as a JSON array, in line order.
+  const refs = `(SELECT json_group_array(json_object('kind', x.kind, 'name', x.name, 'target', x.target, 'imported_names', x.imported_names, 'line', x.line))
+    FROM (SELECT r.kind, r.name, r.target, r.imported_names, r.line FROM refs r WHERE ${refsOfRowSql('s', 'r')} ORDER BY r.line) x)`;
+  const rows = await allRows<SymbolRow & { refs_json: string }>(
+    d1.prepare(`SELECT ${select(true)}, ${refs} AS refs_json FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = ${likely}`).bind(projectId, JSON.stringify(pick), path ?? null),
+  );
+  if (!rows[0]) return null;
+  const { refs_json, ...row } = rows[0];
+  // Stable: rows of one line keep the statement's order.
+  const parsed = (JSON.parse(refs_json) as RefRow[]).sort((a, b) => a.line - b.line);
+  return { row, refs: parsed };
 }
 
 /** Sources a candidate lookup carries ahead of the choice (candidatesByNames' `sources`). */
@@ -244,9 +249,14 @@ export async function refsOfSymbol(d1: D1Database, projectId: string, id: string
 /** refsOfSymbol's statement for the symbol of project ?1 whose id is `id` (an SQL expression). */
 function refsOfSymbolSql(id: string): string {
   return `SELECT r.kind, r.name, r.target, r.imported_names, r.line FROM symbols s
-    JOIN refs r ON r.project_id = s.project_id AND r.file_path = s.file_path
-    WHERE s.project_id = ?1 AND s.id = ${id} AND (r.kind = 'import' OR r.line BETWEEN s.start_line AND s.end_line)
+    JOIN refs r ON ${refsOfRowSql('s', 'r')}
+    WHERE s.project_id = ?1 AND s.id = ${id}
     ORDER BY r.line`;
+}
+
+/** SQL true when reference row `r` belongs to symbol row `s` (aliases): the file's imports and the calls in its lines. */
+function refsOfRowSql(s: string, r: string): string {
+  return `${r}.project_id = ${s}.project_id AND ${r}.file_path = ${s}.file_path AND (${r}.kind = 'import' OR ${r}.line BETWEEN ${s}.start_line AND ${s}.end_line)`;
 }
 
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */

@@ -123,7 +123,7 @@ describe('their plans', () => {
     await refsOfSymbol(d1, projectId, 'src/b/store.ts::fetchItem#Function');
     await candidatesByNames(d1, projectId, ['load', 'pad'], 'src/b/store.ts', 25, { eachUpTo: 1 << 20, totalUpTo: 1 << 20 });
     const plans = await planTexts(seen);
-    expect(plans.length).toBe(5);
+    expect(plans.length).toBe(4);
     for (const plan of plans) {
       expect(plan).toMatch(/USING (COVERING )?INDEX (symbols_project_id|symbols_name)/);
       // A table scanned (not a list, a subquery or a virtual table): symbols, files, blobs or extractions.
