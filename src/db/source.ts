@@ -169,8 +169,9 @@ export async function symbolsByNames(
 export async function likelyNamedSymbol(d1: D1Database, projectId: string, pick: NamePick, path: string | undefined): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
   if (pick.names.length === 0) return null;
   const likely = `(SELECT id FROM (${namePickSql('?2', '?3')}))`;
-  // One statement, so the pick is worked out once: the references ride with the row as a JSON array, in line order.
-  const refs = `(SELECT json_group_array(json_object('kind', x.kind, 'name', x.name, 'target', x.target, 'imported_names', x.imported_names, 'line', x.line))
+  // One statement, so the pick is worked out once: the references ride with the row as a JSON array, in line order
+  // (imported names as the text refsOfSymbol gives: `|| ''` drops the JSON subtype json_object would nest).
+  const refs = `(SELECT json_group_array(json_object('kind', x.kind, 'name', x.name, 'target', x.target, 'imported_names', x.imported_names || '', 'line', x.line))
     FROM (SELECT r.kind, r.name, r.target, r.imported_names, r.line FROM refs r WHERE ${refsOfRowSql('s', 'r')} ORDER BY r.line) x)`;
   const rows = await allRows<SymbolRow & { refs_json: string }>(
     d1.prepare(`SELECT ${select(true)}, ${refs} AS refs_json FROM symbols s ${joins(true)} WHERE s.project_id = ?1 AND s.id = ${likely}`).bind(projectId, JSON.stringify(pick), path ?? null),

@@ -65,6 +65,21 @@ describe('the symbol a name most likely resolves to', () => {
   });
 });
 
+describe('the likely symbol of a file that imports names', () => {
+  it('carries the references refsOfSymbol reads, imported names as text', async () => {
+    const id = (
+      await indexProject('named-lookups-imports', {
+        'src/use.ts': "import { alpha, beta } from './lib';\nimport * as all from './lib';\nexport function useBoth(): number {\n  return alpha() + beta() + all.gamma();\n}\n",
+        'src/lib.ts': 'export function alpha(): number { return 1; }\nexport function beta(): number { return 2; }\nexport function gamma(): number { return 3; }\n',
+      })
+    ).id;
+    const likely = await likelyNamedSymbol(DB, id, namePick('useBoth'), undefined);
+    const byId = await refsOfSymbol(DB, id, 'src/use.ts::useBoth#Function');
+    expect(likely?.refs).toEqual(byId);
+    expect(byId.some((r) => r.kind === 'import' && typeof r.imported_names === 'string' && r.imported_names.includes('alpha'))).toBe(true);
+  });
+});
+
 describe('a name lookup', () => {
   it('keeps the symbols a name may match, whatever their file, and a plain name’s best symbol with those in the files named', async () => {
     const rows = await symbolsByNames(DB, projectId, [namePick('Store.load')], [], {});
