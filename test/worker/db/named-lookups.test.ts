@@ -184,7 +184,7 @@ describe('a crowded member name', () => {
     'z/queue.ts': 'export function run(): number {\n  return 1;\n}\n',
     'docs/guide.md': '# Guide\n\n## run\n\ntext\n',
   };
-  const refs = ['Job.run', 'Job::run', 'Job#run', 'jobs.Job.run', 'Worker.run', 'tasks.run', 'queue.run', 'Guide.run', 'Nope.run', 'R7.run', 'R7.run.extra', 'Job."run"'];
+  const refs = ['Job.run', 'Job::run', 'Job#run', 'jobs.Job.run', 'Worker.run', 'tasks.run', 'queue.run', 'Guide.run', 'Nope.run', 'R7.run', 'R7.run.extra', 'Job."run"', 'J"ob.run', '+.run', 'Ünï.run', '日本.run', '.run', 'a b.run', 'Job.run*'];
   beforeAll(async () => {
     crowded = (await indexProject('named-lookups-crowded-member', files)).id;
   });
