@@ -98,7 +98,7 @@ export const NAME_ROWS = 500;
 export const CROWDED_NAME = 256;
 
 /** SQL true when the file path `path` lies in a folder `owner` names or is its module file (`owner/…`, `owner.ext`). */
-function ownerFileSql(path: string, owner: string): string {
+export function ownerFileSql(path: string, owner: string): string {
   // instr first: most paths do not hold the owner at all, and it needs no concatenation.
   return `instr(${path}, ${owner}) > 0 AND (instr('/' || ${path}, '/' || ${owner} || '/') > 0 OR instr('/' || ${path}, '/' || ${owner} || '.') > 0)`;
 }
@@ -106,42 +106,50 @@ function ownerFileSql(path: string, owner: string): string {
 /**
  * The picks of `source` (a FROM item `pj` whose `value` is a NamePick as JSON), their parts read out once, and
  * whether each is crowded (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`, `ref`, `dotted`,
- * `member`, `owner`, `phrase` and `crowded` (and `name_parts` before it). Binds ?1 the project.
+ * `member`, `owner`, `phrase` and `crowded` (and `name_parts` before it). `project` is the project's id (an SQL expression;
+ * ?1 by default).
  */
-export function picksCte(name: string, source: string): string {
+export function picksCte(name: string, source: string, project = '?1'): string {
   return `${name}_parts AS MATERIALIZED (
       SELECT pj.value AS value, pj.value ->> '$.ref' AS ref, pj.value ->> '$.dotted' AS dotted, pj.value ->> '$.member' AS member,
         pj.value ->> '$.owner' AS owner,
         pj.value ->> '$.phrase' AS phrase,
         CASE WHEN pj.value ->> '$.phrase' IS NULL THEN 0
-          ELSE (SELECT count(*) FROM symbols c WHERE c.project_id = ?1 AND c.name = pj.value ->> '$.member') END AS named
+          ELSE (SELECT count(*) FROM symbols c WHERE c.project_id = ${project} AND c.name = pj.value ->> '$.member') END AS named
       FROM ${source}),
-    ${name} AS MATERIALIZED (
-      SELECT x.*, CASE WHEN x.named > ${CROWDED_NAME} + coalesce((SELECT file_count FROM projects WHERE id = ?1), 0) / 4
-          THEN x.named > (SELECT count(*) FROM files fl WHERE fl.project_id = ?1 AND x.owner IS NOT NULL AND ${ownerFileSql('fl.path', 'x.owner')})
-          ELSE 0 END AS crowded
-      FROM ${name}_parts x)`;
+    ${name} AS MATERIALIZED (SELECT x.*, ${crowdedSql('x.named', 'x.owner', project)} AS crowded FROM ${name}_parts x)`;
 }
 
 /**
- * Rowids of every symbol of the project (?1) some pick of `picks` (a CTE of picksCte's columns) ranks under 4 by
+ * SQL true when a member name is crowded (CROWDED_NAME): `named` is how many symbols of the project bear it, `owner`
+ * the owner's last part (null: none), `project` the project's id, each an SQL expression. The files the owner names
+ * are counted only past the first test.
+ */
+export function crowdedSql(named: string, owner: string, project: string): string {
+  return `CASE WHEN ${named} > ${CROWDED_NAME} + coalesce((SELECT file_count FROM projects WHERE id = ${project}), 0) / 4
+      THEN ${named} > (SELECT count(*) FROM files fl WHERE fl.project_id = ${project} AND ${owner} IS NOT NULL AND ${ownerFileSql('fl.path', owner)})
+      ELSE 0 END`;
+}
+
+/**
+ * Rowids of every symbol of the project (`project`, ?1 by default) some pick of `picks` (a CTE of picksCte's columns) ranks under 4 by
  * nameQualitySql among the symbols named one of its names, and of others: the caller keeps those of its names and
  * ranks them. An uncrowded pick reads every symbol of its names. A crowded one reads through indexes the symbols
  * of each kind of match: the exact or suffix qualified name through the search index (its `phrase`), the name as
  * given, and top-level definitions of the member in files the owner names (each file's range of ids,
  * `path::member#`). Rows of other projects the search index finds are the caller's to drop.
  */
-export function pickRowsSql(picks: string): string {
+export function pickRowsSql(picks: string, project = '?1'): string {
   return `SELECT s.rowid AS rid FROM ${picks} pc CROSS JOIN json_each(pc.value, '$.names') j
-       CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value WHERE NOT pc.crowded
+       CROSS JOIN symbols s ON s.project_id = ${project} AND s.name = j.value WHERE NOT pc.crowded
      UNION
      SELECT symbols_fts.rowid FROM ${picks} pc CROSS JOIN symbols_fts WHERE pc.crowded AND symbols_fts MATCH coalesce(pc.phrase, '""')
      UNION
-     SELECT s.rowid FROM ${picks} pc CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = pc.ref WHERE pc.crowded
+     SELECT s.rowid FROM ${picks} pc CROSS JOIN symbols s ON s.project_id = ${project} AND s.name = pc.ref WHERE pc.crowded
      UNION
      SELECT s.rowid FROM ${picks} pc
-       CROSS JOIN files fl ON fl.project_id = ?1 AND ${ownerFileSql('fl.path', 'pc.owner')}
-       CROSS JOIN symbols s ON s.project_id = ?1 AND s.id >= fl.path || '::' || pc.member || '#' AND s.id < fl.path || '::' || pc.member || '$'
+       CROSS JOIN files fl ON fl.project_id = ${project} AND ${ownerFileSql('fl.path', 'pc.owner')}
+       CROSS JOIN symbols s ON s.project_id = ${project} AND s.id >= fl.path || '::' || pc.member || '#' AND s.id < fl.path || '::' || pc.member || '$'
        WHERE pc.crowded AND pc.owner IS NOT NULL`;
 }
 

@@ -20,6 +20,7 @@
  */
 import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
 import { isPunctuatedName, lastPart, splitQualified } from '../util/qualified-ref';
+import { crowdedSql, namePick, ownerFileSql } from './name-pick';
 
 /** Kind weights (after zoekt's symbol-kind factors): what a searcher most likely means by a name. */
 export const KIND_WEIGHTS: Readonly<Record<SymbolKind, number>> = {
@@ -181,18 +182,58 @@ export function scoreSql(r: NameRank | null, relevance: string): SqlPart {
   };
 }
 
+/** A condition over `s` and the FROM clause that reads its rows: the table, or a member's candidate rowids. */
+export type NamedPart = SqlPart & { from: SqlPart };
+
+const FROM_SYMBOLS: SqlPart = { sql: 'FROM symbols s', params: [] };
+
 /**
  * Candidates the full-text match cannot see: for `pkg.Func` / `module.func`,
  * top-level definitions qualified by their folder or file rather than by a
- * parent symbol; for an operator or punctuated name, every definition of it. A condition over `s` that seeks the name index; null when
- * the query needs none.
+ * parent symbol; for an operator or punctuated name, every definition of it. A condition over `s` that seeks the name
+ * index, with the FROM clause to read it from; null when the query needs none. A member's rows are read from the
+ * rowids its NamePick finds (name-pick.ts pickRowsSql): for a crowded name (`Driver.constructor` among a thousand
+ * constructors) through the search index and the owner's files, not every symbol of the name.
  */
-export function namedCandidates(r: NameRank | null): SqlPart | null {
+export function namedCandidates(r: NameRank | null, projectId: string): NamedPart | null {
   if (!r || r.prefix) return null;
   // Operators and punctuated names (`==`, `valid?`): full-text search splits them into nothing or
   // into common words, so every definition of that exact name comes from the name index.
-  if (isPunctuatedName(r.name)) return { sql: 's.name = ?', params: [r.name] };
+  if (isPunctuatedName(r.name)) return { sql: 's.name = ?', params: [r.name], from: FROM_SYMBOLS };
   if (r.owner === null || !r.pathOwner) return null;
   const exact = exactMember({ ...r, owner: r.owner }, false);
-  return { sql: `s.name = ? AND ${exact.sql}`, params: [r.name, ...exact.params] };
+  const rows = memberRowsSql({ ...r, owner: r.owner }, projectId);
+  return {
+    sql: `s.name = ? AND ${exact.sql}`,
+    params: [r.name, ...exact.params],
+    from: rows ? { sql: `FROM (${rows.sql}) nr CROSS JOIN symbols s ON s.rowid = nr.rid`, params: rows.params } : FROM_SYMBOLS,
+  };
+}
+
+/**
+ * Rowids of project `projectId` holding every symbol exactMember keeps for `owner.name` (with `pathOwner`), and
+ * others: the symbols named `name`, or, when the name is crowded (name-pick.ts CROWDED_NAME: `Driver.constructor`
+ * among a thousand constructors), those whose qualified name the search index finds holding `owner.name` and the
+ * top-level `name`s of the files the owner names (as pickRowsSql reads a NamePick's; exactMember wants the name
+ * itself, never `owner.name`). Null when that pick does not split the name as the rank does.
+ */
+function memberRowsSql(r: NameRank & { owner: string }, projectId: string): SqlPart | null {
+  const pick = namePick(`${r.owner}.${r.name}`);
+  if (pick.member !== r.name || pick.owner !== lastPart(r.owner) || pick.dotted !== `${r.owner}.${r.name}` || pick.phrase === null) return null;
+  const values = { project: projectId, member: pick.member, owner: pick.owner, phrase: pick.phrase };
+  const named = 'SELECT count(*) FROM symbols c WHERE c.project_id = $$project AND c.name = $$member';
+  // Whether the name is crowded, worked out once (`k`, one row, the outer loop of each way: its test skips the way's
+  // loop when the way is not the one).
+  const sql = `WITH k AS MATERIALIZED (SELECT ${crowdedSql(`(${named})`, '$$owner', '$$project')} AS crowded)
+    SELECT s.rowid AS rid FROM k CROSS JOIN symbols s ON s.project_id = $$project AND s.name = $$member WHERE NOT k.crowded
+    UNION ALL
+    SELECT rid FROM (
+      SELECT symbols_fts.rowid AS rid FROM k CROSS JOIN symbols_fts WHERE k.crowded AND symbols_fts MATCH $$phrase
+      UNION SELECT s.rowid FROM k CROSS JOIN files fl ON fl.project_id = $$project AND ${ownerFileSql('fl.path', '$$owner')}
+        CROSS JOIN symbols s ON s.project_id = $$project AND s.id >= fl.path || '::' || $$member || '#' AND s.id < fl.path || '::' || $$member || '$'
+        WHERE k.crowded
+    )`;
+  // Written with named markers, then made positional in text order (the statement's builder numbers them).
+  const params: unknown[] = [];
+  return { sql: sql.replace(/\$\$(project|member|owner|phrase)\b/g, (_, k: keyof typeof values) => (params.push(values[k]), '?')), params };
 }

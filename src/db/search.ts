@@ -11,7 +11,7 @@ import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
 export { pathConditions, type PathFilter } from './path-filter';
-import { namePrefixSql, nameRankOf, namedCandidates, scoreSql, type NameRank, type SqlPart } from './search-rank';
+import { namePrefixSql, nameRankOf, namedCandidates, scoreSql, type NamedPart, type NameRank, type SqlPart } from './search-rank';
 import { extractionGapsQuery, type ExtractionGapQuestion } from './extraction-gaps';
 import { symbolInPathRangeSql } from './symbol-range';
 
@@ -417,7 +417,7 @@ function hitsExist(match: string, f: SymbolFilters, rank: NameRank | null): SqlP
   const named = namedWhere(match, f, rank);
   const fts = `EXISTS (SELECT 1 ${FROM} WHERE ${w.sql})`;
   if (!named) return { sql: fts, params: w.params };
-  return { sql: `(${fts} OR EXISTS (SELECT 1 FROM symbols s WHERE ${named.sql}))`, params: [...w.params, ...named.params] };
+  return { sql: `(${fts} OR EXISTS (SELECT 1 ${named.from.sql} WHERE ${named.sql}))`, params: [...w.params, ...named.from.params, ...named.params] };
 }
 
 function where(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart {
@@ -431,15 +431,15 @@ function where(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRan
  * Hits of the name index the full-text match does not hold (`pkg.Func`:
  * a top-level Func in folder pkg; `==`: an operator method): a WHERE over `s`, or null.
  */
-function namedWhere(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): SqlPart | null {
-  const named = namedCandidates(rank);
+function namedWhere(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: NameRank | null): NamedPart | null {
+  const named = namedCandidates(rank, f.projectId);
   if (!named) return null;
   const params: unknown[] = [...named.params];
   const cond = [named.sql, ...filterConditions(f, params)];
   const m = matchOperand(match, f, rank);
   cond.push(`NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ${m.sql} AND symbols_fts.rowid = s.rowid)`);
   params.push(...m.params);
-  return { sql: cond.join(' AND '), params };
+  return { sql: cond.join(' AND '), params, from: named.from };
 }
 
 // The FTS table drives the join (CROSS JOIN pins the order): one MATCH, then a rowid lookup per hit.
@@ -523,8 +523,8 @@ function hitsQuery(match: SearchMatch | ChosenMatch, f: SymbolFilters, rank: Nam
   if (named) {
     // Found by name only: no bm25, so the lowest relevance of its tier.
     const namedScore = scored ? scoreSql(rank, '0') : { sql: '', params: [] };
-    sql += ` UNION ALL SELECT ${HIT_COLUMNS}${scored ? `, ${namedScore.sql} AS score` : ''} FROM symbols s WHERE ${named.sql}`;
-    params.push(...namedScore.params, ...named.params);
+    sql += ` UNION ALL SELECT ${HIT_COLUMNS}${scored ? `, ${namedScore.sql} AS score` : ''} ${named.from.sql} WHERE ${named.sql}`;
+    params.push(...namedScore.params, ...named.from.params, ...named.params);
   }
   return { sql, params, compound: named !== null };
 }
@@ -607,8 +607,8 @@ export function countQuery(match: SearchMatch, f: SymbolFilters, rank: NameRank 
   const fts = `SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${w.sql}`;
   if (!named) return { sql: fts, params: w.params };
   return {
-    sql: `SELECT sum(n) AS n, max(best) AS best FROM (${fts} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${named.sql})`,
-    params: [...w.params, ...named.params],
+    sql: `SELECT sum(n) AS n, max(best) AS best FROM (${fts} UNION ALL SELECT count(*) AS n, max(s.confidence) AS best ${named.from.sql} WHERE ${named.sql})`,
+    params: [...w.params, ...named.from.params, ...named.params],
   };
 }
 
@@ -825,12 +825,12 @@ function relaxedCounts(match: string, f: SymbolFilters, relaxations: readonly Sy
   // around the count), or with the name index's candidates added for the relaxations (a prefix row's match is a
   // prefix, which names no definition).
   let counted = `(SELECT json_array(count(*), max(s.confidence)) ${FROM} WHERE ${where})`;
-  const named = relaxations.length ? namedCandidates(rank) : null;
+  const named = relaxations.length ? namedCandidates(rank, f.projectId) : null;
   if (named) {
-    params.push(...named.params);
+    params.push(...named.from.params, ...named.params);
     const cond = `rx.relax AND ${named.sql} AND ${conditions(params)} AND NOT EXISTS (SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH rx.match AND symbols_fts.rowid = s.rowid)`;
     counted = `(SELECT json_array(n, best) FROM (SELECT sum(n) AS n, max(best) AS best FROM (SELECT count(*) AS n, max(s.confidence) AS best ${FROM} WHERE ${where}
-      UNION ALL SELECT count(*) AS n, max(s.confidence) AS best FROM symbols s WHERE ${cond})))`;
+      UNION ALL SELECT count(*) AS n, max(s.confidence) AS best ${named.from.sql} WHERE ${cond})))`;
   }
   params.push(JSON.stringify(rows));
   // The prefix rows (relax 0) are left out of the list, not counted, unless nothing of the project matches `match`.

@@ -235,6 +235,18 @@ describe('a crowded member name', () => {
     expect(carried.map((r) => r.id).sort()).toEqual([...expected].sort());
   });
 
+  it.each([
+    ['tasks.run', 'tasks/run.ts::run#Function'],
+    ['queue.run', 'z/queue.ts::run#Function'],
+    ['Job.run', 'z/job.ts::Job.run#Method'],
+    ['Worker.run', 'z/worker.py::Worker.run#Method'],
+  ])('search %s finds %s among the crowded runs, as its only definition of that name', async (query, id) => {
+    const r = await rest('search', { project: 'named-lookups-crowded-member', query });
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const ids = r.body.result.results.map((h: { id: string }) => h.id);
+    expect(ids[0], JSON.stringify(ids)).toBe(id);
+  });
+
   it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
     const { d1, seen } = recording();
     await symbolsByNames(d1, crowded, [namePick('Job.run')], []);
