@@ -270,24 +270,32 @@ export async function fileSymbols(d1: D1Database, projectId: string, path: strin
 /**
  * The symbols of the files most likely to hold a name's definition, as
  * fileSymbols orders them within each file (by file, then as fileSymbols):
- * the first `files` files defining one of `names`, non-test and exported
- * definitions first. Sent with the name lookup, it saves the round trip of
- * reading the chosen definition's file afterwards when it is one of these.
+ * the first `files` files holding a symbol one of `picks` may match (name-pick.ts: a crowded member's through its
+ * indexes, not every symbol of the name), the best kind of match first, then non-test and exported definitions, then
+ * path, as the name's resolution prefers them. Sent with the name lookup, it saves the round trip of reading the
+ * chosen definition's file afterwards when it is one of these.
  */
-export async function likelyFileSymbols(d1: D1Database, projectId: string, names: readonly string[], files: number): Promise<SymbolRow[]> {
+export async function likelyFileSymbols(d1: D1Database, projectId: string, picks: readonly NamePick[], files: number): Promise<SymbolRow[]> {
+  const names = [...new Set(picks.flatMap((p) => p.names))];
   if (names.length === 0) return [];
   return allRows<SymbolRow>(
     d1
       .prepare(
         // Each chosen file's symbols are one range of the id index (src/db/symbol-range.ts).
-        `SELECT ${select(false)} FROM (
-           SELECT c.file_path AS file FROM json_each(?2) j CROSS JOIN symbols c ON c.project_id = ?1 AND c.name = j.value
-           GROUP BY c.file_path ORDER BY min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3) lf
+        `WITH ${picksCte('pc', 'json_each(?4) pj')}
+         SELECT ${select(false)} FROM (
+           SELECT c.file_path AS file FROM (
+             SELECT c.file_path, c.is_test, c.is_exported,
+               (SELECT min(${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' }, 'c')}) FROM pc p) AS q
+             FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols c ON c.rowid = r.rid
+             WHERE c.project_id = ?1 AND c.name IN (SELECT value FROM json_each(?2))
+           ) c WHERE c.q < 4
+           GROUP BY c.file_path ORDER BY min(c.q), min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3) lf
          CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'lf.file')}
          ${joins(false)}
          ORDER BY s.file_path, s.start_byte, s.end_byte DESC, s.rowid`,
       )
-      .bind(projectId, JSON.stringify(names), files),
+      .bind(projectId, JSON.stringify(names), files, JSON.stringify(picks)),
   );
 }
 

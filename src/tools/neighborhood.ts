@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { nameCandidates, parseSymbolId, parseSymbolRef } from '../symbols/symbol-id';
+import { parseSymbolId, parseSymbolRef } from '../symbols/symbol-id';
+import { namePick } from '../db/name-pick';
 import { fileSizes } from '../db/graph';
 import { fileSymbols, likelyFileSymbols, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
@@ -73,7 +74,7 @@ export const neighborhoodTool = defineTool({
     const fileFacts = (path: string) => Promise.all([fileSymbols(ctx.db, project.id, path), fileSizes(ctx.db, project.id, [path])]);
     const early = named ? fileFacts(named) : null;
     early?.catch(() => undefined);
-    const likely = args.name === undefined ? null : likelyFileSymbols(ctx.db, project.id, nameCandidates(parseSymbolRef(args.name).name), LIKELY_FILES);
+    const likely = args.name === undefined ? null : likelyFileSymbols(ctx.db, project.id, [namePick(parseSymbolRef(args.name).name)], LIKELY_FILES);
     likely?.catch(() => undefined);
     const target = await resolveTarget(ctx, 'neighborhood', project, { id: args.id, name: args.name }, { limit: args.limit });
     if (!target) return empty;

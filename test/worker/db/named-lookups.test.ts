@@ -247,6 +247,15 @@ describe('a crowded member name', () => {
     expect(ids[0], JSON.stringify(ids)).toBe(id);
   });
 
+  it.each(['Job.run', 'jobs.Job.run', 'Worker.run', 'queue.run'])('neighborhood %s reads the chosen file with the look-up: one round trip', async (name) => {
+    // The files read ahead are those the name's pick may match, best kind of match first: the chosen one's is among them.
+    const r = await rest('neighborhood', { project: 'named-lookups-crowded-member', name });
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    expect(Number(r.res.headers.get('x-pincher-d1-round-trips'))).toBe(1);
+    const warm = await rest('neighborhood', { project: 'named-lookups-crowded-member', name });
+    expect(warm.body.result).toEqual(r.body.result);
+  });
+
   it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
     const { d1, seen } = recording();
     await symbolsByNames(d1, crowded, [namePick('Job.run')], []);

@@ -4,6 +4,7 @@ import { commitStatements } from '../../../src/db/index-store';
 import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted } from '../../../src/db/resolution';
 import { scipTargets } from '../../../src/db/scip';
 import { fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
+import { namePick } from '../../../src/db/name-pick';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../src/version';
 import { DB, FILES, indexProject, rest } from '../graph/support';
@@ -79,7 +80,7 @@ describe('symbols by file seek the id index', () => {
 
   it('reads the symbols of the files most likely to define a name (neighborhood by name) through one id range per file', async () => {
     const { d1, seen } = recording();
-    const rows = await likelyFileSymbols(d1, project.id, ['query', 'Users'], 3);
+    const rows = await likelyFileSymbols(d1, project.id, [namePick('query'), namePick('Users')], 3);
     expect([...new Set(rows.map((r) => r.file_path))].sort()).toEqual(['src/api/users.ts', 'src/core/db.ts']);
     expect(rows.filter((r) => r.file_path === 'src/core/db.ts').map((r) => r.id)).toEqual((await fileSymbols(DB, project.id, 'src/core/db.ts')).map((r) => r.id));
     expectRangeSeeks(await symbolPlans(seen), 1);
