@@ -192,8 +192,8 @@ const FROM_SYMBOLS: SqlPart = { sql: 'FROM symbols s', params: [] };
  * top-level definitions qualified by their folder or file rather than by a
  * parent symbol; for an operator or punctuated name, every definition of it. A condition over `s` that seeks the name
  * index, with the FROM clause to read it from; null when the query needs none. A member's rows are read from the
- * rowids its NamePick finds (name-pick.ts pickRowsSql): for a crowded name (`Driver.constructor` among a thousand
- * constructors) through the search index and the owner's files, not every symbol of the name.
+ * rowids memberRowsSql gives: for a crowded name (`Driver.constructor` among a thousand constructors) through the
+ * search index and the owner's files, not every symbol of the name.
  */
 export function namedCandidates(r: NameRank | null, projectId: string): NamedPart | null {
   if (!r || r.prefix) return null;
