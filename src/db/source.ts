@@ -128,12 +128,31 @@ export async function symbolsByNames(
   plain: readonly string[],
   opts: { path?: string; limit?: number; plainFiles?: readonly string[] } = {},
 ): Promise<SymbolRow[]> {
+  return namedLookup<SymbolRow>(d1, projectId, picks, plain, opts, select(false));
+}
+
+/** A symbol as a name's resolution reads it (resolveRef and its order), without what an answer shows. */
+export type NamedRow = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'start_line' | 'end_line' | 'start_byte' | 'is_test' | 'is_exported'>;
+
+/** symbolsByNames' rows with only what resolving a name reads: a common bare name's hundreds of rows, narrow. */
+export async function namedRowsByNames(d1: D1Database, projectId: string, picks: readonly NamePick[], opts: { path?: string } = {}): Promise<NamedRow[]> {
+  return namedLookup<NamedRow>(d1, projectId, picks, [], opts, 's.id, s.file_path, s.name, s.qualified_name, s.start_line, s.end_line, s.start_byte, s.is_test, s.is_exported');
+}
+
+async function namedLookup<T>(
+  d1: D1Database,
+  projectId: string,
+  picks: readonly NamePick[],
+  plain: readonly string[],
+  opts: { path?: string; limit?: number; plainFiles?: readonly string[] },
+  columns: string,
+): Promise<T[]> {
   const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
   const words = [...new Set(plain)];
   // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
   // symbols are not all read), the plain names' symbols as narrow rows ranked per name; the kept rows' columns last.
-  return allRows<SymbolRow>(
+  return allRows<T>(
     d1
       .prepare(
         // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
@@ -153,7 +172,7 @@ export async function symbolsByNames(
            SELECT w.rid FROM w WHERE w.nr = 1
              OR EXISTS (SELECT 1 FROM json_each(?7) b WHERE w.file_path = b.value OR substr(w.file_path, -length(b.value) - 1) = '/' || b.value)
          )
-         SELECT ${select(false)} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
+         SELECT ${columns} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,
       )
       .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(words), JSON.stringify(picks), JSON.stringify(opts.plainFiles ?? [])),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
 import { tokensOf } from '../envelope/tokens';
-import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames, type RefRow, type SymbolRow } from '../db/source';
+import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, namedRowsByNames, type RefRow, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import type { ProjectRow } from '../db/projects';
 import { startNearestNames } from './nearest-names';
@@ -125,7 +125,7 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
   // The symbol the name most likely resolves to comes with the look-up, its source and references with it (one round
   // trip); it is used only when it is the one chosen below. With `@line` the choice is by span: nothing is guessed.
   const [rows, likely] = await Promise.all([
-    symbolsByNames(ctx.db, project.id, [pick], [], { path }),
+    namedRowsByNames(ctx.db, project.id, [pick], { path }),
     ref.line === undefined ? likelyNamedSymbol(ctx.db, project.id, pick, path) : null,
   ]);
   rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
