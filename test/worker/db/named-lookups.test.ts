@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
+import { candidatesByNames, likelyNamedSymbol, namedRowsByNames, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
 import { CROWDED_NAME, NAME_ROWS, namePick } from '../../../src/db/name-pick';
 import { resolveRef } from '../../../src/symbols/resolve';
 import { parseSymbolRef } from '../../../src/symbols/symbol-id';
@@ -254,6 +254,13 @@ describe('a crowded member name', () => {
     expect(Number(r.res.headers.get('x-pincher-d1-round-trips'))).toBe(1);
     const warm = await rest('neighborhood', { project: 'named-lookups-crowded-member', name });
     expect(warm.body.result).toEqual(r.body.result);
+  });
+
+  it.each(['run', 'Job.run', 'tasks.run', 'R7.run'])('namedRowsByNames gives symbolsByNames’ rows, narrow: %s', async (name) => {
+    const wide = await symbolsByNames(DB, crowded, [namePick(name)], []);
+    const narrow = await namedRowsByNames(DB, crowded, [namePick(name)]);
+    expect(narrow).toEqual(wide.map((r) => ({ id: r.id, file_path: r.file_path, name: r.name, qualified_name: r.qualified_name, start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, is_test: r.is_test, is_exported: r.is_exported })));
+    expect(narrow.length).toBeGreaterThan(0);
   });
 
   it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
