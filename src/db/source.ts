@@ -139,6 +139,7 @@ export async function namedRowsByNames(d1: D1Database, projectId: string, picks:
   return namedLookup<NamedRow>(d1, projectId, picks, [], opts, 's.id, s.file_path, s.name, s.qualified_name, s.start_line, s.end_line, s.start_byte, s.is_test, s.is_exported');
 }
 
+/** symbolsByNames' statement, reading `columns` (over `s` and its file `f`) of the rows it keeps. */
 async function namedLookup<T>(
   d1: D1Database,
   projectId: string,
