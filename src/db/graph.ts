@@ -19,7 +19,7 @@
  */
 import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
-import { resolveRef } from '../symbols/resolve';
+import { resolutionOrder, resolveRef } from '../symbols/resolve';
 import { parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
@@ -617,7 +617,7 @@ export interface NameResolution {
 export async function resolveSymbolName(d1: D1Database, projectId: string, text: string, opts: { path?: string; limit?: number } = {}): Promise<NameResolution> {
   const ref = parseSymbolRef(text);
   const rows = await symbolsByNames(d1, projectId, [namePick(ref.name)], [], { path: opts.path });
-  rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  rows.sort(resolutionOrder);
   const { chosen, matches } = resolveRef(rows, ref);
   const limit = opts.limit ?? 10;
   return { chosen, alternatives: matches.filter((m) => m !== chosen).slice(0, Math.max(0, limit - 1)) };

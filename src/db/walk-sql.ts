@@ -166,7 +166,5 @@ const ROOT_ROWS = `SELECT NULL, 0, 2 AS t, j.key, NULL, NULL, s.id, s.file_path,
      FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value
      JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path`;
 
-export type { NamePick } from './name-pick';
-
 /** The id a name resolves to (name-pick.ts), ?2 its NamePick as JSON. Columns `id, k`. */
 const NAME_PICK = namePickSql();

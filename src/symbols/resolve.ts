@@ -9,6 +9,17 @@ interface Named {
   file_path?: string;
 }
 
+/**
+ * The order a name's matches are given to resolveRef in, so that within a kind of match the choice is non-test,
+ * then exported, then path (locale order) and position.
+ */
+export function resolutionOrder(
+  a: { is_test: number; is_exported: number; file_path: string; start_byte: number },
+  b: { is_test: number; is_exported: number; file_path: string; start_byte: number },
+): number {
+  return a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte;
+}
+
 export interface RefMatch<T> {
   /** The symbol the reference resolves to, if any. */
   chosen: T | null;

@@ -14,7 +14,7 @@ import { edgeKinds } from '../extract/reference-kinds';
 import { normaliseRepoPath } from './read/files';
 import { lookupIds } from './read/lookup';
 import { startExtractionGaps } from './extraction-gaps';
-import { refLabels, resolveRef } from '../symbols/resolve';
+import { refLabels, resolutionOrder, resolveRef } from '../symbols/resolve';
 import { parseSymbolRef } from '../symbols/symbol-id';
 import { namePick } from '../db/name-pick';
 import { lookupOrExplain } from './read/unresolved';
@@ -128,7 +128,7 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
     namedRowsByNames(ctx.db, project.id, [pick], { path }),
     ref.line === undefined ? likelyNamedSymbol(ctx.db, project.id, pick, path) : null,
   ]);
-  rows.sort((a, b) => a.is_test - b.is_test || b.is_exported - a.is_exported || a.file_path.localeCompare(b.file_path) || a.start_byte - b.start_byte);
+  rows.sort(resolutionOrder);
   const { chosen, matches } = resolveRef(rows, ref);
   if (chosen) {
     if (ref.line === undefined && matches.length > 1) {
