@@ -63,6 +63,11 @@ export interface PickParts {
   owner: string;
 }
 
+/** The parts of a row of picksCte aliased `alias` (its columns `ref`, `dotted`, `member`, `owner`). */
+export function pickColumns(alias: string): PickParts {
+  return { ref: `${alias}.ref`, dotted: `${alias}.dotted`, member: `${alias}.member`, owner: `${alias}.owner` };
+}
+
 /** The parts of the NamePick JSON value `p` (an SQL expression), read from the JSON where they are used. */
 export function pickFromJson(p: string): PickParts {
   return { ref: `(${p} ->> '$.ref')`, dotted: `(${p} ->> '$.dotted')`, member: `(${p} ->> '$.member')`, owner: `(${p} ->> '$.owner')` };

@@ -15,7 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
-import { NAME_ROWS, nameQualitySql, namePickSql, pickRowsSql, picksCte, type NamePick } from './name-pick';
+import { NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
@@ -168,7 +168,7 @@ async function namedLookup<T>(
          k(rid) AS (
            SELECT s.rowid FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols s ON s.rowid = r.rid
            WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
-             AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' })} < 4)
+             AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql(pickColumns('p'))} < 4)
            UNION
            SELECT w.rid FROM w WHERE w.nr = 1
              OR EXISTS (SELECT 1 FROM json_each(?7) b WHERE w.file_path = b.value OR substr(w.file_path, -length(b.value) - 1) = '/' || b.value)
@@ -306,7 +306,7 @@ export async function likelyFileSymbols(d1: D1Database, projectId: string, picks
          SELECT ${select(false)} FROM (
            SELECT c.file_path AS file FROM (
              SELECT c.file_path, c.is_test, c.is_exported,
-               (SELECT min(${nameQualitySql({ ref: 'p.ref', dotted: 'p.dotted', member: 'p.member', owner: 'p.owner' }, 'c')}) FROM pc p) AS q
+               (SELECT min(${nameQualitySql(pickColumns('p'), 'c')}) FROM pc p) AS q
              FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols c ON c.rowid = r.rid
              WHERE c.project_id = ?1 AND c.name IN (SELECT value FROM json_each(?2))
            ) c WHERE c.q < 4
