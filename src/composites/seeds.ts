@@ -12,6 +12,7 @@
  *    wanted — any word (OR), best first.
  * Within a tier non-test code comes before tests. A symbol is seeded once.
  */
+import { codeUnitOrder } from '../util/order';
 import { pageStatement, translateQuery, type HitPage, type SymbolFilters, type SymbolHitRow } from '../db/search';
 import { fileSymbols, symbolsByNames, type SymbolRow } from '../db/source';
 import { resolveRef } from '../symbols/resolve';
@@ -71,9 +72,8 @@ async function byName(
   const lookup = symbolsByNames(d1, projectId, names.map(namePick), plain, { plainFiles: [...new Set(paths.map((p) => baseName(p.path)))] });
   const [rows, mentionedFiles] = await Promise.all([lookup, files]);
   const mentioned = (r: SymbolRow) => (mentionedFiles.includes(r.file_path) ? 0 : 1);
-  // Paths in byte order, as the lookup ranks a word's symbols.
-  const byPathBytes = (a: SymbolRow, b: SymbolRow) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0);
-  rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || byPathBytes(a, b) || a.start_byte - b.start_byte);
+  // Paths in code-unit order, as the lookup ranks a word's symbols (SQLite's BINARY collation).
+  rows.sort((a, b) => mentioned(a) - mentioned(b) || a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || codeUnitOrder(a.file_path, b.file_path) || a.start_byte - b.start_byte);
   const hits: Seed[] = [];
   const missing: string[] = [];
   names.forEach((name, i) => {

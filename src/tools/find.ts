@@ -1,3 +1,4 @@
+import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
 import { filePage, pathsOrderedAlike, projectFiles, type FileFilter, type ListedFile } from '../db/content';
 import { projectListing, type BaselineProject } from './baseline';
@@ -99,7 +100,7 @@ async function find(args: Args, ctx: ToolContext): Promise<Output> {
   return { files, total: found.total, has_more: hasMore };
 }
 
-const byPath = (a: ListedFile, b: ListedFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byPath = (a: ListedFile, b: ListedFile) => codeUnitOrder(a.path, b.path);
 
 /** Per project generation (its paths are fixed): whether SQLite orders its paths as JavaScript does (pathsOrderedAlike). */
 const orderedAlike = new BoundedMap<string, boolean>(256);

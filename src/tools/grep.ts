@@ -1,3 +1,4 @@
+import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
 import { projectFiles, type CandidateFiles, type CandidatePage, type FileRow } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
@@ -81,7 +82,7 @@ async function grep(args: Args, ctx: ToolContext): Promise<Output> {
   if (!project) return empty;
   const again = (changes: Partial<Args>): Record<string, unknown> => stepArgs({ ...args, project: project.name, ...changes });
 
-  const byPath = (a: FileRow, b: FileRow) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const byPath = (a: FileRow, b: FileRow) => codeUnitOrder(a.path, b.path);
   const files = (under?: string, pathContains?: readonly string[]) => projectFiles(ctx.db, project.id, { under: under || undefined, pathContains }).then((rows) => rows.sort(byPath));
   // Every file of the project, listed only when needed: a full scan, or an empty result to explain.
   let listed: Promise<FileRow[]> | undefined;

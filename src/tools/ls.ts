@@ -1,3 +1,4 @@
+import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
 import { fileAt, folderListing, listingChars, type FileRow, type FolderListing } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
@@ -117,15 +118,14 @@ function tree(listing: Pick<FolderListing, 'files' | 'deeper'>, dir: string, dep
   }
   for (const d of listing.deeper) folder(d.folder.split('/'), d.files);
   const out: Entry[] = [];
-  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const walk = (node: Folder, prefix: string, level: number) => {
-    for (const name of [...node.dirs.keys()].sort(byName)) {
+    for (const name of [...node.dirs.keys()].sort(codeUnitOrder)) {
       const sub = node.dirs.get(name) as Folder;
       const path = prefix ? `${prefix}/${name}` : name;
       out.push({ name, path, type: 'dir', files: sub.count });
       if (level < depth) walk(sub, path, level + 1);
     }
-    for (const f of [...node.files].sort((a, b) => byName(a.name, b.name))) out.push(fileEntry(f.row, f.name));
+    for (const f of [...node.files].sort((a, b) => codeUnitOrder(a.name, b.name))) out.push(fileEntry(f.row, f.name));
   };
   walk(root, dir, 1);
   return out;
