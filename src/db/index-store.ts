@@ -5,6 +5,7 @@
  * References are stored once, in the extraction of each file's content; the
  * `refs` view reads them through the project's files.
  */
+import { fillNameBestSql } from './name-best';
 import { auxiliaryFileSql, auxiliarySql } from './search-rank';
 import { JSON_PARAM_BUDGET } from './json-param';
 import { symbolField } from './extraction-json';
@@ -191,6 +192,8 @@ export function commitStatements(d1: D1Database, p: CommitParams): D1PreparedSta
        SELECT hash, language, extractor_version, corpus, status, reason, message, had_errors,
               symbol_count, ref_count, parse_ms, ${HELD}, refs_json, created_at
        FROM extractions WHERE rowid IN (SELECT e.rowid ${INCOMING}) AND symbol_count > 0 AND symbols_json <> ${HELD}`, 3),
+    // The best symbol of each name the statements above touched (their triggers cleared it): name-best.ts.
+    b(fillNameBestSql('?1', STILL_OPEN), 2),
     d1
       .prepare(
         `UPDATE projects SET generation = generation + 1, indexed_at = ?2, ref = ?3, commit_sha = ?4,

@@ -1,5 +1,6 @@
 import { advanceStatement, cursorHolds, readMoveOrFinished, type MoveRecord, type QueryBudget, type TargetRead } from './move-state';
 import { edgeEndUnusedSql } from './edge-ends';
+import { fillNameBestSql } from './name-best';
 
 /**
  * Copying one project's index from one D1 database to another, and removing
@@ -176,7 +177,9 @@ export async function copyProjectRow(source: D1Database, target: D1Database, rec
   if (!row) return false;
   const spec: TableCopy = { table: 'projects', select: '', page: PAGE_ROWS.narrow };
   const next = { table_index: PROJECT_TABLES.length + 1, after_rowid: 0, copied: { ...rec.copied, projects: 1 } };
-  const results = await budget.batch(target, [...insertStatements(target, spec, [row], cursorHolds(rec)), advanceStatement(target, rec, next, now)]);
+  // The copied symbols' names came in without their best symbol (name-best.ts): worked out here, with the row.
+  const best = target.prepare(fillNameBestSql('?1', cursorHolds(rec))).bind(rec.project_id);
+  const results = await budget.batch(target, [...insertStatements(target, spec, [row], cursorHolds(rec)), best, advanceStatement(target, rec, next, now)]);
   return results[results.length - 1].meta.changes > 0;
 }
 

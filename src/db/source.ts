@@ -17,6 +17,7 @@
 import { allRows } from './client';
 import { NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
+import { NAME_BEST_ORDER } from './name-best';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -116,7 +117,7 @@ export async function symbolsByQualifiedKind(d1: D1Database, projectId: string, 
  * Symbols by name (optionally in one file), for name lookups: those each NamePick in `picks` may match (a kind of
  * match under 4, name-pick.ts: for `Store.load`, the symbols named `load` of qualified name `Store.load`, ending in
  * `.Store.load`, or top-level in a file `Store` names; not every `load`), and for each name of `plain` its best symbol
- * (non-test, not Markdown, exported, then path in byte order and position) with, when `plainFiles` names files (by
+ * (name-best.ts: non-test, not Markdown, exported, then path in byte order and position) with, when `plainFiles` names files (by
  * file name), its symbols in those files. The first `limit` in path order (NAME_ROWS by default): the cap is spent
  * only on symbols a caller may use, so a member of a common name (`Driver.constructor` among a thousand
  * constructors) is never cut off by the others.
@@ -152,26 +153,38 @@ async function namedLookup<T>(
   if (names.length === 0) return [];
   const words = [...new Set(plain)];
   // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
-  // symbols are not all read), the plain names' symbols as narrow rows ranked per name; the kept rows' columns last.
+  // symbols are not all read); a plain word's best symbol as `symbol_names` holds it (name-best.ts; ranked here only
+  // when not worked out, or in one file) and its symbols in the files named like the task's paths through those
+  // files' id ranges, so a word with a thousand symbols is not read whole; the kept rows' columns last.
   return allRows<T>(
     d1
       .prepare(
         // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
         `WITH ${picksCte('pc', 'json_each(?6) pj')},
-         w AS MATERIALIZED (
-           SELECT s.rowid AS rid, s.file_path AS file_path, row_number() OVER (
-               PARTITION BY s.name ORDER BY s.is_test, s.language = 'markdown', s.is_exported DESC, s.file_path, s.start_byte) AS nr
-           FROM json_each(?5) j
-           CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = j.value ${joins(false)}
-           WHERE ?3 IS NULL OR s.file_path = ?3
+         wn AS MATERIALIZED (
+           SELECT j.value AS name, CASE WHEN ?3 IS NULL THEN n.best END AS best
+           FROM json_each(?5) j CROSS JOIN symbol_names n ON n.project_id = ?1 AND n.name = j.value
+         ),
+         w(rid) AS (
+           SELECT best FROM wn WHERE best IS NOT NULL
+           UNION ALL
+           SELECT rid FROM (
+             SELECT s.rowid AS rid, row_number() OVER (PARTITION BY s.name ORDER BY ${NAME_BEST_ORDER('s')}) AS nr
+             FROM wn CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = wn.name ${joins(false)}
+             WHERE wn.best IS NULL AND (?3 IS NULL OR s.file_path = ?3)
+           ) WHERE nr = 1
+           UNION ALL
+           SELECT s.rowid FROM json_each(?7) b
+             CROSS JOIN files fl ON fl.project_id = ?1 AND instr(fl.path, b.value) > 0 AND (fl.path = b.value OR substr(fl.path, -length(b.value) - 1) = '/' || b.value)
+             CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
+           WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)
          ),
          k(rid) AS (
            SELECT s.rowid FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols s ON s.rowid = r.rid
            WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
              AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql(pickColumns('p'))} < 4)
            UNION
-           SELECT w.rid FROM w WHERE w.nr = 1
-             OR EXISTS (SELECT 1 FROM json_each(?7) b WHERE w.file_path = b.value OR substr(w.file_path, -length(b.value) - 1) = '/' || b.value)
+           SELECT rid FROM w
          )
          SELECT ${columns} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,

@@ -122,7 +122,11 @@ describe('symbols by file seek the id index', () => {
     commitStatements(d1, { projectId: project.id, uploadId: upload.id, extractorVersion: EXTRACTOR_VERSION, schemaVersion: SCHEMA_VERSION, ref: null, commitSha: null, now: Date.now() });
     const plans = await symbolPlans(seen);
     // The old symbols' signatures; the held extractions' JSON rebuilt from a holder's rows; the delete of the changed files' rows.
-    const byFile = plans.filter((p) => /file_path/.test(p.sql) && !/\bINSERT INTO\b/.test(p.sql));
+    const byFile = plans.filter((p) => /file_path/.test(p.sql) && !/\bINSERT INTO\b/.test(p.sql) && !/^UPDATE symbol_names/.test(p.sql));
+    // Each name's best symbol (name-best.ts), worked out by the name index for the names the commit cleared.
+    const best = plans.filter((p) => /^UPDATE symbol_names/.test(p.sql));
+    expect(best).toHaveLength(1);
+    expect(best[0].plan.some((d) => /SEARCH s USING INDEX symbols_name \(project_id=\? AND name=\?\)/.test(d)), best[0].plan.join(' | ')).toBe(true);
     expect(byFile.map((p) => p.sql.slice(0, 30))).toEqual(['SELECT file_path, id || char(9', 'UPDATE extractions SET symbols', 'DELETE FROM symbols WHERE rowi']);
     expectRangeSeeks(byFile, 3);
     // The rest (the insert from extractions, the project's counts) read no symbols by file.

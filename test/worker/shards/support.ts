@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { push, request, type Json } from '../upload/support';
 import { moveStep, type MoveStepAnswer } from '../../../src/shards/move';
 import { PROJECT_TABLES } from '../../../src/db/project-copy';
+import { expectNameBests } from '../name-best-support';
 
 export { env, type Json };
 
@@ -66,6 +67,8 @@ export async function expectMovedIntact(name: string, from: number, to: number, 
   expect(held.length).toBeGreaterThan(0);
   expect(held).toEqual(await names(to, 'SELECT DISTINCT name FROM symbols WHERE project_id = ?1 ORDER BY name'));
   expect(await names(from, 'SELECT name FROM symbol_names WHERE project_id = ?1')).toEqual([]);
+  // Each name's best symbol, worked out again on the new shard for the rowids its copies were given there.
+  await expectNameBests(SHARDS[to], id);
 }
 
 export interface Cursor {
