@@ -1,4 +1,4 @@
-/** A symbol name of a project with one of its ids (the first by path and position). */
+/** A symbol name of a project with one of its ids (NearSymbol: the nearest to where it was asked, else the least). */
 import { allRows } from './client';
 import type { NearestBounds } from '../util/did-you-mean';
 import { nameCandidates as storedNames, type ParsedId } from '../symbols/symbol-id';
@@ -30,6 +30,17 @@ export function notMovedSql(m: MovedSymbol, projectId: string, bind: (value: unk
     WHERE ${inAnotherFileSql('x.id', bind(m.path))})`;
 }
 
+/**
+ * Where the name that resolved to nothing was asked: the file of the id and the owner of the qualified name it spelled
+ * (`Locator` of `Locator.getSystemd`). A candidate name's id is then its symbol in that file and owner, else in that
+ * file, else of that owner, else the least: the one the caller most likely meant, not another class's member of the
+ * same name.
+ */
+export interface NearSymbol {
+  path?: string | null;
+  parent?: string | null;
+}
+
 /** Candidate rows read per look-up; the ranking happens in JavaScript (util/did-you-mean). */
 const CANDIDATES = 2000;
 
@@ -59,6 +70,7 @@ export async function nameCandidates(
   name: string,
   bounds: NearestBounds | null = null,
   unlessMoved: MovedSymbol | null = null,
+  asked: NearSymbol | null = null,
 ): Promise<NamedSymbol[]> {
   const n = name.toLowerCase().replace(/[%_\\]/g, '');
   if (n.length < 2) return [];
@@ -74,11 +86,17 @@ export async function nameCandidates(
     const bind = (value: unknown) => `?${9 + moved.push(value)}`;
     names = `(SELECT 1 WHERE ${notMovedSql(unlessMoved, projectId, bind)}) g CROSS JOIN symbol_names`;
   }
+  // `+s.id`: the name's rows are found through the name index (on id's own index SQLite would walk every id).
+  const at = (value: unknown) => `?${9 + moved.push(value)}`;
+  const id =
+    asked && (asked.path || asked.parent)
+      ? `(SELECT s.id FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name
+          ORDER BY s.file_path = ${at(asked.path ?? null)} DESC, coalesce(s.parent = ${at(asked.parent ?? null)}, 0) DESC, +s.id LIMIT 1)`
+      : '(SELECT MIN(+s.id) FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name)';
   return allRows<NamedSymbol>(
     d1
       .prepare(
-        // `+s.id`: the id is the least of the name's rows, found through the name index (on id's own index SQLite would walk every id).
-        `SELECT n.name AS name, (SELECT MIN(+s.id) FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name) AS id
+        `SELECT n.name AS name, ${id} AS id
          FROM (SELECT name FROM ${names}
                WHERE project_id = ?1 AND (name LIKE ?2 OR name LIKE ?3 OR name LIKE ?4)${near}
                ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n

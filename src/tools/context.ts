@@ -4,7 +4,7 @@ import { tokensOf } from '../envelope/tokens';
 import { candidatesByNames, likelyNamedSymbol, refsOfSymbol, symbolsByIds, namedRowsByNames, type RefRow, type SymbolRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import type { ProjectRow } from '../db/projects';
-import { startNearestNames } from './nearest-names';
+import { ownerOf, startNearestNames } from './nearest-names';
 import { explainNoSymbols } from './no-symbols';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -149,7 +149,7 @@ async function idForName(ctx: ToolContext, project: ProjectRow, name: string, pa
   for (const m of matches.slice(0, 3)) ctx.meta.next('context', { project: project.name, id: m.id }, `context of ${m.id}`);
   const bare = ref.name.split(/\.| > /).pop() ?? ref.name;
   // Both recoveries are asked at once (one round trip); their steps are written in this order.
-  const near = matches.length ? null : startNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }));
+  const near = matches.length ? null : startNearestNames(ctx, project, ref.name, 'context', (id) => ({ id }), null, { path: path ?? null, parent: ownerOf(ref.name) });
   const gaps = startExtractionGaps(ctx, project, bare, { setEmpty: false, path });
   if (near) await near();
   await gaps();

@@ -8,7 +8,7 @@ import { PincherError } from '../errors';
 import { EDGE_KINDS, calleesOf, callersOf, resolveSymbolName, type GraphNode, type Hop, type WalkDirection } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import type { SymbolRow } from '../db/source';
-import { startNearestNames } from './nearest-names';
+import { ownerOf, startNearestNames } from './nearest-names';
 import { explainNoSymbols } from './no-symbols';
 import { emptyGraphReason, graphCoverage } from '../graph/coverage';
 import type { EdgeKind } from '../graph/types';
@@ -140,7 +140,7 @@ export async function resolveTarget(
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);
     // Both recoveries are asked at once (one round trip); their steps are written in this order.
-    const near = alternatives.length ? null : startNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }));
+    const near = alternatives.length ? null : startNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }), null, { parent: ownerOf(name.replace(/@\d+$/, '')) });
     const gaps = startExtractionGaps(ctx, project, bare, { setEmpty: false });
     if (near) await near();
     await gaps();

@@ -1,4 +1,4 @@
-import { nameCandidates, type MovedSymbol } from '../db/names';
+import { nameCandidates, type MovedSymbol, type NearSymbol } from '../db/names';
 import { nearest, nearestBounds } from '../util/did-you-mean';
 import type { ToolContext } from './define';
 
@@ -13,7 +13,9 @@ const OFFERED = 3;
  * trip of whatever else the caller asks for at once), and the steps are
  * written by calling the returned function, in the caller's order; it
  * returns the names offered. With `unlessMoved`, nothing is offered when
- * that symbol has moved (asked alongside the look-up of its moved file).
+ * that symbol has moved (asked alongside the look-up of its moved file). With
+ * `near` (the file and owner the name was asked in), each name offered comes
+ * with its id there when it has one (names.ts NearSymbol).
  *
  * @example
  * const near = startNearestNames(ctx, project, 'lisen', 'context', (id) => ({ id }));
@@ -26,9 +28,10 @@ export function startNearestNames(
   tool: string,
   argsFor: (id: string, name: string) => Record<string, unknown>,
   unlessMoved: MovedSymbol | null = null,
+  near: NearSymbol | null = null,
 ): () => Promise<string[]> {
   const bare = name.replace(/@\d+$/, '').split(/\.| > |::|#/).filter(Boolean).pop()?.trim() || name;
-  const asked = nameCandidates(ctx.db, project.id, bare, nearestBounds(bare), unlessMoved);
+  const asked = nameCandidates(ctx.db, project.id, bare, nearestBounds(bare), unlessMoved, near);
   // A caller that fails before writing the steps never awaits it.
   asked.catch(() => undefined);
   return async () => {
@@ -46,4 +49,12 @@ export function startNearestNames(
     }
     return names;
   };
+}
+
+/** The owner a qualified name spells (`Locator` of `Locator.getSystemd`, `a.b` of `a.b.c`, `T` of `T::m`), null for a bare name. */
+export function ownerOf(qualified: string): string | null {
+  const name = qualified.replace(/@\d+$/, '');
+  const seps = ['.', ' > ', '::', '#'].map((sep) => name.lastIndexOf(sep));
+  const cut = Math.max(...seps);
+  return cut > 0 ? name.slice(0, cut) : null;
 }

@@ -1,7 +1,7 @@
 import { fileMeta, symbolsByNames } from '../../db/source';
 import type { ToolContext } from '../define';
 import { startExtractionGaps } from '../extraction-gaps';
-import { startNearestNames } from '../nearest-names';
+import { ownerOf, startNearestNames } from '../nearest-names';
 import { explainNoSymbols, holdsNoSymbols } from '../no-symbols';
 import { lookupIds, type IdLookup } from './lookup';
 import type { ProjectRow } from '../../db/projects';
@@ -56,7 +56,7 @@ export function startUnresolvedId(ctx: ToolContext, project: ProjectRow, id: str
   const qualified = parsed?.qualifiedName ?? (path ? id.slice(path.length + 2).replace(/#[^#]*$/, '') : undefined);
   const relocated = path && qualified ? symbolsByNames(ctx.db, projectId, [namePick(qualified)], [], { path, limit: 20 }) : Promise.resolve([]);
   const moved = whileMoving && parsed ? movedSymbolOf(parsed) : null;
-  const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }), moved) : null;
+  const near = name ? startNearestNames(ctx, project, name, 'symbol', (found) => ({ id: found }), moved, { path, parent: qualified ? ownerOf(qualified) : null }) : null;
   const file = path ? fileMeta(ctx.db, projectId, path) : Promise.resolve(null);
   const gaps = startExtractionGaps(ctx, project, name || null, { setEmpty: false, unlessMoved: moved });
   // Awaited in turn: one that fails first leaves the others unawaited.

@@ -76,4 +76,17 @@ describe('symbol_names', () => {
     expect(plan.filter((d) => /^(SEARCH|SCAN) s\b/.test(d)), plan.join('\n')).toEqual(['SEARCH s USING INDEX symbols_name (project_id=? AND name=?)']);
     expect(plan.some((d) => /^SCAN/.test(d) && !/SCAN n\b/.test(d)), plan.join('\n')).toBe(false);
   });
+
+  it('asked in a file and owner, reads each kept name\'s ids through the name index too, and never walks the id index', async () => {
+    const id = await pushed('names-plan-near', { 'src/p.ts': fn('listen') + 'export class Box {\n  listen() { return 2; }\n}\n', 'a/q.ts': fn('listen') });
+    const { d1, seen } = recording();
+    const rows = await nameCandidates(d1, id, 'listen', nearestBounds('listen'), null, { path: 'src/p.ts', parent: 'Box' });
+    expect(rows.find((r) => r.name === 'listen')?.id).toBe('src/p.ts::Box.listen#Method');
+    // Without them, the least id of the name.
+    expect((await nameCandidates(DB, id, 'listen', nearestBounds('listen'))).find((r) => r.name === 'listen')?.id).toBe('a/q.ts::listen#Function');
+    const s = seen[0];
+    const plan = (await DB.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).bind(...s.args).all<{ detail: string }>()).results.map((r) => r.detail);
+    expect(plan.filter((d) => /^(SEARCH|SCAN) s\b/.test(d)), plan.join('\n')).toEqual(['SEARCH s USING INDEX symbols_name (project_id=? AND name=?)']);
+    expect(plan.some((d) => /^SCAN/.test(d) && !/SCAN n\b/.test(d)), plan.join('\n')).toBe(false);
+  });
 });
