@@ -79,15 +79,15 @@ export async function nameCandidates(
   // A name holding a character outside printable ASCII is kept: its length and case may fold otherwise in JavaScript.
   const near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
   let names = 'symbol_names';
-  const moved: unknown[] = [];
+  // Parameters past ?9, in the order their placeholders are written: the moved check's, then the asked file's and owner's.
+  const extra: unknown[] = [];
+  const at = (value: unknown) => `?${9 + extra.push(value)}`;
   if (unlessMoved) {
     // The outer loop of the join, one row or none: when the symbol has moved, no name is read at all (as a condition
     // beside the patterns SQLite would test it after them, on every name).
-    const bind = (value: unknown) => `?${9 + moved.push(value)}`;
-    names = `(SELECT 1 WHERE ${notMovedSql(unlessMoved, projectId, bind)}) g CROSS JOIN symbol_names`;
+    names = `(SELECT 1 WHERE ${notMovedSql(unlessMoved, projectId, at)}) g CROSS JOIN symbol_names`;
   }
   // `+s.id`: the name's rows are found through the name index (on id's own index SQLite would walk every id).
-  const at = (value: unknown) => `?${9 + moved.push(value)}`;
   const id =
     asked && (asked.path || asked.parent)
       ? `(SELECT s.id FROM symbols s WHERE s.project_id = ?1 AND s.name = n.name
@@ -102,6 +102,6 @@ export async function nameCandidates(
                ORDER BY lower(substr(name, 1, ?7)) = ?8 DESC, abs(length(name) - ?9), name LIMIT ${CANDIDATES}) n
          ORDER BY n.name`,
       )
-      .bind(projectId, `${n.slice(0, 2)}%`, `%${n.slice(-3)}`, `%${mid}%`, bounds?.minLength ?? 0, bounds?.maxLength ?? 0, [...lower].length, lower, [...name].length, ...moved),
+      .bind(projectId, `${n.slice(0, 2)}%`, `%${n.slice(-3)}`, `%${mid}%`, bounds?.minLength ?? 0, bounds?.maxLength ?? 0, [...lower].length, lower, [...name].length, ...extra),
   );
 }
