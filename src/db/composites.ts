@@ -8,6 +8,7 @@
 import { jsonChunks } from './json-param';
 import type { SymbolRow } from './source';
 import { symbolInFileSql } from './symbol-range';
+import { fileNamedSql } from './path-filter';
 
 /** A symbol as the composites show it (snake_case, as stored). */
 export type SpanSymbol = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'signature' | 'language' | 'start_line' | 'end_line' | 'is_test' | 'is_exported'> & {
@@ -150,7 +151,7 @@ export async function pathsByFileNames(d1: D1Database, projectId: string, names:
   const named =
     distinct.length <= FEW_FILE_NAMES
       ? `SELECT j.value AS name, f.path AS path FROM json_each(?2) j
-         CROSS JOIN files f ON f.project_id = ?1 AND instr(f.path, j.value) > 0 AND (f.path = j.value OR substr(f.path, -length(j.value) - 1) = '/' || j.value)`
+         CROSS JOIN files f ON f.project_id = ?1 AND ${fileNamedSql('f.path', 'j.value')}`
       : `SELECT name, path FROM (
            SELECT f.path, substr(f.path, length(rtrim(f.path, replace(f.path, '/', ''))) + 1) AS name
            FROM files f WHERE f.project_id = ?1

@@ -15,6 +15,14 @@ export interface PathFilter {
   ending?: string;
 }
 
+/**
+ * SQL true when the path `path` is a file named `name` (both SQL expressions): the path itself, or its last segment.
+ * `instr` first: most paths do not hold the name at all, and it needs no concatenation.
+ */
+export function fileNamedSql(path: string, name: string): string {
+  return `instr(${path}, ${name}) > 0 AND (${path} = ${name} OR substr(${path}, -length(${name}) - 1) = '/' || ${name})`;
+}
+
 /** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
 export function prefixEnd(prefix: string): string {
   const cps = [...prefix];

@@ -18,6 +18,7 @@ import { allRows } from './client';
 import { NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 import { NAME_BEST_ORDER } from './name-best';
+import { fileNamedSql } from './path-filter';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -175,7 +176,7 @@ async function namedLookup<T>(
            ) WHERE nr = 1
            UNION ALL
            SELECT s.rowid FROM json_each(?7) b
-             CROSS JOIN files fl ON fl.project_id = ?1 AND instr(fl.path, b.value) > 0 AND (fl.path = b.value OR substr(fl.path, -length(b.value) - 1) = '/' || b.value)
+             CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedSql('fl.path', 'b.value')}
              CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
            WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)
          ),
