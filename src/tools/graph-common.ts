@@ -140,7 +140,7 @@ export async function resolveTarget(
     ctx.meta.empty('target_not_resolved', spans.length ? `no '${name}' spans that line; matches: ${spans.join(', ')}` : `no symbol named '${name}' in project '${project.name}'`, { name });
     for (const a of alternatives) ctx.meta.next(tool, { project: project.name, id: a.id, ...stepArgs }, `${tool} from ${a.id}`);
     // Both recoveries are asked at once (one round trip); their steps are written in this order.
-    const near = alternatives.length ? null : startNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }), null, { parent: ownerOf(name.replace(/@\d+$/, '')) });
+    const near = alternatives.length ? null : startNearestNames(ctx, project, bare, tool, (id) => ({ id, ...stepArgs }), null, { parent: ownerOf(name) });
     const gaps = startExtractionGaps(ctx, project, bare, { setEmpty: false });
     if (near) await near();
     await gaps();

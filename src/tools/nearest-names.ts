@@ -1,5 +1,6 @@
 import { nameCandidates, type MovedSymbol, type NearSymbol } from '../db/names';
 import { nearest, nearestBounds } from '../util/did-you-mean';
+import { splitQualified } from '../util/qualified-ref';
 import type { ToolContext } from './define';
 
 /** Names offered when a target does not resolve. */
@@ -51,10 +52,16 @@ export function startNearestNames(
   };
 }
 
-/** The owner a qualified name spells (`Locator` of `Locator.getSystemd`, `a.b` of `a.b.c`, `T` of `T::m`), null for a bare name. */
+/**
+ * The owner a qualified name spells, '.'-joined as the index stores parents (splitQualified: `Locator` of
+ * `Locator.getSystemd`, `a.b` of `a.b.c` or `a::b::c`, `Class` of `Class#method`); for what is not a name to it
+ * (a Markdown heading's path, `Foo.<lambda>`), what stands before the last ` > ` or `.`; null for a bare name. A
+ * trailing `@line` is not part of it.
+ */
 export function ownerOf(qualified: string): string | null {
   const name = qualified.replace(/@\d+$/, '');
-  const seps = ['.', ' > ', '::', '#'].map((sep) => name.lastIndexOf(sep));
-  const cut = Math.max(...seps);
+  const owner = splitQualified(name)?.owner;
+  if (owner !== undefined) return owner;
+  const cut = Math.max(name.lastIndexOf(' > '), name.lastIndexOf('.'));
   return cut > 0 ? name.slice(0, cut) : null;
 }
