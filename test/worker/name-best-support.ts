@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 
 /** A symbol as the best-of-name order reads it. */
-interface Ranked {
+export interface Ranked {
   rowid: number;
   name: string;
   is_test: number;
@@ -14,9 +14,14 @@ interface Ranked {
 /** SQLite's BINARY order of ASCII and BMP text (the fixtures' paths are ASCII). */
 const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** src/db/name-best.ts's order, best first: non-test, not Markdown, exported, then path, position and rowid. */
+export function nameBestOrder(a: Ranked, b: Ranked): number {
+  const md = (r: Ranked) => (r.language === 'markdown' ? 1 : 0);
+  return a.is_test - b.is_test || md(a) - md(b) || b.is_exported - a.is_exported || binary(a.file_path, b.file_path) || a.start_byte - b.start_byte || a.rowid - b.rowid;
+}
+
 /**
- * Each name's best symbol worked out here, over every symbol of the project that has its file row, in the order
- * src/db/name-best.ts documents: non-test, not Markdown, exported, then path, position and rowid.
+ * Each name's best symbol worked out here, over every symbol of the project that has its file row, by nameBestOrder.
  */
 export async function bestByName(d1: D1Database, projectId: string): Promise<Map<string, number>> {
   const rows = (
@@ -28,16 +33,10 @@ export async function bestByName(d1: D1Database, projectId: string): Promise<Map
       .bind(projectId)
       .all<Ranked>()
   ).results;
-  const key = (r: Ranked) => [r.is_test, r.language === 'markdown' ? 1 : 0, -r.is_exported] as const;
-  const better = (a: Ranked, b: Ranked) => {
-    const [ka, kb] = [key(a), key(b)];
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i];
-    return binary(a.file_path, b.file_path) < 0 || (a.file_path === b.file_path && (a.start_byte < b.start_byte || (a.start_byte === b.start_byte && a.rowid < b.rowid)));
-  };
   const best = new Map<string, Ranked>();
   for (const r of rows) {
     const held = best.get(r.name);
-    if (!held || better(r, held)) best.set(r.name, r);
+    if (!held || nameBestOrder(r, held) < 0) best.set(r.name, r);
   }
   return new Map([...best].map(([name, r]) => [name, r.rowid]));
 }

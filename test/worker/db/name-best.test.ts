@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { symbolsByNames } from '../../../src/db/source';
-import { bestByName, expectNameBests, storedBests } from '../name-best-support';
+import { bestByName, expectNameBests, nameBestOrder, storedBests, type Ranked } from '../name-best-support';
 import { planTexts, recording } from '../recording-d1';
 import { push } from '../upload/support';
 
@@ -88,21 +88,18 @@ describe('symbolsByNames for plain words', () => {
 
   it('gives the same rows with the best stored, not stored, and as worked out over every symbol', async () => {
     const id = await pushed('name-best-lookup', V1);
-    type Row = { rowid: number; id: string; file_path: string; name: string; is_test: number; language: string; is_exported: number; start_byte: number };
+    type Row = Ranked & { id: string };
     const all = (
       await DB.prepare('SELECT rowid AS rowid, id, file_path, name, is_test, language, is_exported, start_byte FROM symbols WHERE project_id = ?1').bind(id).all<Row>()
     ).results;
     const bests = await bestByName(DB, id);
-    // Within one file: non-test, not Markdown, exported, then position and rowid (name-best.ts).
-    const order = (a: Row, b: Row) =>
-      a.is_test - b.is_test || (a.language === 'markdown' ? 1 : 0) - (b.language === 'markdown' ? 1 : 0) || b.is_exported - a.is_exported || a.start_byte - b.start_byte || a.rowid - b.rowid;
     for (const c of cases) {
       const stored = await symbolsByNames(DB, id, [], WORDS, c);
       // Worked out here: each word's best (in `path` when given) and its symbols in the files named like plainFiles.
       const want = new Set<string>();
       for (const w of WORDS) {
         const mine = all.filter((s) => s.name === w && (c.path === undefined || s.file_path === c.path));
-        const best = c.path === undefined ? all.find((s) => s.rowid === bests.get(w)) : [...mine].sort(order)[0];
+        const best = c.path === undefined ? all.find((s) => s.rowid === bests.get(w)) : [...mine].sort(nameBestOrder)[0];
         if (best) want.add(best.id);
         for (const s of mine) if ((c.plainFiles ?? []).some((f) => s.file_path === f || s.file_path.endsWith(`/${f}`))) want.add(s.id);
       }
