@@ -18,7 +18,9 @@ src.row_factory = None
 proj = src.execute("select id from projects").fetchone()[0]
 upl = src.execute("select id from uploads where project_id=? and status='committed'", (proj,)).fetchone()[0]
 ev = src.execute("select extractor_version from projects where id=?", (proj,)).fetchone()[0]
-stmts = json.loads(subprocess.check_output(['npx', 'tsx', 'scripts/bench/commit-sql.ts', proj, upl, str(ev)], cwd=ROOT))
+# The index-store module imports the extractor: its grammar files load through extract-hooks.mjs, as wrangler bundles them.
+HOOKS = 'data:text/javascript,import{register}from"node:module";import{pathToFileURL}from"node:url";register(pathToFileURL("scripts/bench/extract-hooks.mjs"))'
+stmts = json.loads(subprocess.check_output(['node', '--import', 'tsx', '--import', HOOKS, 'scripts/bench/commit-sql.ts', proj, upl, str(ev)], cwd=ROOT))
 # The commit's first statement rebuilds a held extraction's symbols JSON from its rows: the same SQL gives it back here.
 REBUILT = re.search(r'SET symbols_json = (.*?)\s+WHERE rowid IN', stmts[0]['sql'], re.S).group(1)
 blobs = src.execute("select hash,size,content,created_at from blobs order by rowid").fetchall()
