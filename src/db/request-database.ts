@@ -41,8 +41,8 @@ export interface RequestDatabase extends D1Database {
    * the trip: `held` is then called when the condition held, and when it
    * did not the trip is sent again with `statement` beside it.
    */
-  rideAlong(statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold): void;
-  /** Runs the pending ride-along checks on their own (one round trip); nothing when none is pending. */
+  rideAlong(statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold, opts?: RideOptions): void;
+  /** Runs the pending ride-along checks on their own (one round trip); nothing when none is pending (an optional one is dropped). */
   flush(): Promise<void>;
 }
 
@@ -66,11 +66,21 @@ export interface Fold {
   held(): void;
 }
 
+/** How a check rides. */
+export interface RideOptions {
+  /**
+   * Worth doing only with a round trip the call makes anyway: `flush` drops it instead of sending it on its own
+   * (its caller then does without the answer, e.g. reads it itself later).
+   */
+  optional?: boolean;
+}
+
 /** A check waiting for the next round trip: its statement, what to do with its rows, and optionally its condition. */
 interface RideAlong {
   statement: D1PreparedStatement;
   settle(rows: unknown[]): void;
   fold?: Fold;
+  optional?: boolean;
 }
 
 /** D1 binds at most this many values per statement. */
@@ -169,7 +179,7 @@ class Trips {
   }
 
   async flush(): Promise<void> {
-    const rides = this.pending.splice(0);
+    const rides = this.pending.splice(0).filter((r) => !r.optional);
     if (!rides.length) return;
     const all = await this.trip(rides.length, () => this.db.batch(rides.map((r) => r.statement)));
     rides.forEach((r, i) => r.settle(all[i].results));
@@ -312,7 +322,8 @@ export function requestDatabase(db: D1Reader): RequestDatabase {
       const real = statements.map(inner);
       return trips.send(real, (rs) => rs as D1Result<T>[], () => db.batch<T>(real));
     },
-    rideAlong: (statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold) => trips.ride({ statement: inner(statement), settle, fold }),
+    rideAlong: (statement: D1PreparedStatement, settle: (rows: unknown[]) => void, fold?: Fold, opts?: RideOptions) =>
+      trips.ride({ statement: inner(statement), settle, fold, optional: opts?.optional }),
     flush: () => trips.flush(),
     exec: () => Promise.reject(new Error("exec is not available on a tool call's database handle")),
     dump: () => Promise.reject(new Error("dump is not available on a tool call's database handle")),

@@ -67,7 +67,8 @@ async function mayNotify(request: Request, scope: McpRequestScope): Promise<bool
   const params = message.params ?? {};
   if (params._meta?.progressToken !== undefined) return true;
   if (params.name === 'index' && params.arguments?.force === true) return true;
-  const state = await schemaState(scope.env.DB);
+  // The state kept, however old: deciding how to answer waits for no D1 read (the tool call confirms the ledger in its own round trip).
+  const state = await schemaState(scope.env.DB, { anyAge: true });
   return state.applied !== null && state.applied > SCHEMA_VERSION;
 }
 

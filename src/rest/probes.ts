@@ -43,7 +43,7 @@ function shardsToCheck(env: Env, raw: string | undefined) {
 probeRoutes.get('/ready', async (c) => {
   // Every shard must carry this Worker's schema: a project on a shard behind it could not be read.
   const shards = shardsToCheck(c.env, c.req.query('shard'));
-  const states = await Promise.all(shards.map((s) => schemaState(s.db, true)));
+  const states = await Promise.all(shards.map((s) => schemaState(s.db, { fresh: true })));
   const state = states[0];
   const reasons: string[] = [];
   states.forEach((st, i) => {

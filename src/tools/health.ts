@@ -88,7 +88,7 @@ export const healthTool = defineTool({
     // Every shard's migration ledger (a shard left behind by a deploy fails the calls routed to it), asked for
     // with the projects' statistics: one round trip per shard, side by side.
     // Kept under each shard's binding, so the envelope's stamp (which asks shard 0's binding) reads no ledger again.
-    const ledgersRead = Promise.all(ctx.databases.all.map(async (s) => ({ shard: s.index, state: await schemaState(ctx.databases.on(s.index), true, s.db) })));
+    const ledgersRead = Promise.all(ctx.databases.all.map(async (s) => ({ shard: s.index, state: await schemaState(ctx.databases.on(s.index), { fresh: true, cacheAs: s.db }) })));
     const projects = await Promise.all(
       rows.map(async (p) => {
         const db = shardOf ? ctx.databases.on(shardOf.get(p.id) ?? 0) : ctx.db;

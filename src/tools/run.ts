@@ -5,6 +5,7 @@ import type { Env, AccessScope } from '../env';
 import { PincherError, toPincherError, type ErrorBody } from '../errors';
 import { MetaCollector } from '../envelope/collector';
 import { stampCall } from '../envelope/stamp';
+import { confirmSchemaStateAlong } from '../db/migrations';
 import { settleBaseline } from './baseline';
 import { reachableSteps } from './reach';
 import { countTokens, prepareTokens, tokenMode } from '../envelope/tokens';
@@ -83,6 +84,8 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
   collector.sessionId = call.sessionId;
   collector.baseline(tool.baseline);
   const databases = new CallDatabases(call.env, call.bookmark, (session) => (call.env.PINCHER_SQL_TIMING === '1' ? timedDatabase(session, tool.name) : session));
+  // The envelope's ledger, when kept too long, is confirmed inside the call's first round trip on the primary.
+  confirmSchemaStateAlong(databases.primary(), call.env.DB);
   const outcome = await execute(tool, rawArgs, { ...call, databases }, collector);
   // Session credits are server-wide: they live on the primary.
   await settleBaseline(databases.primary(), collector);

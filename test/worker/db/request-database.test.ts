@@ -60,6 +60,26 @@ describe('requestDatabase', () => {
     expect(db.roundTrips).toBe(2);
   });
 
+  it('sends an optional check only with a trip the call makes: flush drops it', async () => {
+    const db = requestDatabase(DB);
+    const seen: unknown[][] = [];
+    db.rideAlong(db.prepare("SELECT 'optional' AS c"), (rows) => seen.push(rows), undefined, { optional: true });
+    expect(await db.prepare('SELECT 2 AS n').first('n')).toBe(2);
+    expect(seen).toEqual([[{ c: 'optional' }]]);
+    expect(db.roundTrips).toBe(1);
+
+    db.rideAlong(db.prepare("SELECT 'dropped' AS c"), (rows) => seen.push(rows), undefined, { optional: true });
+    await db.flush();
+    expect(db.roundTrips).toBe(1);
+    // A required check waiting beside it still goes at flush; the optional one is gone for good.
+    db.rideAlong(db.prepare("SELECT 'required' AS c"), (rows) => seen.push(rows));
+    await db.flush();
+    expect(seen.slice(1)).toEqual([[{ c: 'required' }]]);
+    expect(db.roundTrips).toBe(2);
+    await db.prepare('SELECT 3 AS n').first('n');
+    expect(seen).toHaveLength(2);
+  });
+
   it('keeps a check for a later trip when the statement it rode with fails', async () => {
     const db = requestDatabase(DB);
     const seen: unknown[][] = [];

@@ -1,0 +1,170 @@
+import { env } from 'cloudflare:workers';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ageSchemaState, resetSchemaStateCache, schemaState } from '../../../src/db/migrations';
+import { REGISTRY } from '../../../src/tools/registry';
+import { runTool, type ToolOutcome } from '../../../src/tools/run';
+import type { Json } from '../helpers';
+import { push } from '../upload/support';
+
+/**
+ * The envelope's stamp reports the migration ledger's state (src/envelope/stamp.ts), kept per isolate and binding
+ * for a few seconds (src/db/migrations.ts). It must cost no round trip of its own: health's own ledger reads are
+ * kept for it, and a kept state older than those seconds is confirmed inside the call's first round trip.
+ */
+const PROJECT = 'ledger-reads';
+const LEDGER = /^SELECT name FROM d1_migrations ORDER BY id$/;
+
+/** Ledger statements a binding executed: `alone` the ledger read itself, `folded` other statements naming the ledger (a check folded in). */
+interface LedgerCounts {
+  alone: number;
+  folded: number;
+}
+
+/** A D1 binding (or session) that counts the ledger statements it executes and runs every statement on `real`. */
+function counting(real: D1Database | D1DatabaseSession, counts: LedgerCounts): D1Database {
+  const unwrap = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
+  const count = (sql: string) => {
+    if (LEDGER.test(sql)) counts.alone++;
+    else if (sql.includes('d1_migrations')) counts.folded++;
+  };
+  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const run = <T>(go: () => Promise<T>) => {
+      count(sql);
+      return go();
+    };
+    const w = {
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      first: (column?: string) => run(() => (column === undefined ? statement.first() : statement.first(column))),
+      all: () => run(() => statement.all()),
+      run: () => run(() => statement.run()),
+      raw: (options?: { columnNames?: boolean }) => run(() => statement.raw(options as { columnNames: true })),
+    } as unknown as D1PreparedStatement;
+    unwrap.set(w, { statement, sql });
+    return w;
+  };
+  return {
+    prepare: (sql: string) => wrap(real.prepare(sql), sql),
+    batch: (statements: D1PreparedStatement[]) => {
+      const inner = statements.map((s) => unwrap.get(s) ?? { statement: s, sql: '' });
+      for (const s of inner) count(s.sql);
+      return real.batch(inner.map((s) => s.statement));
+    },
+    withSession: (bookmark?: string) => counting((real as D1Database).withSession(bookmark), counts),
+    getBookmark: () => (real as D1DatabaseSession).getBookmark(),
+  } as unknown as D1Database;
+}
+
+/** The test env with every shard binding counted (one tally for all). */
+function countedEnv(): { env: typeof env; counts: LedgerCounts; shards: number } {
+  const counts = { alone: 0, folded: 0 };
+  const bindings = Object.fromEntries(Object.entries(env).filter(([name]) => /^DB(?:_SHARD_\d+)?$/.test(name)).map(([name, db]) => [name, counting(db as D1Database, counts)]));
+  return { env: { ...env, ...bindings } as typeof env, counts, shards: Object.keys(bindings).length };
+}
+
+async function call(e: typeof env, name: string, args: Json): Promise<Extract<ToolOutcome, { ok: true }>> {
+  const outcome = await runTool(REGISTRY.find(name)!, args, { env: e, requestId: 'test', startedAt: Date.now(), scope: 'read', surface: 'rest', waitUntil: () => {}, registry: REGISTRY });
+  if (!outcome.ok) throw new Error(outcome.payloadText.slice(0, 300));
+  return outcome;
+}
+
+beforeAll(async () => {
+  expect((await push(PROJECT, { 'src/a.ts': 'export function a(): number {\n  return 1;\n}\n' })).commit?.status).toBe(200);
+});
+afterEach(() => resetSchemaStateCache());
+
+describe("health and the envelope's ledger", () => {
+  it('a health call reads each shard ledger once: the stamp reuses the read', async () => {
+    const counted = countedEnv();
+    for (const args of [{ project: PROJECT }, {}]) {
+      resetSchemaStateCache();
+      counted.counts.alone = 0;
+      const outcome = await call(counted.env, 'health', args);
+      expect(outcome.result.shards).toHaveLength(counted.shards);
+      expect(counted.counts.alone, JSON.stringify(args)).toBe(counted.shards);
+    }
+  });
+
+  it('a read through another handle is kept under the binding it names, and each binding keeps its own', async () => {
+    const viaHandle = { alone: 0, folded: 0 };
+    const viaBinding = { alone: 0, folded: 0 };
+    const binding = counting(env.DB, viaBinding);
+    const read = await schemaState(counting(env.DB, viaHandle), { fresh: true, cacheAs: binding });
+    expect(viaHandle.alone).toBe(1);
+    expect(read.applied).toBe(env.TEST_MIGRATIONS.length);
+    expect(await schemaState(binding)).toEqual(read);
+    expect(viaBinding.alone).toBe(0);
+    // Another binding has read nothing yet: it reads its own ledger, and the first binding's stays kept.
+    const otherReads = { alone: 0, folded: 0 };
+    await schemaState(counting(env.DB, otherReads));
+    expect(otherReads.alone).toBe(1);
+    await schemaState(binding);
+    expect(viaBinding.alone).toBe(0);
+    // fresh reads again, and keeps what it read.
+    await schemaState(binding, { fresh: true });
+    expect(viaBinding.alone).toBe(1);
+    await schemaState(binding);
+    expect(viaBinding.alone).toBe(1);
+    // anyAge takes a state kept past the few seconds; without it, the state is read again.
+    ageSchemaState(binding, 60_000);
+    expect(await schemaState(binding, { anyAge: true })).toEqual(read);
+    expect(viaBinding.alone).toBe(1);
+    await schemaState(binding);
+    expect(viaBinding.alone).toBe(2);
+  });
+});
+
+describe('a ledger kept past its few seconds', () => {
+  it('is confirmed inside the call’s own round trip: the stamp reads nothing, the call makes no trip more', async () => {
+    const counted = countedEnv();
+    await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+    // The project row is cached now, and the ledger kept.
+    const warm = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+    expect(warm.reads.roundTrips).toBe(1);
+    ageSchemaState(counted.env.DB, 60_000);
+    counted.counts.alone = 0;
+    counted.counts.folded = 0;
+    const aged = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+    expect(aged.result.symbol).toBeTruthy();
+    expect(aged.reads.roundTrips).toBe(1);
+    expect(counted.counts).toEqual({ alone: 0, folded: 1 });
+    // Confirmed: kept afresh, so the next call folds nothing in.
+    counted.counts.folded = 0;
+    await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+    expect(counted.counts).toEqual({ alone: 0, folded: 0 });
+  });
+
+  it('is replaced by the ledger read in the call when a migration was applied since', async () => {
+    const counted = countedEnv();
+    await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+    const before = (await schemaState(counted.env.DB)).applied!;
+    await env.DB.prepare("INSERT INTO d1_migrations (name, applied_at) VALUES ('9999_ledger_reads.sql', '2030-01-01 00:00:00')").run();
+    try {
+      ageSchemaState(counted.env.DB, 60_000);
+      counted.counts.alone = 0;
+      const aged = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
+      expect(aged.result.symbol).toBeTruthy();
+      // The folded check failed, so the trip went again with the ledger beside it; the stamp read nothing itself.
+      expect(counted.counts.alone).toBe(1);
+      expect(aged.reads.roundTrips).toBe(2);
+      const state = await schemaState(counted.env.DB);
+      expect(state.applied).toBe(before + 1);
+      expect(state.names.at(-1)).toBe('9999_ledger_reads.sql');
+      expect(counted.counts.alone).toBe(1);
+      // The stamp saw the newer ledger: the server's code is older than the database.
+      expect(aged.meta.binary_drift_warning?.stored_version).toBe(before + 1);
+    } finally {
+      await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '9999_ledger_reads.sql'").run();
+    }
+  });
+
+  it('a call with no round trip on the primary drops the check: the stamp reads the ledger itself', async () => {
+    const counted = countedEnv();
+    await call(counted.env, 'why_empty', { code: 'no_results_in_corpus' });
+    ageSchemaState(counted.env.DB, 60_000);
+    counted.counts.alone = 0;
+    counted.counts.folded = 0;
+    const outcome = await call(counted.env, 'why_empty', { code: 'no_results_in_corpus' });
+    expect(outcome.reads.roundTrips).toBe(0);
+    expect(counted.counts).toEqual({ alone: 1, folded: 0 });
+  });
+});
