@@ -4,7 +4,7 @@ import { importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
-import { contestedContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type SpanSymbol } from '../db/composites';
+import { contestedContents, filesByPaths, filesWithTests, symbolsOverlapping, type FileFacts, type LineProbe, type SpanSymbol } from '../db/composites';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
 import { resolveProject } from './project-scope';
@@ -77,7 +77,33 @@ interface Target {
   /** Stored path; null when the file is not in the index. */
   stored: string | null;
   spans: Span[];
+  /** Per span, the key its symbols were asked for under (Lookups.symbols). */
+  keys: string[];
   facts?: FileFacts;
+}
+
+/**
+ * What the first round trip reads besides the input's files: the symbols overlapping every span the input may
+ * name and the files importing every path it names, asked before the files' rows say which side of a diff the
+ * index holds or which paths are stored, so the call's second trip is the caller walk (three became two).
+ * `importers` is null when its read was cut by IMPORTER_ROWS: the exact read is then made on its own.
+ */
+interface Lookups {
+  symbols: SpanSymbol[];
+  importers: FileImport[] | null;
+}
+
+/** Rows of importersOf the call keeps (as before the reads were asked early). */
+const MAX_IMPORTERS = 1000;
+/** Rows the early importers read (of every path of the input) takes; past it the read is made again for the stored files only. */
+const IMPORTER_ROWS = 4 * MAX_IMPORTERS;
+
+/** Every span of `probes` asked at once, with the importers of `paths`: the reads of Lookups, sent in the caller's round trip. */
+function lookups(ctx: ToolContext, projectId: string, probes: readonly LineProbe[], paths: readonly string[]): Promise<Lookups> {
+  return Promise.all([
+    probes.length ? symbolsOverlapping(ctx.db, projectId, probes) : Promise.resolve([]),
+    importersOf(ctx.db, projectId, paths, IMPORTER_ROWS),
+  ]).then(([symbols, importers]) => ({ symbols, importers: importers.length >= IMPORTER_ROWS ? null : importers }));
 }
 
 export const changesTool = defineTool({
@@ -134,7 +160,7 @@ export const changesTool = defineTool({
     const project = await resolveProject(ctx, args.project);
     if (!project) return EMPTY;
 
-    const targets = diff ? await diffTargets(ctx, project, diff) : await rangeTargets(ctx, project, ranges ?? []);
+    const { targets, early } = diff ? await diffTargets(ctx, project, diff) : await rangeTargets(ctx, project, ranges ?? []);
     const unknown = targets.filter((t) => t.stored === null).map((t) => t.file.path);
     if (unknown.length > 0) {
       ctx.meta.warn('unindexed_files', `${unknown.length} file(s) of the input are not in the index (new, or not pushed): ${unknown.slice(0, 5).join(', ')}`, { files: unknown.slice(0, 50) });
@@ -144,7 +170,8 @@ export const changesTool = defineTool({
 
     const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);
     // The files importing the changed files are read with the changed symbols, and which of them hold tests with the walk.
-    const [changed, importers] = await Promise.all([changedSymbols(ctx, project.id, indexed), importersOf(ctx.db, project.id, changedFiles)]);
+    const changed = changedSymbols(indexed, early.symbols);
+    const importers = await importersOfChanged(ctx, project.id, changedFiles, early.importers);
     const innermost = changed.filter((c) => c.innermost).map((c) => c.id);
     const pending = checkGraphState(ctx, project);
     const floor = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
@@ -189,18 +216,20 @@ export const changesTool = defineTool({
 
 type Changed = z.infer<typeof changedOut> & { language: string };
 
-/** Symbols overlapping the changed spans, innermost first (smallest span first within a file). */
-async function changedSymbols(ctx: ToolContext, projectId: string, targets: readonly (Target & { stored: string })[]): Promise<Changed[]> {
-  const probes = targets.flatMap((t, i) => t.spans.map((s, j) => ({ k: `${i}:${j}`, path: t.stored, start: s.start, end: s.end })));
-  if (probes.length === 0) return [];
-  const rows = await symbolsOverlapping(ctx.db, projectId, probes);
-  const spanOf = (k: string): Span => {
-    const [i, j] = k.split(':').map(Number);
-    return targets[i].spans[j];
-  };
+/**
+ * Symbols overlapping the changed spans, innermost first (smallest span first within a file), out of `rows`: the
+ * symbols of every span the input may name (Lookups.symbols), of which those of the targets' own spans count.
+ */
+function changedSymbols(targets: readonly (Target & { stored: string })[], rows: readonly SpanSymbol[]): Changed[] {
+  const spans = new Map<string, Span>();
+  for (const t of targets) t.keys.forEach((k, j) => spans.set(k, t.spans[j]));
+  if (spans.size === 0) return [];
   // Per span: the overlapping symbols (a 'between' span needs a symbol straddling it), and which contain no other.
   const bySpan = new Map<string, SpanSymbol[]>();
-  for (const r of rows) if (overlaps(spanOf(r.k), r.start_line, r.end_line)) bySpan.set(r.k, [...(bySpan.get(r.k) ?? []), r]);
+  for (const r of rows) {
+    const span = spans.get(r.k);
+    if (span && overlaps(span, r.start_line, r.end_line)) bySpan.set(r.k, [...(bySpan.get(r.k) ?? []), r]);
+  }
   const all = new Map<string, SpanSymbol>();
   const inner = new Set<string>();
   for (const list of bySpan.values()) {
@@ -227,21 +256,30 @@ function fileEntry(f: DiffFile, path: string, indexed: boolean, side?: Side): z.
 }
 
 /** Maps each diff file onto the index: which stored path, which side's line numbers. */
-async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonly DiffFile[]): Promise<Target[]> {
+async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonly DiffFile[]): Promise<{ targets: Target[]; early: Lookups }> {
   const wanted = files.flatMap((f) => [f.oldPath, f.newPath].filter((p): p is string => p !== null));
+  // Both sides' spans of each file, keyed by file, side and span: the side the index holds is known after this trip.
+  const key = (i: number, side: Side, j: number) => `${i}:${side}:${j}`;
+  const probes = files.flatMap((f, i) =>
+    (['old', 'new'] as const).flatMap((side) => {
+      const path = side === 'old' ? f.oldPath : f.newPath;
+      return path === null ? [] : f[side].map((span, j) => ({ k: key(i, side, j), path, start: span.start, end: span.end }));
+    }),
+  );
   // Files whose two sides may both be stored (a modified file, or a rename): where both are, the content decides.
   // Their contents ride with the look-up of which paths are stored, up to the caps (a diff, at most MAX_DIFF_CHARS,
   // always fits one statement); past the caps, or without stored content, the old side is assumed.
   const maybe = files.filter((f) => f.oldPath && f.newPath && (f.oldText.length || f.newText.length)).map((f) => ({ old: f.oldPath as string, new: f.newPath as string }));
-  const [facts, contents] = await Promise.all([
+  const [facts, contents, early] = await Promise.all([
     filesByPaths(ctx.db, project.id, wanted).then((rows) => new Map(rows.map((f) => [f.path, f]))),
     maybe.length ? contestedContents(ctx.db, project.id, maybe, CHECK_PAIRS, CHECK_BYTES) : new Map<string, string>(),
+    lookups(ctx, project.id, probes, wanted),
   ]);
   const mismatched: string[] = [];
-  const targets = files.map((f): Target => {
+  const targets = files.map((f, i): Target => {
     const hasOld = f.oldPath !== null && facts.has(f.oldPath);
     const hasNew = f.newPath !== null && facts.has(f.newPath);
-    if (!hasOld && !hasNew) return { file: fileEntry(f, f.newPath ?? f.oldPath ?? '', false), stored: null, spans: [] };
+    if (!hasOld && !hasNew) return { file: fileEntry(f, f.newPath ?? f.oldPath ?? '', false), stored: null, spans: [], keys: [] };
     let side: Side = hasOld ? 'old' : 'new';
     if (hasOld && hasNew) {
       const oldContent = contents.get(f.oldPath as string);
@@ -253,7 +291,8 @@ async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonl
       }
     }
     const stored = (side === 'old' ? f.oldPath : f.newPath) as string;
-    return { file: fileEntry(f, stored, true, side), stored, spans: side === 'old' ? f.old : f.new, facts: facts.get(stored) };
+    const spans = side === 'old' ? f.old : f.new;
+    return { file: fileEntry(f, stored, true, side), stored, spans, keys: spans.map((_, j) => key(i, side, j)), facts: facts.get(stored) };
   });
   if (mismatched.length > 0) {
     ctx.meta.warn(
@@ -262,30 +301,47 @@ async function diffTargets(ctx: ToolContext, project: ProjectRow, files: readonl
       { files: mismatched.slice(0, 50) },
     );
   }
-  return targets;
+  return { targets, early };
 }
 
 /** Ranges grouped per file; lines past the end of a stored file are dropped with line_out_of_range. */
-async function rangeTargets(ctx: ToolContext, project: ProjectRow, ranges: readonly z.infer<typeof range>[]): Promise<Target[]> {
-  const facts = new Map((await filesByPaths(ctx.db, project.id, ranges.map((r) => r.path))).map((f) => [f.path, f]));
-  const byPath = new Map<string, Span[]>();
+async function rangeTargets(ctx: ToolContext, project: ProjectRow, ranges: readonly z.infer<typeof range>[]): Promise<{ targets: Target[]; early: Lookups }> {
+  // Every range's symbols, keyed by its position: which ranges count (stored files, within their lines) is known after this trip.
+  const probes = ranges.map((r, i) => ({ k: String(i), path: r.path, start: r.start_line, end: r.end_line }));
+  const paths = ranges.map((r) => r.path);
+  const [rows, early] = await Promise.all([filesByPaths(ctx.db, project.id, paths), lookups(ctx, project.id, probes, paths)]);
+  const facts = new Map(rows.map((f) => [f.path, f]));
+  const byPath = new Map<string, { spans: Span[]; keys: string[] }>();
   const past: string[] = [];
-  for (const r of ranges) {
-    const spans = byPath.get(r.path) ?? [];
-    byPath.set(r.path, spans);
+  ranges.forEach((r, i) => {
+    const held = byPath.get(r.path) ?? { spans: [], keys: [] };
+    byPath.set(r.path, held);
     const lines = facts.get(r.path)?.lines;
     if (lines !== undefined && lines !== null && r.start_line > lines) {
       past.push(`${r.path}:${r.start_line}-${r.end_line} (${lines} lines)`);
-      continue;
+      return;
     }
-    spans.push({ start: r.start_line, end: r.end_line, between: false });
-  }
+    held.spans.push({ start: r.start_line, end: r.end_line, between: false });
+    held.keys.push(String(i));
+  });
   if (past.length > 0) ctx.meta.warn('line_out_of_range', `${past.length} range(s) start past the end of their file and were skipped: ${past.slice(0, 5).join(', ')}`, { ranges: past.slice(0, 50) });
-  return [...byPath].map(([path, spans]) => {
+  const targets = [...byPath].map(([path, { spans, keys }]): Target => {
     const f = facts.get(path);
     const changedLines = spans.reduce((n, s) => n + s.end - s.start + 1, 0);
-    return { file: { path, status: 'modified', indexed: f !== undefined, changed_lines: changedLines }, stored: f ? path : null, spans, facts: f };
+    return { file: { path, status: 'modified', indexed: f !== undefined, changed_lines: changedLines }, stored: f ? path : null, spans, keys, facts: f };
   });
+  return { targets, early };
+}
+
+/**
+ * The files importing `changedFiles`, as importersOf reads them: out of the early read of every path of the input
+ * (in the same order, so the same first MAX_IMPORTERS rows), or read now when that read was cut.
+ */
+async function importersOfChanged(ctx: ToolContext, projectId: string, changedFiles: readonly string[], early: FileImport[] | null): Promise<FileImport[]> {
+  if (changedFiles.length === 0) return [];
+  if (early === null) return importersOf(ctx.db, projectId, changedFiles, MAX_IMPORTERS);
+  const changed = new Set(changedFiles);
+  return early.filter((i) => changed.has(i.target)).slice(0, MAX_IMPORTERS);
 }
 
 function impactedView(h: Hop): z.infer<typeof impactedOut> {

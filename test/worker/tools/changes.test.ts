@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rest, type Json } from '../helpers';
+import { edgeRow, writeSeedEdges } from '../seed-edges';
+import { push } from '../upload/support';
 import { codes, DB, FILES, ID, projectId, runStep, seedProject } from './composite-fixture';
 
 const P = 'comp-changes';
@@ -202,6 +204,39 @@ describe('changes: partial and empty answers', () => {
     const { body } = await rest('changes', { project: 'comp-no-such', ranges: [{ path: 'a.ts', start_line: 1, end_line: 1 }] });
     expect(body._meta.empty_reason).toBe('no_project_indexed');
     expect(body.result.changed).toEqual([]);
+  });
+});
+
+describe('changes: the importers read with the files', () => {
+  const MANY = 'comp-changes-importers';
+  it('reads the importers of the changed files alone when the early read of every path of the input was cut', async () => {
+    // src/b.ts, named by the diff without a changed line, has 4,100 importers sorting before the test importing src/a.ts:
+    // the early read of both paths' importers (4,000 rows at most) stops before it, so the call reads src/a.ts's own.
+    const files = {
+      'src/a.ts': 'export function a(): number {\n  return 1;\n}\n',
+      'src/b.ts': 'export function b(): number {\n  return 2;\n}\n',
+      'zz/a.test.ts': "import { a } from '../src/a';\nexport function testA(): boolean {\n  return a() === 1;\n}\n",
+    };
+    expect((await push(MANY, files)).commit?.status).toBe(200);
+    const id = await projectId(MANY);
+    const many = Array.from({ length: 4100 }, (_, i) => edgeRow({ kind: 'IMPORTS', src: null, srcFile: `m/f${String(i).padStart(4, '0')}.ts`, dst: null, dstFile: 'src/b.ts', line: 1 }, { confidence: 0.95, provenance: 'import' }));
+    const test = edgeRow({ kind: 'IMPORTS', src: null, srcFile: 'zz/a.test.ts', dst: null, dstFile: 'src/a.ts', line: 1 }, { confidence: 0.95, provenance: 'import' });
+    await writeSeedEdges(id, [...many, test]);
+    const diff = [
+      ...diffOf('src/a.ts', ['@@ -2 +2 @@', '-  return 1;', '+  return 10;']).split('\n').slice(0, -1),
+      'diff --git a/src/b.ts b/src/b.ts',
+      'old mode 100644',
+      'new mode 100755',
+      '',
+    ].join('\n');
+    // The first call looks the project up; the second finds it cached (its check rides along).
+    await rest('changes', { project: MANY, diff });
+    const { status, body, res } = await rest('changes', { project: MANY, diff });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.result.files.map((f: Json) => f.path)).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(body.result.tests).toEqual([{ path: 'zz/a.test.ts', ids: [], reasons: ['imports_changed_file'] }]);
+    // The files with both sides' symbols and every path's importers, the importers of src/a.ts alone, then the walk.
+    expect(Number(res.headers.get('x-pincher-d1-round-trips'))).toBe(3);
   });
 });
 

@@ -403,16 +403,20 @@ describe('D1 round trips per composite call', () => {
     expect(empty.trips).toBe(2);
   });
 
-  it('changes answers in three: the diff’s files with the contents of those both of whose sides may be stored, the changed symbols with the importers, then the caller walk', async () => {
+  it('changes answers in two: the diff’s files with the contents of those both of whose sides may be stored, the symbols of both sides’ spans and the importers of every path, then the caller walk', async () => {
     const diff = 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -13 +13 @@\n-  return id.trim();\n+  return id.trim().toLowerCase();\n';
     const t = await trips('changes', { diff });
     expect(t.body.result.changed.map((c: Json) => c.id)).toContain('src/widget.ts::normaliseWidget#Function');
     expect(t.body.result.impacted.length).toBeGreaterThan(0);
-    expect(t.trips).toBe(3);
-    // A rename whose two paths are not both stored reads no content: the same three.
+    expect(t.trips).toBe(2);
+    // A rename whose two paths are not both stored reads no content: the same two.
     const renamed = 'diff --git a/src/widget.ts b/src/widget2.ts\nsimilarity index 90%\nrename from src/widget.ts\nrename to src/widget2.ts\n--- a/src/widget.ts\n+++ b/src/widget2.ts\n@@ -13 +13 @@\n-  return id.trim();\n+  return id.trim().toLowerCase();\n';
     const r = await trips('changes', { diff: renamed });
     expect(r.body.result.changed.map((c: Json) => c.id)).toContain('src/widget.ts::normaliseWidget#Function');
-    expect(r.trips).toBe(3);
+    expect(r.trips).toBe(2);
+    // Ranges: the same two.
+    const ranged = await trips('changes', { ranges: [{ path: 'src/widget.ts', start_line: 13, end_line: 13 }] });
+    expect(ranged.body.result.changed.map((c: Json) => c.id)).toContain('src/widget.ts::normaliseWidget#Function');
+    expect(ranged.trips).toBe(2);
   });
 });
