@@ -76,8 +76,12 @@ export async function nameCandidates(
   if (n.length < 2) return [];
   const mid = n.length >= 5 ? n.slice(Math.floor(n.length / 2) - 1, Math.floor(n.length / 2) + 2) : n;
   const lower = name.toLowerCase();
-  // A name holding a character outside printable ASCII is kept: its length and case may fold otherwise in JavaScript.
-  const near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR name GLOB '*[^ -~]*')` : '';
+  // A name holding a character outside ASCII is kept: its length and case may fold otherwise in JavaScript. Such a
+  // name is longer in bytes than in characters, which costs SQLite a size it holds and a count of the name's characters;
+  // a GLOB for a character outside printable ASCII walked every name past the length test, character by character
+  // (the candidate statement 12.3 → 11.3 ms a name on the latency tier, SQLite 3.47.1; an ASCII control character
+  // has the same length and case in both, so such a name now meets the bounds like any other).
+  const near = bounds ? ` AND (length(name) BETWEEN ?5 AND ?6 OR lower(substr(name, 1, ?7)) = ?8 OR length(CAST(name AS BLOB)) <> length(name))` : '';
   let names = 'symbol_names';
   // Parameters past ?9, in the order their placeholders are written: the moved check's, then the asked file's and owner's.
   const extra: unknown[] = [];
