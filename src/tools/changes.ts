@@ -169,7 +169,7 @@ export const changesTool = defineTool({
     ctx.meta.baseline('read_all_changed', tokensForBytes(indexed.filter((t) => t.spans.length > 0).reduce((n, t) => n + (t.facts?.size ?? 0), 0)));
 
     const changedFiles = indexed.filter((t) => t.spans.length > 0).map((t) => t.stored);
-    // The files importing the changed files are read with the changed symbols, and which of them hold tests with the walk.
+    // The changed symbols and the files importing the changed files came with the files (Lookups); which of those hold tests is read with the walk.
     const changed = changedSymbols(indexed, early.symbols);
     const importers = await importersOfChanged(ctx, project.id, changedFiles, early.importers);
     const innermost = changed.filter((c) => c.innermost).map((c) => c.id);
