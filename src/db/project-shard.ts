@@ -1,6 +1,7 @@
 import type { Env } from '../env';
 import { PincherError } from '../errors';
 import { catalogEntry, placeEntry, type CatalogEntry } from './catalog';
+import { getProjectByName, type ProjectRow } from './projects';
 import { requestDatabase, type D1Reader, type RequestDatabase } from './request-database';
 import { shardsOf, shardSizes, type Shard } from './shards';
 import { BoundedMap } from '../util/bounded-map';
@@ -144,6 +145,11 @@ export class CallDatabases {
   private home = 0;
   /** The last forProject answered from the per-isolate memory, not the catalog: a missing project row there may mean it moved. */
   fromMemory = false;
+  /**
+   * The project's row as the last forProject read it beside the catalog entry (`withRow`), when the catalog puts the
+   * project on the primary (null: no such row there); undefined when it was not read.
+   */
+  primaryRow: { name: string; row: ProjectRow | null } | undefined;
 
   constructor(
     env: Env,
@@ -180,16 +186,22 @@ export class CallDatabases {
    * The request database holding project `name` (the primary when no name is
    * given or the name is not placed). `fresh` skips the per-isolate memory.
    */
-  async forProject(name: string | undefined, fresh: boolean): Promise<RequestDatabase> {
+  async forProject(name: string | undefined, fresh: boolean, withRow = false): Promise<RequestDatabase> {
     this.fromMemory = false;
+    this.primaryRow = undefined;
     if (!name) return this.primary();
     let shard = fresh ? undefined : remembered.get(name);
     this.fromMemory = shard !== undefined;
     if (shard === undefined) {
-      const entry = await catalogEntry(this.primary(), name);
+      // With `withRow`, the project's row is read in the catalog's round trip: the catalog is on the primary, where
+      // most projects are (every one with a single database), so a cold call reads both at once instead of one after
+      // the other. On another shard the row is read there, as before.
+      const primary = this.primary();
+      const [entry, row] = await Promise.all([catalogEntry(primary, name), withRow ? getProjectByName(primary, name) : undefined]);
       shard = entry?.shard ?? 0;
       if (entry) remembered.set(name, shard);
       else remembered.delete(name);
+      if (withRow && shard === 0) this.primaryRow = { name, row: row ?? null };
     }
     bound(this.shards, shard, name);
     this.home = shard;

@@ -37,14 +37,24 @@ export class ProjectLookup {
 
   constructor(
     private readonly db: RequestDatabase,
-    opts: { bypass?: boolean; shardRemembered?: boolean } = {},
+    opts: { bypass?: boolean; shardRemembered?: boolean; prefetched?: { name: string; row: ProjectRow | null } } = {},
   ) {
     this.bypass = opts.bypass ?? false;
     this.shardRemembered = opts.shardRemembered ?? false;
+    this.prefetched = opts.prefetched;
   }
 
-  /** The project named `name`, from the cache (checked in the call's next round trip) or from D1. */
+  /** The row this call already read beside the project's catalog entry (CallDatabases.primaryRow): fresh, no check needed. */
+  private readonly prefetched: { name: string; row: ProjectRow | null } | undefined;
+
+  /** The project named `name`: read in this call already, from the cache (checked in the call's next round trip), or from D1. */
   async byName(name: string): Promise<ProjectRow | undefined> {
+    if (this.prefetched?.name === name) {
+      const row = this.prefetched.row ?? undefined;
+      if (row) remember(row);
+      else cache.delete(name);
+      return row;
+    }
     const cached = this.bypass ? undefined : cache.get(name);
     if (cached) {
       this.db.rideAlong(projectByNameStatement(this.db, name), (rows) => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../../src/index';
-import { decodeBookmarks } from '../../../src/db/project-shard';
+import { decodeBookmarks, forgetShards } from '../../../src/db/project-shard';
+import { forgetProjects } from '../../../src/tools/project-cache';
+import { runRead } from '../run-tool';
 import { rest, mcp } from '../helpers';
 import { push, request } from '../upload/support';
 import { bytesOf, env, placedOn, pushed, SHARDS, storedOn, type Json } from './support';
@@ -80,6 +82,17 @@ describe('placement across two local D1 databases', () => {
     // And the URL pin.
     const pinned = await mcp('tools/call', { name: 'ls', arguments: {} }, { query: `?project=${onOne}` });
     expect(JSON.stringify(pinned.body.result)).toContain('src');
+  });
+
+  it('answers a cold first call in two round trips on the primary and three on shard 1 (the catalog with the primary\'s row, then the row there)', async () => {
+    for (const [name, trips] of [[onZero, 2], [onOne, 3]] as const) {
+      forgetShards();
+      forgetProjects();
+      const out = await runRead(env, 'symbol', { project: name, id: 'src/server.ts::Server#Class' });
+      expect(out.ok, out.payloadText.slice(0, 300)).toBe(true);
+      expect(out.meta.empty_reason, name).toBeUndefined();
+      expect(out.reads.roundTrips, name).toBe(trips);
+    }
   });
 
   it('serves push history of a project on shard 1, and its events from the primary', async () => {

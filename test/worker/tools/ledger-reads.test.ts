@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ageSchemaState, resetSchemaStateCache, schemaState } from '../../../src/db/migrations';
-import { REGISTRY } from '../../../src/tools/registry';
-import { runTool, type ToolOutcome } from '../../../src/tools/run';
+import type { ToolOutcome } from '../../../src/tools/run';
+import { runRead } from '../run-tool';
 import type { Json } from '../helpers';
 import { push } from '../upload/support';
 
@@ -62,7 +62,7 @@ function countedEnv(): { env: typeof env; counts: LedgerCounts; shards: number }
 }
 
 async function call(e: typeof env, name: string, args: Json): Promise<Extract<ToolOutcome, { ok: true }>> {
-  const outcome = await runTool(REGISTRY.find(name)!, args, { env: e, requestId: 'test', startedAt: Date.now(), scope: 'read', surface: 'rest', waitUntil: () => {}, registry: REGISTRY });
+  const outcome = await runRead(e, name, args);
   if (!outcome.ok) throw new Error(outcome.payloadText.slice(0, 300));
   return outcome;
 }
