@@ -65,19 +65,27 @@ export async function schemaState(d1: D1Database, opts: SchemaStateOptions = {})
  * When the ledger kept for `binding` is older than the few seconds it is trusted for, has `db` (a call's request
  * database on that binding's database) confirm it with the call's next round trip: a condition folded into one of
  * its SELECTs (the ledger's count and last name unchanged), so the trip carries no statement more; the whole ledger
- * rides along when the condition cannot fold or did not hold. A call that makes no round trip on `db` drops it
- * (the stamp then reads the ledger itself, as without it). Without it, the first call after every few idle seconds
- * (an agent thinking between calls) paid a round trip of its own for the stamp's read.
+ * rides along when the condition cannot fold or did not hold. With nothing kept (an isolate's first call), the
+ * ledger rides along as a statement of the trip. A call that makes no round trip on `db` drops it (the stamp then
+ * reads the ledger itself, as without it). Without it, the first call after every few idle seconds (an agent
+ * thinking between calls), and an isolate's first, paid a round trip of their own for the stamp's read.
  */
 export function confirmSchemaStateAlong(db: RequestDatabase, binding: object): void {
   const held = cached.get(binding);
   // One check per request database (a batch's entries share their call's).
-  if (!held || !held.state.applied || Date.now() - held.at < TTL_MS || confirming.has(db)) return;
+  // A state with no migration (or an error) is not confirmed: the ledger table may be missing, which would fail the trip.
+  if (confirming.has(db) || (held && (!held.state.applied || Date.now() - held.at < TTL_MS))) return;
   confirming.add(db);
+  const keep = (rows: unknown[]) => cached.set(binding, { at: Date.now(), state: stateOf(rows) });
+  if (!held) {
+    // Nothing kept yet (an isolate's first call): the ledger itself rides along.
+    db.rideAlong(ledgerStatement(db), keep, undefined, { optional: true });
+    return;
+  }
   const { state } = held;
   db.rideAlong(
     ledgerStatement(db),
-    (rows) => cached.set(binding, { at: Date.now(), state: stateOf(rows) }),
+    keep,
     {
       condition: (from) => ({
         sql: `(SELECT count(*) FROM d1_migrations) = ?${from} AND (SELECT name FROM d1_migrations ORDER BY id DESC LIMIT 1) = ?${from + 1}`,
