@@ -46,30 +46,47 @@ export async function ensureProject(d1: D1Database, name: string, newId: string,
   return row;
 }
 
+/** What openUploadRows did: the project's row, the uploads it released, and whether the new upload holds the lock. */
+export interface OpenedRows {
+  project: ProjectIdRow;
+  released: { id: string; status: 'expired' | 'superseded' }[];
+  inserted: boolean;
+}
+
 /**
- * Releases the project's push lock when its holder is gone, in one statement:
- * an open upload past its expiry becomes `expired`; one whose heartbeat
- * (`updated_at`, touched by every request of the upload) is older than
- * `staleMs`, or any open upload when `takeOver`, becomes `superseded`. A
- * superseded upload can no longer send content or commit: its commit batch is
- * guarded by `status = 'open'`, so two commits never race.
+ * Opens an upload's rows in one batch (one round trip, one transaction, in this order): the project row made when
+ * missing (ensureProject); the project's push lock released when its holder is gone: an open upload past its expiry
+ * becomes `expired`, one whose heartbeat (`updated_at`, touched by every request of the upload) is older than
+ * `staleMs`, or any open upload when `takeOver`, becomes `superseded` (a superseded upload can no longer send content
+ * or commit: its commit batch is guarded by `status = 'open'`, so two commits never race); then `row` inserted for
+ * the project unless an open upload still holds the lock (`uploads_one_open`: the insert does nothing, and
+ * `inserted` is false). `row.project_id` is not read: the project is named by `name`.
  */
-export async function releaseAbandonedUploads(
-  d1: D1Database,
-  projectId: string,
-  now: number,
-  staleMs: number,
-  takeOver: boolean,
-): Promise<{ id: string; status: 'expired' | 'superseded' }[]> {
-  const rows = await d1
-    .prepare(
-      `UPDATE uploads SET status = CASE WHEN expires_at < ?2 THEN 'expired' ELSE 'superseded' END, updated_at = ?2
-       WHERE project_id = ?1 AND status = 'open' AND (expires_at < ?2 OR updated_at < ?3 OR ?4)
-       RETURNING id, status`,
-    )
-    .bind(projectId, now, now - staleMs, takeOver ? 1 : 0)
-    .all<{ id: string; status: 'expired' | 'superseded' }>();
-  return rows.results;
+export async function openUploadRows(d1: D1Database, name: string, newProjectId: string, row: UploadRow, staleMs: number, takeOver: boolean): Promise<OpenedRows> {
+  const now = row.created_at;
+  const projectOf = 'SELECT id FROM projects WHERE name = ?1';
+  const [, read, released, insert] = await d1.batch([
+    d1.prepare('INSERT INTO projects (id, name, created_at) VALUES (?2, ?1, ?3) ON CONFLICT(name) DO NOTHING').bind(name, newProjectId, now),
+    d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name),
+    d1
+      .prepare(
+        `UPDATE uploads SET status = CASE WHEN expires_at < ?2 THEN 'expired' ELSE 'superseded' END, updated_at = ?2
+         WHERE project_id = (${projectOf}) AND status = 'open' AND (expires_at < ?2 OR updated_at < ?3 OR ?4)
+         RETURNING id, status`,
+      )
+      .bind(name, now, now - staleMs, takeOver ? 1 : 0),
+    d1
+      .prepare(
+        `INSERT INTO uploads (id, project_id, ref, commit_sha, status, mode, created_at, updated_at, expires_at, manifest_count, pushed_by,
+           new_files, changed_files, unchanged_files, deleted_files)
+         SELECT ?2, p.id, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, 0, 0, 0 FROM projects p WHERE p.name = ?1
+         ON CONFLICT DO NOTHING`,
+      )
+      .bind(name, row.id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count, row.pushed_by ?? null),
+  ]);
+  const project = (read.results as ProjectIdRow[])[0];
+  if (!project) throw new Error('project row vanished after insert');
+  return { project, released: released.results as OpenedRows['released'], inserted: insert.meta.changes === 1 };
 }
 
 /**
@@ -131,26 +148,6 @@ export async function openUploadFor(d1: D1Database, projectId: string): Promise<
   return d1.prepare("SELECT * FROM uploads WHERE project_id = ?1 AND status = 'open'").bind(projectId).first<UploadRow>();
 }
 
-/**
- * Inserts the upload row. Returns false when another open upload holds the
- * project (the partial unique index `uploads_one_open` refused it).
- */
-export async function insertUpload(d1: D1Database, row: UploadRow): Promise<boolean> {
-  try {
-    await d1
-      .prepare(
-        `INSERT INTO uploads (id, project_id, ref, commit_sha, status, mode, created_at, updated_at, expires_at, manifest_count, pushed_by,
-           new_files, changed_files, unchanged_files, deleted_files)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, 0, 0, 0)`,
-      )
-      .bind(row.id, row.project_id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count, row.pushed_by ?? null)
-      .run();
-    return true;
-  } catch (err) {
-    if (/UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err))) return false;
-    throw err;
-  }
-}
 
 /**
  * Classifies the manifest against the visible index: `new`, `changed`

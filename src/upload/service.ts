@@ -13,13 +13,12 @@ import {
   claimOpenUploadStatement,
   getProjectUpload,
   getUpload,
-  insertUpload,
+  openUploadRows,
   batchPlan,
   missingFilesStatement,
   missingHashes,
   openUploadFor,
   pathsFoldedTo,
-  releaseAbandonedUploads,
   setUploadStatus,
   openedUploadState,
   readChangeCounts,
@@ -166,9 +165,9 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
   const manifest = checkManifest(req.manifest);
   const mode = req.mode ?? 'replace';
   const now = Date.now();
-  const project = await ensureProject(d1, name, newProjectId(), now);
   if (mode === 'merge' && manifest.length) {
-    // A merge keeps the other stored files: none may differ from a listed path only in case.
+    // A merge keeps the other stored files: none may differ from a listed path only in case (checked before any upload exists).
+    const project = await ensureProject(d1, name, newProjectId(), now);
     const listed = new Set(manifest.map((m) => m.path));
     const index = new Map(manifest.map((m, i) => [asciiFold(m.path), i]));
     const other = (await pathsFoldedTo(d1, project.id, [...index.keys()])).find((p) => !listed.has(p));
@@ -177,11 +176,9 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
       throw caseClash(i, manifest[i].path, other);
     }
   }
-  const released = await releaseAbandonedUploads(d1, project.id, now, UPLOAD_STALE_MS, req.takeOver === true);
-  const superseded = released.find((r) => r.status === 'superseded')?.id;
   const upload: UploadRow = {
     id: ulid(),
-    project_id: project.id,
+    project_id: '',
     ref,
     commit_sha: commit,
     status: 'open',
@@ -192,7 +189,11 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
     manifest_count: manifest.length,
     pushed_by: pushedBy,
   };
-  if (!(await insertUpload(d1, upload))) {
+  // The project row, the release of an abandoned push lock and the new upload: one round trip.
+  const { project, released, inserted } = await openUploadRows(d1, name, newProjectId(), upload, UPLOAD_STALE_MS, req.takeOver === true);
+  upload.project_id = project.id;
+  const superseded = released.find((r) => r.status === 'superseded')?.id;
+  if (!inserted) {
     const holder = await openUploadFor(d1, project.id);
     throw new PincherError('push_in_progress', `another push to '${name}' is in progress`, {
       suggestion: `wait for it to commit, or take it over at once (pincher-edge push --take-over, or "take_over": true when opening); an upload idle for ${UPLOAD_STALE_MS / 1000} s is taken over by the next push`,
