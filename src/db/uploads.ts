@@ -240,16 +240,24 @@ function missingHashesStatement(d1: D1Database, uploadId: string, extractorVersi
  * `missingHashes` and `sizeConflict` read in one D1 batch (one round trip instead of three,
  * and one snapshot of the upload's rows).
  */
-export async function openedUploadState(
-  d1: D1Database,
-  uploadId: string,
-  extractorVersion: number,
-): Promise<{ plan: ChangeCounts; missing: string[]; conflict: SizeConflict | null }> {
-  const [counts, hashes, conflicts] = await d1.batch([
-    changeCountsStatement(d1, uploadId),
-    missingHashesStatement(d1, uploadId, extractorVersion),
-    sizeConflictStatement(d1, uploadId),
-  ]);
+export async function openedUploadState(d1: D1Database, uploadId: string, extractorVersion: number): Promise<OpenedUploadState> {
+  return readOpenedUploadState(await d1.batch(openedUploadStatements(d1, uploadId, extractorVersion)));
+}
+
+/** What openedUploadState answers. */
+export interface OpenedUploadState {
+  plan: ChangeCounts;
+  missing: string[];
+  conflict: SizeConflict | null;
+}
+
+/** openedUploadState's statements, to send at the end of a batch that writes the manifest (they read what it wrote). */
+export function openedUploadStatements(d1: D1Database, uploadId: string, extractorVersion: number): D1PreparedStatement[] {
+  return [changeCountsStatement(d1, uploadId), missingHashesStatement(d1, uploadId, extractorVersion), sizeConflictStatement(d1, uploadId)];
+}
+
+/** openedUploadState out of its statements' results (openedUploadStatements, in order). */
+export function readOpenedUploadState([counts, hashes, conflicts]: readonly D1Result[]): OpenedUploadState {
   return {
     plan: readChangeCounts(counts.results as { change: keyof ChangeCounts; n: number }[]),
     missing: (hashes.results as { hash: string }[]).map((r) => r.hash),

@@ -21,6 +21,9 @@ import {
   pathsFoldedTo,
   setUploadStatus,
   openedUploadState,
+  openedUploadStatements,
+  readOpenedUploadState,
+  type OpenedUploadState,
   readChangeCounts,
   recordPlanStatement,
   touchUploadStatement,
@@ -202,13 +205,17 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
         : {},
     });
   }
+  let state: OpenedUploadState | null = null;
   try {
     const classify = classifyStatements(d1, upload.id, project.id, manifest, EXTRACTOR_VERSION, mode, req.forceChanged);
     // An empty merge manifest classifies nothing (D1 refuses an empty batch). The heartbeat
-    // is renewed last: classifying a large manifest takes a while.
+    // is renewed last: classifying a large manifest takes a while. The upload's state (its plan,
+    // the contents it misses, a declared size the stored content contradicts) is read in the same batch.
     if (classify.length) {
       const touched = Date.now();
-      await d1.batch([...classify, recordPlanStatement(d1, upload.id), touchUploadStatement(d1, upload.id, touched, UPLOAD_TTL_MS)]);
+      const reads = openedUploadStatements(d1, upload.id, EXTRACTOR_VERSION);
+      const results = await d1.batch([...classify, recordPlanStatement(d1, upload.id), touchUploadStatement(d1, upload.id, touched, UPLOAD_TTL_MS), ...reads]);
+      state = readOpenedUploadState(results.slice(-reads.length));
       upload.updated_at = touched;
       upload.expires_at = touched + UPLOAD_TTL_MS;
     }
@@ -216,7 +223,7 @@ export async function openUpload(target: PushTarget, req: OpenRequest): Promise<
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw err;
   }
-  const { plan, missing, conflict } = await openedUploadState(d1, upload.id, EXTRACTOR_VERSION);
+  const { plan, missing, conflict } = state ?? (await openedUploadState(d1, upload.id, EXTRACTOR_VERSION));
   if (conflict) {
     await setUploadStatus(d1, upload.id, 'aborted', Date.now());
     throw new PincherError('size_mismatch', `manifest entry ${conflict.path.slice(0, 200)} declares ${conflict.declared} bytes, but the content with its hash has ${conflict.stored}; nothing was written`, {
