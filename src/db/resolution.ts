@@ -89,10 +89,11 @@ async function eachChunk<R>(values: readonly string[], run: (json: string, chunk
 const isConfig = (path: string) => LAYOUT_CONFIG_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
 
 /** The upload's changed paths and the project's generations, `planResolution`'s two reads: the caller runs them in one of its batches. */
-export function planResolutionStatements(d1: D1Database, projectId: string, uploadId: string): [D1PreparedStatement, D1PreparedStatement] {
+export function planResolutionStatements(d1: D1Database, uploadId: string): [D1PreparedStatement, D1PreparedStatement] {
   return [
     d1.prepare("SELECT path, change FROM upload_files WHERE upload_id = ?1 AND change <> 'unchanged'").bind(uploadId),
-    d1.prepare('SELECT generation, graph_generation, schema_version_at_index FROM projects WHERE id = ?1').bind(projectId),
+    // The upload's project (read by the upload: its claim, in the same batch, is what says the upload is open).
+    d1.prepare('SELECT generation, graph_generation, schema_version_at_index FROM projects WHERE id = (SELECT project_id FROM uploads WHERE id = ?1)').bind(uploadId),
   ];
 }
 

@@ -9,7 +9,7 @@ import { changeCounts, getProjectUpload } from '../db/uploads';
 import { latestBookmark } from '../db/sessions';
 import { encodeBookmark, projectHome, pushTarget } from '../db/project-shard';
 import { BOOKMARK_HEADER } from '../http/bookmark';
-import { abortUpload, claimAndAcceptFiles, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
+import { abortUpload, claimAndAcceptFiles, claimForCommit, commitUpload, openUpload, requireOpenUpload } from '../upload/service';
 import { checkProjectName } from '../upload/paths';
 import { MAX_SCIP_BYTES, SCIP_MEDIA_TYPES } from '../upload/scip';
 import { firstIssue, OpenUploadBody } from './upload-schemas';
@@ -76,12 +76,13 @@ uploadRoutes.post('/:project/uploads/:id/commit', async (c) => {
   requireWrite(c.get('scope'), 'pushing an index');
   const project = checkProjectName(c.req.param('project'));
   const target = await pushTarget(c.env, project, { place: false });
-  const upload = await requireOpenUpload(target.db, project, c.req.param('id'));
+  // The claim and every read the commit plans from: one round trip, before the body is read.
+  const claim = await claimForCommit(target, project, c.req.param('id'));
   // A SCIP index travels as the commit body; no body (or JSON) commits without one.
   const media = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const scip = SCIP_MEDIA_TYPES.includes(media) ? await readBodyBytes(c, MAX_SCIP_BYTES) : undefined;
   const meta = new MetaCollector();
-  const summary = await commitUpload(target, upload, meta, c.get('requestId'), scip);
+  const summary = await commitUpload(target, claim, meta, c.get('requestId'), scip);
   // Read-your-writes: a tool call sending this bookmark back reads the index this commit made, on any replica
   // of the project's shard (the bookmark names its shard).
   const bookmark = encodeBookmark(target.shard, await latestBookmark(target.db));

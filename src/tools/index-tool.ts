@@ -9,7 +9,7 @@ import { extractionRow } from '../upload/extract-rows';
 import { blockedFile } from '../upload/blocklist';
 import { sha256Hex } from '../upload/paths';
 import { pushTarget } from '../db/project-shard';
-import { acceptFiles, commitUpload, MAX_FILE_BYTES, openUpload, PARSE_BUDGET_MS, requireOpenUpload, UPLOAD_TTL_MS } from '../upload/service';
+import { acceptFiles, claimForCommit, commitUpload, MAX_FILE_BYTES, openUpload, PARSE_BUDGET_MS, requireOpenUpload, UPLOAD_TTL_MS } from '../upload/service';
 import { defineTool, type ToolContext } from './define';
 
 /** Inline pushes are for small edits; CI uses `pincher-edge push`. */
@@ -141,7 +141,7 @@ async function inlineIndex(
     const missing = new Set(opened.missing);
     const send = kept.map((f, i) => ({ path: f.path, hash: manifest[i].hash, content: f.content })).filter((f) => missing.has(f.hash));
     if (send.length) await acceptFiles(target, upload, send);
-    const done = await commitUpload(target, upload, ctx.meta, ctx.requestId);
+    const done = await commitUpload(target, await claimForCommit(target, opened.project, upload.id), ctx.meta, ctx.requestId);
     return { ...done, files: { ...done.files, blocked: blockedCount }, blocked_by_family: blocked, done: true };
   } catch (err) {
     await abortOpenUpload(db, upload.id);
@@ -212,7 +212,7 @@ async function forceReindex(project: string, uploadId: string | undefined, ctx: 
       remaining,
     };
   }
-  const done = await commitUpload(target, upload, ctx.meta, ctx.requestId);
+  const done = await commitUpload(target, await claimForCommit(target, project, upload.id), ctx.meta, ctx.requestId);
   return { ...done, files: { ...done.files, blocked: 0 }, blocked_by_family: {}, done: true };
 }
 

@@ -430,17 +430,40 @@ export interface CommitSummary {
  * commit and leaves the upload open); its exact edges land in the same
  * resolution batch as the rest of the graph.
  */
-export async function commitUpload(target: PushTarget, upload: UploadRow, meta: MetaCollector, requestId?: string, scipBytes?: Uint8Array): Promise<CommitSummary> {
+/** An upload claimed for its commit, with every read the commit plans from (claimForCommit). */
+export interface CommitClaim {
+  upload: UploadRow;
+  /** When the claim was made (the commit's start). */
+  started: number;
+  reads: D1Result[];
+}
+
+/**
+ * Claims open upload `uploadId` of `project` for its commit (requireOpenUpload's claim: its heartbeat renewed, or the
+ * typed error saying why it cannot be) and reads, in the same round trip and one snapshot of the upload's rows,
+ * everything the commit plans from: the contents still missing, the change counts, the incoming files' outcomes and
+ * resolution's plan. Read before a SCIP body is.
+ */
+export async function claimForCommit(target: PushTarget, project: string, uploadId: string): Promise<CommitClaim> {
+  const d1 = target.db;
+  const started = Date.now();
+  const [claimed, ...reads] = await d1.batch([
+    claimOpenUploadStatement(d1, uploadId, project, started, UPLOAD_TTL_MS),
+    missingFilesStatement(d1, uploadId, EXTRACTOR_VERSION),
+    changeCountsStatement(d1, uploadId),
+    incomingOutcomesStatement(d1, uploadId, EXTRACTOR_VERSION),
+    ...planResolutionStatements(d1, uploadId),
+  ]);
+  const upload = (claimed.results as UploadRow[])[0];
+  if (!upload) throw await unclaimedError(d1, project, uploadId, started);
+  return { upload, started, reads };
+}
+
+export async function commitUpload(target: PushTarget, claim: CommitClaim, meta: MetaCollector, requestId?: string, scipBytes?: Uint8Array): Promise<CommitSummary> {
   const d1 = target.db;
   const project = target.project;
-  const started = Date.now();
-  // Every read the commit plans from, in one round trip and one snapshot of the upload's rows.
-  const [missingRead, countsRead, outcomeRead, ...planReads] = await d1.batch([
-    missingFilesStatement(d1, upload.id, EXTRACTOR_VERSION),
-    changeCountsStatement(d1, upload.id),
-    incomingOutcomesStatement(d1, upload.id, EXTRACTOR_VERSION),
-    ...planResolutionStatements(d1, upload.project_id, upload.id),
-  ]);
+  const { upload, started } = claim;
+  const [missingRead, countsRead, outcomeRead, ...planReads] = claim.reads;
   const missing = missingRead.results as { path: string; hash: string }[];
   if (missing.length) {
     const total = (await missingHashes(d1, upload.id, EXTRACTOR_VERSION)).length;

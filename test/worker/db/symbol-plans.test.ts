@@ -114,7 +114,7 @@ describe('symbols by file seek the id index', () => {
   it('reads the replaced files’ old symbols before a push, and drops and rebuilds them in the commit batch, by id range', async () => {
     const upload = await pushWithFunction('extra');
     const { d1, seen } = recording();
-    const [changes, generations] = await d1.batch(planResolutionStatements(d1, project.id, upload.id));
+    const [changes, generations] = await d1.batch(planResolutionStatements(d1, upload.id));
     const plan = await planResolution(d1, project.id, [changes, generations]);
     expect(plan.full).toBe(false);
     expect([...plan.oldSymbols.keys()]).toEqual(['src/core/db.ts']);
@@ -144,7 +144,7 @@ describe('symbols by file seek the id index', () => {
     try {
       for (const [version, full] of cases) {
         await DB.prepare('UPDATE projects SET schema_version_at_index = ?2 WHERE id = ?1').bind(project.id, version).run();
-        const plan = await planResolution(DB, project.id, await DB.batch(planResolutionStatements(DB, project.id, upload.id)) as [D1Result, D1Result]);
+        const plan = await planResolution(DB, project.id, await DB.batch(planResolutionStatements(DB, upload.id)) as [D1Result, D1Result]);
         expect(plan.full, `indexed under schema ${version}`).toBe(full);
         // An incremental pass knows the replaced file's old symbols; a full one reads every file anyway.
         expect([...plan.oldSymbols.keys()]).toEqual(full ? [] : ['src/core/db.ts']);
