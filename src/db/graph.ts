@@ -538,8 +538,11 @@ export interface FileImport {
   confidence: number;
 }
 
+/** Rows importersOf reads unless told otherwise. */
+export const IMPORTERS_LIMIT = 1000;
+
 /** Files importing any of `files` (IMPORTS edges whose dst_file is one of them, whole-file or by symbol). */
-export async function importersOf(d1: D1Database, projectId: string, files: readonly string[], limit = 1000): Promise<FileImport[]> {
+export async function importersOf(d1: D1Database, projectId: string, files: readonly string[], limit = IMPORTERS_LIMIT): Promise<FileImport[]> {
   const distinct = [...new Set(files)];
   if (distinct.length === 0) return [];
   const rows = await d1

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/graph';
+import { IMPORTERS_LIMIT, importersOf, isTestPath, walk, type FileImport, type Hop } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
 import { tokensForBytes } from '../envelope/tokens';
 import { chooseSide, MAX_DIFF_CHARS, overlaps, parseDiff, type DiffFile, type Side, type Span } from '../composites/diff';
@@ -93,10 +93,8 @@ interface Lookups {
   importers: FileImport[] | null;
 }
 
-/** Rows of importersOf the call keeps (as before the reads were asked early). */
-const MAX_IMPORTERS = 1000;
 /** Rows the early importers read (of every path of the input) takes; past it the read is made again for the stored files only. */
-const IMPORTER_ROWS = 4 * MAX_IMPORTERS;
+const IMPORTER_ROWS = 4 * IMPORTERS_LIMIT;
 
 /** Every span of `probes` asked at once, with the importers of `paths`: the reads of Lookups, sent in the caller's round trip. */
 function lookups(ctx: ToolContext, projectId: string, probes: readonly LineProbe[], paths: readonly string[]): Promise<Lookups> {
@@ -335,13 +333,13 @@ async function rangeTargets(ctx: ToolContext, project: ProjectRow, ranges: reado
 
 /**
  * The files importing `changedFiles`, as importersOf reads them: out of the early read of every path of the input
- * (in the same order, so the same first MAX_IMPORTERS rows), or read now when that read was cut.
+ * (in the same order, so the same first IMPORTERS_LIMIT rows importersOf keeps), or read now when that read was cut.
  */
 async function importersOfChanged(ctx: ToolContext, projectId: string, changedFiles: readonly string[], early: FileImport[] | null): Promise<FileImport[]> {
   if (changedFiles.length === 0) return [];
-  if (early === null) return importersOf(ctx.db, projectId, changedFiles, MAX_IMPORTERS);
+  if (early === null) return importersOf(ctx.db, projectId, changedFiles);
   const changed = new Set(changedFiles);
-  return early.filter((i) => changed.has(i.target)).slice(0, MAX_IMPORTERS);
+  return early.filter((i) => changed.has(i.target)).slice(0, IMPORTERS_LIMIT);
 }
 
 function impactedView(h: Hop): z.infer<typeof impactedOut> {
