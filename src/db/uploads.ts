@@ -37,10 +37,20 @@ export interface ProjectIdRow {
 /** Returns the project's id, creating the (not yet indexed) project row when needed. */
 export async function ensureProject(d1: D1Database, name: string, newId: string, now: number): Promise<ProjectIdRow> {
   // One round trip: the insert and the read run in one batch.
-  const [, read] = await d1.batch([
+  const [, read] = await d1.batch(ensureProjectStatements(d1, name, newId, now));
+  return ensuredProject(read);
+}
+
+/** ensureProject's statements (the insert when missing, then the read), for a batch. */
+function ensureProjectStatements(d1: D1Database, name: string, newId: string, now: number): [D1PreparedStatement, D1PreparedStatement] {
+  return [
     d1.prepare('INSERT INTO projects (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING').bind(newId, name, now),
     d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name),
-  ]);
+  ];
+}
+
+/** The project's row out of ensureProjectStatements' read. */
+function ensuredProject(read: D1Result): ProjectIdRow {
   const row = (read.results as ProjectIdRow[])[0];
   if (!row) throw new Error('project row vanished after insert');
   return row;
@@ -66,8 +76,7 @@ export async function openUploadRows(d1: D1Database, name: string, newProjectId:
   const now = row.created_at;
   const projectOf = 'SELECT id FROM projects WHERE name = ?1';
   const [, read, released, insert] = await d1.batch([
-    d1.prepare('INSERT INTO projects (id, name, created_at) VALUES (?2, ?1, ?3) ON CONFLICT(name) DO NOTHING').bind(name, newProjectId, now),
-    d1.prepare('SELECT id, name FROM projects WHERE name = ?1').bind(name),
+    ...ensureProjectStatements(d1, name, newProjectId, now),
     d1
       .prepare(
         `UPDATE uploads SET status = CASE WHEN expires_at < ?2 THEN 'expired' ELSE 'superseded' END, updated_at = ?2
@@ -84,9 +93,7 @@ export async function openUploadRows(d1: D1Database, name: string, newProjectId:
       )
       .bind(name, row.id, row.ref, row.commit_sha, row.status, row.mode, row.created_at, row.updated_at, row.expires_at, row.manifest_count, row.pushed_by ?? null),
   ]);
-  const project = (read.results as ProjectIdRow[])[0];
-  if (!project) throw new Error('project row vanished after insert');
-  return { project, released: released.results as OpenedRows['released'], inserted: insert.meta.changes === 1 };
+  return { project: ensuredProject(read), released: released.results as OpenedRows['released'], inserted: insert.meta.changes === 1 };
 }
 
 /**
