@@ -4,6 +4,7 @@ import { ageSchemaState, resetSchemaStateCache, schemaState } from '../../../src
 import type { ToolOutcome } from '../../../src/tools/run';
 import { runRead } from '../run-tool';
 import type { Json } from '../helpers';
+import { countingD1 } from '../upload/counting-d1';
 import { push } from '../upload/support';
 
 /**
@@ -16,55 +17,49 @@ const PROJECT = 'ledger-reads';
 const LEDGER = /^SELECT name FROM d1_migrations ORDER BY id\b/;
 
 /**
- * Ledger statements a binding executed: `alone` the ledger read itself (`single`: of them, those sent on their own,
- * not in a batch), `folded` other statements naming the ledger (a check folded in).
+ * Ledger statements the counted bindings (countingD1) executed since the last `reset`: `alone` the ledger read
+ * itself, `single` those of them sent on their own (a trip of that one statement), `folded` other statements naming
+ * the ledger (a check folded in).
  */
-interface LedgerCounts {
-  alone: number;
-  single?: number;
-  folded: number;
+class LedgerTally {
+  private base = { alone: 0, single: 0, folded: 0 };
+  constructor(private readonly sources: readonly { trips: string[][] }[]) {}
+  private totals() {
+    const trips = this.sources.flatMap((s) => s.trips);
+    const statements = trips.flat();
+    return {
+      alone: statements.filter((sql) => LEDGER.test(sql)).length,
+      single: trips.filter((t) => t.length === 1 && LEDGER.test(t[0])).length,
+      folded: statements.filter((sql) => !LEDGER.test(sql) && sql.includes('d1_migrations')).length,
+    };
+  }
+  reset(): void {
+    this.base = this.totals();
+  }
+  get alone(): number {
+    return this.totals().alone - this.base.alone;
+  }
+  get single(): number {
+    return this.totals().single - this.base.single;
+  }
+  get folded(): number {
+    return this.totals().folded - this.base.folded;
+  }
 }
 
-/** A D1 binding (or session) that counts the ledger statements it executes and runs every statement on `real`. */
-function counting(real: D1Database | D1DatabaseSession, counts: LedgerCounts): D1Database {
-  const unwrap = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
-  const count = (sql: string) => {
-    if (LEDGER.test(sql)) counts.alone++;
-    else if (sql.includes('d1_migrations')) counts.folded++;
-  };
-  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const run = <T>(go: () => Promise<T>) => {
-      count(sql);
-      if (LEDGER.test(sql)) counts.single = (counts.single ?? 0) + 1;
-      return go();
-    };
-    const w = {
-      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
-      first: (column?: string) => run(() => (column === undefined ? statement.first() : statement.first(column))),
-      all: () => run(() => statement.all()),
-      run: () => run(() => statement.run()),
-      raw: (options?: { columnNames?: boolean }) => run(() => statement.raw(options as { columnNames: true })),
-    } as unknown as D1PreparedStatement;
-    unwrap.set(w, { statement, sql });
-    return w;
-  };
-  return {
-    prepare: (sql: string) => wrap(real.prepare(sql), sql),
-    batch: (statements: D1PreparedStatement[]) => {
-      const inner = statements.map((s) => unwrap.get(s) ?? { statement: s, sql: '' });
-      for (const s of inner) count(s.sql);
-      return real.batch(inner.map((s) => s.statement));
-    },
-    withSession: (bookmark?: string) => counting((real as D1Database).withSession(bookmark), counts),
-    getBookmark: () => (real as D1DatabaseSession).getBookmark(),
-  } as unknown as D1Database;
+/** A binding counted on its own: the counted handle and its tally. */
+function counting(real: D1Database): { d1: D1Database; tally: LedgerTally } {
+  const counted = countingD1(real);
+  return { d1: counted.d1, tally: new LedgerTally([counted]) };
 }
 
 /** The test env with every shard binding counted (one tally for all). */
-function countedEnv(): { env: typeof env; counts: LedgerCounts; shards: number } {
-  const counts = { alone: 0, folded: 0 };
-  const bindings = Object.fromEntries(Object.entries(env).filter(([name]) => /^DB(?:_SHARD_\d+)?$/.test(name)).map(([name, db]) => [name, counting(db as D1Database, counts)]));
-  return { env: { ...env, ...bindings } as typeof env, counts, shards: Object.keys(bindings).length };
+function countedEnv(): { env: typeof env; counts: LedgerTally; shards: number } {
+  const counted = Object.entries(env)
+    .filter(([name]) => /^DB(?:_SHARD_\d+)?$/.test(name))
+    .map(([name, db]) => [name, countingD1(db as D1Database)] as const);
+  const bindings = Object.fromEntries(counted.map(([name, c]) => [name, c.d1]));
+  return { env: { ...env, ...bindings } as typeof env, counts: new LedgerTally(counted.map(([, c]) => c)), shards: counted.length };
 }
 
 async function call(e: typeof env, name: string, args: Json): Promise<Extract<ToolOutcome, { ok: true }>> {
@@ -84,7 +79,7 @@ describe("health and the envelope's ledger", () => {
     // The ledger kept (as after any call): health still reads every shard's fresh, and the stamp reads none.
     await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     for (const args of [{ project: PROJECT }, {}]) {
-      counted.counts.alone = 0;
+      counted.counts.reset();
       const outcome = await call(counted.env, 'health', args);
       expect(outcome.result.shards).toHaveLength(counted.shards);
       expect(counted.counts.alone, JSON.stringify(args)).toBe(counted.shards);
@@ -92,18 +87,18 @@ describe("health and the envelope's ledger", () => {
   });
 
   it('a read through another handle is kept under the binding it names, and each binding keeps its own', async () => {
-    const viaHandle = { alone: 0, folded: 0 };
-    const viaBinding = { alone: 0, folded: 0 };
-    const binding = counting(env.DB, viaBinding);
-    const read = await schemaState(counting(env.DB, viaHandle), { fresh: true, cacheAs: binding });
+    const handle = counting(env.DB);
+    const { d1: binding, tally: viaBinding } = counting(env.DB);
+    const viaHandle = handle.tally;
+    const read = await schemaState(handle.d1, { fresh: true, cacheAs: binding });
     expect(viaHandle.alone).toBe(1);
     expect(read.applied).toBe(env.TEST_MIGRATIONS.length);
     expect(await schemaState(binding)).toEqual(read);
     expect(viaBinding.alone).toBe(0);
     // Another binding has read nothing yet: it reads its own ledger, and the first binding's stays kept.
-    const otherReads = { alone: 0, folded: 0 };
-    await schemaState(counting(env.DB, otherReads));
-    expect(otherReads.alone).toBe(1);
+    const other = counting(env.DB);
+    await schemaState(other.d1);
+    expect(other.tally.alone).toBe(1);
     await schemaState(binding);
     expect(viaBinding.alone).toBe(0);
     // fresh reads again, and keeps what it read.
@@ -128,14 +123,13 @@ describe('a ledger kept past its few seconds', () => {
     const warm = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     expect(warm.reads.roundTrips).toBe(1);
     ageSchemaState(counted.env.DB, 60_000);
-    counted.counts.alone = 0;
-    counted.counts.folded = 0;
+    counted.counts.reset();
     const aged = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     expect(aged.result.symbol).toBeTruthy();
     expect(aged.reads.roundTrips).toBe(1);
     expect([counted.counts.alone, counted.counts.folded]).toEqual([0, 1]);
     // Confirmed: kept afresh, so the next call folds nothing in.
-    counted.counts.folded = 0;
+    counted.counts.reset();
     await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     expect([counted.counts.alone, counted.counts.folded]).toEqual([0, 0]);
   });
@@ -147,7 +141,7 @@ describe('a ledger kept past its few seconds', () => {
     await env.DB.prepare("INSERT INTO d1_migrations (name, applied_at) VALUES ('9999_ledger_reads.sql', '2030-01-01 00:00:00')").run();
     try {
       ageSchemaState(counted.env.DB, 60_000);
-      counted.counts.alone = 0;
+      counted.counts.reset();
       const aged = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
       expect(aged.result.symbol).toBeTruthy();
       // The folded check failed, so the trip went again with the ledger beside it; the stamp read nothing itself.
@@ -168,15 +162,14 @@ describe('a ledger kept past its few seconds', () => {
     const counted = countedEnv();
     await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     resetSchemaStateCache();
-    counted.counts.alone = 0;
-    counted.counts.single = 0;
+    counted.counts.reset();
     const first = await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     expect(first.result.symbol).toBeTruthy();
     expect(first.reads.roundTrips).toBe(1);
     expect(counted.counts.alone).toBe(1);
     expect(counted.counts.single).toBe(0);
     // Kept now: the next call reads no ledger.
-    counted.counts.alone = 0;
+    counted.counts.reset();
     await call(counted.env, 'symbol', { project: PROJECT, id: 'src/a.ts::a#Function' });
     expect(counted.counts.alone).toBe(0);
   });
@@ -185,8 +178,7 @@ describe('a ledger kept past its few seconds', () => {
     const counted = countedEnv();
     await call(counted.env, 'why_empty', { code: 'no_results_in_corpus' });
     ageSchemaState(counted.env.DB, 60_000);
-    counted.counts.alone = 0;
-    counted.counts.folded = 0;
+    counted.counts.reset();
     const outcome = await call(counted.env, 'why_empty', { code: 'no_results_in_corpus' });
     expect(outcome.reads.roundTrips).toBe(0);
     expect([counted.counts.alone, counted.counts.folded]).toEqual([1, 0]);
