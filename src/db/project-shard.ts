@@ -131,6 +131,19 @@ export function mergeBookmarks(values: readonly (string | null)[]): string | nul
   return encodeBookmarks(out);
 }
 
+/** What CallDatabases.forProject found. */
+export interface ProjectPlacement {
+  /** The request database of the project's shard. */
+  db: RequestDatabase;
+  /** The shard came from the per-isolate memory, not the catalog: a missing project row there may mean it moved. */
+  fromMemory: boolean;
+  /**
+   * The project's row as read beside the catalog entry (`withRow`), when the catalog puts the project on the
+   * primary (null: no such row there); undefined when it was not read.
+   */
+  primaryRow: { name: string; row: ProjectRow | null } | undefined;
+}
+
 /**
  * The databases of one tool call: a read session per shard it touches
  * (opened at the client's bookmark on the shard the bookmark came from, else
@@ -143,14 +156,6 @@ export class CallDatabases {
   private readonly bookmarks: Map<number, string>;
   /** The shard of the call's project (whose bookmark the response carries); the primary until one resolves. */
   private home = 0;
-  /** The last forProject answered from the per-isolate memory, not the catalog: a missing project row there may mean it moved. */
-  fromMemory = false;
-  /**
-   * The project's row as the last forProject read it beside the catalog entry (`withRow`), when the catalog puts the
-   * project on the primary (null: no such row there); undefined when it was not read.
-   */
-  primaryRow: { name: string; row: ProjectRow | null } | undefined;
-
   constructor(
     env: Env,
     bookmark: string | undefined,
@@ -183,15 +188,15 @@ export class CallDatabases {
   }
 
   /**
-   * The request database holding project `name` (the primary when no name is
-   * given or the name is not placed). `fresh` skips the per-isolate memory.
+   * Where project `name` is: the request database holding it (the primary
+   * when no name is given or the name is not placed). `fresh` skips the
+   * per-isolate memory.
    */
-  async forProject(name: string | undefined, fresh: boolean, withRow = false): Promise<RequestDatabase> {
-    this.fromMemory = false;
-    this.primaryRow = undefined;
-    if (!name) return this.primary();
+  async forProject(name: string | undefined, fresh: boolean, withRow = false): Promise<ProjectPlacement> {
+    if (!name) return { db: this.primary(), fromMemory: false, primaryRow: undefined };
     let shard = fresh ? undefined : remembered.get(name);
-    this.fromMemory = shard !== undefined;
+    const fromMemory = shard !== undefined;
+    let primaryRow: ProjectPlacement['primaryRow'];
     if (shard === undefined) {
       // With `withRow`, the project's row is read in the catalog's round trip: the catalog is on the primary, where
       // most projects are (every one with a single database), so a cold call reads both at once instead of one after
@@ -201,11 +206,11 @@ export class CallDatabases {
       shard = entry?.shard ?? 0;
       if (entry) remembered.set(name, shard);
       else remembered.delete(name);
-      if (withRow && shard === 0) this.primaryRow = { name, row: row ?? null };
+      if (withRow && shard === 0) primaryRow = { name, row: row ?? null };
     }
     bound(this.shards, shard, name);
     this.home = shard;
-    return this.on(shard);
+    return { db: this.on(shard), fromMemory, primaryRow };
   }
 
   /** D1 round trips across every shard this call touched. */

@@ -44,7 +44,7 @@ export class ProjectLookup {
     this.prefetched = opts.prefetched;
   }
 
-  /** The row this call already read beside the project's catalog entry (CallDatabases.primaryRow): fresh, no check needed. */
+  /** The row this call already read beside the project's catalog entry (ProjectPlacement.primaryRow, from CallDatabases.forProject): fresh, no check needed. */
   private readonly prefetched: { name: string; row: ProjectRow | null } | undefined;
 
   /** The project named `name`: read in this call already, from the cache (checked in the call's next round trip), or from D1. */

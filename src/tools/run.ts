@@ -160,9 +160,10 @@ async function execute(
       // The call reads the shard holding its project (src/db/project-shard.ts); a rerun reads the catalog afresh.
       // Write tools always look projects up afresh: a stale run could not be undone.
       const fresh = run > 1 || !tool.annotations.readOnlyHint;
-      const db = await call.databases.forProject(projectArg(parsed) ?? call.defaultProject, fresh, tool.annotations.readOnlyHint);
+      const placed = await call.databases.forProject(projectArg(parsed) ?? call.defaultProject, fresh, tool.annotations.readOnlyHint);
+      const db = placed.db;
       const projects = tool.annotations.readOnlyHint
-        ? new ProjectLookup(db, { bypass: fresh, shardRemembered: call.databases.fromMemory, prefetched: call.databases.primaryRow })
+        ? new ProjectLookup(db, { bypass: fresh, shardRemembered: placed.fromMemory, prefetched: placed.primaryRow })
         : undefined;
       const ctx: ToolContext = {
         env: call.env,
