@@ -1,8 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY } from '../../../src/tools/registry';
-import { runTool } from '../../../src/tools/run';
 import type { Json } from '../helpers';
+import { runRead } from '../run-tool';
 import { push } from '../upload/support';
 
 /**
@@ -101,8 +100,7 @@ describe('statements the tools send', () => {
     const tools = new Set<string>();
     // Twice each: the first call may read the project row, the second finds it cached and folds its check.
     for (const [name, args] of [...CALLS, ...CALLS]) {
-      const tool = REGISTRY.find(name)!;
-      const outcome = await runTool(tool, { project: PROJECT, ...(args as object) }, { env: recorded, requestId: 'test', startedAt: Date.now(), scope: 'read', surface: 'rest', waitUntil: () => {}, registry: REGISTRY });
+      const outcome = await runRead(recorded, name, { project: PROJECT, ...(args as object) });
       expect(outcome.ok, `${name} ${JSON.stringify(args)}: ${outcome.payloadText.slice(0, 300)}`).toBe(true);
       tools.add(name);
     }
