@@ -240,7 +240,7 @@ async function walkStatement(
   const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
   const binds = [projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth];
   const rows = await d1
-    .prepare(walkStatementSql(directions, 'ids' in start ? 'ids' : 'name', roots, probe !== null))
+    .prepare(walkStatementSql(directions, opts.kinds, 'ids' in start ? 'ids' : 'name', roots, probe !== null))
     .bind(...binds, ...(probe ? [probe.file, probe.key] : []))
     .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
   const levels = opts.depth;

@@ -3,7 +3,9 @@
  * frontier, and several levels of one direction as one statement. Kept apart
  * from graph.ts so that it imports nothing but the edge-end helpers.
  */
-import { edgeEndAtSql, edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import type { EdgeKind } from '../graph/types';
+import { EDGE_KINDS } from './edge-columns';
+import { edgeEndAtSql, edgeEndIdSql, edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { namePickSql } from './name-pick';
 
 /** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
@@ -70,41 +72,62 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * The state is one value: past D1's 2 MB limit on a value (tens of thousands
  * of seen ids) D1 refuses the statement and graph.ts reads level by level.
  *
- * Binds: ?1 project, ?2 start, ?3 kinds (JSON), ?4 confidence floor read,
+ * Binds: ?1 project, ?2 start, ?3 kinds (JSON; unread: the text holds their codes), ?4 confidence floor read,
  * ?5 ceiling + 1, ?6 ceiling, ?7 include tests, ?8 minConfidence, ?9 levels
  * to read.
  */
-export function walkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name' = 'ids', roots = false, touched = false): string {
-  // A handful of texts in all (directions × start × roots × touched): each is built once per isolate.
-  const key = `${directions.join()}|${start}|${roots && start === 'ids'}|${touched}`;
+export function walkStatementSql(
+  directions: readonly ('in' | 'out')[],
+  kinds: readonly EdgeKind[],
+  start: 'ids' | 'name' = 'ids',
+  roots = false,
+  touched = false,
+): string {
+  // A handful of texts in all (directions × kinds × start × roots × touched): each is built once per isolate.
+  const codes = kindCodes(kinds);
+  const key = `${directions.join()}|${codes.join()}|${start}|${roots && start === 'ids'}|${touched}`;
   let sql = built.get(key);
-  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, start, roots, touched)));
+  if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, codes, start, roots, touched)));
   return sql;
 }
+
+/** The stored codes of `kinds` (edge-columns.ts), ascending, each once. */
+function kindCodes(kinds: readonly EdgeKind[]): number[] {
+  return [...new Set(kinds.map((k) => EDGE_KINDS.indexOf(k)))].filter((c) => c >= 0).sort((a, b) => a - b);
+}
+
+/** `kind_code` of REFERENCES: a walk ranks another kind's edge before it among equals. */
+const REFERENCES_CODE = EDGE_KINDS.indexOf('REFERENCES');
 
 /** walkStatementSql's texts built so far, by their key. */
 const built = new Map<string, string>();
 
-function buildWalkStatementSql(directions: readonly ('in' | 'out')[], start: 'ids' | 'name', roots: boolean, touched: boolean): string {
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: readonly number[], start: 'ids' | 'name', roots: boolean, touched: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
   };
   // A step's edges in its direction from its frontier, each with its rank within its (frontier node, far end) pair.
+  // Read from `edge_rows` and the far end's `edge_ends` row, not the `edges` view: the view joins both ends and
+  // decodes every column, which the step does not need, and each copy of it is planned anew at every prepare (D1
+  // keeps no prepared statement). The near end is sought by its id (in the project: ends are per project); the
+  // kinds are written in as their codes, and the kind is carried as its code (REFERENCES_CODE).
   const edgeRows = directions.map((direction) => {
-    const { near, far, farId } = ends(direction);
-    return `SELECT j.k, e.rowid AS r, ${farId} AS node_id, e.${far}_file AS node_file, e.line, e.kind, e.confidence,
-                row_number() OVER (PARTITION BY j.k, e.${far}_file, ${farId} ORDER BY e.confidence DESC, e.kind = 'REFERENCES', e.line, e.rowid) AS rn
+    const { near, far } = ends(direction);
+    const farId = `(fe.file || '::' || fe.key)`;
+    return `SELECT j.k, r.rowid AS r, ${farId} AS node_id, fe.file AS node_file, r.line, r.kind_code AS kind, r.confidence_milli / 1000.0 AS confidence,
+                row_number() OVER (PARTITION BY j.k, fe.file, ${farId} ORDER BY r.confidence_milli DESC, r.kind_code = ${REFERENCES_CODE}, r.line, r.rowid) AS rn
          FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
-         CROSS JOIN edges e ON e.project_id = ?1 AND ${edgeEndIsSql('e', near, 'j.id')}
-         WHERE w.dir = '${direction}' AND e.kind IN (SELECT value FROM json_each(?3)) AND e.confidence >= ?4`;
+         CROSS JOIN edge_rows r ON r.${near} = ${edgeEndIdSql("substr(j.id, 1, instr(j.id, '::') - 1)", "substr(j.id, instr(j.id, '::') + 2)")}
+         ${far === 'src' ? 'CROSS' : 'LEFT'} JOIN edge_ends fe ON fe.id = r.${far}
+         WHERE w.dir = '${direction}' AND r.kind_code IN (${kindCodes.join(', ')}) AND r.confidence_milli / 1000.0 >= ?4`;
   });
   // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
   const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
          ${edgeRows.join('\n         UNION ALL ')}
        ) x WHERE x.rn = 1 ORDER BY ${LEVEL_ORDER} LIMIT ?5`;
   // The level's rows and the seen ids together: per node the seen id first, then its best edge that may lead on.
-  const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = 'REFERENCES', c.pos) AS b FROM (
+  const ranked = `SELECT c.*, row_number() OVER (PARTITION BY c.node_id ORDER BY c.seen DESC, c.open DESC, c.confidence DESC, c.kind = ${REFERENCES_CODE}, c.pos) AS b FROM (
          SELECT value AS node_id, 1 AS seen, 0 AS open, NULL AS r, NULL AS kind, NULL AS confidence, NULL AS pos FROM json_each(w.st, '$[2]')
          UNION ALL SELECT value ->> 0, 1, 0, NULL, NULL, NULL, NULL FROM json_each(w.st, '$[1]')
          UNION ALL SELECT node_id, 0, pos <= ?6 AND node_id IS NOT NULL AND confidence >= ?8, r, kind, confidence, pos FROM (${level})
