@@ -24,6 +24,7 @@
  */
 
 import { literalLimits } from './limit-literals';
+import { BoundedMap } from '../util/bounded-map';
 
 /** What the handle needs of D1: a binding or a session. */
 export type D1Reader = Pick<D1Database, 'prepare' | 'batch'>;
@@ -114,6 +115,33 @@ function takesLimit(sql: string): boolean {
   return !/[()]|\b(?:LIMIT|INSERT|UPDATE|DELETE|REPLACE|RETURNING)\b/i.test(top);
 }
 
+/** What foldChecks needs of a statement's text: the text without a trailing `;`, whether checks fold into it, and how. */
+interface FoldShape {
+  sql: string;
+  /** One SELECT (a leading WITH included) and nothing after it. */
+  foldable: boolean;
+  /** takesLimit: the checks' LIMIT is appended, not wrapped around the statement in a subquery. */
+  appendable: boolean;
+}
+
+/**
+ * foldShape's answers by statement text. Working one out is several regular-expression passes over the text
+ * (takesLimit strips one level of brackets per pass): tens of microseconds for a walk's 5 KB, on every call
+ * that folds a check, where most texts repeat from call to call.
+ */
+const shapes = new BoundedMap<string, FoldShape>(256);
+
+function foldShape(text: string): FoldShape {
+  let shape = shapes.get(text);
+  if (shape === undefined) {
+    const sql = text.replace(/[\s;]+$/, '');
+    // A `;` inside a string literal (the id range's ':;' bound, src/db/symbol-range.ts) ends nothing.
+    const foldable = FOLDABLE.test(sql) && !sql.replace(QUOTED, "''").includes(';');
+    shapes.set(text, (shape = { sql, foldable, appendable: foldable && takesLimit(sql) }));
+  }
+  return shape;
+}
+
 /**
  * `source` with every check folded in: the statement's rows unchanged when
  * all the checks hold, the error SQLite raises for a LIMIT that is not an
@@ -123,9 +151,8 @@ function takesLimit(sql: string): boolean {
  * D1's limit.
  */
 function foldChecks(source: Source, folds: Fold[]): Source | null {
-  const sql = source.sql.replace(/[\s;]+$/, '');
-  // A `;` inside a string literal (the id range's ':;' bound, src/db/symbol-range.ts) ends nothing.
-  if (!FOLDABLE.test(sql) || sql.replace(QUOTED, "''").includes(';')) return null;
+  const { sql, foldable, appendable } = foldShape(source.sql);
+  if (!foldable) return null;
   const values = [...source.values];
   const conditions: string[] = [];
   for (const f of folds) {
@@ -137,7 +164,7 @@ function foldChecks(source: Source, folds: Fold[]): Source | null {
   const limit = `LIMIT CASE WHEN ${conditions.join(' AND ')} THEN -1 ELSE 'a ride-along check failed' END`;
   // Appended as it stands when the statement has no LIMIT of its own: SQLite prepares no subquery (a sixth
   // fewer instructions for a symbol read), and the columns keep the statement's own names.
-  if (takesLimit(sql)) return { sql: `${sql}\n${limit}`, values };
+  if (appendable) return { sql: `${sql}\n${limit}`, values };
   // The subquery keeps the statement's ORDER BY: the outer query is one table, neither a join nor ordered.
   return { sql: `SELECT * FROM (\n${sql}\n) ${limit}`, values };
 }

@@ -50,6 +50,19 @@ describe('literalLimits', () => {
     expect(literalLimits('SELECT ?1 AS my_limit, ?2 AS n', ['a', 1])).toBeNull();
   });
 
+  it('decides each call by its own values when the text repeats (the text is read once and kept)', () => {
+    const sql = 'SELECT x FROM t WHERE a = ?1 LIMIT ?2 OFFSET ?3';
+    expect(literalLimits(sql, ['a', 5, 10])).toEqual({ sql: 'SELECT x FROM t WHERE a = ?1 LIMIT 5 OFFSET 10', values: ['a'] });
+    expect(literalLimits(sql, ['b', '5', 10])).toEqual({ sql: 'SELECT x FROM t WHERE a = ?1 LIMIT ?2 OFFSET 10', values: ['b', '5'] });
+    expect(literalLimits(sql, ['c', 2.5, null])).toBeNull();
+    expect(literalLimits(sql, ['d', 1])).toBeNull();
+    expect(literalLimits(sql, ['e', 7, 0])).toEqual({ sql: 'SELECT x FROM t WHERE a = ?1 LIMIT 7 OFFSET 0', values: ['e'] });
+    // A text with no LIMIT value is kept as such too.
+    const plain = 'SELECT x FROM t WHERE a = ?';
+    expect(literalLimits(plain, [1])).toBeNull();
+    expect(literalLimits(plain, [1])).toBeNull();
+  });
+
   it('answers as the bound statement does', async () => {
     await DB.prepare('CREATE TABLE IF NOT EXISTS limit_literals (n INTEGER)').run();
     await DB.prepare('DELETE FROM limit_literals').run();
