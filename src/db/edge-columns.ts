@@ -4,8 +4,10 @@
  * text and the number by the `edges` view's columns `kind`, `provenance` and
  * `confidence` (the view's CASE lists these codes: a new code needs a
  * migration that replaces the view; test/worker/db/edge-codes.test.ts reads
- * every code back), so statements that read edges name those. Only writes
- * use the stored columns, through these helpers. A code is the value's position in
+ * every code back), so statements that read edges name those. Writes use
+ * the stored columns through these helpers, and so does the one read that
+ * skips the view (a walk's step, src/db/walk-sql.ts: the view's joins and
+ * decoding, planned at every prepare, cost it more than its reads). A code is the value's position in
  * its list (0 and 1, the commonest, take no bytes in a row); the confidence
  * is kept in thousandths, the resolver's precision (src/graph/resolve).
  */
@@ -35,4 +37,19 @@ export const EDGE_CODE_COLUMNS = 'kind_code, provenance_code, confidence_milli';
 /** SQL: the values of EDGE_CODE_COLUMNS for an edge's kind, provenance and confidence given as SQL expressions. */
 export function edgeCodesSql(kind: string, provenance: string, confidence: string): string {
   return `${encodeSql(EDGE_KINDS, kind)}, ${encodeSql(EDGE_PROVENANCES, provenance)}, CAST(round((${confidence}) * 1000) AS INTEGER)`;
+}
+
+/** SQL: the code of each of `kinds`, a list for `kind_code IN (…)` (the kinds are a closed set: no value is bound). */
+export function edgeKindCodesSql(kinds: readonly EdgeKind[]): string {
+  return [...new Set(kinds.map((k) => EDGE_KINDS.indexOf(k)))].sort((a, b) => a - b).join(', ');
+}
+
+/** `kind_code` of `kind`. */
+export function edgeKindCode(kind: EdgeKind): number {
+  return EDGE_KINDS.indexOf(kind);
+}
+
+/** SQL: the confidence of `edge_rows` row `alias`, as the view's `confidence` reads it. */
+export function edgeConfidenceSql(alias: string): string {
+  return `${alias}.confidence_milli / 1000.0`;
 }

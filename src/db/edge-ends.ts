@@ -43,6 +43,16 @@ export function edgeEndAtSql(alias: string, end: EdgeEnd, file: string, key: str
   return `${alias}.${end}_end = ${edgeEndIdSql(file, key, project)}`;
 }
 
+/** SQL: the `edge_ends` id of the symbol with id `id` (an SQL expression), cut into file and key at its first `::`; null when the project has none. */
+export function edgeEndOfIdSql(id: string, project = '?1'): string {
+  return edgeEndIdSql(`substr(${id}, 1, instr(${id}, '::') - 1)`, `substr(${id}, instr(${id}, '::') + 2)`, project);
+}
+
+/** SQL: the symbol id an `edge_ends` row `alias` stands for; null for a file or module end (its key is null). */
+export function endRowIdSql(alias: string): string {
+  return `(${alias}.file || '::' || ${alias}.key)`;
+}
+
 /**
  * SQL condition: `end` of edge `alias` is the symbol with id `id` (an SQL
  * expression), by the file and key parts of the id. With `file` (an SQL
@@ -51,7 +61,7 @@ export function edgeEndAtSql(alias: string, end: EdgeEnd, file: string, key: str
  */
 export function edgeEndIsSql(alias: string, end: EdgeEnd, id: string, file?: string, project = '?1'): string {
   if (file !== undefined) return edgeEndAtSql(alias, end, file, `substr(${id}, length(${file}) + 3)`, project);
-  return edgeEndAtSql(alias, end, `substr(${id}, 1, instr(${id}, '::') - 1)`, `substr(${id}, instr(${id}, '::') + 2)`, project);
+  return `${alias}.${end}_end = ${edgeEndOfIdSql(id, project)}`;
 }
 
 /** SQL condition: `end` of edge `alias` is the symbol row `s` (its `id` and `file_path`). */

@@ -1,11 +1,11 @@
 /**
  * The SQL of a walk over `edges` (graph.ts reads it): one level from a
  * frontier, and several levels of one direction as one statement. Kept apart
- * from graph.ts so that it imports nothing but the edge-end helpers.
+ * from graph.ts so that it imports nothing but the edge helpers (edge-ends.ts, edge-columns.ts).
  */
 import type { EdgeKind } from '../graph/types';
-import { EDGE_KINDS } from './edge-columns';
-import { edgeEndAtSql, edgeEndIdSql, edgeEndIsSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { edgeConfidenceSql, edgeKindCode, edgeKindCodesSql } from './edge-columns';
+import { edgeEndAtSql, edgeEndIsSql, edgeEndOfIdSql, edgeIdSql, endRowIdSql, type EdgeEnd } from './edge-ends';
 import { namePickSql } from './name-pick';
 
 /** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
@@ -84,25 +84,20 @@ export function walkStatementSql(
   touched = false,
 ): string {
   // A handful of texts in all (directions × kinds × start × roots × touched): each is built once per isolate.
-  const codes = kindCodes(kinds);
-  const key = `${directions.join()}|${codes.join()}|${start}|${roots && start === 'ids'}|${touched}`;
+  const codes = edgeKindCodesSql(kinds);
+  const key = `${directions.join()}|${codes}|${start}|${roots && start === 'ids'}|${touched}`;
   let sql = built.get(key);
   if (sql === undefined) built.set(key, (sql = buildWalkStatementSql(directions, codes, start, roots, touched)));
   return sql;
 }
 
-/** The stored codes of `kinds` (edge-columns.ts), ascending, each once. */
-function kindCodes(kinds: readonly EdgeKind[]): number[] {
-  return [...new Set(kinds.map((k) => EDGE_KINDS.indexOf(k)))].filter((c) => c >= 0).sort((a, b) => a - b);
-}
-
 /** `kind_code` of REFERENCES: a walk ranks another kind's edge before it among equals. */
-const REFERENCES_CODE = EDGE_KINDS.indexOf('REFERENCES');
+const REFERENCES_CODE = edgeKindCode('REFERENCES');
 
 /** walkStatementSql's texts built so far, by their key. */
 const built = new Map<string, string>();
 
-function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: readonly number[], start: 'ids' | 'name', roots: boolean, touched: boolean): string {
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: string, start: 'ids' | 'name', roots: boolean, touched: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
@@ -114,13 +109,13 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
   // kinds are written in as their codes, and the kind is carried as its code (REFERENCES_CODE).
   const edgeRows = directions.map((direction) => {
     const { near, far } = ends(direction);
-    const farId = `(fe.file || '::' || fe.key)`;
-    return `SELECT j.k, r.rowid AS r, ${farId} AS node_id, fe.file AS node_file, r.line, r.kind_code AS kind, r.confidence_milli / 1000.0 AS confidence,
+    const farId = endRowIdSql('fe');
+    return `SELECT j.k, r.rowid AS r, ${farId} AS node_id, fe.file AS node_file, r.line, r.kind_code AS kind, ${edgeConfidenceSql('r')} AS confidence,
                 row_number() OVER (PARTITION BY j.k, fe.file, ${farId} ORDER BY r.confidence_milli DESC, r.kind_code = ${REFERENCES_CODE}, r.line, r.rowid) AS rn
          FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
-         CROSS JOIN edge_rows r ON r.${near} = ${edgeEndIdSql("substr(j.id, 1, instr(j.id, '::') - 1)", "substr(j.id, instr(j.id, '::') + 2)")}
+         CROSS JOIN edge_rows r ON r.${near} = ${edgeEndOfIdSql('j.id')}
          ${far === 'src' ? 'CROSS' : 'LEFT'} JOIN edge_ends fe ON fe.id = r.${far}
-         WHERE w.dir = '${direction}' AND r.kind_code IN (${kindCodes.join(', ')}) AND r.confidence_milli / 1000.0 >= ?4`;
+         WHERE w.dir = '${direction}' AND r.kind_code IN (${kindCodes}) AND ${edgeConfidenceSql('r')} >= ?4`;
   });
   // One level from the step's frontier: the best edge per (frontier node, far end), in row order, cut at ?5.
   const level = `SELECT x.r, x.node_id, x.kind, x.confidence, row_number() OVER (ORDER BY ${LEVEL_ORDER}) AS pos FROM (
