@@ -7,6 +7,7 @@
  * its row cap is spent on them) both read it here.
  */
 import { lastPart, splitQualified } from '../util/qualified-ref';
+import { ftsString } from './fts-string';
 import { nameCandidates } from '../symbols/symbol-id';
 
 /** A name as a JSON value for nameQualitySql: the name as given and its parts, as resolveRef reads them. */
@@ -52,7 +53,7 @@ export function namePick(name: string): NamePick {
 function qualifiedPhrase(names: readonly string[]): string | null {
   const distinct = [...new Set(names)];
   if (!distinct.every((n) => /[\p{L}\p{N}]/u.test(n))) return null;
-  return distinct.map((n) => `qualified_name : "${n.replace(/"/g, '""')}"`).join(' OR ');
+  return distinct.map((n) => `qualified_name : ${ftsString(n)}`).join(' OR ');
 }
 
 /** SQL expressions for a NamePick's parts (its `ref`, `dotted`, `member` and `owner`). */

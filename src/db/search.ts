@@ -7,6 +7,7 @@ import { PincherError } from '../errors';
 import { jsonChunks } from './json-param';
 import { pathConditions, prefixEnd, type PathFilter } from './path-filter';
 import { literalLimits } from './limit-literals';
+import { ftsString } from './fts-string';
 import { isPunctuatedName } from '../util/qualified-ref';
 import type { Glob } from '../util/glob';
 
@@ -270,7 +271,7 @@ function leadingNot(tokens: Token[]): boolean {
 }
 
 function ftsTerm(t: Extract<Token, { t: 'term' }>): string {
-  return `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`;
+  return `${ftsString(t.text)}${t.prefix ? '*' : ''}`;
 }
 
 function toFts(tokens: Token[]): string {

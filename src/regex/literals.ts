@@ -1,4 +1,5 @@
 import type { ContentCheck } from '../db/content';
+import { ftsString } from '../db/fts-string';
 import type { Node } from './regex-ast';
 
 /**
@@ -238,9 +239,7 @@ function weight(r: NonNullable<Required>): number {
   return r.op === 'or' ? Math.min(...ws) : Math.max(...ws);
 }
 
-function quote(gram: string): string {
-  return `"${gram.replaceAll('"', '""')}"`;
-}
+
 
 /**
  * The FTS5 MATCH expression for the `blob_grams` trigram index. The index uses
@@ -269,7 +268,7 @@ function ftsMatchWith(req: NonNullable<Required>, most: number): { match: string
       const grams = trigrams(r.s, most);
       terms += grams.length;
       literals.push(r.s);
-      return grams.map(quote).join(' AND ');
+      return grams.map(ftsString).join(' AND ');
     }
     if (r.op === 'and') {
       // Dropping conjuncts keeps a superset: keep the most selective few.
