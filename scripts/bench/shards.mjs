@@ -192,7 +192,7 @@ const withoutScores = (k, v) => (k === 'score' ? undefined : v);
  * is kept.
  * @param {{ t: string, args: unknown, ok: boolean, result: any }} a
  */
-function relevanceBlind(a) {
+export function relevanceBlind(a) {
   const hits = a.t === 'search' && Array.isArray(a.result?.results) ? a.result.results : null;
   if (!hits) return JSON.parse(JSON.stringify(a, withoutScores));
   let cut = hits

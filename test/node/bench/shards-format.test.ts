@@ -1,6 +1,6 @@
 // The shards stage's printed figures (scripts/bench/shards.mjs): what an operator reads.
 import { describe, expect, it } from 'vitest';
-import { formatShardsBench } from '../../../scripts/bench/shards.mjs';
+import { formatShardsBench, relevanceBlind } from '../../../scripts/bench/shards.mjs';
 import { renderTable } from '../../../scripts/bench/table.mjs';
 
 const stat = (p50: number) => ({ n: 10, p50, p90: p50, p99: p50, max: p50, mean: p50 });
@@ -27,7 +27,33 @@ describe('formatShardsBench', () => {
   it('says when answers differ only by search scores, and when they differ', () => {
     const scores = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: true, differences: [] } } as never, renderTable);
     expect(scores).toContain('identical but for search scores');
-    const differ = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: false, answers_differing: 3, placed_after: false, differences: [] } } as never, renderTable);
-    expect(differ).toContain('21 answers compared, 3 DIFFERENT after the move; reads NOT served by shard 1');
+    const relevance = formatShardsBench({ ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: false, answers_identical_but_relevance: true, answers_differing: 6, differences: [] } } as never, renderTable);
+    expect(relevance).toContain("21 answers compared: 6 differ only in search scores and in which hits tied but for bm25's relevance come first");
+    const differ = formatShardsBench(
+      { ...base, move: { ...move, answers_identical: false, answers_identical_but_scores: false, answers_identical_but_relevance: false, answers_differing: 3, answers_differing_beyond_relevance: 1, placed_after: false, differences: [] } } as never,
+      renderTable,
+    );
+    expect(differ).toContain("21 answers compared, 1 DIFFERENT beyond bm25's relevance (3 in all) after the move; reads NOT served by shard 1");
+  });
+});
+
+describe('relevanceBlind', () => {
+  const hit = (id: string, score: number) => ({ id, name: id, score });
+  const page = (hits: ReturnType<typeof hit>[], has_more = false) => ({ t: 'search', args: {}, ok: true, result: { results: hits, total: hits.length, has_more } });
+  const same = (a: ReturnType<typeof page>, b: ReturnType<typeof page>) => JSON.stringify(relevanceBlind(a)) === JSON.stringify(relevanceBlind(b));
+
+  it('lets bm25 reorder hits whose other score parts are equal, and pick which of them end a full page', () => {
+    expect(same(page([hit('a', 3507.9), hit('b', 3507.1)]), page([hit('b', 3507.5), hit('a', 3507.2)]))).toBe(true);
+    expect(same(page([hit('a', 4000.9), hit('b', 3507.1), hit('c', 3506)], true), page([hit('a', 4000.2), hit('c', 3507), hit('d', 3506.5)], true))).toBe(true);
+  });
+
+  it('keeps every other difference: another hit above the page end, another tier, a different count', () => {
+    expect(same(page([hit('a', 4000.9), hit('b', 3507.1)], true), page([hit('x', 4000.9), hit('b', 3507.1)], true))).toBe(false);
+    expect(same(page([hit('a', 3507.9), hit('b', 3507.1)]), page([hit('a', 3507.9), hit('c', 3507.1)]))).toBe(false);
+    expect(same(page([hit('a', 4001), hit('b', 3507)]), page([hit('b', 4001), hit('a', 3507)]))).toBe(false);
+    expect(same(page([hit('a', 3507), hit('b', 3507)], true), page([hit('a', 3507)], true))).toBe(false);
+    // Not a search: compared whole but for scores.
+    const read = { t: 'read', args: {}, ok: true, result: { text: 'x' } };
+    expect(JSON.stringify(relevanceBlind(read))).toBe(JSON.stringify(read));
   });
 });
