@@ -23,7 +23,7 @@ import { resolutionOrder, resolveRef } from '../symbols/resolve';
 import { parseSymbolRef } from '../symbols/symbol-id';
 import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type EdgeEnd } from './edge-ends';
 import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
-import { namePick, type NamePick } from './name-pick';
+import { mayCrowd, namePick, type NamePick } from './name-pick';
 import { symbolsByNames, type SymbolRow } from './source';
 
 export type WalkDirection = 'in' | 'out' | 'both';
@@ -240,7 +240,7 @@ async function walkStatement(
   const from = 'ids' in start ? JSON.stringify([...new Set(start.ids)]) : JSON.stringify(start.name);
   const binds = [projectId, from, JSON.stringify(opts.kinds), floor, ceiling + 1, ceiling, opts.includeTests ? 1 : 0, opts.minConfidence, opts.depth];
   const rows = await d1
-    .prepare(walkStatementSql(directions, opts.kinds, 'ids' in start ? 'ids' : 'name', roots, probe !== null))
+    .prepare(walkStatementSql(directions, opts.kinds, 'ids' in start ? 'ids' : mayCrowd([start.name]) ? 'name' : 'uncrowded name', roots, probe !== null))
     .bind(...binds, ...(probe ? [probe.file, probe.key] : []))
     .all<LevelRow & { dir: 'in' | 'out'; lvl: number; t: number; pos: number }>();
   const levels = opts.depth;

@@ -15,7 +15,7 @@
  * leaves the database.
  */
 import { allRows } from './client';
-import { NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
+import { mayCrowd, NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 import { NAME_BEST_ORDER } from './name-best';
 import { fileNamedSql } from './path-filter';
@@ -153,6 +153,7 @@ async function namedLookup<T>(
   const names = [...new Set([...picks.flatMap((p) => p.names), ...plain])];
   if (names.length === 0) return [];
   const words = [...new Set(plain)];
+  const crowdable = mayCrowd(picks);
   // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
   // symbols are not all read); a plain word's best symbol as `symbol_names` holds it (name-best.ts; ranked here only
   // when not worked out, or in one file) and its symbols in the files named like the task's paths through those
@@ -161,7 +162,7 @@ async function namedLookup<T>(
     d1
       .prepare(
         // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
-        `WITH ${picksCte('pc', 'json_each(?6) pj')},
+        `WITH ${picksCte('pc', 'json_each(?6) pj', '?1', crowdable)},
          wn AS MATERIALIZED (
            SELECT j.value AS name, CASE WHEN ?3 IS NULL THEN n.best END AS best
            FROM json_each(?5) j CROSS JOIN symbol_names n ON n.project_id = ?1 AND n.name = j.value
@@ -181,7 +182,7 @@ async function namedLookup<T>(
            WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)
          ),
          k(rid) AS (
-           SELECT s.rowid FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols s ON s.rowid = r.rid
+           SELECT s.rowid FROM (${pickRowsSql('pc', '?1', crowdable)}) r CROSS JOIN symbols s ON s.rowid = r.rid
            WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
              AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql(pickColumns('p'))} < 4)
            UNION
@@ -202,7 +203,7 @@ async function namedLookup<T>(
  */
 export async function likelyNamedSymbol(d1: D1Database, projectId: string, pick: NamePick, path: string | undefined): Promise<{ row: SymbolRow; refs: RefRow[] } | null> {
   if (pick.names.length === 0) return null;
-  const likely = `(SELECT id FROM (${namePickSql('?2', '?3')}))`;
+  const likely = `(SELECT id FROM (${namePickSql('?2', '?3', mayCrowd([pick]))}))`;
   // One statement, so the pick is worked out once: the references ride with the row as a JSON array, in line order
   // (imported names as the text refsOfSymbol gives: `|| ''` drops the JSON subtype json_object would nest).
   const refs = `(SELECT json_group_array(json_object('kind', x.kind, 'name', x.name, 'target', x.target, 'imported_names', x.imported_names || '', 'line', x.line))
@@ -312,16 +313,17 @@ export async function fileSymbols(d1: D1Database, projectId: string, path: strin
 export async function likelyFileSymbols(d1: D1Database, projectId: string, picks: readonly NamePick[], files: number): Promise<SymbolRow[]> {
   const names = [...new Set(picks.flatMap((p) => p.names))];
   if (names.length === 0) return [];
+  const crowdable = mayCrowd(picks);
   return allRows<SymbolRow>(
     d1
       .prepare(
         // Each chosen file's symbols are one range of the id index (src/db/symbol-range.ts).
-        `WITH ${picksCte('pc', 'json_each(?4) pj')}
+        `WITH ${picksCte('pc', 'json_each(?4) pj', '?1', crowdable)}
          SELECT ${select(false)} FROM (
            SELECT c.file_path AS file FROM (
              SELECT c.file_path, c.is_test, c.is_exported,
                (SELECT min(${nameQualitySql(pickColumns('p'), 'c')}) FROM pc p) AS q
-             FROM (${pickRowsSql('pc')}) r CROSS JOIN symbols c ON c.rowid = r.rid
+             FROM (${pickRowsSql('pc', '?1', crowdable)}) r CROSS JOIN symbols c ON c.rowid = r.rid
              WHERE c.project_id = ?1 AND c.name IN (SELECT value FROM json_each(?2))
            ) c WHERE c.q < 4
            GROUP BY c.file_path ORDER BY min(c.q), min(c.is_test), max(c.is_exported) DESC, c.file_path LIMIT ?3) lf

@@ -64,7 +64,7 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * `pos` the frontier order; level 0: the start).
  *
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
- * symbol a name resolves to (`NAME_PICK`, ?2 its NamePick as JSON). With
+ * symbol a name resolves to (namePickSql, ?2 its NamePick as JSON). With
  * `roots` (ids only), the start ids' symbol rows come back too (t = 2,
  * `ROOT_ROWS`); with `touched`, a row per direction an edge goes from the
  * start at all (t = 3, touchedRow).
@@ -79,7 +79,7 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
 export function walkStatementSql(
   directions: readonly ('in' | 'out')[],
   kinds: readonly EdgeKind[],
-  start: 'ids' | 'name' = 'ids',
+  start: WalkStartKind = 'ids',
   roots = false,
   touched = false,
 ): string {
@@ -97,7 +97,7 @@ const REFERENCES_CODE = edgeKindCode('REFERENCES');
 /** walkStatementSql's texts built so far, by their key. */
 const built = new Map<string, string>();
 
-function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: string, start: 'ids' | 'name', roots: boolean, touched: boolean): string {
+function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: string, start: WalkStartKind, roots: boolean, touched: boolean): string {
   const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
     return { near, far, farId: edgeIdSql('e', far) };
@@ -134,7 +134,7 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
          json_group_array(json_array(node_id, pos)) FILTER (WHERE go),
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
-  const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : NAME_PICK;
+  const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : namePickSql('?2', 'NULL', start === 'name');
   // Each level's edge rows read again by rowid, with the far end's symbol and file rows: one branch for both
   // directions (an end picked by the step's direction), so the statement prepares no second copy.
   const end = (pick: (e: ReturnType<typeof ends>) => string): string =>
@@ -184,5 +184,8 @@ const ROOT_ROWS = `SELECT NULL, 0, 2 AS t, j.key, NULL, NULL, s.id, s.file_path,
      FROM json_each(?2) j CROSS JOIN symbols s ON s.project_id = ?1 AND s.id = j.value
      JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path`;
 
-/** The id a name resolves to (name-pick.ts), ?2 its NamePick as JSON. Columns `id, k`. */
-const NAME_PICK = namePickSql();
+/**
+ * Where a walk starts: the ids in ?2, or the id a name resolves to (name-pick.ts, ?2 its NamePick as JSON);
+ * `uncrowded name` when the pick cannot be crowded (mayCrowd), so the statement leaves those parts out.
+ */
+export type WalkStartKind = 'ids' | 'name' | 'uncrowded name';

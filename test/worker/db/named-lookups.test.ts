@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidatesByNames, likelyNamedSymbol, namedRowsByNames, refsOfSymbol, symbolsByIds, symbolsByNames } from '../../../src/db/source';
-import { CROWDED_NAME, NAME_ROWS, namePick } from '../../../src/db/name-pick';
+import { CROWDED_NAME, mayCrowd, NAME_ROWS, namePick, namePickSql } from '../../../src/db/name-pick';
 import { resolveRef } from '../../../src/symbols/resolve';
 import { parseSymbolRef } from '../../../src/symbols/symbol-id';
 import { DB, indexProject, rest } from '../graph/support';
@@ -35,6 +35,25 @@ const FILES = {
 let projectId = '';
 beforeAll(async () => {
   projectId = (await indexProject('named-lookups', FILES)).id;
+});
+
+describe('a name pick that cannot be crowded', () => {
+  it('leaves the crowded parts out of its statement and reads the same rows', async () => {
+    const full = namePickSql('?2', 'NULL', true);
+    const lean = namePickSql('?2', 'NULL', false);
+    expect(full).toMatch(/symbols_fts MATCH/);
+    expect(lean).not.toMatch(/symbols_fts|FROM files fl|_parts/);
+    for (const name of ['load', 'Store', 'fetchItem', 'pad', 'nothingNamedSo']) {
+      const pick = namePick(name);
+      expect(mayCrowd([pick]), name).toBe(false);
+      const a = await DB.prepare(full).bind(projectId, JSON.stringify(pick)).all();
+      const b = await DB.prepare(lean).bind(projectId, JSON.stringify(pick)).all();
+      expect(b.results, name).toEqual(a.results);
+    }
+    // A member name holds a phrase: it may be crowded, and keeps the whole statement.
+    expect(mayCrowd([namePick('Store.load')])).toBe(true);
+    expect(mayCrowd([namePick('load'), namePick('Store.load')])).toBe(true);
+  });
 });
 
 describe('the symbol a name most likely resolves to', () => {
