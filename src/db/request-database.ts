@@ -239,8 +239,8 @@ class Trips {
   }
 
   /**
-   * Sends `parts` with every check of `rides` folded into the shortest
-   * statement that takes them: true when that answered them all. False, with
+   * Sends `parts` with every check of `rides` folded into one statement that
+   * takes them (appended if one can be, the shortest): true when that answered them all. False, with
    * nothing answered, when a check cannot be folded, no statement takes
    * them, or the folded trip failed (a check that did not hold, or any
    * failure): the caller then sends the checks as statements of their own.
@@ -249,13 +249,20 @@ class Trips {
     const folds = rides.map((r) => r.fold);
     if (!folds.every((f): f is Fold => f !== undefined)) return false;
     const statements = parts.flatMap((p) => p.statements);
-    // Into the shortest statement that takes them: the simplest, so a walk or a search keeps its plan untouched.
+    // Into a statement that takes them appended, the shortest of those, else the shortest that takes them wrapped in a
+    // subquery: an appended LIMIT leaves a statement's plan as it is, where a subquery is one more to prepare and may
+    // be planned into the statement (foldChecks).
     let target = -1;
     let into: Source | null = null;
+    const rank = (s: Source) => [foldShape(s.sql).appendable ? 0 : 1, s.sql.length];
+    let best: number[] | null = null;
     statements.forEach((s, i) => {
       const source = sources.get(s);
-      const folded = source && (into === null || source.sql.length < sources.get(statements[target])!.sql.length) ? foldChecks(source, folds) : null;
-      if (folded) [target, into] = [i, folded];
+      if (!source) return;
+      const r = rank(source);
+      if (best !== null && (r[0] > best[0] || (r[0] === best[0] && r[1] >= best[1]))) return;
+      const folded = foldChecks(source, folds);
+      if (folded) [target, into, best] = [i, folded, r];
     });
     if (into === null) return false;
     const { sql, values } = into as Source;

@@ -145,6 +145,26 @@ describe('requestDatabase', () => {
       expect([held.length, db.roundTrips, db.statements]).toEqual([2, 2, 2]);
     });
 
+    it('folds into a statement it can append to before a shorter one it would wrap, else into the shortest', async () => {
+      const { d1, seen } = recording();
+      const db = requestDatabase(d1);
+      const held: string[] = [];
+      const short = 'SELECT value AS v FROM json_each(?1) LIMIT 1';
+      const long = "SELECT value AS v, 'a longer statement than the other, with no LIMIT of its own' AS w FROM json_each(?1) ORDER BY value";
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      const [a, b] = await Promise.all([db.prepare(short).bind('[7]').all(), db.prepare(long).bind('[8,9]').all()]);
+      expect([a.results, b.results.length]).toEqual([[{ v: 7 }], 2]);
+      // Both take a wrap: the shorter one is wrapped.
+      const wrapped = "SELECT value AS v, 'a longer statement than the other' AS w FROM json_each(?1) ORDER BY value LIMIT 5";
+      db.rideAlong(db.prepare("SELECT 'check' AS c"), () => {}, fold(1, 1, held));
+      await Promise.all([db.prepare(short).bind('[7]').all(), db.prepare(wrapped).bind('[8,9]').all()]);
+      const sent = seen.map((x) => x.sql).filter((sql) => sql.includes('ride-along check'));
+      expect(sent).toHaveLength(2);
+      expect(sent[0].startsWith(`${long}\nLIMIT CASE WHEN `)).toBe(true);
+      expect(sent[1].startsWith(`SELECT * FROM (\n${short}\n) LIMIT CASE WHEN `)).toBe(true);
+      expect([held.length, db.roundTrips, db.statements]).toEqual([2, 2, 4]);
+    });
+
     it('keeps the column names of a statement that repeats one', async () => {
       const sql = 'SELECT 1 AS a, 2 AS a, 3 AS b';
       const alone = await DB.prepare(sql).all();
