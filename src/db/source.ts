@@ -159,14 +159,7 @@ async function namedLookup<T>(
   // when not worked out, or in one file) and its symbols in the files named like the task's paths through those
   // files' id ranges, so a word with a thousand symbols is not read whole; the kept rows' columns last. A look-up
   // without plain words (a name's, not a task's) sends no part for them: D1 prepares every part of every statement.
-  return allRows<T>(
-    d1
-      .prepare(
-        // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
-        `WITH ${picksCte('pc', 'json_each(?6) pj', '?1', crowdable)}${
-          words.length === 0
-            ? ''
-            : `,
+  const wordCtes = words.length === 0 ? '' : `,
          wn AS MATERIALIZED (
            SELECT j.value AS name, CASE WHEN ?3 IS NULL THEN n.best END AS best
            FROM json_each(?5) j CROSS JOIN symbol_names n ON n.project_id = ?1 AND n.name = j.value
@@ -184,18 +177,19 @@ async function namedLookup<T>(
              CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedSql('fl.path', 'b.value')}
              CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
            WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)
-         )`
-        },
+         )`;
+  const wordRows = words.length === 0 ? '' : `
+           UNION
+           SELECT rid FROM w`;
+  return allRows<T>(
+    d1
+      .prepare(
+        // The picks' parts are read out of their JSON once (picksCte: a table of a few rows), not for every symbol.
+        `WITH ${picksCte('pc', 'json_each(?6) pj', '?1', crowdable)}${wordCtes},
          k(rid) AS (
            SELECT s.rowid FROM (${pickRowsSql('pc', '?1', crowdable)}) r CROSS JOIN symbols s ON s.rowid = r.rid
            WHERE s.project_id = ?1 AND s.name IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR s.file_path = ?3)
-             AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql(pickColumns('p'))} < 4)${
-               words.length === 0
-                 ? ''
-                 : `
-           UNION
-           SELECT rid FROM w`
-             }
+             AND EXISTS (SELECT 1 FROM pc p WHERE ${nameQualitySql(pickColumns('p'))} < 4)${wordRows}
          )
          SELECT ${columns} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,
