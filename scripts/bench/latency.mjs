@@ -126,6 +126,46 @@ export function netRatio(x, floor) {
 }
 
 /**
+ * A 95 % interval for netRatio from the calls' own client times: each of the four p50s (the tool, the seam,
+ * `/v1/ready`, `/v1/health`) recomputed over a resample of its calls drawn with replacement, `rounds` times (a
+ * seeded PRNG, so a run's interval is the same on every machine), and the 2.5th and 97.5th percentiles of the
+ * ratios those give. The point figure rests on p50s a few tenths of a millisecond apart; the interval says how far
+ * the same calls let it move. Null when a series is empty or a resampled floor is not positive in most rounds.
+ * @param {number[]} tool @param {{ seam: number[], ready: number[], health: number[] }} floor @param {number} [rounds] @param {number} [seed]
+ * @returns {[number, number] | null}
+ */
+export function netRatioInterval(tool, floor, rounds = 1000, seed = 7) {
+  return netRatioSpread(tool, floor, rounds, seed)?.interval ?? null;
+}
+
+/**
+ * netRatio from the calls themselves, their p50s unrounded (the summaries' p50s are rounded to 0.1 ms, which moves
+ * a ratio over a 0.6 ms floor by up to a sixth), and its 95 % interval (netRatioInterval).
+ * @param {number[]} tool @param {{ seam: number[], ready: number[], health: number[] }} floor @param {number} [rounds] @param {number} [seed]
+ * @returns {{ ratio: number, interval: [number, number] } | null}
+ */
+export function netRatioSpread(tool, floor, rounds = 1000, seed = 7) {
+  const series = [tool, floor.seam, floor.ready, floor.health];
+  if (series.some((xs) => xs.length === 0)) return null;
+  const [t0, seam0, ready0, health0] = series.map((xs) => /** @type {number} */ (percentile(xs.slice().sort((a, b) => a - b), 50)));
+  if (!(ready0 > health0)) return null;
+  const rand = prng(seed);
+  const p50 = (/** @type {number[]} */ xs) => {
+    const draw = Array.from({ length: xs.length }, () => xs[Math.floor(rand() * xs.length)]).sort((a, b) => a - b);
+    return /** @type {number} */ (percentile(draw, 50));
+  };
+  const ratios = [];
+  for (let i = 0; i < rounds; i++) {
+    const [t, seam, ready, health] = series.map(p50);
+    if (ready > health) ratios.push(Math.max(0, t - seam) / (ready - health));
+  }
+  if (ratios.length < rounds / 2) return null;
+  ratios.sort((a, b) => a - b);
+  const r2 = (/** @type {number | null} */ x) => Math.round((x ?? 0) * 100) / 100;
+  return { ratio: r2(Math.max(0, t0 - seam0) / (ready0 - health0)), interval: [r2(percentile(ratios, 2.5)), r2(percentile(ratios, 97.5))] };
+}
+
+/**
  * The verdict on a p50 ratio target: on the server ratio when the floor's server p50 is at least
  * SERVER_RESOLVES_MS, else on the net client ratio (netRatio); null without a target or the ratio it needs.
  * @param {{ server_p50?: number | null, net_p50?: number | null } | null} ratio
@@ -960,17 +1000,22 @@ export async function runLatency({ url, key, project, files, dir, calls, warmup,
   }
   const floorSummary = Object.fromEntries(Object.entries(floor).map(([label, xs]) => [label, { n: xs.length, server_ms: stats(xs.flatMap((x) => (x.serverMs === null ? [] : [x.serverMs]))), client_ms: stats(xs.map((x) => x.clientMs)), errors: xs.filter((x) => !x.ok).length }]));
   const ready = floorSummary[READY];
+  const floorClients = Object.fromEntries(/** @type {const} */ ([['seam', SEAM], ['ready', READY], ['health', HEALTH]]).map(([k, label]) => [k, (floor[label] ?? []).map((c) => c.clientMs)]));
   for (const [t, x] of Object.entries(tools)) {
     const tier = registered.get(t)?.tier ?? null;
     x.tier = tier;
-    const withNet = (/** @type {any} */ s) => {
+    // The net ratio from the calls' own client times (netRatioSpread): unrounded p50s, with a 95 % interval.
+    const withNet = (/** @type {any} */ s, /** @type {{ call: Call }[]} */ calls) => {
       const r = ratios(s, ready);
-      return r && { ...r, net_p50: netRatio(s, floorSummary) };
+      if (!r) return r;
+      const spread = netRatioSpread(calls.map((c) => c.call.clientMs), floorClients);
+      return { ...r, net_p50: spread?.ratio ?? netRatio(s, floorSummary), net_p50_ci95: spread?.interval ?? null };
     };
-    x.ratio_to_floor = withNet(x);
-    if (x.first_seen?.n) x.first_seen.ratio_to_floor = withNet(x.first_seen);
-    if (x.repeats?.n) x.repeats.ratio_to_floor = withNet(x.repeats);
-    if (misses[t]) misses[t].ratio_to_floor = withNet(misses[t]);
+    const own = samples[t] ?? [];
+    x.ratio_to_floor = withNet(x, own);
+    if (x.first_seen?.n) x.first_seen.ratio_to_floor = withNet(x.first_seen, own.filter((c) => c.first === true));
+    if (x.repeats?.n) x.repeats.ratio_to_floor = withNet(x.repeats, own.filter((c) => c.first === false));
+    if (misses[t]) misses[t].ratio_to_floor = withNet(misses[t], missSamples[t]);
     const target = RATIO_TARGETS[t] ?? (tier ? RATIO_TARGETS[`tier:${tier}`] : undefined) ?? null;
     x.ratio_target_p50 = target;
     const judged = ratioVerdict(x.ratio_to_floor, target, ready?.server_ms?.p50);
@@ -1085,17 +1130,19 @@ export function formatLatency(lat, renderTable) {
   out.push('', renderTable(rows, { title: `Query latency, ms (REST, one call at a time; server = _meta.latency_ms, client = wall over loopback; nearest-rank percentiles; ${lat.calls_per_tool} calls per tool after ${lat.warmup_per_tool} warm-up, seed ${lat.seed}; verdict on server figures)` }));
   const ready = lat.floor?.[READY];
   const x2 = (/** @type {number | null | undefined} */ v) => (v == null ? '—' : `${v.toFixed(2)}×`);
-  const trips = [['tool', 'tier', 'D1 round trips p50', 'max', 'target', 'trips', 'server p50', 'server p99', 'client p50', 'client p99', 'net p50', 'target p50', 'verdict']];
+  const trips = [['tool', 'tier', 'D1 round trips p50', 'max', 'target', 'trips', 'server p50', 'server p99', 'client p50', 'client p99', 'net p50', 'net p50 95% interval', 'target p50', 'verdict']];
+  const ci = (/** @type {[number, number] | null | undefined} */ v) => (v ? `${v[0].toFixed(2)}–${v[1].toFixed(2)}×` : '—');
   const basis = { server: 'on server p50', client_net: 'on net p50' };
   for (const t of order) {
     const x = lat.tools[t];
     if (!x) continue;
     const r = x.ratio_to_floor ?? {};
     const verdict = x.ratio_verdict ? `${x.ratio_verdict}${x.ratio_basis ? ` (${basis[/** @type {keyof typeof basis} */ (x.ratio_basis)]})` : ''}` : '—';
-    trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x.trips_target_p50 == null ? null : `≤ ${x.trips_target_p50}`, x.trips_verdict ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x2(r.net_p50), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, verdict]);
+    trips.push([t, x.tier ?? '—', x.d1_round_trips?.p50 ?? '—', x.d1_round_trips?.max ?? '—', x.trips_target_p50 == null ? null : `≤ ${x.trips_target_p50}`, x.trips_verdict ?? '—', x2(r.server_p50), x2(r.server_p99), x2(r.client_p50), x2(r.client_p99), x2(r.net_p50), ci(r.net_p50_ci95), x.ratio_target_p50 == null ? null : `≤ ${x.ratio_target_p50}×`, verdict]);
   }
   out.push('', renderTable(trips, { title: `D1 round trips per call (X-Pincher-D1-Round-Trips) and latency as a multiple of the one-round-trip floor, /v1/ready?shard=0 in the same run (server p50/p99 ${f(ready?.server_ms?.p50)}/${f(ready?.server_ms?.p99)} ms, client ${f(ready?.client_ms?.p50)}/${f(ready?.client_ms?.p99)} ms)` }));
   out.push(`  net p50: (client p50 − the tool seam's, why_empty) ÷ (/v1/ready's − /v1/health's), both net of the request path; the verdict is on it while the floor's server p50 is under ${SERVER_RESOLVES_MS} ms (the Worker's clock counts whole milliseconds), else on server p50`);
+  out.push('  net p50 from the calls\' unrounded client times; its 95% interval: the same ratio over 1,000 resamples of each of its four series of calls (bootstrap), how far the same calls let the figure move');
   const cold = [['tool', 'first-seen n', 'server p50', 'server p99', 'client p50 ÷ floor', 'repeats n', 'server p50', 'server p99', 'client p50 ÷ floor']];
   for (const t of order) {
     const x = lat.tools[t];

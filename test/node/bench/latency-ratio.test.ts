@@ -2,7 +2,7 @@
 // Worker's clock counts whole milliseconds, so against a 1–2 ms floor the server ratio cannot tell 1.2× from
 // 2×: the verdict then uses client wall times net of the request path.
 import { describe, expect, it } from 'vitest';
-import { netRatio, ratioVerdict, SERVER_RESOLVES_MS, tripVerdict } from '../../../scripts/bench/latency.mjs';
+import { netRatio, netRatioInterval, netRatioSpread, ratioVerdict, SERVER_RESOLVES_MS, tripVerdict } from '../../../scripts/bench/latency.mjs';
 
 const floor = (health: number, seam: number, ready: number) => ({
   'GET /v1/health (no D1)': { client_ms: { p50: health } },
@@ -67,5 +67,47 @@ describe('round trips per tier', () => {
     expect(tripVerdict('changes', 'heavy', { p50: 3 }, 1)).toBeNull();
     expect(tripVerdict('x', null, { p50: 1 }, 1)).toBeNull();
     expect(tripVerdict('symbol', 'lite', null, 1)).toBeNull();
+  });
+});
+
+describe('the net ratio\'s 95 % interval', () => {
+  /** `n` calls spread evenly over [lo, hi] ms. */
+  const spread = (lo: number, hi: number, n = 101) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
+  const quiet = { health: spread(1.99, 2.01), seam: spread(2.49, 2.51), ready: spread(2.99, 3.01) };
+
+  it('is narrow around the point figure when the calls barely vary, and the same on every run', () => {
+    // (4 − 2.5) ÷ (3 − 2) = 1.5
+    const ci = netRatioInterval(spread(3.99, 4.01), quiet)!;
+    expect(ci[0]).toBeLessThanOrEqual(1.5);
+    expect(ci[1]).toBeGreaterThanOrEqual(1.5);
+    expect(ci[1] - ci[0]).toBeLessThan(0.1);
+    expect(netRatioInterval(spread(3.99, 4.01), quiet)).toEqual(ci);
+  });
+
+  it('widens with the spread of the calls, the floor\'s included', () => {
+    const noisy = { health: spread(1.5, 2.5, 21), seam: spread(2, 3, 21), ready: spread(2.5, 3.5, 21) };
+    const ci = netRatioInterval(spread(3, 5, 21), noisy)!;
+    const narrow = netRatioInterval(spread(3.99, 4.01), quiet)!;
+    expect(ci[0]).toBeLessThan(1.5);
+    expect(ci[1]).toBeGreaterThan(1.5);
+    expect(ci[1] - ci[0]).toBeGreaterThan(10 * (narrow[1] - narrow[0]));
+  });
+
+  it('is null without calls in a series or without a positive floor', () => {
+    expect(netRatioInterval([], quiet)).toBeNull();
+    expect(netRatioInterval(spread(3, 4), { ...quiet, health: [] })).toBeNull();
+    expect(netRatioInterval(spread(3, 4), { ...quiet, ready: spread(1.5, 1.6) })).toBeNull();
+  });
+});
+
+describe('the net ratio from the calls themselves', () => {
+  it('uses unrounded p50s: rounding each to 0.1 ms would move it by a sixth over a 0.6 ms floor', () => {
+    const calls = (p50: number) => [p50 - 0.2, p50 - 0.1, p50, p50 + 0.1, p50 + 0.2];
+    // health 1.76, seam 2.06, ready 2.44: the floor is 0.68 ms, rounded p50s would make it 2.4 − 1.8 = 0.6.
+    const spread = netRatioSpread(calls(3.31), { health: calls(1.76), seam: calls(2.06), ready: calls(2.44) })!;
+    expect(spread.ratio).toBe(1.84);
+    expect(netRatio({ client_ms: { p50: 3.3 } }, floor(1.8, 2.1, 2.4))).toBe(2);
+    expect(spread.interval[0]).toBeLessThanOrEqual(spread.ratio);
+    expect(spread.interval[1]).toBeGreaterThanOrEqual(spread.ratio);
   });
 });
