@@ -121,48 +121,47 @@ export function netRatio(x, floor) {
   const seam = floor?.[SEAM]?.client_ms?.p50;
   const ready = floor?.[READY]?.client_ms?.p50;
   const health = floor?.[HEALTH]?.client_ms?.p50;
-  if (tool == null || seam == null || ready == null || health == null || !(ready > health)) return null;
-  return Math.round((Math.max(0, tool - seam) / (ready - health)) * 100) / 100;
+  if (tool == null || seam == null || ready == null || health == null) return null;
+  const ratio = overSeam(tool, seam, ready, health);
+  return ratio === null ? null : Math.round(ratio * 100) / 100;
 }
 
-/**
- * A 95 % interval for netRatio from the calls' own client times: each of the four p50s (the tool, the seam,
- * `/v1/ready`, `/v1/health`) recomputed over a resample of its calls drawn with replacement, `rounds` times (a
- * seeded PRNG, so a run's interval is the same on every machine), and the 2.5th and 97.5th percentiles of the
- * ratios those give. The point figure rests on p50s a few tenths of a millisecond apart; the interval says how far
- * the same calls let it move. Null when a series is empty or a resampled floor is not positive in most rounds.
- * @param {number[]} tool @param {{ seam: number[], ready: number[], health: number[] }} floor @param {number} [rounds] @param {number} [seed]
- * @returns {[number, number] | null}
- */
-export function netRatioInterval(tool, floor, rounds = 1000, seed = 7) {
-  return netRatioSpread(tool, floor, rounds, seed)?.interval ?? null;
+/** netRatio's quotient of four p50s (ms): the tool over the seam in round trips; null when ready is no slower than health. @param {number} tool @param {number} seam @param {number} ready @param {number} health */
+function overSeam(tool, seam, ready, health) {
+  return ready > health ? Math.max(0, tool - seam) / (ready - health) : null;
 }
+
+/** Nearest-rank p50 of unsorted times. @param {number[]} xs */
+const median = (xs) => /** @type {number} */ (percentile(xs.slice().sort((a, b) => a - b), 50));
 
 /**
  * netRatio from the calls themselves, their p50s unrounded (the summaries' p50s are rounded to 0.1 ms, which moves
- * a ratio over a 0.6 ms floor by up to a sixth), and its 95 % interval (netRatioInterval).
+ * a ratio over a 0.6 ms floor by up to a sixth), and a 95 % interval for it: each of the four p50s (the tool, the
+ * seam, `/v1/ready`, `/v1/health`) recomputed over a resample of its calls drawn with replacement, `rounds` times (a
+ * seeded PRNG, so a run's interval is the same on every machine), and the 2.5th and 97.5th percentiles of the
+ * ratios those give. The point figure rests on p50s a few tenths of a millisecond apart; the interval says how far
+ * the same calls let it move. Null when a series is empty or the floor is not positive, and the interval null when
+ * the resampled floor is not positive in most rounds.
  * @param {number[]} tool @param {{ seam: number[], ready: number[], health: number[] }} floor @param {number} [rounds] @param {number} [seed]
- * @returns {{ ratio: number, interval: [number, number] } | null}
+ * @returns {{ ratio: number, interval: [number, number] | null } | null}
  */
 export function netRatioSpread(tool, floor, rounds = 1000, seed = 7) {
   const series = [tool, floor.seam, floor.ready, floor.health];
   if (series.some((xs) => xs.length === 0)) return null;
-  const [t0, seam0, ready0, health0] = series.map((xs) => /** @type {number} */ (percentile(xs.slice().sort((a, b) => a - b), 50)));
-  if (!(ready0 > health0)) return null;
+  const quotient = (/** @type {number[]} */ [t, seam, ready, health]) => overSeam(t, seam, ready, health);
+  const point = quotient(series.map(median));
+  if (point === null) return null;
   const rand = prng(seed);
-  const p50 = (/** @type {number[]} */ xs) => {
-    const draw = Array.from({ length: xs.length }, () => xs[Math.floor(rand() * xs.length)]).sort((a, b) => a - b);
-    return /** @type {number} */ (percentile(draw, 50));
-  };
+  const resample = (/** @type {number[]} */ xs) => median(Array.from({ length: xs.length }, () => xs[Math.floor(rand() * xs.length)]));
   const ratios = [];
   for (let i = 0; i < rounds; i++) {
-    const [t, seam, ready, health] = series.map(p50);
-    if (ready > health) ratios.push(Math.max(0, t - seam) / (ready - health));
+    const ratio = quotient(series.map(resample));
+    if (ratio !== null) ratios.push(ratio);
   }
-  if (ratios.length < rounds / 2) return null;
+  const r2 = (/** @type {number} */ x) => Math.round(x * 100) / 100;
   ratios.sort((a, b) => a - b);
-  const r2 = (/** @type {number | null} */ x) => Math.round((x ?? 0) * 100) / 100;
-  return { ratio: r2(Math.max(0, t0 - seam0) / (ready0 - health0)), interval: [r2(percentile(ratios, 2.5)), r2(percentile(ratios, 97.5))] };
+  const bound = (/** @type {number} */ p) => r2(/** @type {number} */ (percentile(ratios, p)));
+  return { ratio: r2(point), interval: ratios.length < rounds / 2 ? null : [bound(2.5), bound(97.5)] };
 }
 
 /**
