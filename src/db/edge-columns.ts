@@ -39,14 +39,14 @@ export function edgeCodesSql(kind: string, provenance: string, confidence: strin
   return `${encodeSql(EDGE_KINDS, kind)}, ${encodeSql(EDGE_PROVENANCES, provenance)}, CAST(round((${confidence}) * 1000) AS INTEGER)`;
 }
 
-/** SQL: the code of each of `kinds`, a list for `kind_code IN (…)` (the kinds are a closed set: no value is bound). */
-export function edgeKindCodesSql(kinds: readonly EdgeKind[]): string {
-  return [...new Set(kinds.map((k) => EDGE_KINDS.indexOf(k)))].sort((a, b) => a - b).join(', ');
-}
-
 /** `kind_code` of `kind`. */
 export function edgeKindCode(kind: EdgeKind): number {
   return EDGE_KINDS.indexOf(kind);
+}
+
+/** SQL: the code of each of `kinds`, a list for `kind_code IN (…)` (the kinds are a closed set: no value is bound). */
+export function edgeKindCodesSql(kinds: readonly EdgeKind[]): string {
+  return [...new Set(kinds.map(edgeKindCode))].sort((a, b) => a - b).join(', ');
 }
 
 /** SQL: the confidence of `edge_rows` row `alias`, as the view's `confidence` reads it. */
