@@ -1,4 +1,5 @@
 import { getProjectByName, projectByNameStatement, projectRowHolds, type ProjectRow } from '../db/projects';
+import type { ProjectPlacement } from '../db/project-shard';
 import type { RequestDatabase } from '../db/request-database';
 import { BoundedMap } from '../util/bounded-map';
 
@@ -37,7 +38,7 @@ export class ProjectLookup {
 
   constructor(
     private readonly db: RequestDatabase,
-    opts: { bypass?: boolean; shardRemembered?: boolean; prefetched?: { name: string; row: ProjectRow | null } } = {},
+    opts: { bypass?: boolean; shardRemembered?: boolean; prefetched?: ProjectPlacement['primaryRow'] } = {},
   ) {
     this.bypass = opts.bypass ?? false;
     this.shardRemembered = opts.shardRemembered ?? false;
@@ -45,7 +46,7 @@ export class ProjectLookup {
   }
 
   /** The row this call already read beside the project's catalog entry (ProjectPlacement.primaryRow, from CallDatabases.forProject): fresh, no check needed. */
-  private readonly prefetched: { name: string; row: ProjectRow | null } | undefined;
+  private readonly prefetched: ProjectPlacement['primaryRow'];
 
   /** The project named `name`: read in this call already, from the cache (checked in the call's next round trip), or from D1. */
   async byName(name: string): Promise<ProjectRow | undefined> {
