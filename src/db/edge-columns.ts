@@ -6,7 +6,7 @@
  * migration that replaces the view; test/worker/db/edge-codes.test.ts reads
  * every code back), so statements that read edges name those. Writes use
  * the stored columns through these helpers, and so does the one read that
- * skips the view (a walk's step, src/db/walk-sql.ts: the view's joins and
+ * skips the view (a walk, src/db/walk-sql.ts: the view's joins and
  * decoding, planned at every prepare, cost it more than its reads). A code is the value's position in
  * its list (0 and 1, the commonest, take no bytes in a row); the confidence
  * is kept in thousandths, the resolver's precision (src/graph/resolve).
@@ -47,6 +47,21 @@ export function edgeKindCode(kind: EdgeKind): number {
 /** SQL: the code of each of `kinds`, a list for `kind_code IN (…)` (the kinds are a closed set: no value is bound). */
 export function edgeKindCodesSql(kinds: readonly EdgeKind[]): string {
   return [...new Set(kinds.map(edgeKindCode))].sort((a, b) => a - b).join(', ');
+}
+
+/** SQL: the code `code` (an SQL expression) read back as its text in `values`, as the view's CASE reads it. */
+function decodeSql(values: readonly string[], code: string): string {
+  return `CASE ${code} ${values.map((v, i) => `WHEN ${i} THEN ${quote(v)}`).join(' ')} END`;
+}
+
+/** SQL: the kind of `edge_rows` row `alias`, as the view's `kind` reads it. */
+export function edgeKindSql(alias: string): string {
+  return decodeSql(EDGE_KINDS, `${alias}.kind_code`);
+}
+
+/** SQL: the provenance of `edge_rows` row `alias`, as the view's `provenance` reads it. */
+export function edgeProvenanceSql(alias: string): string {
+  return decodeSql(EDGE_PROVENANCES, `${alias}.provenance_code`);
 }
 
 /** SQL: the confidence of `edge_rows` row `alias`, as the view's `confidence` reads it. */

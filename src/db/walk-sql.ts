@@ -4,8 +4,8 @@
  * from graph.ts so that it imports nothing but the edge helpers (edge-ends.ts, edge-columns.ts).
  */
 import type { EdgeKind } from '../graph/types';
-import { edgeConfidenceSql, edgeKindCode, edgeKindCodesSql } from './edge-columns';
-import { edgeEndAtSql, edgeEndIsSql, edgeEndOfIdSql, edgeIdSql, endRowIdSql, type EdgeEnd } from './edge-ends';
+import { edgeConfidenceSql, edgeKindCode, edgeKindCodesSql, edgeKindSql, edgeProvenanceSql } from './edge-columns';
+import { edgeEndIdSql, edgeEndIsSql, edgeEndOfIdSql, edgeIdSql, endRowIdSql, type EdgeEnd } from './edge-ends';
 import { namePickSql } from './name-pick';
 
 /** The frontier a level reads from: a FROM item aliased `j`, and the SQL of its position and id. */
@@ -98,10 +98,12 @@ const REFERENCES_CODE = edgeKindCode('REFERENCES');
 const built = new Map<string, string>();
 
 function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes: string, start: WalkStartKind, roots: boolean, touched: boolean): string {
-  const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd; farId: string } => {
+  const ends = (direction: 'in' | 'out'): { near: EdgeEnd; far: EdgeEnd } => {
     const [near, far]: EdgeEnd[] = direction === 'in' ? ['dst', 'src'] : ['src', 'dst'];
-    return { near, far, farId: edgeIdSql('e', far) };
+    return { near, far };
   };
+  // The far end's symbol id, from its `edge_ends` row `fe`.
+  const farId = endRowIdSql('fe');
   // A step's edges in its direction from its frontier, each with its rank within its (frontier node, far end) pair.
   // Read from `edge_rows` and the far end's `edge_ends` row, not the `edges` view: the view joins both ends and
   // decodes every column, which the step does not need, and each copy of it is planned anew at every prepare (D1
@@ -109,7 +111,6 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
   // kinds are written in as their codes, and the kind is carried as its code (REFERENCES_CODE).
   const edgeRows = directions.map((direction) => {
     const { near, far } = ends(direction);
-    const farId = endRowIdSql('fe');
     return `SELECT j.k, r.rowid AS r, ${farId} AS node_id, fe.file AS node_file, r.line, r.kind_code AS kind, ${edgeConfidenceSql('r')} AS confidence,
                 row_number() OVER (PARTITION BY j.k, fe.file, ${farId} ORDER BY r.confidence_milli DESC, r.kind_code = ${REFERENCES_CODE}, r.line, r.rowid) AS rn
          FROM (SELECT value ->> 0 AS id, value ->> 1 AS k FROM json_each(w.st, '$[1]')) j
@@ -135,17 +136,18 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : namePickSql('?2', 'NULL', start === 'name');
-  // Each level's edge rows read again by rowid, with the far end's symbol and file rows: one branch for both
-  // directions (an end picked by the step's direction), so the statement prepares no second copy.
-  const end = (pick: (e: ReturnType<typeof ends>) => string): string =>
-    directions.length === 1 ? pick(ends(directions[0])) : `CASE w.dir WHEN 'in' THEN ${pick(ends('in'))} ELSE ${pick(ends('out'))} END`;
-  const farId = end((e) => e.farId);
-  const farFile = end((e) => `e.${e.far}_file`);
-  const rows = `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${end((e) => edgeIdSql('e', e.near))} AS via, e.kind, ${farId} AS node_id, ${farFile} AS node_file, e.line, e.confidence, e.provenance, e.name AS ref,
+  // Each level's edge rows read again by rowid from `edge_rows`, with the near and far ends' `edge_ends` rows and the far
+  // end's symbol and file rows: one branch for both directions (each end picked by the step's direction), so the
+  // statement prepares no second copy, and no copy of the `edges` view (its joins and decoding are planned at every prepare).
+  const endOf = (pick: (e: { near: EdgeEnd; far: EdgeEnd }) => EdgeEnd): string =>
+    directions.length === 1 ? `r.${pick(ends(directions[0]))}` : `CASE w.dir WHEN 'in' THEN r.${pick(ends('in'))} ELSE r.${pick(ends('out'))} END`;
+  const rows = `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${endRowIdSql('ne')} AS via, ${edgeKindSql('r')} AS kind, ${farId} AS node_id, fe.file AS node_file, r.line, ${edgeConfidenceSql('r')} AS confidence, ${edgeProvenanceSql('r')} AS provenance, r.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
-     FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edges e ON e.rowid = j.value ->> 0
+     FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edge_rows r ON r.rowid = j.value ->> 0
+     CROSS JOIN edge_ends ne ON ne.id = ${endOf((e) => e.near)}
+     LEFT JOIN edge_ends fe ON fe.id = ${endOf((e) => e.far)}
      LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
-     LEFT JOIN files f ON f.project_id = ?1 AND f.path = ${farFile}`;
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = fe.file`;
   return `WITH RECURSIVE w(dir, lvl, st) AS (
        SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
        FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
@@ -170,7 +172,7 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
  * again (an index seek per direction that stops at the first edge).
  */
 function touchedRow(directions: readonly ('in' | 'out')[]): string {
-  const touches = directions.map((d) => `EXISTS (SELECT 1 FROM edges e WHERE ${edgeEndAtSql('e', d === 'in' ? 'dst' : 'src', '?10', '?11')})`);
+  const touches = directions.map((d) => `EXISTS (SELECT 1 FROM edge_rows r WHERE r.${d === 'in' ? 'dst' : 'src'} = ${edgeEndIdSql('?10', '?11')})`);
   return `SELECT NULL, 0, 3 AS t, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE ${touches.join(' OR ')}`;
 }
 

@@ -8,7 +8,7 @@ import { recording, type Captured } from '../recording-d1';
 // found by their ends' ids in edge_rows_src and edge_rows_dst (migration 0025, src/db/edge-ends.ts).
 // These hold that every graph read seeks an end and then the edges by its id (by a symbol's id cut
 // into file and key, or by a file alone) and none scans the project's edges or ends.
-const NO_SCAN = /SCAN (e|edges|r|edge_rows|s|symbols|f|files)\b|edge_ends_at \(project_id=\?\)/;
+const NO_SCAN = /SCAN (e|edges|r|edge_rows|ne|fe|edge_ends|s|symbols|f|files)\b|edge_ends_at \(project_id=\?\)/;
 const BY_END = 'SEARCH edge_end_ USING COVERING INDEX edge_ends_at (project_id=? AND file=? AND key=?)';
 const BY_FILE = 'SEARCH edge_end_ USING COVERING INDEX edge_ends_at (project_id=? AND file=?)';
 const BY_SRC = 'SEARCH r USING INDEX edge_rows_src (src=?)';
@@ -17,7 +17,7 @@ let project: { id: string; ids: Set<string> };
 
 async function plansOf(seen: readonly Captured[]): Promise<string[][]> {
   const out: string[][] = [];
-  for (const s of seen.filter((x) => /\bedges\b/.test(x.sql))) {
+  for (const s of seen.filter((x) => /\b(edges|edge_rows)\b/.test(x.sql))) {
     const rows = await DB.prepare(`EXPLAIN QUERY PLAN ${s.sql}`)
       .bind(...s.args)
       .all<{ detail: string }>();
@@ -54,8 +54,10 @@ describe('edge index plans', () => {
     // One level's SQL per direction, run once per step.
     for (const step of [BY_DST, BY_SRC]) expect(plan.filter((d) => d === step), plan.join(' | ')).toHaveLength(1);
     expect(plan.filter((d) => d === BY_END), plan.join(' | ')).toHaveLength(2);
-    // The levels' rows of both directions read back by rowid in one branch (each end picked by the step's direction).
+    // The levels' rows of both directions read back by rowid in one branch (each end picked by the step's direction),
+    // with their near and far ends by id.
     expect(plan.filter((d) => d === 'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
+    expect(plan.filter((d) => d === 'SEARCH ne USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
     expect(plan.filter((d) => /^SEARCH (s|f) USING INDEX (symbols_project_id|sqlite_autoindex_files_1) .*LEFT-JOIN$/.test(d)), plan.join(' | ')).toHaveLength(2);
     expect(plan.filter((d) => NO_SCAN.test(d)), plan.join(' | ')).toEqual([]);
   });
