@@ -61,7 +61,8 @@ export function levelSql(frontier: FrontierSql, direction: 'in' | 'out', perPair
  * Rows come back unordered, each with its direction and level: the level's
  * edge rows (t = 0, `pos` their row order), read again by rowid with the far
  * end's symbol and file rows, and the frontier the level leads to (t = 1,
- * `pos` the frontier order; level 0: the start).
+ * `pos` the frontier order; level 0: the start), both from one pass over the
+ * steps.
  *
  * The walk starts from the ids in ?2 (JSON), or with `start` 'name' from the
  * symbol a name resolves to (namePickSql, ?2 its NamePick as JSON). With
@@ -136,28 +137,30 @@ function buildWalkStatementSql(directions: readonly ('in' | 'out')[], kindCodes:
          json_group_array(node_id) FILTER (WHERE seen))
        FROM (SELECT z.*, CASE WHEN ${next} THEN 1 ELSE 0 END AS go FROM (${ranked}) z)`;
   const first = start === 'ids' ? 'SELECT value AS id, key AS k FROM json_each(?2)' : namePickSql('?2', 'NULL', start === 'name');
-  // Each level's edge rows read again by rowid from `edge_rows`, with the near and far ends' `edge_ends` rows and the far
-  // end's symbol and file rows: one branch for both directions (each end picked by the step's direction), so the
-  // statement prepares no second copy, and no copy of the `edges` view (its joins and decoding are planned at every prepare).
+  // Each level's edge rows (t = 0) read again by rowid from `edge_rows`, with the near and far ends' `edge_ends` rows
+  // and the far end's symbol and file rows, and the frontier it leads to (t = 1): one pass over each step's state (its
+  // first two arrays), so the statement reads `w` once and prepares no second copy of it, and one branch for both
+  // directions (each end picked by the step's direction). No copy of the `edges` view: its joins and decoding are
+  // planned at every prepare. A frontier row finds no edge row, so every column but its id and position is null.
   const endOf = (pick: (e: { near: EdgeEnd; far: EdgeEnd }) => EdgeEnd): string =>
     directions.length === 1 ? `r.${pick(ends(directions[0]))}` : `CASE w.dir WHEN 'in' THEN r.${pick(ends('in'))} ELSE r.${pick(ends('out'))} END`;
-  const rows = `SELECT w.dir, w.lvl, 0 AS t, j.value ->> 1 AS pos, ${endRowIdSql('ne')} AS via, ${edgeKindSql('r')} AS kind, ${farId} AS node_id, fe.file AS node_file, r.line, ${edgeConfidenceSql('r')} AS confidence, ${edgeProvenanceSql('r')} AS provenance, r.name AS ref,
+  const rows = `SELECT w.dir, w.lvl, part.key AS t, j.value ->> 1 AS pos, ${endRowIdSql('ne')} AS via, ${edgeKindSql('r')} AS kind,
+            CASE part.key WHEN 0 THEN ${farId} ELSE j.value ->> 0 END AS node_id, fe.file AS node_file, r.line, ${edgeConfidenceSql('r')} AS confidence, ${edgeProvenanceSql('r')} AS provenance, r.name AS ref,
             s.name, s.qualified_name, s.kind AS node_kind, s.start_line, s.end_line, s.language, s.is_test, s.is_exported, f.size AS file_size
-     FROM w CROSS JOIN json_each(w.st, '$[0]') j CROSS JOIN edge_rows r ON r.rowid = j.value ->> 0
-     CROSS JOIN edge_ends ne ON ne.id = ${endOf((e) => e.near)}
+     FROM w CROSS JOIN json_each(w.st) part CROSS JOIN json_each(part.value) j
+     LEFT JOIN edge_rows r ON part.key = 0 AND r.rowid = j.value ->> 0
+     LEFT JOIN edge_ends ne ON ne.id = ${endOf((e) => e.near)}
      LEFT JOIN edge_ends fe ON fe.id = ${endOf((e) => e.far)}
      LEFT JOIN symbols s ON s.project_id = ?1 AND s.id = ${farId}
-     LEFT JOIN files f ON f.project_id = ?1 AND f.path = fe.file`;
+     LEFT JOIN files f ON f.project_id = ?1 AND f.path = fe.file
+     WHERE part.key < 2`;
   return `WITH RECURSIVE w(dir, lvl, st) AS (
        SELECT d.dir, 0, json_array(json_array(), json((SELECT json_group_array(json_array(id, k)) FROM (${first}))), json_array())
        FROM (${directions.map((d, i) => `SELECT '${d}'${i === 0 ? ' AS dir' : ''}`).join(' UNION ALL ')}) d
        UNION ALL
        SELECT w.dir, w.lvl + 1, (${step}) FROM w WHERE w.lvl < ?9 AND json_array_length(w.st, '$[1]') > 0
      )
-     ${rows}
-     UNION ALL
-     SELECT w.dir, w.lvl, 1 AS t, j.value ->> 1 AS pos, NULL, NULL, j.value ->> 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-     FROM w CROSS JOIN json_each(w.st, '$[1]') j${roots && start === 'ids' ? `
+     ${rows}${roots && start === 'ids' ? `
      UNION ALL
      ${ROOT_ROWS}` : ''}${touched && start === 'ids' ? `
      UNION ALL

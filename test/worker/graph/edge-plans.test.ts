@@ -55,9 +55,11 @@ describe('edge index plans', () => {
     for (const step of [BY_DST, BY_SRC]) expect(plan.filter((d) => d === step), plan.join(' | ')).toHaveLength(1);
     expect(plan.filter((d) => d === BY_END), plan.join(' | ')).toHaveLength(2);
     // The levels' rows of both directions read back by rowid in one branch (each end picked by the step's direction),
-    // with their near and far ends by id.
-    expect(plan.filter((d) => d === 'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
-    expect(plan.filter((d) => d === 'SEARCH ne USING INTEGER PRIMARY KEY (rowid=?)'), plan.join(' | ')).toHaveLength(1);
+    // with their near and far ends by id, in one pass over the steps that also gives each frontier: the recursive
+    // step and that pass are the only reads of `w`.
+    expect(plan.filter((d) => d === 'SEARCH r USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN'), plan.join(' | ')).toHaveLength(1);
+    expect(plan.filter((d) => d === 'SEARCH ne USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN'), plan.join(' | ')).toHaveLength(1);
+    expect(plan.filter((d) => d === 'SCAN w'), plan.join(' | ')).toHaveLength(2);
     expect(plan.filter((d) => /^SEARCH (s|f) USING INDEX (symbols_project_id|sqlite_autoindex_files_1) .*LEFT-JOIN$/.test(d)), plan.join(' | ')).toHaveLength(2);
     expect(plan.filter((d) => NO_SCAN.test(d)), plan.join(' | ')).toEqual([]);
   });
