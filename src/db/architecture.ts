@@ -8,7 +8,7 @@
  * (generation, graph_generation): the answer always reflects the visible
  * index and graph, and only the first call after a push pays for the scans.
  */
-import { languageStats, type LanguageStat, type ProjectRow } from './projects';
+import { failedFiles, failureStats, languageStats, type FailureStat, type LanguageStat, type ProjectRow } from './projects';
 import { allRows } from './client';
 import { edgeIdSql } from './edge-ends';
 
@@ -236,5 +236,31 @@ export function schemaSnapshot(d1: D1Database, project: ProjectRow): Promise<Agg
   return cachedAggregate(d1, project, 'schema', async () => {
     const [languages, symbolKinds, groups] = await Promise.all([languageStats(d1, project.id), symbolKindCounts(d1, project.id), edgeGroups(d1, project.id)]);
     return { languages, symbolKinds, edgeGroups: groups };
+  });
+}
+
+/** Failed or skipped paths a health snapshot keeps (health lists them for one project). */
+export const HEALTH_FAILED_PATHS = 100;
+
+/** What health reports of one project's files: its languages, its extraction failures by reason, and the first failed paths. */
+export interface FileHealth {
+  languages: LanguageStat[];
+  failures: FailureStat[];
+  failedPaths: { path: string; status: string; reason: string | null }[];
+}
+
+/**
+ * Health's per-project figures, as computed for one (generation, graph_generation): each is a pass over
+ * the project's files (a push changes them and its generation together), so a warm health call reads
+ * one stored row instead.
+ */
+export function fileHealthSnapshot(d1: D1Database, project: ProjectRow): Promise<AggregateRead<FileHealth>> {
+  return cachedAggregate(d1, project, 'health', async () => {
+    const [languages, failures, failedPaths] = await Promise.all([
+      languageStats(d1, project.id),
+      failureStats(d1, project.id),
+      failedFiles(d1, project.id, HEALTH_FAILED_PATHS),
+    ]);
+    return { languages, failures, failedPaths };
   });
 }

@@ -2,7 +2,8 @@ import { graphCoverage } from '../graph/coverage';
 import * as z from 'zod';
 import { EXTRACTOR_VERSION, LANGUAGES } from '../extract';
 import { schemaState } from '../db/migrations';
-import { failedFiles, failureStats, languageStats, staleness, type IndexedProjects } from '../db/projects';
+import { staleness, type IndexedProjects } from '../db/projects';
+import { fileHealthSnapshot } from '../db/architecture';
 import { indexedProjectsAcross } from '../db/project-listing';
 import { computeCapabilities } from '../envelope/capabilities';
 import { SCHEMA_VERSION, VERSION } from '../version';
@@ -92,11 +93,9 @@ export const healthTool = defineTool({
     const projects = await Promise.all(
       rows.map(async (p) => {
         const db = shardOf ? ctx.databases.on(shardOf.get(p.id) ?? 0) : ctx.db;
-        const [langs, failures, paths] = await Promise.all([
-          languageStats(db, p.id),
-          failureStats(db, p.id),
-          wanted ? failedFiles(db, p.id, 100) : Promise.resolve(undefined),
-        ]);
+        // Stored per project generation (src/db/architecture.ts): a warm call reads one row, not the project's files.
+        const { languages: langs, failures, failedPaths } = (await fileHealthSnapshot(db, p)).value;
+        const paths = wanted ? failedPaths : undefined;
         const reason = staleness(p);
         return {
           name: p.name,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeCapabilities } from '../../../src/envelope/capabilities';
 import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION, VERSION } from '../../../src/version';
 import { deleteProjects, env, insertProjects, restCall, send, type Json } from '../contract/support';
+import { push } from '../upload/support';
 
 const FRESH = 'health-fresh';
 const STALE = 'health-stale';
@@ -189,5 +190,40 @@ describe('the health and ready probes', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ ready: true, schema_version: SCHEMA_VERSION, applied_migrations: SCHEMA_VERSION, reasons: [] });
     expect(body._meta.request_id).toBeTruthy();
+  });
+
+  it("reports a pushed project's languages, extraction failures and failed paths, kept per generation: a later call reads them, a push recomputes them", async () => {
+    const project = 'health-files';
+    const files = {
+      'src/a.ts': 'export function a(): number {\n  return 1;\n}\n',
+      'src/b.ts': 'export function b(): number {\n  return 2;\n}\n',
+      'src/c.py': 'def c():\n    return 3\n',
+      'assets/logo.bin': '\u0089PNG\u0000\u0000 health',
+    };
+    expect((await push(project, files)).commit?.status).toBe(200);
+    const figures = async () => (await restCall('health', { project })).body.result.projects[0] as Json;
+    const first = await figures();
+    expect(first.languages.map((l: Json) => [l.language, l.files, l.symbols])).toEqual(
+      expect.arrayContaining([
+        ['typescript', 2, 2],
+        ['python', 1, 1],
+      ]),
+    );
+    expect(first.extraction_failures).toEqual([{ status: 'skipped', reason: 'binary', files: 1 }]);
+    expect(first.failed_paths).toEqual([{ path: 'assets/logo.bin', status: 'skipped', reason: 'binary' }]);
+    const id = first.id as string;
+    const stored = await env.DB.prepare("SELECT generation, body FROM project_aggregates WHERE project_id = ?1 AND name = 'health'").bind(id).first<{ generation: number; body: string }>();
+    const row = await env.DB.prepare('SELECT generation FROM projects WHERE id = ?1').bind(id).first<{ generation: number }>();
+    expect(stored?.generation).toBe(row?.generation);
+    // The stored row answers: a marked copy of it comes back.
+    const marked = { ...JSON.parse(stored?.body ?? '{}'), failedPaths: [{ path: 'marked.bin', status: 'skipped', reason: 'binary' }] };
+    await env.DB.prepare("UPDATE project_aggregates SET body = ?2 WHERE project_id = ?1 AND name = 'health'").bind(id, JSON.stringify(marked)).run();
+    expect((await figures()).failed_paths).toEqual([{ path: 'marked.bin', status: 'skipped', reason: 'binary' }]);
+    // A push moves the generation: the figures are read from the files again.
+    expect((await push(project, { ...files, 'src/d.ts': 'export const d = 4;\n' })).commit?.status).toBe(200);
+    const after = await figures();
+    expect(after.failed_paths).toEqual([{ path: 'assets/logo.bin', status: 'skipped', reason: 'binary' }]);
+    expect(after.languages.find((l: Json) => l.language === 'typescript')?.files).toBe(3);
+    await deleteProjects([project]);
   });
 });

@@ -202,6 +202,8 @@ describe('D1 round trips per tool call', () => {
     await trips('schema', {});
     expect((await trips('schema', {})).trips).toBe(1);
     const shards = Object.keys(env).filter((k) => /^DB(_SHARD_\d+)?$/.test(k)).length;
+    // health, like schema, computes each project's per-generation file figures once; then it reads them with the ledgers.
+    await trips('health', {});
     for (const [tool, args] of [['list', {}], ['health', {}]] as const) expect((await trips(tool, args)).trips, tool).toBeLessThanOrEqual(shards);
     // A page shorter than the listing: its savings baseline (the whole listing) comes from the rows already read.
     expect((await push(`${PROJECT}-second`, { 'a.ts': 'export const a = 1;\n' })).commit?.status).toBe(200);
