@@ -23,6 +23,40 @@ export function fileNamedSql(path: string, name: string): string {
   return `instr(${path}, ${name}) > 0 AND (${path} = ${name} OR substr(${path}, -length(${name}) - 1) = '/' || ${name})`;
 }
 
+/**
+ * The `files.ext` of every path a file named `name` ends (fileNamedSql): the name's text after its last `.`, when that
+ * `.` is among the characters the column reads (so the path's last `.` is the name's). Null when the name has none
+ * (then a folder's name may decide a path's ext) or holds a `/` (it names no file).
+ */
+export function fileNameExt(name: string): string | null {
+  return endingExt(name)?.ext ?? null;
+}
+
+/**
+ * SQL true when the files row `alias` is a file named `name` whose ext (fileNameExt, never null) is `ext` (both SQL
+ * expressions), sought through `files_ext` (project, ext, path): only the project's paths of that ext are tested,
+ * not every path.
+ */
+export function fileNamedByExtSql(alias: string, name: string, ext: string): string {
+  // Bracketed: `||` binds as tightly as `->>`, so `'/' || j.value ->> 0` would read a JSON path out of `'/' || j.value`.
+  return `${alias}.ext = (${ext}) AND ${fileNamedSql(`${alias}.path`, `(${name})`)}`;
+}
+
+/**
+ * File names split by how a look-up finds their files: `byExt` as [name, ext] pairs (fileNameExt) for
+ * fileNamedByExtSql, `scanned` (no ext to seek) for a test of every path with fileNamedSql.
+ */
+export function fileNamesByExt(names: readonly string[]): { byExt: [string, string][]; scanned: string[] } {
+  const byExt: [string, string][] = [];
+  const scanned: string[] = [];
+  for (const name of names) {
+    const ext = fileNameExt(name);
+    if (ext === null) scanned.push(name);
+    else byExt.push([name, ext]);
+  }
+  return { byExt, scanned };
+}
+
 /** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */
 export function prefixEnd(prefix: string): string {
   const cps = [...prefix];

@@ -18,7 +18,7 @@ import { allRows } from './client';
 import { mayCrowd, NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 import { NAME_BEST_ORDER } from './name-best';
-import { fileNamedSql } from './path-filter';
+import { fileNamedByExtSql, fileNamedSql, fileNamesByExt } from './path-filter';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -154,6 +154,17 @@ async function namedLookup<T>(
   if (names.length === 0) return [];
   const words = [...new Set(plain)];
   const crowdable = mayCrowd(picks);
+  // The files named like the task's paths: by their ext through files_ext when the name has one, else by a pass over the paths.
+  const files = fileNamesByExt(words.length ? [...new Set(opts.plainFiles ?? [])] : []);
+  const fileParts = [
+    ...(files.byExt.length ? [`SELECT fl.path FROM json_each(?7) b CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedByExtSql('fl', 'b.value ->> 0', 'b.value ->> 1')}`] : []),
+    ...(files.scanned.length ? [`SELECT fl.path FROM json_each(?8) b CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedSql('fl.path', 'b.value')}`] : []),
+  ];
+  const fileRows = fileParts.length === 0 ? '' : `
+           UNION ALL
+           SELECT s.rowid FROM (${fileParts.join(' UNION ALL ')}) fl
+             CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
+           WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)`;
   // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
   // symbols are not all read); a plain word's best symbol as `symbol_names` holds it (name-best.ts; ranked here only
   // when not worked out, or in one file) and its symbols in the files named like the task's paths through those
@@ -171,12 +182,7 @@ async function namedLookup<T>(
              SELECT s.rowid AS rid, row_number() OVER (PARTITION BY s.name ORDER BY ${NAME_BEST_ORDER('s')}) AS nr
              FROM wn CROSS JOIN symbols s ON s.project_id = ?1 AND s.name = wn.name ${joins(false)}
              WHERE wn.best IS NULL AND (?3 IS NULL OR s.file_path = ?3)
-           ) WHERE nr = 1
-           UNION ALL
-           SELECT s.rowid FROM json_each(?7) b
-             CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedSql('fl.path', 'b.value')}
-             CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
-           WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)
+           ) WHERE nr = 1${fileRows}
          )`;
   const wordRows = words.length === 0 ? '' : `
            UNION
@@ -194,8 +200,18 @@ async function namedLookup<T>(
          SELECT ${columns} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,
       )
-      // Without plain words the statement reads no ?5 (bound, unread) and no ?7 (not bound: the last parameter it names is ?6).
-      .bind(projectId, JSON.stringify(names), opts.path ?? null, opts.limit ?? NAME_ROWS, JSON.stringify(words), JSON.stringify(picks), ...(words.length ? [JSON.stringify(opts.plainFiles ?? [])] : [])),
+      // Without plain words the statement reads no ?5 (bound, unread); ?7 and ?8 (the named files with an ext and without
+      // one) are bound only up to the last the statement names: SQLite refuses a value past its last parameter.
+      .bind(
+        projectId,
+        JSON.stringify(names),
+        opts.path ?? null,
+        opts.limit ?? NAME_ROWS,
+        JSON.stringify(words),
+        JSON.stringify(picks),
+        ...(files.byExt.length || files.scanned.length ? [JSON.stringify(files.byExt)] : []),
+        ...(files.scanned.length ? [JSON.stringify(files.scanned)] : []),
+      ),
   );
 }
 

@@ -84,7 +84,7 @@ describe('each name’s best symbol', () => {
 
 describe('symbolsByNames for plain words', () => {
   const WORDS = ['load', 'save', 'constructor', 'Store', 'absent'];
-  const cases: { plainFiles?: string[]; path?: string }[] = [{}, { plainFiles: ['context.ts'] }, { plainFiles: ['context.ts', 'b.ts', 'guide.md', 'nope.ts'] }, { path: 'src/c.ts' }, { path: 'src/context.ts', plainFiles: ['context.ts'] }];
+  const cases: { plainFiles?: string[]; path?: string }[] = [{}, { plainFiles: ['context.ts'] }, { plainFiles: ['context.ts', 'b.ts', 'guide.md', 'nope.ts'] }, { plainFiles: ['context.ts', 'README', 'src/c.ts', 'nope'] }, { path: 'src/c.ts' }, { path: 'src/context.ts', plainFiles: ['context.ts'] }];
 
   it('gives the same rows with the best stored, not stored, and as worked out over every symbol', async () => {
     const id = await pushed('name-best-lookup', V1);

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pathsByFileNames } from '../../../src/db/composites';
 import { DB, indexProject } from '../graph/support';
+import { planTexts, recording } from '../recording-d1';
 
-// pathsByFileNames looks a few names up one pass each (instr first) and more names in one pass that cuts every
-// path's file name: both must give the paths whose last segment is the name, shortest first, at most perName each.
+// pathsByFileNames seeks a name with an ext (`driver.js`) among the paths of that ext (files_ext), and looks a few
+// names without one up one pass each (instr first) and more in one pass that cuts every path's file name: each way
+// must give the paths whose last segment is the name, shortest first, at most perName each, whatever the folders'
+// names hold (a `.` in a folder's name decides the ext of a path whose file name has none).
 const FILES = {
   'driver.js': 'export const a = 1;\n',
   'pg/driver.js': 'export const b = 1;\n',
@@ -15,6 +18,20 @@ const FILES = {
   'x/y/index.ts': 'export const h = 1;\n',
   'x/session.ts': 'export const i = 1;\n',
   'Session.ts': 'export const j = 1;\n',
+  'v1.2/driver.js': 'export const k = 1;\n',
+  'Makefile': 'all:\n',
+  'a.b/Makefile': 'all:\n',
+  'c.d/e/Makefile': 'all:\n',
+  '.eslintrc': '{}\n',
+  'conf/.eslintrc': '{}\n',
+  'weird.': 'x\n',
+  'w/weird.': 'x\n',
+  'long/notes.averyveryverylongext': 'x\n',
+  'notes.averyveryverylongext': 'x\n',
+  'LICENSE': 'x\n',
+  'x.y/LICENSE': 'x\n',
+  'p/README': 'x\n',
+  'q/README': 'x\n',
 };
 
 let projectId = '';
@@ -44,7 +61,19 @@ describe('paths by file name', () => {
     [['mydriver.js', 'river.js', 'pg/driver.js', ''], 50],
     [['driver.js', 'index.ts', 'session.ts', 'Session.ts', 'mydriver.js', 'absent.ts'], 50],
     [['driver.js', 'index.ts', 'session.ts', 'Session.ts', 'mydriver.js', 'absent.ts'], 1],
+    [['Makefile', '.eslintrc', 'weird.', 'notes.averyveryverylongext'], 50],
+    [['Makefile', 'LICENSE', 'README', 'driver.js'], 50],
+    [['Makefile', 'LICENSE', 'README', 'notes.averyveryverylongext', 'absent', 'driver.js', '.eslintrc'], 50],
+    [['Makefile', 'LICENSE', 'README', 'notes.averyveryverylongext', 'absent', 'driver.js', '.eslintrc'], 1],
   ])('%j, %i each', async (names, perName) => {
     expect(await pathsByFileNames(DB, projectId, names, perName)).toEqual(expected(names, perName));
+  });
+
+  it('seeks a name with an ext among the paths of that ext (files_ext), and tests every path only for a name without one', async () => {
+    const { d1, seen } = recording();
+    await pathsByFileNames(d1, projectId, ['driver.js', 'index.ts'], 50);
+    const plan = (await planTexts(seen)).flatMap((t) => t.split('\n'));
+    expect(plan.some((d) => /SEARCH f USING (COVERING )?INDEX files_ext \(project_id=\? AND ext=\?\)/.test(d)), plan.join(' | ')).toBe(true);
+    expect(plan.filter((d) => /SCAN f\b|SEARCH f USING .*\(project_id=\?\)$/.test(d)), plan.join(' | ')).toEqual([]);
   });
 });
