@@ -119,7 +119,7 @@ export const blobs = sqliteTable('blobs', {
 /**
  * Extraction output per (content, language, extractor version): symbols and
  * references as JSON arrays, materialised into per-project rows at commit.
- * `status` is 'ok', 'failed' (reason = parse_error|timeout) or 'skipped'
+ * `status` is 'ok', 'failed' (reason = parse_error|timeout|too_many_symbols: the last two keep what was read) or 'skipped'
  * (reason = binary|encoding|file_too_large|unsupported_language).
  */
 export const extractions = sqliteTable(

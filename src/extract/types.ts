@@ -64,6 +64,8 @@ export interface ExtractedReference {
 export type FailureReason =
   | 'parse_error'
   | 'timeout'
+  /** More definitions and references than one stored extraction row holds: the first ones are kept (src/upload/extract-rows.ts). */
+  | 'too_many_symbols'
   | 'file_too_large'
   | 'binary'
   | 'encoding'

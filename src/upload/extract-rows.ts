@@ -1,4 +1,5 @@
 import { detectLanguage, extractFile, EXTRACTOR_VERSION, type ExtractionResult } from '../extract';
+import type { ExtractionFailure } from '../extract/types';
 import { checkContent } from '../extract/guards';
 import type { ExtractionRow } from '../db/index-store';
 import { encodeRefs, encodeSymbols, type StoredSymbol } from '../db/extraction-json';
@@ -9,8 +10,36 @@ export function languageOf(path: string): string {
   return detectLanguage(path)?.id ?? 'none';
 }
 
-/** Per-file cap on symbols kept, so one generated monster file cannot blow a D1 row (2 MB). */
-const MAX_SYMBOLS_PER_FILE = 5_000;
+/**
+ * Bytes of an extraction row's two JSON lists at most: the row must stay under D1's 2 MB. A file past it (a generated
+ * monster, a type bundle of thousands of declarations) keeps the longest prefix of each list that fits, and says so.
+ */
+export const ROW_JSON_BYTES = 1_800_000;
+/** Of which the references take at most this much, so that the definitions keep most of the row. */
+export const REFS_JSON_BYTES = 600_000;
+
+const utf8 = new TextEncoder();
+
+/** UTF-8 bytes of `text`; counted only when its length allows more than `budget` (a code unit is at most 3 bytes). */
+function overBudget(text: string, budget: number): boolean {
+  return text.length * 3 > budget && utf8.encode(text).length > budget;
+}
+
+/** The longest prefix of `items` whose encoding fits `budget` bytes (all of them when they fit), and that encoding. */
+export function fittedPrefix<T>(items: readonly T[], encode: (items: T[]) => string, budget: number): { kept: T[]; json: string } {
+  const whole = encode(items as T[]);
+  if (!overBudget(whole, budget)) return { kept: items as T[], json: whole };
+  // Binary search on the count: the encoding grows with it. Rare (a file of thousands of definitions), so each probe encodes anew.
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (overBudget(encode(items.slice(0, mid)), budget)) hi = mid - 1;
+    else lo = mid;
+  }
+  const kept = items.slice(0, lo);
+  return { kept, json: encode(kept) };
+}
 
 /**
  * Runs the extractor on one file and shapes the row stored for its content.
@@ -25,12 +54,15 @@ export async function extractionRow(path: string, hash: string, content: string,
     ? { language: '', corpus: 'code', symbols: [], references: [], failure: refused, had_errors: false, parse_ms: 0 }
     : await extractFile(path, content, { maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs });
   // The words are set on the extractor's own records (fresh per call): a spread copy per symbol cost a fifth of extraction.
-  const symbols = result.symbols.slice(0, MAX_SYMBOLS_PER_FILE) as StoredSymbol[];
-  for (const s of symbols) s.words = identifierWords(s.name, s.qualified_name);
-  const refs = result.references.slice(0, MAX_SYMBOLS_PER_FILE * 4);
-  const failure = result.failure;
+  const all = result.symbols as StoredSymbol[];
+  for (const s of all) s.words = identifierWords(s.name, s.qualified_name);
+  const refs = fittedPrefix(result.references, encodeRefs, REFS_JSON_BYTES);
+  const symbols = fittedPrefix(all, encodeSymbols, ROW_JSON_BYTES - utf8.encode(refs.json).length);
+  const cut = symbols.kept.length < all.length || refs.kept.length < result.references.length;
+  // A file cut to fit is indexed in part, as one whose parse ran out of time is: the failure says what is missing.
+  const failure = result.failure ?? (cut ? capped(symbols.kept, all.length, refs.kept.length, result.references.length) : null);
   let status: ExtractionRow['status'] = 'ok';
-  if (failure) status = failure.reason === 'parse_error' || failure.reason === 'timeout' ? 'failed' : 'skipped';
+  if (failure) status = failure.reason === 'parse_error' || failure.reason === 'timeout' || failure.reason === 'too_many_symbols' ? 'failed' : 'skipped';
   return {
     hash,
     language,
@@ -40,10 +72,20 @@ export async function extractionRow(path: string, hash: string, content: string,
     reason: failure?.reason ?? null,
     message: failure?.message.slice(0, 300) ?? null,
     hadErrors: result.had_errors,
-    symbolCount: symbols.length,
-    refCount: refs.length,
+    symbolCount: symbols.kept.length,
+    refCount: refs.kept.length,
     parseMs: Math.round(result.parse_ms),
-    symbolsJson: encodeSymbols(symbols),
-    refsJson: encodeRefs(refs),
+    symbolsJson: symbols.json,
+    refsJson: refs.json,
+  };
+}
+
+/** The failure of a file cut to fit one row: how much was kept, and from which line on definitions are missing. */
+function capped(kept: readonly StoredSymbol[], symbols: number, keptRefs: number, refs: number): ExtractionFailure {
+  const last = kept.at(-1);
+  const from = last ? ` starting after line ${last.start_line}` : '';
+  return {
+    reason: 'too_many_symbols',
+    message: `kept ${kept.length} of ${symbols} definitions and ${keptRefs} of ${refs} references, what one stored row holds: definitions${from} may be missing`,
   };
 }
