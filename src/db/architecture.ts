@@ -1,12 +1,13 @@
 /**
- * Aggregate reads over one project's index for the architecture and schema
- * tools: counts by symbol kind and edge kind, entry points, the most-called
- * symbols and the module layout with its cross-module dependencies. Every
- * statement is bound to one project and answers from indexes or one grouped
- * scan. Those scans cost seconds on a project of 200k edges, so
- * `architectureSnapshot` keeps their result in `project_aggregates` once per
- * (generation, graph_generation): the answer always reflects the visible
- * index and graph, and only the first call after a push pays for the scans.
+ * Aggregate reads over one project's index for the architecture, schema and
+ * health tools: counts by symbol kind and edge kind, entry points, the
+ * most-called symbols, the module layout with its cross-module dependencies,
+ * and the files' languages and extraction failures. Every statement is bound
+ * to one project and answers from indexes or one grouped scan. Those scans
+ * cost seconds on a project of 200k edges, so each snapshot keeps its result
+ * in `project_aggregates` once per (generation, graph_generation): the answer
+ * always reflects the visible index and graph, and only the first call after
+ * a push pays for the scans.
  */
 import { failedFiles, failureStats, languageStats, type FailureStat, type LanguageStat, type ProjectRow } from './projects';
 import { allRows } from './client';
