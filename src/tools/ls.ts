@@ -1,6 +1,7 @@
 import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
-import { fileAt, folderListing, listingChars, type FileRow, type FolderListing } from '../db/content';
+import { fileAt, listingChars, type FileRow, type FolderListing } from '../db/content';
+import { projectListing } from '../db/architecture';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -57,7 +58,7 @@ async function ls(args: { path: string; max_depth: number; limit: number; projec
   const project = await resolveProject(ctx, args.project);
   if (!project) return { path: dir, entries: [], total: 0, has_more: false };
 
-  const listing = await folderListing(ctx.db, project.id, dir || undefined, args.max_depth);
+  const listing = await projectListing(ctx.db, project, dir || undefined, args.max_depth);
   // walk_directory: the full listing of the scope, one `path size` line per file under it.
   ctx.meta.baseline('walk_directory', tokensForBytes(listing.chars));
 

@@ -2,6 +2,8 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callTool, rest, type Json } from '../helpers';
 import { folderListing } from '../../../src/db/content';
+import { projectListing, STORED_LISTING_MAX_DEPTH, STORED_LISTING_MIN_FILES } from '../../../src/db/architecture';
+import { getProjectByName } from '../../../src/db/projects';
 
 const PROJECT = 'ls-main';
 const FILES: Record<string, string> = {
@@ -135,5 +137,44 @@ describe('ls empty results', () => {
     const { body } = await rest('ls', { project: 'ls-nope' });
     expect(body._meta.empty_reason).toBe('no_project_indexed');
     for (const step of body._meta.next_steps) await runStep(step);
+  });
+
+  it("keeps a large project's shallow root listings per generation: a later call reads the stored one, a push lists again", async () => {
+    const project = 'ls-stored';
+    const pushed = await rest('index', { project, files: Object.entries(FILES).map(([path, content]) => ({ path, content })) });
+    expect(pushed.status).toBe(200);
+    const db = (env as unknown as { DB: D1Database }).DB;
+    const { id } = (await db.prepare('SELECT id FROM projects WHERE name = ?1').bind(project).first<{ id: string }>())!;
+    const stored = (name: string) => db.prepare('SELECT body FROM project_aggregates WHERE project_id = ?1 AND name = ?2').bind(id, name).first<{ body: string }>();
+    const root = async (args: Json = {}) => (await rest('ls', { project, ...args })).body.result;
+    // A small project lists its root anew every time.
+    expect(names({ result: await root() })).toEqual(['dir:src', 'dir:test', 'file:README.md', 'file:package.json']);
+    expect(await stored('ls:1')).toBeNull();
+    // Counted as large (the threshold is the project's file count), its root down to two levels is kept.
+    await db.prepare('UPDATE projects SET file_count = ?2 WHERE id = ?1').bind(id, STORED_LISTING_MIN_FILES).run();
+    const first = await root();
+    expect(names({ result: first })).toEqual(['dir:src', 'dir:test', 'file:README.md', 'file:package.json']);
+    const kept = JSON.parse((await stored('ls:1'))!.body);
+    expect(kept.total).toBe(paths.length);
+    // The stored row answers: a marked copy of it comes back.
+    kept.files.push({ path: 'marked.md', hash: 'x', size: 1, language: 'markdown', status: 'indexed', symbols: 0 });
+    await db.prepare("UPDATE project_aggregates SET body = ?2 WHERE project_id = ?1 AND name = 'ls:1'").bind(id, JSON.stringify(kept)).run();
+    expect(names({ result: await root() })).toContain('file:marked.md');
+    // Other folders and deeper listings are listed anew, never kept.
+    await root({ path: 'src' });
+    await root({ max_depth: STORED_LISTING_MAX_DEPTH + 1 });
+    expect(await stored(`ls:${STORED_LISTING_MAX_DEPTH + 1}`)).toBeNull();
+    // A push moves the generation: the root is listed from the files again.
+    const again = await rest('index', { project, files: [...Object.entries(FILES), ['docs/new.md', '# New\n']].map(([path, content]) => ({ path, content })) });
+    expect(again.status).toBe(200);
+    await db.prepare('UPDATE projects SET file_count = ?2 WHERE id = ?1').bind(id, STORED_LISTING_MIN_FILES).run();
+    expect(names({ result: await root() })).toEqual(['dir:docs', 'dir:src', 'dir:test', 'file:README.md', 'file:package.json']);
+    // A root listing of more files than a kept row holds is marked as such, and listed anew on every call.
+    const row = await getProjectByName(db, project);
+    await db.prepare("DELETE FROM project_aggregates WHERE project_id = ?1 AND name = 'ls:2'").bind(id).run();
+    const big = await projectListing(db, row!, undefined, 2, 1);
+    expect(big.files.length).toBeGreaterThan(1);
+    expect((await stored('ls:2'))?.body).toBe('null');
+    expect(await projectListing(db, row!, undefined, 2, 1)).toEqual(big);
   });
 });
