@@ -1,6 +1,7 @@
 import { detectLanguage, extractFile, EXTRACTOR_VERSION, type ExtractionResult } from '../extract';
 import type { ExtractionFailure } from '../extract/types';
 import { checkContent } from '../extract/guards';
+import { utf8Length } from '../extract/utf8';
 import type { ExtractionRow } from '../db/index-store';
 import { encodeRefs, encodeSymbols, type StoredSymbol } from '../db/extraction-json';
 import { identifierWords } from '../util/words';
@@ -18,11 +19,9 @@ export const ROW_JSON_BYTES = 1_800_000;
 /** Of which the references take at most this much, so that the definitions keep most of the row. */
 export const REFS_JSON_BYTES = 600_000;
 
-const utf8 = new TextEncoder();
-
-/** UTF-8 bytes of `text`; counted only when its length allows more than `budget` (a code unit is at most 3 bytes). */
+/** UTF-8 bytes of `text` over `budget`; counted only when its length allows more (a code unit is at most 3 bytes). */
 function overBudget(text: string, budget: number): boolean {
-  return text.length * 3 > budget && utf8.encode(text).length > budget;
+  return text.length * 3 > budget && utf8Length(text) > budget;
 }
 
 /** The longest prefix of `items` whose encoding fits `budget` bytes (all of them when they fit), and that encoding. */
@@ -57,7 +56,7 @@ export async function extractionRow(path: string, hash: string, content: string,
   const all = result.symbols as StoredSymbol[];
   for (const s of all) s.words = identifierWords(s.name, s.qualified_name);
   const refs = fittedPrefix(result.references, encodeRefs, REFS_JSON_BYTES);
-  const symbols = fittedPrefix(all, encodeSymbols, ROW_JSON_BYTES - utf8.encode(refs.json).length);
+  const symbols = fittedPrefix(all, encodeSymbols, ROW_JSON_BYTES - utf8Length(refs.json));
   const cut = symbols.kept.length < all.length || refs.kept.length < result.references.length;
   // A file cut to fit is indexed in part, as one whose parse ran out of time is: the failure says what is missing.
   const failure = result.failure ?? (cut ? capped(symbols.kept, all.length, refs.kept.length, result.references.length) : null);
