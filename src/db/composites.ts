@@ -8,7 +8,7 @@
 import { jsonChunks } from './json-param';
 import type { SymbolRow } from './source';
 import { symbolInFileSql } from './symbol-range';
-import { fileNamedByExtSql, fileNamedSql, fileNamesByExt } from './path-filter';
+import { fileNamesByExt, filesNamedParts } from './path-filter';
 
 /** A symbol as the composites show it (snake_case, as stored). */
 export type SpanSymbol = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'signature' | 'language' | 'start_line' | 'end_line' | 'is_test' | 'is_exported'> & {
@@ -151,21 +151,13 @@ export async function pathsByFileNames(d1: D1Database, projectId: string, names:
   const distinct = [...new Set(names)].filter((n) => n.length > 0 && !n.includes('/'));
   if (distinct.length === 0) return out;
   const { byExt, scanned } = fileNamesByExt(distinct);
-  const parts: string[] = [];
-  if (byExt.length > 0) {
-    parts.push(`SELECT j.value ->> 0 AS name, f.path AS path FROM json_each(?4) j
-         CROSS JOIN files f ON f.project_id = ?1 AND ${fileNamedByExtSql('f', 'j.value ->> 0', 'j.value ->> 1')}`);
-  }
-  if (scanned.length > 0) {
-    parts.push(
-      scanned.length <= FEW_FILE_NAMES
-        ? `SELECT j.value AS name, f.path AS path FROM json_each(?2) j
-         CROSS JOIN files f ON f.project_id = ?1 AND ${fileNamedSql('f.path', 'j.value')}`
-        : `SELECT name, path FROM (
+  const few = scanned.length > 0 && scanned.length <= FEW_FILE_NAMES;
+  const parts = filesNamedParts('?1', byExt.length > 0 ? '?4' : null, few ? '?2' : null);
+  if (scanned.length > FEW_FILE_NAMES) {
+    parts.push(`SELECT name, path FROM (
            SELECT f.path, substr(f.path, length(rtrim(f.path, replace(f.path, '/', ''))) + 1) AS name
            FROM files f WHERE f.project_id = ?1
-         ) WHERE name IN (SELECT value FROM json_each(?2))`,
-    );
+         ) WHERE name IN (SELECT value FROM json_each(?2))`);
   }
   const rows = await d1
     .prepare(`SELECT name, path FROM (SELECT name, path, row_number() OVER (PARTITION BY name ORDER BY length(path), path) AS n FROM (${parts.join('\n         UNION ALL ')})) WHERE n <= ?3`)

@@ -19,7 +19,7 @@ export interface PathFilter {
  * SQL true when the path `path` is a file named `name` (both SQL expressions): the path itself, or its last segment.
  * `instr` first: most paths do not hold the name at all, and it needs no concatenation.
  */
-export function fileNamedSql(path: string, name: string): string {
+function fileNamedSql(path: string, name: string): string {
   return `instr(${path}, ${name}) > 0 AND (${path} = ${name} OR substr(${path}, -length(${name}) - 1) = '/' || ${name})`;
 }
 
@@ -28,7 +28,7 @@ export function fileNamedSql(path: string, name: string): string {
  * `.` is among the characters the column reads (so the path's last `.` is the name's). Null when the name has none
  * (then a folder's name may decide a path's ext) or holds a `/` (it names no file).
  */
-export function fileNameExt(name: string): string | null {
+function fileNameExt(name: string): string | null {
   return endingExt(name)?.ext ?? null;
 }
 
@@ -37,9 +37,27 @@ export function fileNameExt(name: string): string | null {
  * expressions), sought through `files_ext` (project, ext, path): only the project's paths of that ext are tested,
  * not every path.
  */
-export function fileNamedByExtSql(alias: string, name: string, ext: string): string {
+function fileNamedByExtSql(alias: string, name: string, ext: string): string {
   // Bracketed: `||` binds as tightly as `->>`, so `'/' || j.value ->> 0` would read a JSON path out of `'/' || j.value`.
   return `${alias}.ext = (${ext}) AND ${fileNamedSql(`${alias}.path`, `(${name})`)}`;
+}
+
+/**
+ * SELECTs of the project's (`project`, an SQL expression) files named as listed, each row `name, path`, to be joined
+ * with UNION ALL: `byExt` a JSON parameter of fileNamesByExt's [name, ext] pairs (sought through `files_ext`),
+ * `scanned` one of its other names (each a pass over the project's paths). A list that is null sends no part.
+ */
+export function filesNamedParts(project: string, byExt: string | null, scanned: string | null): string[] {
+  const parts: string[] = [];
+  if (byExt !== null) {
+    parts.push(`SELECT n.value ->> 0 AS name, f.path AS path FROM json_each(${byExt}) n
+         CROSS JOIN files f ON f.project_id = ${project} AND ${fileNamedByExtSql('f', 'n.value ->> 0', 'n.value ->> 1')}`);
+  }
+  if (scanned !== null) {
+    parts.push(`SELECT n.value AS name, f.path AS path FROM json_each(${scanned}) n
+         CROSS JOIN files f ON f.project_id = ${project} AND ${fileNamedSql('f.path', 'n.value')}`);
+  }
+  return parts;
 }
 
 /**

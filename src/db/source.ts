@@ -18,7 +18,7 @@ import { allRows } from './client';
 import { mayCrowd, NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 import { NAME_BEST_ORDER } from './name-best';
-import { fileNamedByExtSql, fileNamedSql, fileNamesByExt } from './path-filter';
+import { fileNamesByExt, filesNamedParts } from './path-filter';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -156,10 +156,7 @@ async function namedLookup<T>(
   const crowdable = mayCrowd(picks);
   // The files named like the task's paths: by their ext through files_ext when the name has one, else by a pass over the paths.
   const files = fileNamesByExt(words.length ? [...new Set(opts.plainFiles ?? [])] : []);
-  const fileParts = [
-    ...(files.byExt.length ? [`SELECT fl.path FROM json_each(?7) b CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedByExtSql('fl', 'b.value ->> 0', 'b.value ->> 1')}`] : []),
-    ...(files.scanned.length ? [`SELECT fl.path FROM json_each(?8) b CROSS JOIN files fl ON fl.project_id = ?1 AND ${fileNamedSql('fl.path', 'b.value')}`] : []),
-  ];
+  const fileParts = filesNamedParts('?1', files.byExt.length ? '?7' : null, files.scanned.length ? '?8' : null);
   const fileRows = fileParts.length === 0 ? '' : `
            UNION ALL
            SELECT s.rowid FROM (${fileParts.join(' UNION ALL ')}) fl
