@@ -7,12 +7,11 @@
  * cost seconds on a project of 200k edges, so each snapshot keeps its result
  * in `project_aggregates` once per (generation, graph_generation): the answer
  * always reflects the visible index and graph, and only the first call after
- * a push pays for the scans. A large project's shallow root listing (ls) is
- * kept the same way.
+ * a push pays for the scans (cachedAggregate, src/db/aggregates.ts).
  */
 import { failedFiles, failureStats, languageStats, type FailureStat, type LanguageStat, type ProjectRow } from './projects';
 import { allRows } from './client';
-import { folderListing, type FolderListing } from './content';
+import { cachedAggregate, type AggregateRead } from './aggregates';
 import { edgeIdSql } from './edge-ends';
 
 export interface KindCount {
@@ -179,44 +178,6 @@ export interface ArchitectureSnapshot {
   dependencies: { rows: DependencyRow[]; total: number };
 }
 
-export interface AggregateRead<T> {
-  value: T;
-  /** True when the stored row answered; false when this call computed (and stored) it. */
-  cached: boolean;
-  /** Wall time the computation took, now or when it was stored. */
-  computedMs: number;
-}
-
-/**
- * A project-wide aggregate for the generations `project` holds: the stored
- * row `name` when it was computed from exactly those, else `compute()` now,
- * stored only while the project still holds them (a push that commits
- * meanwhile leaves no row behind that claims a generation it was not computed
- * from).
- */
-export async function cachedAggregate<T>(d1: D1Database, project: ProjectRow, name: string, compute: () => Promise<T>): Promise<AggregateRead<T>> {
-  const row = await d1
-    .prepare('SELECT generation, graph_generation, body, computed_ms FROM project_aggregates WHERE project_id = ?1 AND name = ?2')
-    .bind(project.id, name)
-    .first<{ generation: number; graph_generation: number; body: string; computed_ms: number }>();
-  if (row && row.generation === project.generation && row.graph_generation === project.graphGeneration) {
-    return { value: JSON.parse(row.body) as T, cached: true, computedMs: row.computed_ms };
-  }
-  const t0 = Date.now();
-  const value = await compute();
-  const computedMs = Date.now() - t0;
-  await d1
-    .prepare(
-      `INSERT INTO project_aggregates (project_id, name, generation, graph_generation, body, computed_ms, computed_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 FROM projects WHERE id = ?1 AND generation = ?3 AND graph_generation = ?4
-       ON CONFLICT (project_id, name) DO UPDATE SET generation = excluded.generation, graph_generation = excluded.graph_generation,
-         body = excluded.body, computed_ms = excluded.computed_ms, computed_at = excluded.computed_at`,
-    )
-    .bind(project.id, name, project.generation, project.graphGeneration, JSON.stringify(value), computedMs, Date.now())
-    .run();
-  return { value, cached: false, computedMs };
-}
-
 /** Everything architecture reports, ranked lists at SNAPSHOT_LIST_ROWS rows. */
 export function architectureSnapshot(d1: D1Database, project: ProjectRow): Promise<AggregateRead<ArchitectureSnapshot>> {
   return cachedAggregate(d1, project, 'architecture', async () => {
@@ -266,35 +227,4 @@ export function fileHealthSnapshot(d1: D1Database, project: ProjectRow): Promise
     ]);
     return { languages, failures, failedPaths };
   });
-}
-
-/** Projects of at least this many files keep their shallow root listings per generation: below it a listing is one cheap pass. */
-export const STORED_LISTING_MIN_FILES = 1_000;
-/** Depths of a root listing that are kept: deeper ones list most of a project's files, more than a stored row should carry. */
-export const STORED_LISTING_MAX_DEPTH = 2;
-/** A kept listing holds at most this many files; past it the stored row says so and each call lists the folder anew. */
-export const STORED_LISTING_MAX_FILES = 2_000;
-
-/**
- * folderListing, with the root of a large project (STORED_LISTING_MIN_FILES) down to STORED_LISTING_MAX_DEPTH levels
- * kept in `project_aggregates` once per generation (cachedAggregate): such a listing is a pass over every file of the
- * project (2.4 ms of SQLite for 3,000 files), and agents list the root first and often. The first listing after a push
- * computes and stores it; any other folder or depth is listed as before. A listing of more than `maxFiles` files is not
- * kept: the stored row says so, and each call lists the root anew.
- */
-export async function projectListing(
-  d1: D1Database,
-  project: ProjectRow,
-  under: string | undefined,
-  depth: number,
-  maxFiles = STORED_LISTING_MAX_FILES,
-): Promise<FolderListing> {
-  if (under !== undefined || depth > STORED_LISTING_MAX_DEPTH || project.fileCount < STORED_LISTING_MIN_FILES) {
-    return folderListing(d1, project.id, under, depth);
-  }
-  const kept = await cachedAggregate(d1, project, `ls:${depth}`, async () => {
-    const listing = await folderListing(d1, project.id, undefined, depth);
-    return listing.files.length <= maxFiles ? listing : null;
-  });
-  return kept.value ?? folderListing(d1, project.id, undefined, depth);
 }

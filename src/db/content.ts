@@ -4,6 +4,7 @@
  * exactly the paths in ['d/', 'd0') because '0' follows '/' in ASCII.
  */
 import { allRows } from './client';
+import { cachedAggregate, type AggregateProject } from './aggregates';
 import { endingSeeks, pathConditions, type PathFilter } from './path-filter';
 
 export interface FileRow {
@@ -202,6 +203,37 @@ export async function folderListing(d1: D1Database, projectId: string, under: st
     else [out.total, out.chars] = [r.n ?? 0, r.chars ?? 0];
   }
   return out;
+}
+
+/** Projects of at least this many files keep their shallow root listings per generation: below it a listing is one cheap pass. */
+export const STORED_LISTING_MIN_FILES = 1_000;
+/** Depths of a root listing that are kept: deeper ones list most of a project's files, more than a stored row should carry. */
+export const STORED_LISTING_MAX_DEPTH = 2;
+/** A kept listing holds at most this many files; past it the stored row says so and each call lists the folder anew. */
+export const STORED_LISTING_MAX_FILES = 2_000;
+
+/**
+ * folderListing, with the root of a large project (STORED_LISTING_MIN_FILES) down to STORED_LISTING_MAX_DEPTH levels
+ * kept in `project_aggregates` once per generation (cachedAggregate): such a listing is a pass over every file of the
+ * project (2.4 ms of SQLite for 3,000 files), and agents list the root first and often. The first listing after a push
+ * computes and stores it; any other folder or depth is listed as before. A listing of more than `maxFiles` files is not
+ * kept: the stored row says so, and each call lists the root anew.
+ */
+export async function projectListing(
+  d1: D1Database,
+  project: AggregateProject & { fileCount: number },
+  under: string | undefined,
+  depth: number,
+  maxFiles = STORED_LISTING_MAX_FILES,
+): Promise<FolderListing> {
+  if (under !== undefined || depth > STORED_LISTING_MAX_DEPTH || project.fileCount < STORED_LISTING_MIN_FILES) {
+    return folderListing(d1, project.id, under, depth);
+  }
+  const kept = await cachedAggregate(d1, project, `ls:${depth}`, async () => {
+    const listing = await folderListing(d1, project.id, undefined, depth);
+    return listing.files.length <= maxFiles ? listing : null;
+  });
+  return kept.value ?? folderListing(d1, project.id, undefined, depth);
 }
 
 /**

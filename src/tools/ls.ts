@@ -1,7 +1,6 @@
 import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
-import { fileAt, listingChars, type FileRow, type FolderListing } from '../db/content';
-import { projectListing } from '../db/architecture';
+import { fileAt, listingChars, projectListing, type FileRow, type FolderListing } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';

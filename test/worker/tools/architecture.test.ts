@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cachedAggregate } from '../../../src/db/architecture';
+import { cachedAggregate } from '../../../src/db/aggregates';
 import { getProjectByName } from '../../../src/db/projects';
 import { rest, type Json } from '../helpers';
 import { DB, indexProject, runStep, seedEdges, type EdgeSeed } from './support';

@@ -1,8 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callTool, rest, type Json } from '../helpers';
-import { folderListing } from '../../../src/db/content';
-import { projectListing, STORED_LISTING_MAX_DEPTH, STORED_LISTING_MIN_FILES } from '../../../src/db/architecture';
+import { folderListing, projectListing, STORED_LISTING_MAX_DEPTH, STORED_LISTING_MIN_FILES } from '../../../src/db/content';
 import { getProjectByName } from '../../../src/db/projects';
 
 const PROJECT = 'ls-main';
