@@ -74,6 +74,9 @@ export default defineConfig(async () => {
             PINCHER_ADMIN_KEY: 'test-admin-key',
             // Every tool output of the suite is parsed by zod too: the exact output check must agree (src/tools/output-check.ts).
             PINCHER_OUTPUT_CHECK: 'zod',
+            // Each call's row is written as soon as it is answered, not after the default 500 ms window: every
+            // call of the suite waits for its waitUntil work. test/worker/http/call-log.test.ts sets windows of its own.
+            PINCHER_CALL_LOG_WINDOW_MS: '0',
             ...(placeShards ? { PINCHER_PLACE_SHARDS: placeShards } : {}),
           },
           ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },

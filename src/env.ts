@@ -30,6 +30,8 @@ interface DeploymentSettings {
   PINCHER_CALL_LOG_RETENTION_DAYS?: string;
   /** Newest `call_log` rows kept whatever their age (default 1,000,000). */
   PINCHER_CALL_LOG_MAX_ROWS?: string;
+  /** Milliseconds a call's `call_log` row waits for others to share its write (0–5,000; default 500). */
+  PINCHER_CALL_LOG_WINDOW_MS?: string;
   /** OTLP/HTTP collector: base URL (`/v1/traces` appended) or the full traces URL. Set: one span per tool call. */
   PINCHER_OTLP_ENDPOINT?: string;
   /** Headers sent with each span export, `key=value,key2=value2` (values percent-encoded), e.g. an API key. */

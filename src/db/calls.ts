@@ -26,39 +26,50 @@ export async function recordCall(d1: D1Database, row: CallRecord): Promise<void>
 }
 
 /**
- * How long a call's row waits for others before the write: calls answered in that window share
- * one write. 0: the write starts in the next task, so only calls answered together (concurrent
- * calls in one isolate) share it. A 50 ms window was measured and dropped: its writes landed on
- * later calls' reads and made the one-round-trip floor (`/v1/ready`) 1 ms slower at p50, with no
- * tool faster (docs/consistency.md).
+ * How long a call's row waits for others before the write, by default: the calls answered in that
+ * window (in one isolate) share one write, one round trip and one transaction. Calls one at a time
+ * used to write a row each, in the next task; each write then sat on the D1 database's queue in
+ * front of the next call's read. Measured on the latency tier (`npm run bench -- --only latency`,
+ * 200 calls per tool): 0 ms, symbol 1.57–1.64× and trace 2.47–2.75× the one-round-trip floor at
+ * net p50; a 500 ms window, 1.27× and 2.04×; no call-log write at all, 1.31× and 2.12×
+ * (docs/consistency.md). The row reaches `call_log`, `/v1/metrics` and the dashboard that much later.
  */
-export const CALL_LOG_DELAY_MS = 0;
-/** Rows one write takes at most: a fuller window starts another write. */
-const CALL_LOG_MAX_ROWS = 50;
+export const DEFAULT_CALL_LOG_WINDOW_MS = 500;
+/** The longest window a deployment may set (`PINCHER_CALL_LOG_WINDOW_MS`). */
+export const MAX_CALL_LOG_WINDOW_MS = 5_000;
+/** Rows one write takes at most: a fuller window is closed and the next call opens another. */
+export const CALL_LOG_WINDOW_MAX_ROWS = 50;
+
+/** The window from `PINCHER_CALL_LOG_WINDOW_MS`: whole milliseconds 0–5,000; anything else is the default. */
+export function callLogWindowMs(value: string | undefined): number {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= MAX_CALL_LOG_WINDOW_MS ? n : DEFAULT_CALL_LOG_WINDOW_MS;
+}
 
 /** The window of calls waiting for one write, per database: their rows in call order and the write's promise. */
 const waiting = new Map<D1Database, { rows: CallRecord[]; written: Promise<void> }>();
 
 /**
  * Records one tool call after the answer, sharing the write with the calls of
- * the same CALL_LOG_DELAY_MS window: one round trip and one transaction for all of
- * them. Every call keeps its Worker alive until its row is
- * written (`waitUntil` on the window's write; workerd resumes each waiter in
- * its own request, and the window's first request keeps the write running).
+ * the same window (`windowMs` from the first call's answer; 0: the next task, so only calls
+ * answered together share it): one round trip and one transaction for all of
+ * them. The write runs in the window's first request, whose own timer starts it; every call keeps its
+ * Worker alive until its row is written (`waitUntil` on the window's write; workerd resumes each waiter in
+ * its own request). A window of CALL_LOG_WINDOW_MAX_ROWS rows takes no more, and waits for its timer.
  * Never throws: telemetry must not fail a call.
  */
-export function queueCall(d1: D1Database, row: CallRecord, waitUntil: (promise: Promise<unknown>) => void): void {
+export function queueCall(d1: D1Database, row: CallRecord, waitUntil: (promise: Promise<unknown>) => void, windowMs = 0): void {
   let window = waiting.get(d1);
   if (window) window.rows.push(row);
   else {
     const rows = [row];
-    const written = new Promise((resolve) => setTimeout(resolve, CALL_LOG_DELAY_MS)).then(() => {
+    const written = new Promise((resolve) => setTimeout(resolve, windowMs)).then(() => {
       if (waiting.get(d1)?.rows === rows) waiting.delete(d1);
       return recordCalls(d1, rows);
     });
     waiting.set(d1, (window = { rows, written }));
   }
-  if (window.rows.length >= CALL_LOG_MAX_ROWS) waiting.delete(d1);
+  if (window.rows.length >= CALL_LOG_WINDOW_MAX_ROWS) waiting.delete(d1);
   waitUntil(window.written);
 }
 

@@ -10,7 +10,7 @@ import { settleBaseline } from './baseline';
 import { reachableSteps } from './reach';
 import { countTokens, prepareTokens, tokenMode } from '../envelope/tokens';
 import type { Meta, TypedEntry } from '../envelope/types';
-import { queueCall } from '../db/calls';
+import { callLogWindowMs, queueCall } from '../db/calls';
 import type { ToolContext, ToolDef, ToolRegistry } from './define';
 import { normaliseArgs } from './params';
 import { exactCheck } from './output-check';
@@ -109,7 +109,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, call: CallContext
     emptyReason: collector.emptyReason ?? null,
     projectId: collector.project?.id ?? null,
   };
-  queueCall(call.env.DB, record, call.waitUntil);
+  queueCall(call.env.DB, record, call.waitUntil, callLogWindowMs(call.env.PINCHER_CALL_LOG_WINDOW_MS));
   const otlp = otlpConfig(call.env);
   if (otlp) {
     const endedAt = Date.now();

@@ -45,6 +45,16 @@ beforeAll(async () => {
   await rest(server.url, 'search', { project: PROJECT, query: 'runPush' }, READ);
   await rest(server.url, 'search', { project: PROJECT, query: 'zzzNothingHere' }, READ);
   await rest(server.url, 'read', { project: PROJECT, path: 'push.mjs', offset: 1, limit: 5 }, READ);
+  // Their call-log rows land when the server's call-log window closes (PINCHER_CALL_LOG_WINDOW_MS, 500 ms): wait for them.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const r = await http(server.url, '/v1/activity', { key: READ });
+    const tools = (r.body?.tools ?? []) as { tool: string; calls: number; empty_rate: number }[];
+    const search = tools.find((t) => t.tool === 'search');
+    if ((search?.calls ?? 0) >= 2 && tools.some((t) => t.tool === 'read')) break;
+    if (Date.now() > deadline) throw new Error(`the calls never reached GET /v1/activity: ${JSON.stringify(tools)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }, 280_000);
 
 afterAll(async () => {

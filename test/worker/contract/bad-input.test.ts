@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CALL_LOG_DELAY_MS } from '../../../src/db/calls';
+import { callLogWindowMs } from '../../../src/db/calls';
 import { MetaCollector } from '../../../src/envelope/collector';
 import { PincherError } from '../../../src/errors';
 import { normaliseArgs } from '../../../src/tools/params';
@@ -318,8 +318,8 @@ describe('2026-07-28 routing headers', () => {
   });
 
   it('rejects an Mcp-Name header that names a different tool, without running either tool', async () => {
-    // The rows of earlier calls are written just after their answers (CALL_LOG_DELAY_MS): let them land first.
-    await new Promise((resolve) => setTimeout(resolve, 50 + 4 * CALL_LOG_DELAY_MS));
+    // The rows of earlier calls are written after their answers, once their window closes (callLogWindowMs): let them land first.
+    await new Promise((resolve) => setTimeout(resolve, 50 + 4 * callLogWindowMs(env.PINCHER_CALL_LOG_WINDOW_MS)));
     const before = await env.DB.prepare('SELECT count(*) AS n FROM call_log').first<{ n: number }>();
     const reply = await modern(
       { 'mcp-method': 'tools/call', 'mcp-name': 'health' },
