@@ -126,29 +126,39 @@ export function mayCrowd(picks: readonly NamePick[]): boolean {
 
 /**
  * The picks of `source` (a FROM item `pj` whose `value` is a NamePick as JSON), their parts read out once, and
- * whether each is crowded (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`, `ref`, `dotted`,
- * `member`, `owner`, `phrase` and `crowded` (and `name_parts` before it). `project` is the project's id (an SQL expression;
- * ?1 by default). Not `crowdable` (mayCrowd): the one CTE, `crowded` 0 without counting anything.
+ * the files each crowded candidate's owner names (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`,
+ * `ref`, `dotted`, `member`, `owner`, `phrase`, `named` and `owner_files` (and `name_parts` before it); crowdedOf tells
+ * from the last two whether a pick is crowded. `project` is the project's id (an SQL expression; ?1 by default). Not
+ * `crowdable` (mayCrowd): the one CTE, no pick crowded, without counting anything.
  */
 export function picksCte(name: string, source: string, project = '?1', crowdable = true): string {
-  if (!crowdable) return `${name} AS MATERIALIZED (${PICK_PARTS_SQL}, 0 AS crowded FROM ${source})`;
+  if (!crowdable) return `${name} AS MATERIALIZED (${PICK_PARTS_SQL}, 0 AS named, NULL AS owner_files FROM ${source})`;
   return `${name}_parts AS MATERIALIZED (
       ${PICK_PARTS_SQL},
         CASE WHEN pj.value ->> '$.phrase' IS NULL THEN 0
           ELSE (SELECT count(*) FROM symbols c WHERE c.project_id = ${project} AND c.name = pj.value ->> '$.member') END AS named
       FROM ${source}),
-    ${name} AS MATERIALIZED (SELECT x.*, ${crowdedSql('x.named', 'x.owner', project)} AS crowded FROM ${name}_parts x)`;
+    ${name} AS MATERIALIZED (SELECT x.*, ${ownerFilesSql('x.named', 'x.owner', project)} AS owner_files FROM ${name}_parts x)`;
 }
 
 /**
- * SQL true when a member name is crowded (CROWDED_NAME): `named` is how many symbols of the project bear it, `owner`
- * the owner's last part (null: none), `project` the project's id, each an SQL expression. The files the owner names
- * are counted only past the first test.
+ * The paths of the files the owner names (`owner`, null: none), as a JSON array, for a member name borne by more symbols
+ * (`named`) than CROWDED_NAME plus a quarter of the project's files; null below that, without reading a file. Each an
+ * SQL expression. One pass over the project's paths: crowdedOf counts them, and a crowded pick reads its candidates
+ * in those files from the same list (pickRowsSql, memberRowsSql), not from a second pass.
  */
-export function crowdedSql(named: string, owner: string, project: string): string {
+export function ownerFilesSql(named: string, owner: string, project: string): string {
   return `CASE WHEN ${named} > ${CROWDED_NAME} + coalesce((SELECT file_count FROM projects WHERE id = ${project}), 0) / 4
-      THEN ${named} > (SELECT count(*) FROM files fl WHERE fl.project_id = ${project} AND ${owner} IS NOT NULL AND ${ownerFileSql('fl.path', owner)})
-      ELSE 0 END`;
+      THEN (SELECT json_group_array(fl.path) FROM files fl WHERE fl.project_id = ${project} AND ${owner} IS NOT NULL AND ${ownerFileSql('fl.path', owner)})
+      END`;
+}
+
+/**
+ * SQL true when a member name is crowded (CROWDED_NAME): more symbols bear it (`named`) than there are files its owner
+ * names (`ownerFiles`, ownerFilesSql's list; null: not past the first test). Each an SQL expression.
+ */
+export function crowdedOf(named: string, ownerFiles: string): string {
+  return `coalesce(${named} > json_array_length(${ownerFiles}), 0)`;
 }
 
 /**
@@ -157,23 +167,23 @@ export function crowdedSql(named: string, owner: string, project: string): strin
  * ranks them. An uncrowded pick reads every symbol of its names. A crowded one reads through indexes the symbols
  * of each kind of match: the exact or suffix qualified name through the search index (its `phrase`), the name as
  * given, and top-level definitions of the member in files the owner names (each file's range of ids,
- * `path::member#`). Rows of other projects the search index finds are the caller's to drop.
+ * `path::member#`, over the list picksCte made). Rows of other projects the search index finds are the caller's to drop.
  */
 export function pickRowsSql(picks: string, project = '?1', crowdable = true): string {
   const named = `${picks} pc CROSS JOIN json_each(pc.value, '$.names') j
        CROSS JOIN symbols s ON s.project_id = ${project} AND s.name = j.value`;
   // No pick crowded: the first part alone, its rows distinct as the UNION made them.
   if (!crowdable) return `SELECT DISTINCT s.rowid AS rid FROM ${named}`;
-  return `SELECT s.rowid AS rid FROM ${named} WHERE NOT pc.crowded
+  const crowded = crowdedOf('pc.named', 'pc.owner_files');
+  return `SELECT s.rowid AS rid FROM ${named} WHERE NOT ${crowded}
      UNION
-     SELECT symbols_fts.rowid FROM ${picks} pc CROSS JOIN symbols_fts WHERE pc.crowded AND symbols_fts MATCH coalesce(pc.phrase, '""')
+     SELECT symbols_fts.rowid FROM ${picks} pc CROSS JOIN symbols_fts WHERE ${crowded} AND symbols_fts MATCH coalesce(pc.phrase, '""')
      UNION
-     SELECT s.rowid FROM ${picks} pc CROSS JOIN symbols s ON s.project_id = ${project} AND s.name = pc.ref WHERE pc.crowded
+     SELECT s.rowid FROM ${picks} pc CROSS JOIN symbols s ON s.project_id = ${project} AND s.name = pc.ref WHERE ${crowded}
      UNION
-     SELECT s.rowid FROM ${picks} pc
-       CROSS JOIN files fl ON fl.project_id = ${project} AND ${ownerFileSql('fl.path', 'pc.owner')}
-       CROSS JOIN symbols s ON s.project_id = ${project} AND s.id >= fl.path || '::' || pc.member || '#' AND s.id < fl.path || '::' || pc.member || '$'
-       WHERE pc.crowded AND pc.owner IS NOT NULL`;
+     SELECT s.rowid FROM ${picks} pc CROSS JOIN json_each(pc.owner_files) fo
+       CROSS JOIN symbols s ON s.project_id = ${project} AND s.id >= fo.value || '::' || pc.member || '#' AND s.id < fo.value || '::' || pc.member || '$'
+       WHERE ${crowded}`;
 }
 
 /**

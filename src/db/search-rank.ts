@@ -20,7 +20,7 @@
  */
 import { SYMBOL_KINDS, type SymbolKind } from '../extract/types';
 import { isPunctuatedName, lastPart, splitQualified } from '../util/qualified-ref';
-import { crowdedSql, namePick, ownerFileSql } from './name-pick';
+import { crowdedOf, namePick, ownerFilesSql } from './name-pick';
 
 /** Kind weights (after zoekt's symbol-kind factors): what a searcher most likely means by a name. */
 export const KIND_WEIGHTS: Readonly<Record<SymbolKind, number>> = {
@@ -221,17 +221,20 @@ function memberRowsSql(r: NameRank & { owner: string }, projectId: string): SqlP
   const pick = namePick(`${r.owner}.${r.name}`);
   if (pick.member !== r.name || pick.owner !== lastPart(r.owner) || pick.dotted !== `${r.owner}.${r.name}` || pick.phrase === null) return null;
   const values = { project: projectId, member: pick.member, owner: pick.owner, phrase: pick.phrase };
-  const named = 'SELECT count(*) FROM symbols c WHERE c.project_id = $$project AND c.name = $$member';
-  // Whether the name is crowded, worked out once (`k`, one row, the outer loop of each way: its test skips the way's
-  // loop when the way is not the one).
-  const sql = `WITH k AS MATERIALIZED (SELECT ${crowdedSql(`(${named})`, '$$owner', '$$project')} AS crowded)
-    SELECT s.rowid AS rid FROM k CROSS JOIN symbols s ON s.project_id = $$project AND s.name = $$member WHERE NOT k.crowded
+  const named = 'SELECT count(*) AS named FROM symbols c WHERE c.project_id = $$project AND c.name = $$member';
+  // Whether the name is crowded, worked out once with the files its owner names (`k`, one row, the outer loop of each
+  // way: its test skips the way's loop when the way is not the one), so those files are listed in one pass. `n` is
+  // materialized apart: the count is then read once, not copied into each expression that reads it.
+  const crowded = crowdedOf('k.named', 'k.owner_files');
+  const sql = `WITH n AS MATERIALIZED (${named}),
+    k AS MATERIALIZED (SELECT n.named, ${ownerFilesSql('n.named', '$$owner', '$$project')} AS owner_files FROM n)
+    SELECT s.rowid AS rid FROM k CROSS JOIN symbols s ON s.project_id = $$project AND s.name = $$member WHERE NOT ${crowded}
     UNION ALL
     SELECT rid FROM (
-      SELECT symbols_fts.rowid AS rid FROM k CROSS JOIN symbols_fts WHERE k.crowded AND symbols_fts MATCH $$phrase
-      UNION SELECT s.rowid FROM k CROSS JOIN files fl ON fl.project_id = $$project AND ${ownerFileSql('fl.path', '$$owner')}
-        CROSS JOIN symbols s ON s.project_id = $$project AND s.id >= fl.path || '::' || $$member || '#' AND s.id < fl.path || '::' || $$member || '$'
-        WHERE k.crowded
+      SELECT symbols_fts.rowid AS rid FROM k CROSS JOIN symbols_fts WHERE ${crowded} AND symbols_fts MATCH $$phrase
+      UNION SELECT s.rowid FROM k CROSS JOIN json_each(k.owner_files) fo
+        CROSS JOIN symbols s ON s.project_id = $$project AND s.id >= fo.value || '::' || $$member || '#' AND s.id < fo.value || '::' || $$member || '$'
+        WHERE ${crowded}
     )`;
   // Written with named markers, then made positional in text order (the statement's builder numbers them).
   const params: unknown[] = [];

@@ -282,6 +282,15 @@ describe('a crowded member name', () => {
     expect(narrow.length).toBeGreaterThan(0);
   });
 
+  it('lists the files its owner names in one pass over the paths, which both tells it is crowded and gives those files', async () => {
+    const { d1, seen } = recording();
+    await symbolsByNames(d1, crowded, [namePick('Job.run')], []);
+    const plans = await planTexts(seen);
+    // `fl` is the files pass of ownerFilesSql; the candidates in those files come from its list (json_each), not a second pass.
+    expect(plans.join('\n').match(/\b(?:SCAN|SEARCH) fl\b/g) ?? []).toHaveLength(1);
+    expect(plans.join('\n')).toMatch(/SCAN fo VIRTUAL TABLE/);
+  });
+
   it('finds the qualified names through the search index, not by reading every symbol of the name', async () => {
     const { d1, seen } = recording();
     await symbolsByNames(d1, crowded, [namePick('Job.run')], []);
