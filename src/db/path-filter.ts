@@ -16,63 +16,29 @@ export interface PathFilter {
 }
 
 /**
- * SQL true when the path `path` is a file named `name` (both SQL expressions): the path itself, or its last segment.
- * `instr` first: most paths do not hold the name at all, and it needs no concatenation.
+ * `files.base`, a virtual column of each path that `files_base` indexes: its last segment, the file's name (the whole
+ * path when it holds no `/`). `rtrim(path, <path without '/'>)` drops every trailing character but `/`: the folder part.
  */
-function fileNamedSql(path: string, name: string): string {
-  return `instr(${path}, ${name}) > 0 AND (${path} = ${name} OR substr(${path}, -length(${name}) - 1) = '/' || ${name})`;
+export const BASE_SQL = `substr(path, length(rtrim(path, replace(path, '/', ''))) + 1)`;
+
+/**
+ * A file look-up's names as [name, file name] pairs (the name's last segment: `cjs/context.js` → `context.js`), for
+ * filesNamedSql. A file path never ends in `/`, so a name that does finds nothing.
+ */
+export function fileNameSeeks(names: readonly string[]): [string, string][] {
+  return names.map((name) => [name, name.slice(name.lastIndexOf('/') + 1)]);
 }
 
 /**
- * The `files.ext` of every path a file named `name` ends (fileNamedSql): the name's text after its last `.`, when that
- * `.` is among the characters the column reads (so the path's last `.` is the name's). Null when the name has none
- * (then a folder's name may decide a path's ext) or holds a `/` (it names no file).
+ * SELECT of the project's (`project`, an SQL expression) files named as listed, each row `name, path`: `seeks` a JSON
+ * parameter of fileNameSeeks' pairs. Each name seeks its file name in `files_base` (project, base), so only the
+ * paths of that file name are read, and keeps those that are the name or end in `/` and the name.
  */
-function fileNameExt(name: string): string | null {
-  return endingExt(name)?.ext ?? null;
-}
-
-/**
- * SQL true when the files row `alias` is a file named `name` whose ext (fileNameExt, never null) is `ext` (both SQL
- * expressions), sought through `files_ext` (project, ext, path): only the project's paths of that ext are tested,
- * not every path.
- */
-function fileNamedByExtSql(alias: string, name: string, ext: string): string {
-  // Bracketed: `||` binds as tightly as `->>`, so `'/' || j.value ->> 0` would read a JSON path out of `'/' || j.value`.
-  return `${alias}.ext = (${ext}) AND ${fileNamedSql(`${alias}.path`, `(${name})`)}`;
-}
-
-/**
- * SELECTs of the project's (`project`, an SQL expression) files named as listed, each row `name, path`, to be joined
- * with UNION ALL: `byExt` a JSON parameter of fileNamesByExt's [name, ext] pairs (sought through `files_ext`),
- * `scanned` one of its other names (each a pass over the project's paths). A list that is null sends no part.
- */
-export function filesNamedParts(project: string, byExt: string | null, scanned: string | null): string[] {
-  const parts: string[] = [];
-  if (byExt !== null) {
-    parts.push(`SELECT n.value ->> 0 AS name, f.path AS path FROM json_each(${byExt}) n
-         CROSS JOIN files f ON f.project_id = ${project} AND ${fileNamedByExtSql('f', 'n.value ->> 0', 'n.value ->> 1')}`);
-  }
-  if (scanned !== null) {
-    parts.push(`SELECT n.value AS name, f.path AS path FROM json_each(${scanned}) n
-         CROSS JOIN files f ON f.project_id = ${project} AND ${fileNamedSql('f.path', 'n.value')}`);
-  }
-  return parts;
-}
-
-/**
- * File names split by how a look-up finds their files: `byExt` as [name, ext] pairs (fileNameExt) for
- * fileNamedByExtSql, `scanned` (no ext to seek) for a test of every path with fileNamedSql.
- */
-export function fileNamesByExt(names: readonly string[]): { byExt: [string, string][]; scanned: string[] } {
-  const byExt: [string, string][] = [];
-  const scanned: string[] = [];
-  for (const name of names) {
-    const ext = fileNameExt(name);
-    if (ext === null) scanned.push(name);
-    else byExt.push([name, ext]);
-  }
-  return { byExt, scanned };
+export function filesNamedSql(project: string, seeks: string): string {
+  // Bracketed: `||` binds as tightly as `->>`, so `'/' || n.value ->> 0` would read a JSON path out of `'/' || n.value`.
+  return `SELECT n.value ->> 0 AS name, f.path AS path FROM json_each(${seeks}) n
+         CROSS JOIN files f ON f.project_id = ${project} AND f.base = (n.value ->> 1)
+           AND (f.path = (n.value ->> 0) OR substr(f.path, -length((n.value ->> 0)) - 1) = '/' || (n.value ->> 0))`;
 }
 
 /** The smallest string greater than every string starting with `prefix` (UTF-8 byte order = code point order). */

@@ -43,8 +43,8 @@ const byProject = (table: string, generated?: readonly string[]): TableCopy => (
  * a copy spread over many steps never has its contents collected under it.
  */
 export const PROJECT_TABLES: readonly TableCopy[] = [
-  // A file's ext (migration 0020) is computed from its path.
-  byProject('files', ['ext']),
+  // A file's ext (migration 0020) and file name (0028) are computed from its path.
+  byProject('files', ['ext', 'base']),
   {
     table: 'blobs',
     select: 'SELECT b.rowid AS __rowid, b.* FROM blobs b WHERE b.rowid > ?2 AND b.hash IN (SELECT hash FROM files WHERE project_id = ?1) ORDER BY b.rowid LIMIT ?3',

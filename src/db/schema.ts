@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { GAP_FILE_SQL, PARTIAL_EXTRACTION_SQL } from './extraction-gaps';
-import { DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
+import { BASE_SQL, DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
 import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
 /**
@@ -165,6 +165,8 @@ export const files = sqliteTable(
     indexedAt: integer('indexed_at').notNull(),
     /** The path's text after its last `.` within its last 16 characters (src/db/path-filter.ts): only its index stores it. */
     ext: text('ext').generatedAlwaysAs(sql.raw(EXT_SQL), { mode: 'virtual' }),
+    /** The path's last segment, the file's name (src/db/path-filter.ts): only its index stores it. */
+    base: text('base').generatedAlwaysAs(sql.raw(BASE_SQL), { mode: 'virtual' }),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.path] }),
@@ -172,6 +174,8 @@ export const files = sqliteTable(
     // Name endings (`*.py`, `**/*.d.ts`) seek instead of testing every path: the paths ending so, and the few whose folders hold a `.`.
     index('files_ext').on(t.projectId, t.ext, t.path),
     index('files_dotted_folders').on(t.projectId, t.path).where(sql.raw(DOTTED_FOLDER_SQL)),
+    // File names (`context.js`, `Makefile`: a task's or a trace's paths) seek instead of testing every path.
+    index('files_base').on(t.projectId, t.base),
     // Files that failed to extract or were over the size budget (src/db/extraction-gaps.ts).
     index('files_gaps').on(t.projectId, t.path).where(sql.raw(GAP_FILE_SQL)),
   ],

@@ -18,7 +18,7 @@ import { allRows } from './client';
 import { mayCrowd, NAME_ROWS, nameQualitySql, namePickSql, pickColumns, pickRowsSql, picksCte, type NamePick } from './name-pick';
 import { symbolInFileSql } from './symbol-range';
 import { NAME_BEST_ORDER } from './name-best';
-import { fileNamesByExt, filesNamedParts } from './path-filter';
+import { fileNameSeeks, filesNamedSql } from './path-filter';
 
 /** A symbol row as the read tools use it (snake_case, as stored). */
 export interface SymbolRow {
@@ -154,12 +154,11 @@ async function namedLookup<T>(
   if (names.length === 0) return [];
   const words = [...new Set(plain)];
   const crowdable = mayCrowd(picks);
-  // The files named like the task's paths: by their ext through files_ext when the name has one, else by a pass over the paths.
-  const files = fileNamesByExt(words.length ? [...new Set(opts.plainFiles ?? [])] : []);
-  const fileParts = filesNamedParts('?1', files.byExt.length ? '?7' : null, files.scanned.length ? '?8' : null);
-  const fileRows = fileParts.length === 0 ? '' : `
+  // The files named like the task's paths, each sought by its file name through files_base.
+  const files = words.length ? fileNameSeeks([...new Set(opts.plainFiles ?? [])]) : [];
+  const fileRows = files.length === 0 ? '' : `
            UNION ALL
-           SELECT s.rowid FROM (${fileParts.join(' UNION ALL ')}) fl
+           SELECT s.rowid FROM (${filesNamedSql('?1', '?7')}) fl
              CROSS JOIN symbols s ON s.project_id = ?1 AND ${symbolInFileSql('s', 'fl.path')}
            WHERE s.name IN (SELECT value FROM json_each(?5)) AND (?3 IS NULL OR s.file_path = ?3)`;
   // Each statement part reads only what it keeps: the picks' candidates through pickRowsSql (a crowded member's
@@ -197,8 +196,8 @@ async function namedLookup<T>(
          SELECT ${columns} FROM k CROSS JOIN symbols s ON s.rowid = k.rid ${joins(false)}
          ORDER BY s.file_path, s.start_byte LIMIT ?4`,
       )
-      // Without plain words the statement reads no ?5 (bound, unread); ?7 and ?8 (the named files with an ext and without
-      // one) are bound only up to the last the statement names: SQLite refuses a value past its last parameter.
+      // Without plain words the statement reads no ?5 (bound, unread); ?7 (the named files) is bound only when the
+      // statement names it: SQLite refuses a value past its last parameter.
       .bind(
         projectId,
         JSON.stringify(names),
@@ -206,8 +205,7 @@ async function namedLookup<T>(
         opts.limit ?? NAME_ROWS,
         JSON.stringify(words),
         JSON.stringify(picks),
-        ...(files.byExt.length || files.scanned.length ? [JSON.stringify(files.byExt)] : []),
-        ...(files.scanned.length ? [JSON.stringify(files.scanned)] : []),
+        ...(files.length ? [JSON.stringify(files)] : []),
       ),
   );
 }

@@ -16,6 +16,7 @@ export const INDEX_PLAN_TESTS: Record<string, string> = {
   files_hash: 'test/worker/db/grep-output.test.ts',
   files_ext: 'test/worker/db/find-plans.test.ts',
   files_dotted_folders: 'test/worker/db/find-plans.test.ts',
+  files_base: 'test/worker/db/paths-by-file-names.test.ts',
   files_gaps: 'test/worker/db/extraction-gaps.test.ts',
   extractions_partial: 'test/worker/db/extraction-gaps.test.ts',
   symbols_name: 'test/worker/db/symbol-plans.test.ts',

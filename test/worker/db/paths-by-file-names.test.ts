@@ -3,10 +3,9 @@ import { pathsByFileNames } from '../../../src/db/composites';
 import { DB, indexProject } from '../graph/support';
 import { planTexts, recording } from '../recording-d1';
 
-// pathsByFileNames seeks a name with an ext (`driver.js`) among the paths of that ext (files_ext), and looks a few
-// names without one up one pass each (instr first) and more in one pass that cuts every path's file name: each way
-// must give the paths whose last segment is the name, shortest first, at most perName each, whatever the folders'
-// names hold (a `.` in a folder's name decides the ext of a path whose file name has none).
+// pathsByFileNames seeks each name (`driver.js`, `Makefile`) among the paths of that file name (files_base): it must
+// give the paths whose last segment is the name, shortest first, at most perName each, whatever the folders' names
+// hold (a `.` in a folder's name, a name without an ext, a leading or trailing `.`).
 const FILES = {
   'driver.js': 'export const a = 1;\n',
   'pg/driver.js': 'export const b = 1;\n',
@@ -69,11 +68,11 @@ describe('paths by file name', () => {
     expect(await pathsByFileNames(DB, projectId, names, perName)).toEqual(expected(names, perName));
   });
 
-  it('seeks a name with an ext among the paths of that ext (files_ext), and tests every path only for a name without one', async () => {
+  it('seeks every name among the paths of that file name (files_base), with an ext or without, and tests no other path', async () => {
     const { d1, seen } = recording();
-    await pathsByFileNames(d1, projectId, ['driver.js', 'index.ts'], 50);
+    await pathsByFileNames(d1, projectId, ['driver.js', 'index.ts', 'Makefile', 'notes.averyveryverylongext'], 50);
     const plan = (await planTexts(seen)).flatMap((t) => t.split('\n'));
-    expect(plan.some((d) => /SEARCH f USING (COVERING )?INDEX files_ext \(project_id=\? AND ext=\?\)/.test(d)), plan.join(' | ')).toBe(true);
+    expect(plan.some((d) => /SEARCH f USING (COVERING )?INDEX files_base \(project_id=\? AND base=\?\)/.test(d)), plan.join(' | ')).toBe(true);
     expect(plan.filter((d) => /SCAN f\b|SEARCH f USING .*\(project_id=\?\)$/.test(d)), plan.join(' | ')).toEqual([]);
   });
 });
