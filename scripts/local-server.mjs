@@ -290,10 +290,11 @@ async function gcLoop() {
  *      reads no D1), while the current one keeps serving;
  *   2. hold new requests (queued here, never refused), let the requests in flight on the
  *      current runtime finish (drain);
- *   3. stop the current wrangler and wait until its workerd has exited (SQLite closed);
+ *   3. wait for the call-log rows of its last answers (CALL_LOG_SETTLE_MS), then stop the
+ *      current wrangler and wait until its workerd has exited (SQLite closed);
  *   4. send the held requests and every later one to the next runtime.
- * The hold lasts as long as the longest request in flight plus the stop (typically well
- * under a second under the soak's load). If the requests in flight do not finish within
+ * The hold lasts as long as the longest request in flight, the call-log window of their answers
+ * (CALL_LOG_SETTLE_MS) and the stop (typically about a second under the soak's load). If the requests in flight do not finish within
  * DRAIN_TIMEOUT_MS, the handover is called off: held requests go to the current runtime and
  * the next one is stopped, to be tried again later. Long-lived event streams (a GET answered
  * with text/event-stream) do not delay it: they end with the old runtime, and their clients
@@ -310,6 +311,17 @@ const RECYCLE_CHECK_MS = 5_000;
 const RECYCLE_RETRY_MS = 60_000;
 const DRAIN_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
+/**
+ * How long a runtime may still be writing call-log rows after its last answer: the Worker writes the calls answered
+ * within one window together, PINCHER_CALL_LOG_WINDOW_MS after the window's first answer (DEFAULT_CALL_LOG_WINDOW_MS in
+ * src/db/calls.ts, 500 ms, unless the vars set it), plus time for the write. A runtime is stopped only after it, so a
+ * recycle or a shutdown loses no row.
+ */
+const CALL_LOG_WINDOW_MS = (() => {
+  const v = Number(config.vars?.PINCHER_CALL_LOG_WINDOW_MS ?? process.env.PINCHER_CALL_LOG_WINDOW_MS);
+  return Number.isInteger(v) && v >= 0 && v <= 5_000 ? v : 500;
+})();
+const CALL_LOG_SETTLE_MS = CALL_LOG_WINDOW_MS + 250;
 /** Where wrangler keeps the local D1's SQLite files. */
 const STATE_DIR = path.resolve(config.persistTo ?? path.join(ROOT, '.wrangler', 'state'));
 
@@ -407,6 +419,8 @@ async function recycle(reason) {
       log(`recycle (${reason}) put off: ${old.inflight} requests still in flight after ${DRAIN_TIMEOUT_MS / 1000} s`);
       return;
     }
+    // Its last answers' call-log rows are written when their window closes.
+    await new Promise((r) => setTimeout(r, CALL_LOG_SETTLE_MS));
     await retire(old);
     // A crash of the old one while it drained scheduled a restart that is no longer needed.
     if (restartTimer) {
@@ -610,6 +624,8 @@ async function shutdown(code = 0) {
   front.close();
   const child = upstream?.child;
   if (child && child.exitCode === null) {
+    // The last answers' call-log rows are written when their window closes.
+    if (code === 0) await new Promise((r) => setTimeout(r, CALL_LOG_SETTLE_MS));
     child.kill('SIGTERM');
     await new Promise((r) => {
       child.once('exit', r);

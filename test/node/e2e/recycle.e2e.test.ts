@@ -7,7 +7,7 @@ import { pushCorpus, touchCorpus, writeCorpus } from '../../../scripts/battery/c
 import { exchange } from '../../../scripts/battery/http.mjs';
 import { failed, mixCall } from '../../../scripts/battery/mix.mjs';
 import { createRng } from '../../../scripts/battery/rng.mjs';
-import { FULL_KEY, READ_KEY, type E2EServer, groupMembers, rest, startE2EServer } from './support';
+import { FULL_KEY, READ_KEY, type E2EServer, groupMembers, http, rest, startE2EServer } from './support';
 
 const PROJECT = 'recycled';
 const MODULES = 30;
@@ -87,6 +87,38 @@ describe('recycling the Worker runtime', () => {
     const after = await runtimePids();
     expect(after.length).toBe(before.length);
     expect(after.filter((p) => before.includes(p))).toEqual([]);
+  }, 300_000);
+
+  it('keeps the call-log row of every call answered before, during and after a handover', async () => {
+    // A runtime writes the rows of the calls it answered within one window together, after the window: the old one
+    // is stopped only once its last rows are written.
+    const counted = async () => {
+      const r = await http(server.url, '/v1/metrics', { key: READ_KEY });
+      return Number(/^pincher_tool_calls_total\{tool="why_empty",status="ok"\} (\d+)$/m.exec(r.text)?.[1] ?? 0);
+    };
+    // The rows of the calls before this test (the other tests' clients) land first: the count holds still for a second.
+    let before = await counted();
+    for (let last = -1; before !== last; ) {
+      last = before;
+      await new Promise((r) => setTimeout(r, 1_000));
+      before = await counted();
+    }
+    const already = recycleLines().length;
+    let calls = 0;
+    const call = async () => {
+      const r = await rest(server.url, 'why_empty', { code: 'no_results_in_corpus' });
+      expect(r.status).toBe(200);
+      calls++;
+    };
+    for (let i = 0; i < 20; i++) await call();
+    process.kill(server.pid, 'SIGUSR2');
+    const deadline = Date.now() + 240_000;
+    while (recycleLines().length <= already && Date.now() < deadline) await call();
+    for (let i = 0; i < 20; i++) await call();
+    expect(recycleLines().length, server.logs.join('').slice(-3000)).toBeGreaterThan(already);
+    let now = await counted();
+    for (const stop = Date.now() + 10_000; now < before + calls && Date.now() < stop; now = await counted()) await new Promise((r) => setTimeout(r, 200));
+    expect(now, `${calls} calls after ${before} counted`).toBe(before + calls);
   }, 300_000);
 
   it('completes every push, back to back, while the runtime is replaced, and serves the last one', async () => {
