@@ -129,10 +129,10 @@ export function mayCrowd(picks: readonly NamePick[]): boolean {
  * the files each crowded candidate's owner names (CROWDED_NAME): two CTEs for a WITH list, `name` with columns `value`,
  * `ref`, `dotted`, `member`, `owner`, `phrase`, `named` and `owner_files` (and `name_parts` before it); crowdedOf tells
  * from the last two whether a pick is crowded. `project` is the project's id (an SQL expression; ?1 by default). Not
- * `crowdable` (mayCrowd): the one CTE, no pick crowded, without counting anything.
+ * `crowdable` (mayCrowd): the one CTE without those two columns, nothing counted (pickRowsSql then reads no crowded part).
  */
 export function picksCte(name: string, source: string, project = '?1', crowdable = true): string {
-  if (!crowdable) return `${name} AS MATERIALIZED (${PICK_PARTS_SQL}, 0 AS named, NULL AS owner_files FROM ${source})`;
+  if (!crowdable) return `${name} AS MATERIALIZED (${PICK_PARTS_SQL} FROM ${source})`;
   return `${name}_parts AS MATERIALIZED (
       ${PICK_PARTS_SQL},
         CASE WHEN pj.value ->> '$.phrase' IS NULL THEN 0
