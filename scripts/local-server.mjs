@@ -169,7 +169,7 @@ function refreshDirect(entry) {
 async function launchWrangler() {
   const port = await freePort();
   // `wrangler dev` through its programmatic API, without an inspector (see wrangler-dev.mjs).
-  const args = [path.join(ROOT, 'scripts', 'wrangler-dev.mjs'), JSON.stringify({ root: ROOT, port, persistTo: config.persistTo, vars: config.vars ?? {} })];
+  const args = [path.join(ROOT, 'scripts', 'wrangler-dev.mjs'), JSON.stringify({ root: ROOT, port, persistTo: config.persistTo, vars: { ...config.vars, PINCHER_CALL_LOG_WINDOW_MS: String(CALL_LOG_WINDOW_MS) } })];
   // Same process group as this supervisor: stopping the group stops everything.
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'inherit', 'inherit'] });
   const entry = { child, port, direct: undefined, runtimePid: undefined, inflight: 0, served: 0, since: Date.now(), retired: false, onIdle: undefined };
@@ -312,15 +312,12 @@ const RECYCLE_RETRY_MS = 60_000;
 const DRAIN_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 /**
- * How long a runtime may still be writing call-log rows after its last answer: the Worker writes the calls answered
- * within one window together, PINCHER_CALL_LOG_WINDOW_MS after the window's first answer (DEFAULT_CALL_LOG_WINDOW_MS in
- * src/db/calls.ts, 500 ms, unless the vars set it), plus time for the write. A runtime is stopped only after it, so a
- * recycle or a shutdown loses no row.
+ * The call-log window this server gives its Worker runtimes (PINCHER_CALL_LOG_WINDOW_MS; the `vars`' value, else
+ * 500 ms, the Worker's own default): the Worker writes the calls it answered within one window together, that long
+ * after the window's first answer. Given to the runtime, not guessed from its defaults, so a runtime is stopped only
+ * after its last window and the write (CALL_LOG_SETTLE_MS), and a recycle or a shutdown loses no row.
  */
-const CALL_LOG_WINDOW_MS = (() => {
-  const v = Number(config.vars?.PINCHER_CALL_LOG_WINDOW_MS ?? process.env.PINCHER_CALL_LOG_WINDOW_MS);
-  return Number.isInteger(v) && v >= 0 && v <= 5_000 ? v : 500;
-})();
+const CALL_LOG_WINDOW_MS = Math.min(5_000, Math.max(0, Math.trunc(setting(undefined, config.vars?.PINCHER_CALL_LOG_WINDOW_MS, 500))));
 const CALL_LOG_SETTLE_MS = CALL_LOG_WINDOW_MS + 250;
 /** Where wrangler keeps the local D1's SQLite files. */
 const STATE_DIR = path.resolve(config.persistTo ?? path.join(ROOT, '.wrangler', 'state'));
