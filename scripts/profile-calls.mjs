@@ -99,7 +99,7 @@ try {
     await s.send('Runtime.enable');
   }
   await s?.send('Profiler.enable');
-  await s?.send('Profiler.setSamplingInterval', { interval: 100 });
+  await s?.send('Profiler.setSamplingInterval', { interval: Number(process.env.PROFILE_INTERVAL_US ?? 100) });
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
   const callTool = async (tool, args) => {
     const t0 = performance.now();

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { fileSymbols, fileWithSymbols, type StoredFile, type SymbolRow } from '../db/source';
+import { fileSymbols, fileWithSymbols, type FileSymbol, type StoredFile } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
 import { fullFileReadBaseline, linesChars, splitLinesChars } from './baseline';
@@ -122,7 +122,7 @@ async function readContent(
   projectId: string,
   file: StoredFile & { content: string },
   args: Args,
-  prefetched: SymbolRow[] | null,
+  prefetched: FileSymbol[] | null,
 ): Promise<Output> {
   const lines = splitLines(file.content);
   const out: Output = { path: file.path, language: file.language, total_lines: lines.length };
@@ -137,7 +137,7 @@ async function readContent(
   const wantsLines = args.offset !== undefined || args.limit !== undefined || args.symbol !== undefined || (!args.map && !args.anchors);
   const symbols = await fileSymbolsIfNeeded(ctx, projectId, file, lines.length, args, prefetched);
 
-  let chosen: SymbolRow | null = null;
+  let chosen: FileSymbol | null = null;
   if (args.symbol !== undefined) {
     chosen = pickSymbol(ctx, file.path, symbols, args.symbol, step);
     if (!chosen) {
@@ -202,7 +202,7 @@ async function readContent(
 }
 
 /** The file's symbols, fetched only when a symbol, a map, or an over-budget read may need them. */
-async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: StoredFile, total: number, args: Args, prefetched: SymbolRow[] | null): Promise<SymbolRow[]> {
+async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: StoredFile, total: number, args: Args, prefetched: FileSymbol[] | null): Promise<FileSymbol[]> {
   const mayOverflow = (args.limit ?? (args.offset === undefined ? total : 0)) > MAX_LINES;
   if (args.symbol === undefined && !args.map && !mayOverflow) return [];
   if (file.language === 'none') return [];
@@ -217,10 +217,10 @@ function mayNeedSymbols(args: Args): boolean {
 function pickSymbol(
   ctx: ToolContext,
   path: string,
-  symbols: readonly SymbolRow[],
+  symbols: readonly FileSymbol[],
   text: string,
   step: (extra: Record<string, unknown>) => Record<string, unknown>,
-): SymbolRow | null {
+): FileSymbol | null {
   const ref = parseSymbolRef(text);
   const { chosen, matches } = resolveRef(symbols, ref);
   const labels = refLabels(matches, ref.name);
