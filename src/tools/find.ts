@@ -1,6 +1,6 @@
 import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
-import { filePage, pathsOrderedAlike, projectFiles, type FileFilter, type ListedFile } from '../db/content';
+import { filePage, listedFiles, pathsOrderedAlike, type FileFilter, type ListedFile } from '../db/content';
 import { projectListing, type BaselineProject } from './baseline';
 import { BoundedMap } from '../util/bounded-map';
 import { languageStats } from '../db/projects';
@@ -132,7 +132,7 @@ async function firstFiles(d1: D1Database, project: BaselineProject, filter: File
 async function matchingFiles(d1: D1Database, projectId: string, filter: FileFilter, glob: Glob | null): Promise<ListedFile[]> {
   // A glob under a folder reads that folder's range of paths; one anywhere seeks its name ending, if it has one.
   const narrow = glob?.folder ? { under: glob.folder } : { ending: glob?.ending || undefined };
-  const rows = await projectFiles(d1, projectId, { ...filter, ...narrow, pathContains: glob?.literals });
+  const rows = await listedFiles(d1, projectId, { ...filter, ...narrow, pathContains: glob?.literals });
   const kept = glob ? rows.filter((f) => glob.test(f.path)) : rows;
   return kept.sort(byPath);
 }

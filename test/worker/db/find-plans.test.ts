@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filePage, projectFiles } from '../../../src/db/content';
+import { filePage, listedFiles, projectFiles } from '../../../src/db/content';
 import { endingExt } from '../../../src/db/path-filter';
 import { compileGlob } from '../../../src/util/glob';
 import { DB, indexProject } from '../graph/support';
@@ -72,8 +72,11 @@ describe('find seeks name endings', () => {
     }
     const rows = await projectFiles(d1, projectId, { ending: '.py', pathContains: ['test_'] });
     expect(rows.map((r) => r.path)).toEqual(['dir.v1/sub/test_one.py', 'test/test_two.py']);
+    // find's candidates: the same files and fields but the content hash, which find never shows.
+    const listed = await listedFiles(d1, projectId, { ending: '.py', pathContains: ['test_'] });
+    expect(listed).toStrictEqual(rows.map(({ hash: _h, ...f }) => f));
     const found = await plans(seen);
-    expect(found).toHaveLength(4);
+    expect(found).toHaveLength(5);
     for (const plan of found) {
       const text = plan.join('\n');
       expect(text).toMatch(/SEARCH files USING (COVERING )?INDEX files_ext \(project_id=\? AND ext=\?\)/);

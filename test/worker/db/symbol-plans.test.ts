@@ -3,7 +3,7 @@ import { filesWithTests, symbolsOverlapping } from '../../../src/db/composites';
 import { commitStatements } from '../../../src/db/index-store';
 import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted } from '../../../src/db/resolution';
 import { scipTargets } from '../../../src/db/scip';
-import { fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
+import { fileSiblings, fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
 import { namePick } from '../../../src/db/name-pick';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../src/version';
@@ -81,6 +81,19 @@ describe('symbols by file seek the id index', () => {
     expect(overlap.map((o) => o.id)).toEqual(['src/core/db.ts::query#Function']);
     expect((await filesWithTests(d1, project.id, ['src/core/db.ts', 'test/users.test.ts'])).has('src/core/db.ts')).toBe(false);
     expectRangeSeeks(await symbolPlans(seen), 5);
+  });
+
+  it('reads a file’s siblings (neighborhood by id) through its id range, with only the columns neighborhood shows', async () => {
+    const { d1, seen } = recording();
+    for (const path of ['src/api/users.ts', 'src/core/db.ts']) {
+      const full = await fileSymbols(DB, project.id, path);
+      expect(full.length).toBeGreaterThan(0);
+      expect(await fileSiblings(d1, project.id, path)).toStrictEqual(
+        full.map(({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte }) => ({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte })),
+      );
+    }
+    expect(await fileSiblings(d1, project.id, 'src/api/absent.ts')).toEqual([]);
+    expectRangeSeeks(await symbolPlans(seen), 3);
   });
 
   it('reads the symbols of the files most likely to define a name (neighborhood by name) through one id range per file', async () => {
