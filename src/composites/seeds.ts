@@ -14,7 +14,7 @@
  */
 import { codeUnitOrder } from '../util/order';
 import { pageStatement, translateQuery, type HitPage, type SymbolFilters, type SymbolHitRow } from '../db/search';
-import { fileSymbols, symbolsByNames, type SymbolRow } from '../db/source';
+import { pathSeedSymbols, symbolsByNames, type SymbolRow } from '../db/source';
 import { resolveRef } from '../symbols/resolve';
 import { namePick } from '../db/name-pick';
 import { pathsByFileNames } from '../db/composites';
@@ -96,11 +96,13 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
   // A path spelled whole is the file it names when the project has it (matchPath's best match): its symbols are asked
   // for with the file-name look-up, so that round trip serves it. Other matches are read in one more.
   const spelled = paths.map((p) => segments(p.path).join('/'));
-  const early = spelled.map((path) => fileSymbols(d1, projectId, path));
+  const early = spelled.map((path, i) => pathSeedSymbols(d1, projectId, path, paths[i].line, PER_FILE));
   for (const e of early) e.catch(() => undefined);
   const candidates = await pathsByFileNames(d1, projectId, paths.map((p) => baseName(p.path)), 50);
   const matched = paths.map((p) => matchPath([p.path], candidates.get(baseName(p.path)) ?? []));
-  const symbolsOf = await Promise.all(matched.map((found, i) => (!found ? [] : found.path === spelled[i] ? early[i] : fileSymbols(d1, projectId, found.path))));
+  const picksOf = await Promise.all(
+    matched.map((found, i) => (!found ? [] : found.path === spelled[i] ? early[i] : pathSeedSymbols(d1, projectId, found.path, paths[i].line, PER_FILE))),
+  );
   for (const [i, p] of paths.entries()) {
     const found = matched[i];
     if (!found) {
@@ -108,15 +110,7 @@ async function byPath(d1: D1Database, projectId: string, paths: TaskTerms['paths
       continue;
     }
     files.push(found.path);
-    const symbols = symbolsOf[i].filter((s) => s.language !== 'markdown' || s.parent === null);
-    let picked: SymbolRow[];
-    if (p.line !== undefined) {
-      const line = p.line;
-      picked = symbols.filter((s) => s.start_line <= line && line <= s.end_line).sort((a, b) => a.end_line - a.start_line - (b.end_line - b.start_line)).slice(0, 1);
-    } else {
-      picked = symbols.filter((s) => s.parent === null).sort((a, b) => b.is_exported - a.is_exported || a.start_byte - b.start_byte).slice(0, PER_FILE);
-    }
-    for (const row of picked) hits.push({ row, via: 'path', matched: p.line === undefined ? found.path : `${found.path}:${p.line}`, tier: TIER.path });
+    for (const row of picksOf[i]) hits.push({ row, via: 'path', matched: p.line === undefined ? found.path : `${found.path}:${p.line}`, tier: TIER.path });
   }
   return { hits, missing, files };
 }

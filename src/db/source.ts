@@ -317,6 +317,24 @@ export async function fileSymbols(d1: D1Database, projectId: string, path: strin
   );
 }
 
+/**
+ * The symbols a path named in a task seeds (src/composites/seeds.ts), picked in SQL from the file's id range so that
+ * only they come back, not every row of the file: with `line`, the innermost symbol spanning that line (a Markdown
+ * section only at the top level); without, the first `perFile` top-level symbols, exported ones first, each group in
+ * source order. Ties keep fileSymbols' order.
+ */
+export async function pathSeedSymbols(d1: D1Database, projectId: string, path: string, line: number | undefined, perFile: number): Promise<SymbolRow[]> {
+  const pick =
+    line === undefined
+      ? 'AND s.parent IS NULL ORDER BY s.is_exported DESC, s.start_byte, s.end_byte DESC, s.rowid LIMIT ?3'
+      : "AND (s.language <> 'markdown' OR s.parent IS NULL) AND s.start_line <= ?3 AND s.end_line >= ?3 ORDER BY s.end_line - s.start_line, s.start_byte, s.end_byte DESC, s.rowid LIMIT 1";
+  return allRows<SymbolRow>(
+    d1
+      .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ${pick}`)
+      .bind(projectId, path, line ?? perFile),
+  );
+}
+
 /** What neighborhood shows of each symbol of a file besides its target. */
 export type SiblingRow = Pick<SymbolRow, 'id' | 'name' | 'kind' | 'parent' | 'signature' | 'start_line' | 'end_line' | 'start_byte' | 'end_byte'>;
 
