@@ -169,8 +169,8 @@ export async function listingChars(d1: D1Database, projectId: string, under?: st
 
 /** A folder listed down to some depth (folderListing). */
 export interface FolderListing {
-  /** The files at most `depth` levels below the folder, whole (the folder's own path, when it is a file, among them). */
-  files: FileRow[];
+  /** The files at most `depth` levels below the folder, whole (the folder's own path, when it is a file, among them), without their content hash, which ls never shows. */
+  files: ListedFile[];
   /** For the files deeper than that: each folder `depth` levels below (its path relative to the listed folder) and how many it holds. */
   deeper: { folder: string; files: number }[];
   /** Every file under the folder, and the characters of their full listing (listingChars: the walk_directory baseline). */
@@ -191,24 +191,24 @@ export async function folderListing(d1: D1Database, projectId: string, under: st
   // Where the depth-th `/` of `rel` is: the folder `depth` levels down ends just before it.
   let slash = "instr(rel, '/')";
   for (let k = 2; k <= depth; k++) slash = `(${slash} + instr(substr(rel, ${slash} + 1), '/'))`;
-  const rows = await allRows<{ t: number; path: string | null; hash: string | null; size: number | null; language: string | null; status: string | null; symbols: number | null; n: number | null; chars: number | null }>(
+  const rows = await allRows<{ t: number; path: string | null; size: number | null; language: string | null; status: string | null; symbols: number | null; n: number | null; chars: number | null }>(
     d1
       .prepare(
         `WITH s AS NOT MATERIALIZED (
-           SELECT path, hash, size, language, status, symbol_count AS symbols, rel, length(rel) - length(replace(rel, '/', '')) AS slashes
+           SELECT path, size, language, status, symbol_count AS symbols, rel, length(rel) - length(replace(rel, '/', '')) AS slashes
            FROM (SELECT *, ${rel} AS rel FROM files WHERE ${w.sql})
          )
-         SELECT 0 AS t, path, hash, size, language, status, symbols, NULL AS n, NULL AS chars FROM s WHERE slashes < ${levels}
+         SELECT 0 AS t, path, size, language, status, symbols, NULL AS n, NULL AS chars FROM s WHERE slashes < ${levels}
          UNION ALL
-         SELECT 1, substr(rel, 1, ${slash} - 1), NULL, NULL, NULL, NULL, NULL, count(*), NULL FROM s WHERE slashes >= ${levels} GROUP BY 2
+         SELECT 1, substr(rel, 1, ${slash} - 1), NULL, NULL, NULL, NULL, count(*), NULL FROM s WHERE slashes >= ${levels} GROUP BY 2
          UNION ALL
-         SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), ${LISTING_CHARS} FROM s`,
+         SELECT 2, NULL, NULL, NULL, NULL, NULL, count(*), ${LISTING_CHARS} FROM s`,
       )
       .bind(...binds),
   );
   const out: FolderListing = { files: [], deeper: [], total: 0, chars: 0 };
   for (const r of rows) {
-    if (r.t === 0) out.files.push({ path: r.path as string, hash: r.hash as string, size: r.size as number, language: r.language as string, status: r.status as string, symbols: r.symbols as number });
+    if (r.t === 0) out.files.push({ path: r.path as string, size: r.size as number, language: r.language as string, status: r.status as string, symbols: r.symbols as number });
     else if (r.t === 1) out.deeper.push({ folder: r.path as string, files: r.n as number });
     else [out.total, out.chars] = [r.n ?? 0, r.chars ?? 0];
   }

@@ -1,6 +1,6 @@
 import { codeUnitOrder } from '../util/order';
 import * as z from 'zod';
-import { fileAt, listingChars, projectListing, type FileRow, type FolderListing } from '../db/content';
+import { fileAt, listingChars, projectListing, type FolderListing, type ListedFile } from '../db/content';
 import { tokensForBytes } from '../envelope/tokens';
 import { defineTool, type ToolContext } from './define';
 import { PROJECT_PARAM } from './describe';
@@ -84,13 +84,13 @@ async function ls(args: { path: string; max_depth: number; limit: number; projec
   return { path: dir, entries: page, total: entries.length, has_more: hasMore };
 }
 
-function fileEntry(f: FileRow, name: string): Entry {
+function fileEntry(f: ListedFile, name: string): Entry {
   return { name, path: f.path, type: 'file', language: f.language, size: f.size, symbols: f.symbols };
 }
 
 interface Folder {
   dirs: Map<string, Folder>;
-  files: { name: string; row: FileRow }[];
+  files: { name: string; row: ListedFile }[];
   count: number;
 }
 

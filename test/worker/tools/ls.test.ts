@@ -68,6 +68,8 @@ describe('ls', () => {
     expect([root.total, root.chars]).toEqual([paths.length, paths.reduce((n, p) => n + p.length + String(bytes(FILES[p])).length + 2, 0)]);
     const src = await folderListing(DB, row!.id, 'src', 2);
     expect(src.files.map((f) => f.path).sort()).toEqual(['src/db/schema.ts', 'src/index.ts', 'src/tools/grep.ts']);
+    // What ls shows of a file, and no more: no content hash travels out of D1 (64 characters a file).
+    for (const f of src.files) expect(Object.keys(f).sort()).toEqual(['language', 'path', 'size', 'status', 'symbols']);
     expect(src.deeper).toEqual([{ folder: 'db/queries', files: 1 }]);
     expect(src.total).toBe(under('src'));
   });
