@@ -14,6 +14,7 @@
 // whole local runtime (the Worker, its D1 and the call-log write after each answer) per call,
 // which a loaded machine distorts far less than wall times; `--rounds n` repeats each tool's
 // block n times, tools interleaved, and prints every round and the median.
+// PROFILE_INTERVAL_US sets the profiler's sampling interval (default 100 µs; 25 shows a lite call's smaller parts).
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
