@@ -338,6 +338,9 @@ export async function pathSeedSymbols(d1: D1Database, projectId: string, path: s
 /** What neighborhood shows of each symbol of a file besides its target. */
 export type SiblingRow = Pick<SymbolRow, 'id' | 'name' | 'kind' | 'parent' | 'signature' | 'start_line' | 'end_line' | 'start_byte' | 'end_byte'>;
 
+/** SiblingRow's columns of a symbol row `s`. */
+const SIBLING_COLUMNS = 's.id, s.name, s.kind, s.parent, s.signature, s.start_line, s.end_line, s.start_byte, s.end_byte';
+
 /**
  * fileSymbols' rows with SiblingRow's columns only. A file's full rows carry every docstring and the columns
  * neighborhood does not show (25 KB of values for 62 symbols of a 1,900-line module, 12 KB without), all carried out of
@@ -347,7 +350,7 @@ export async function fileSiblings(d1: D1Database, projectId: string, path: stri
   return allRows<SiblingRow>(
     d1
       .prepare(
-        `SELECT s.id, s.name, s.kind, s.parent, s.signature, s.start_line, s.end_line, s.start_byte, s.end_byte FROM symbols s ${joins(false)}
+        `SELECT ${SIBLING_COLUMNS} FROM symbols s ${joins(false)}
          WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`,
       )
       .bind(projectId, path),
@@ -360,18 +363,24 @@ export async function fileSiblings(d1: D1Database, projectId: string, path: stri
  * the first `files` files holding a symbol one of `picks` may match (name-pick.ts: a crowded member's through its
  * indexes, not every symbol of the name), the best kind of match first, then non-test and exported definitions, then
  * path, as the name's resolution prefers them. Sent with the name lookup, it saves the round trip of reading the
- * chosen definition's file afterwards when it is one of these.
+ * chosen definition's file afterwards when it is one of these. Each row has fileSiblings' columns, its file and the
+ * file's size: what neighborhood shows, not every column of every symbol of three files.
  */
-export async function likelyFileSymbols(d1: D1Database, projectId: string, picks: readonly NamePick[], files: number): Promise<SymbolRow[]> {
+export async function likelyFileSymbols(
+  d1: D1Database,
+  projectId: string,
+  picks: readonly NamePick[],
+  files: number,
+): Promise<(SiblingRow & Pick<SymbolRow, 'file_path' | 'file_size'>)[]> {
   const names = [...new Set(picks.flatMap((p) => p.names))];
   if (names.length === 0) return [];
   const crowdable = mayCrowd(picks);
-  return allRows<SymbolRow>(
+  return allRows<SiblingRow & Pick<SymbolRow, 'file_path' | 'file_size'>>(
     d1
       .prepare(
         // Each chosen file's symbols are one range of the id index (src/db/symbol-range.ts).
         `WITH ${picksCte('pc', 'json_each(?4) pj', '?1', crowdable)}
-         SELECT ${select(false)} FROM (
+         SELECT ${SIBLING_COLUMNS}, s.file_path, f.size AS file_size FROM (
            SELECT c.file_path AS file FROM (
              SELECT c.file_path, c.is_test, c.is_exported,
                (SELECT min(${nameQualitySql(pickColumns('p'), 'c')}) FROM pc p) AS q

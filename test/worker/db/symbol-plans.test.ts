@@ -100,7 +100,10 @@ describe('symbols by file seek the id index', () => {
     const { d1, seen } = recording();
     const rows = await likelyFileSymbols(d1, project.id, [namePick('query'), namePick('Users')], 3);
     expect([...new Set(rows.map((r) => r.file_path))].sort()).toEqual(['src/api/users.ts', 'src/core/db.ts']);
-    expect(rows.filter((r) => r.file_path === 'src/core/db.ts').map((r) => r.id)).toEqual((await fileSymbols(DB, project.id, 'src/core/db.ts')).map((r) => r.id));
+    const full = await fileSymbols(DB, project.id, 'src/core/db.ts');
+    expect(rows.filter((r) => r.file_path === 'src/core/db.ts')).toStrictEqual(
+      full.map(({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte, file_path, file_size }) => ({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte, file_path, file_size })),
+    );
     expectRangeSeeks(await symbolPlans(seen), 1);
   });
 
