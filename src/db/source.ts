@@ -335,27 +335,33 @@ export async function pathSeedSymbols(d1: D1Database, projectId: string, path: s
   );
 }
 
-/** What neighborhood shows of each symbol of a file besides its target. */
-export type SiblingRow = Pick<SymbolRow, 'id' | 'name' | 'kind' | 'parent' | 'signature' | 'start_line' | 'end_line' | 'start_byte' | 'end_byte'>;
+/** A column of SymbolRow that a symbol row `s` (joined to its file `f`) gives as it stands. */
+export type SymbolColumn = Exclude<keyof SymbolRow, 'source'>;
 
-/** SiblingRow's columns of a symbol row `s`. */
-const SIBLING_COLUMNS = 's.id, s.name, s.kind, s.parent, s.signature, s.start_line, s.end_line, s.start_byte, s.end_byte';
+/** The SQL of `columns`, from symbol row `s` and its file row `f`. */
+function columnsSql(columns: readonly SymbolColumn[]): string {
+  return columns.map((c) => (c === 'file_size' ? 'f.size AS file_size' : `s.${c}`)).join(', ');
+}
 
 /**
- * fileSymbols' rows with SiblingRow's columns only. A file's full rows carry every docstring and the columns
- * neighborhood does not show (25 KB of values for 62 symbols of a 1,900-line module, 12 KB without), all carried out of
- * D1 and made into objects on every call.
+ * fileSymbols' rows with only `columns`. A file's full rows carry every signature and docstring whatever the caller
+ * shows; all of it is carried out of D1 and made into objects on every call (25 KB of values for the 62 symbols of a
+ * 1,900-line module against 12 KB of what neighborhood shows; 1,584 symbols in the tier's largest file).
  */
-export async function fileSiblings(d1: D1Database, projectId: string, path: string): Promise<SiblingRow[]> {
-  return allRows<SiblingRow>(
+export async function fileSymbolColumns<K extends SymbolColumn>(d1: D1Database, projectId: string, path: string, columns: readonly K[]): Promise<Pick<SymbolRow, K>[]> {
+  return allRows<Pick<SymbolRow, K>>(
     d1
       .prepare(
-        `SELECT ${SIBLING_COLUMNS} FROM symbols s ${joins(false)}
+        `SELECT ${columnsSql(columns)} FROM symbols s ${joins(false)}
          WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`,
       )
       .bind(projectId, path),
   );
 }
+
+/** What neighborhood shows of each symbol of a file besides its target. */
+export const SIBLING_COLUMNS = ['id', 'name', 'kind', 'parent', 'signature', 'start_line', 'end_line', 'start_byte', 'end_byte'] as const satisfies readonly SymbolColumn[];
+export type SiblingRow = Pick<SymbolRow, (typeof SIBLING_COLUMNS)[number]>;
 
 /**
  * The symbols of the files most likely to hold a name's definition, as
@@ -363,7 +369,7 @@ export async function fileSiblings(d1: D1Database, projectId: string, path: stri
  * the first `files` files holding a symbol one of `picks` may match (name-pick.ts: a crowded member's through its
  * indexes, not every symbol of the name), the best kind of match first, then non-test and exported definitions, then
  * path, as the name's resolution prefers them. Sent with the name lookup, it saves the round trip of reading the
- * chosen definition's file afterwards when it is one of these. Each row has fileSiblings' columns, its file and the
+ * chosen definition's file afterwards when it is one of these. Each row has SIBLING_COLUMNS, its file and the
  * file's size: what neighborhood shows, not every column of every symbol of three files.
  */
 export async function likelyFileSymbols(
@@ -380,7 +386,7 @@ export async function likelyFileSymbols(
       .prepare(
         // Each chosen file's symbols are one range of the id index (src/db/symbol-range.ts).
         `WITH ${picksCte('pc', 'json_each(?4) pj', '?1', crowdable)}
-         SELECT ${SIBLING_COLUMNS}, s.file_path, f.size AS file_size FROM (
+         SELECT ${columnsSql([...SIBLING_COLUMNS, 'file_path', 'file_size'])} FROM (
            SELECT c.file_path AS file FROM (
              SELECT c.file_path, c.is_test, c.is_exported,
                (SELECT min(${nameQualitySql(pickColumns('p'), 'c')}) FROM pc p) AS q

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { parseSymbolId, parseSymbolRef } from '../symbols/symbol-id';
 import { namePick } from '../db/name-pick';
 import { fileSizes } from '../db/graph';
-import { fileSiblings, likelyFileSymbols, type SiblingRow } from '../db/source';
+import { fileSymbolColumns, likelyFileSymbols, SIBLING_COLUMNS, type SiblingRow } from '../db/source';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool } from './define';
 import { resolveProject } from './project-scope';
@@ -71,7 +71,7 @@ export const neighborhoodTool = defineTool({
     // An id names its file: the file's symbols and size are asked for in the target's own round trip. A name does
     // not: the symbols of the files likely to define it ride along with the name lookup instead.
     const named = args.id === undefined ? null : parseSymbolId(args.id)?.path;
-    const fileFacts = (path: string) => Promise.all([fileSiblings(ctx.db, project.id, path), fileSizes(ctx.db, project.id, [path])]);
+    const fileFacts = (path: string) => Promise.all([fileSymbolColumns(ctx.db, project.id, path, SIBLING_COLUMNS), fileSizes(ctx.db, project.id, [path])]);
     const early = named ? fileFacts(named) : null;
     early?.catch(() => undefined);
     const likely = args.name === undefined ? null : likelyFileSymbols(ctx.db, project.id, [namePick(parseSymbolRef(args.name).name)], LIKELY_FILES);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { importersOf, isTestPath, walk, type FileImport, type Hop, type WalkResult } from '../db/graph';
 import type { ProjectRow } from '../db/projects';
-import { fileMeta, fileSymbols, type SymbolRow } from '../db/source';
+import { fileMeta, fileSymbolColumns, type SymbolColumn, type SymbolRow } from '../db/source';
 import type { EdgeKind } from '../graph/types';
 import { grepThenReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
@@ -133,11 +133,14 @@ function impactReads(ctx: ToolContext, project: ProjectRow, startIds: readonly s
   ]);
 }
 
+/** What plan_change reads of its target's symbols: their ids and names, and the first one's view and language. */
+const TARGET_COLUMNS = ['id', 'name', 'kind', 'file_path', 'start_line', 'language'] as const satisfies readonly SymbolColumn[];
+
 interface Target {
   kind: 'symbol' | 'file';
   file: string;
-  /** The symbol (kind symbol) or the file's symbols (kind file). */
-  rows: SymbolRow[];
+  /** The symbol (kind symbol) or the file's symbols (kind file), in source order. */
+  rows: Pick<SymbolRow, (typeof TARGET_COLUMNS)[number]>[];
 }
 
 async function symbolTarget(ctx: ToolContext, project: ProjectRow, args: Args): Promise<Target | null> {
@@ -147,7 +150,7 @@ async function symbolTarget(ctx: ToolContext, project: ProjectRow, args: Args): 
 
 async function fileTarget(ctx: ToolContext, project: ProjectRow, raw: string): Promise<Target | null> {
   const path = normaliseRepoPath(raw);
-  const [meta, rows] = await Promise.all([fileMeta(ctx.db, project.id, path), fileSymbols(ctx.db, project.id, path)]);
+  const [meta, rows] = await Promise.all([fileMeta(ctx.db, project.id, path), fileSymbolColumns(ctx.db, project.id, path, TARGET_COLUMNS)]);
   if (!meta) {
     ctx.meta.empty('target_not_resolved', `no file '${path}' in project '${project.name}'`, { path });
     ctx.meta.next('find', { project: project.name, pattern: path.slice(path.lastIndexOf('/') + 1) || path }, 'find the file by name');

@@ -3,7 +3,7 @@ import { filesWithTests, symbolsOverlapping } from '../../../src/db/composites';
 import { commitStatements } from '../../../src/db/index-store';
 import { committedPathsStatement, planResolution, planResolutionStatements, resolveCommitted } from '../../../src/db/resolution';
 import { scipTargets } from '../../../src/db/scip';
-import { fileSiblings, fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols } from '../../../src/db/source';
+import { fileSymbolColumns, fileSymbols, fileWithSymbols, likelyFileSymbols, nestedSymbols, SIBLING_COLUMNS } from '../../../src/db/source';
 import { namePick } from '../../../src/db/name-pick';
 import { EXTRACTOR_VERSION } from '../../../src/extract';
 import { INDEX_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../src/version';
@@ -88,11 +88,11 @@ describe('symbols by file seek the id index', () => {
     for (const path of ['src/api/users.ts', 'src/core/db.ts']) {
       const full = await fileSymbols(DB, project.id, path);
       expect(full.length).toBeGreaterThan(0);
-      expect(await fileSiblings(d1, project.id, path)).toStrictEqual(
+      expect(await fileSymbolColumns(d1, project.id, path, SIBLING_COLUMNS)).toStrictEqual(
         full.map(({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte }) => ({ id, name, kind, parent, signature, start_line, end_line, start_byte, end_byte })),
       );
     }
-    expect(await fileSiblings(d1, project.id, 'src/api/absent.ts')).toEqual([]);
+    expect(await fileSymbolColumns(d1, project.id, 'src/api/absent.ts', SIBLING_COLUMNS)).toEqual([]);
     expectRangeSeeks(await symbolPlans(seen), 3);
   });
 
