@@ -44,8 +44,21 @@ export interface SymbolRow {
   source?: string | null;
 }
 
-const COLUMNS = `s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.docstring, s.parent, s.language,
-  s.start_line, s.end_line, s.start_byte, s.end_byte, s.confidence, s.is_exported, s.is_test, f.size AS file_size`;
+/** A column of SymbolRow that a symbol row `s` (joined to its file `f`) gives as it stands. */
+export type SymbolColumn = Exclude<keyof SymbolRow, 'source'>;
+
+/** The SQL of `columns`, from symbol row `s` and its file row `f`. */
+function columnsSql(columns: readonly SymbolColumn[]): string {
+  return columns.map((c) => (c === 'file_size' ? 'f.size AS file_size' : `s.${c}`)).join(', ');
+}
+
+/** Every column of a SymbolRow but its source, in the order statements list them. */
+const ROW_COLUMNS = [
+  'id', 'file_path', 'name', 'qualified_name', 'kind', 'signature', 'docstring', 'parent', 'language',
+  'start_line', 'end_line', 'start_byte', 'end_byte', 'confidence', 'is_exported', 'is_test', 'file_size',
+] as const satisfies readonly SymbolColumn[];
+
+const COLUMNS = columnsSql(ROW_COLUMNS);
 
 /** The source slice of `s` from its file's blob `b`, by UTF-8 byte offsets. */
 const SOURCE = `CAST(substr(CAST(b.content AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte) AS TEXT) AS source`;
@@ -310,11 +323,17 @@ function refsOfRowSql(s: string, r: string): string {
   return `${r}.project_id = ${s}.project_id AND ${r}.file_path = ${s}.file_path AND (${r}.kind = 'import' OR ${r}.line BETWEEN ${s}.start_line AND ${s}.end_line)`;
 }
 
+/** `columns` of the symbols of project ?1's file ?2 (one range of the id index), then `rest` (its order, a LIMIT). */
+function inFileSql(columns: readonly SymbolColumn[], rest: string): string {
+  return `SELECT ${columnsSql(columns)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ${rest}`;
+}
+
+/** fileSymbols' order: source order, an enclosing symbol before what it holds. */
+const SOURCE_ORDER = 'ORDER BY s.start_byte, s.end_byte DESC, s.rowid';
+
 /** Every symbol of one file, in source order (for maps and name resolution inside the file). */
 export async function fileSymbols(d1: D1Database, projectId: string, path: string): Promise<SymbolRow[]> {
-  return allRows<SymbolRow>(
-    d1.prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`).bind(projectId, path),
-  );
+  return fileSymbolColumns(d1, projectId, path, ROW_COLUMNS);
 }
 
 /**
@@ -328,19 +347,7 @@ export async function pathSeedSymbols(d1: D1Database, projectId: string, path: s
     line === undefined
       ? 'AND s.parent IS NULL ORDER BY s.is_exported DESC, s.start_byte, s.end_byte DESC, s.rowid LIMIT ?3'
       : "AND (s.language <> 'markdown' OR s.parent IS NULL) AND s.start_line <= ?3 AND s.end_line >= ?3 ORDER BY s.end_line - s.start_line, s.start_byte, s.end_byte DESC, s.rowid LIMIT 1";
-  return allRows<SymbolRow>(
-    d1
-      .prepare(`SELECT ${select(false)} FROM symbols s ${joins(false)} WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ${pick}`)
-      .bind(projectId, path, line ?? perFile),
-  );
-}
-
-/** A column of SymbolRow that a symbol row `s` (joined to its file `f`) gives as it stands. */
-export type SymbolColumn = Exclude<keyof SymbolRow, 'source'>;
-
-/** The SQL of `columns`, from symbol row `s` and its file row `f`. */
-function columnsSql(columns: readonly SymbolColumn[]): string {
-  return columns.map((c) => (c === 'file_size' ? 'f.size AS file_size' : `s.${c}`)).join(', ');
+  return allRows<SymbolRow>(d1.prepare(inFileSql(ROW_COLUMNS, pick)).bind(projectId, path, line ?? perFile));
 }
 
 /**
@@ -349,14 +356,7 @@ function columnsSql(columns: readonly SymbolColumn[]): string {
  * 1,900-line module against 12 KB of what neighborhood shows; 1,584 symbols in the tier's largest file).
  */
 export async function fileSymbolColumns<K extends SymbolColumn>(d1: D1Database, projectId: string, path: string, columns: readonly K[]): Promise<Pick<SymbolRow, K>[]> {
-  return allRows<Pick<SymbolRow, K>>(
-    d1
-      .prepare(
-        `SELECT ${columnsSql(columns)} FROM symbols s ${joins(false)}
-         WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid`,
-      )
-      .bind(projectId, path),
-  );
+  return allRows<Pick<SymbolRow, K>>(d1.prepare(inFileSql(columns, SOURCE_ORDER)).bind(projectId, path));
 }
 
 /** What neighborhood shows of each symbol of a file besides its target. */
@@ -458,8 +458,9 @@ export interface StoredFile {
   content: string | null;
 }
 
-/** What read needs of each symbol of a file: where it is, what it is called and its kind (OUTLINE_JSON's order). */
-export type FileSymbol = Pick<SymbolRow, 'id' | 'file_path' | 'name' | 'qualified_name' | 'kind' | 'start_line' | 'end_line' | 'start_byte' | 'end_byte'>;
+/** What read needs of each symbol of a file: where it is, what it is called and its kind (OUTLINE_JSON holds them but the path). */
+export const FILE_SYMBOL_COLUMNS = ['id', 'file_path', 'name', 'qualified_name', 'kind', 'start_line', 'end_line', 'start_byte', 'end_byte'] as const satisfies readonly SymbolColumn[];
+export type FileSymbol = Pick<SymbolRow, (typeof FILE_SYMBOL_COLUMNS)[number]>;
 
 /**
  * One symbol of fileWithSymbols' outline as a JSON array: the FileSymbol fields but the file's path (the file's own),
@@ -478,7 +479,7 @@ const OUTLINE_JSON = 'json_array(s.id, s.name, s.qualified_name, s.kind, s.start
 export async function fileWithSymbols(d1: D1Database, projectId: string, path: string, withSymbols: boolean): Promise<{ file: StoredFile | null; symbols: FileSymbol[] | null }> {
   const symbols = withSymbols
     ? `, (SELECT json_group_array(json(j)) FROM (SELECT ${OUTLINE_JSON} AS j FROM symbols s
-         WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ORDER BY s.start_byte, s.end_byte DESC, s.rowid)) AS symbols`
+         WHERE s.project_id = ?1 AND ${symbolInFileSql('s', '?2')} ${SOURCE_ORDER})) AS symbols`
     : '';
   const row = await d1
     .prepare(

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PincherError } from '../errors';
-import { fileSymbols, fileWithSymbols, type FileSymbol, type StoredFile } from '../db/source';
+import { FILE_SYMBOL_COLUMNS, fileSymbolColumns, fileWithSymbols, type FileSymbol, type StoredFile } from '../db/source';
 import { didYouMean } from '../util/did-you-mean';
 import { splitQualified } from '../util/qualified-ref';
 import { fullFileReadBaseline, linesChars, splitLinesChars } from './baseline';
@@ -206,7 +206,7 @@ async function fileSymbolsIfNeeded(ctx: ToolContext, projectId: string, file: St
   const mayOverflow = (args.limit ?? (args.offset === undefined ? total : 0)) > MAX_LINES;
   if (args.symbol === undefined && !args.map && !mayOverflow) return [];
   if (file.language === 'none') return [];
-  return prefetched ?? fileSymbols(ctx.db, projectId, file.path);
+  return prefetched ?? fileSymbolColumns(ctx.db, projectId, file.path, FILE_SYMBOL_COLUMNS);
 }
 
 /** Whether fileSymbolsIfNeeded may want the symbols, before the file's length is known. */
