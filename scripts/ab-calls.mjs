@@ -10,8 +10,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { childWorkerds, startInspectedWorker } from './battery/inspector.mjs';
+import { readLatencyMix } from './bench/latency.mjs';
 const [dirA, d1A, dirB, d1B, mixFile, toolsArg, callsArg, roundsArg] = process.argv.slice(2);
-const mix = JSON.parse(await readFile(mixFile, 'utf8')).latency.mix;
+const mix = await readLatencyMix(mixFile);
 const calls = Number(callsArg), rounds = Number(roundsArg);
 const KEY = 'profile-key-0123456789abcdef0123456789';
 /**

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { childWorkerds, connectInspector, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
+import { readLatencyMix } from './bench/latency.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -38,9 +39,7 @@ if (!values.d1 || !values.mix || typeof WebSocket !== 'function') {
   console.error('usage: node --experimental-websocket scripts/profile-calls.mjs --d1 <dir> --mix <bench results .json> [--tools search,read] [--calls 60] [--warmup 10] [--out dir] [--sql-timing]');
   process.exit(2);
 }
-const results = JSON.parse(await readFile(values.mix, 'utf8'));
-const mix = results.latency?.mix ?? results.mix;
-if (!mix) throw new Error(`${values.mix} holds no latency.mix`);
+const mix = await readLatencyMix(values.mix);
 const calls = Number(values.calls);
 const warmup = Number(values.warmup);
 

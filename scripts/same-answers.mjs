@@ -14,15 +14,15 @@
 // they count the files read, which depends on how far the prefilter pages reached) is compared on its listing only:
 // the matches, `truncated`, the empty reason and the error. Prints each call that differs with the first difference,
 // and the count; exits 1 on any.
-import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { readLatencyMix } from './bench/latency.mjs';
 
 const [dirA, d1A, dirB, d1B, mixFile, toolsArg = 'trace'] = process.argv.slice(2);
 if (!mixFile) {
   console.error('usage: node --experimental-websocket scripts/same-answers.mjs <checkoutA> <d1A> <checkoutB> <d1B> <bench results .json> [tools|all]');
   process.exit(2);
 }
-const mix = JSON.parse(await readFile(mixFile, 'utf8')).latency.mix;
+const mix = await readLatencyMix(mixFile);
 const tools = toolsArg === 'all' ? Object.keys(mix) : toolsArg.split(',');
 const KEY = 'profile-key-0123456789abcdef0123456789';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };

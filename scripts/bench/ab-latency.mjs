@@ -8,10 +8,10 @@
 // then falls on both sides alike, which two bench runs one after the other cannot promise (their figures move by about
 // ±0.2× with nothing changed). Prints per tool: each side's client p50, the seam's, the difference in ms and as a
 // multiple of the floor (/v1/ready − /v1/health, the mean of both sides'), and B − A.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startInspectedWorker } from '../battery/inspector.mjs';
+import { readLatencyMix } from './latency.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +32,7 @@ if (path.resolve(values['a-d1']) === path.resolve(values['b-d1'])) {
   console.error('--a-d1 and --b-d1 must be two copies: both Workers write their call logs');
   process.exit(2);
 }
-const results = JSON.parse(await readFile(values.mix, 'utf8'));
-const mix = results.latency?.mix ?? results.mix;
-if (!mix) throw new Error(`${values.mix} holds no latency.mix`);
+const mix = await readLatencyMix(values.mix);
 const rounds = Number(values.rounds);
 const KEY = 'ab-latency-key-0123456789abcdef01234567';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };

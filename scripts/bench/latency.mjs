@@ -26,6 +26,19 @@ import path from 'node:path';
 import { count } from './corpus.mjs';
 import { groupCpuSeconds } from './proc.mjs';
 
+/**
+ * The query mix a latency run wrote to its results JSON (`latency.mix`; `mix` at the top level also read), by tool:
+ * what the scripts that replay it (profile-calls, ab-calls, ab-latency, same-answers) call.
+ * @param {string} file
+ * @returns {Promise<Record<string, { variant: string, args: Record<string, unknown> }[]>>}
+ */
+export async function readLatencyMix(file) {
+  const results = JSON.parse(await readFile(file, 'utf8'));
+  const mix = results.latency?.mix ?? results.mix;
+  if (!mix) throw new Error(`${file} holds no latency.mix`);
+  return mix;
+}
+
 /** p50 / p99 targets in ms per tool (server latency). */
 export const LATENCY_TARGETS = {
   search: [5, 25],
