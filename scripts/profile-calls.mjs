@@ -15,7 +15,7 @@
 // which a loaded machine distorts far less than wall times; `--rounds n` repeats each tool's
 // block n times, tools interleaved, and prints every round and the median.
 // PROFILE_INTERVAL_US sets the profiler's sampling interval (default 100 µs; 25 shows a lite call's smaller parts).
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -140,6 +140,7 @@ try {
     const got = [];
     for (let i = 0; i < calls; i++) got.push(await call(tool, entries[i % entries.length].args));
     const { profile } = await s.send('Profiler.stop');
+    await mkdir(values.out, { recursive: true });
     await writeFile(path.join(values.out, `calls-${tool}.cpuprofile`), JSON.stringify(profile));
     console.log(
       `\n#### ${tool}: server p50 ${p50(got.map((g) => g.server))} ms, client p50 ${p50(got.map((g) => g.client)).toFixed(2)} ms, trips max ${Math.max(...got.map((g) => g.trips))}, response p50 ${p50(got.map((g) => g.bytes))} bytes`,

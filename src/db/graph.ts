@@ -25,6 +25,7 @@ import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type
 import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
 import { mayCrowd, namePick, type NamePick } from './name-pick';
 import { symbolsByNames, type SymbolRow } from './source';
+import { uncalledCandidateSql, type CallableKind } from './uncalled-sql';
 
 export type WalkDirection = 'in' | 'out' | 'both';
 
@@ -579,11 +580,13 @@ export interface UncalledRow {
  * pushed SCIP index saw it used: passed as a value, stored, read), in path
  * and source order, at most `limit`
  * rows (ask for one more than you need to know whether the list was cut).
+ * The candidates are sought in that order through `symbols_uncalled`
+ * (src/db/uncalled-sql.ts), so the statement stops at `limit`.
  */
 export async function uncalledSymbols(
   d1: D1Database,
   projectId: string,
-  opts: { kinds: readonly string[]; minConfidence: number; language?: string; limit: number },
+  opts: { kinds: readonly CallableKind[]; minConfidence: number; language?: string; limit: number },
 ): Promise<UncalledRow[]> {
   const rows = await d1
     .prepare(
@@ -591,7 +594,7 @@ export async function uncalledSymbols(
               f.size AS file_size,
               (SELECT max(e.confidence) FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS') AS best_below
        FROM symbols s JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
-       WHERE s.project_id = ?1 AND s.corpus = 'code' AND s.is_exported = 0 AND s.is_test = 0
+       WHERE s.project_id = ?1 AND ${uncalledCandidateSql('s.')}
          AND s.kind IN (SELECT value FROM json_each(?2))
          AND (?3 IS NULL OR s.language = ?3)
          AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS' AND e.confidence >= ?4)

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, real, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { GAP_FILE_SQL, PARTIAL_EXTRACTION_SQL } from './extraction-gaps';
+import { UNCALLED_CANDIDATE_SQL } from './uncalled-sql';
 import { BASE_SQL, DOTTED_FOLDER_SQL, EXT_SQL } from './path-filter';
 import { SYMBOL_PARENT_SQL } from './symbol-parent';
 
@@ -232,6 +233,8 @@ export const symbols = sqliteTable(
   (t) => [
     uniqueIndex('symbols_project_id').on(t.projectId, t.id),
     index('symbols_name').on(t.projectId, t.name),
+    // dead_code's candidates in path and source order (src/db/uncalled-sql.ts).
+    index('symbols_uncalled').on(t.projectId, t.filePath, t.startByte).where(sql.raw(UNCALLED_CANDIDATE_SQL)),
   ],
 );
 

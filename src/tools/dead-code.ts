@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LANGUAGES } from '../extract';
 import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
+import { CALLABLE_KINDS } from '../db/uncalled-sql';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
 import { defineTool, type ToolContext } from './define';
@@ -14,7 +15,6 @@ const DEFAULT_LIMIT = 50;
 const MAX_OFFSET = 10_000;
 /** Candidate rows read per call; past it the answer says total is a lower bound. */
 const CANDIDATE_CEILING = 5000;
-const CALLABLE_KINDS = ['Function', 'Method'] as const;
 
 /**
  * Entry points by convention, never reported: program entries (main, Go

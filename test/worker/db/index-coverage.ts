@@ -21,6 +21,7 @@ export const INDEX_PLAN_TESTS: Record<string, string> = {
   extractions_partial: 'test/worker/db/extraction-gaps.test.ts',
   symbols_name: 'test/worker/db/symbol-plans.test.ts',
   symbols_project_id: 'test/worker/db/symbol-plans.test.ts',
+  symbols_uncalled: 'test/worker/graph/edge-plans.test.ts',
   edge_ends_at: 'test/worker/graph/edge-plans.test.ts',
   edge_rows_src: 'test/worker/graph/edge-plans.test.ts',
   edge_rows_dst: 'test/worker/graph/edge-plans.test.ts',

@@ -72,8 +72,18 @@ describe('edge index plans', () => {
     const plans = await plansOf(seen);
     const all = plans.flat();
     for (const step of [BY_FILE, BY_END, BY_DST, BY_SRC]) expect(all, all.join(' | ')).toContain(step);
-    // Dead code goes over the project's symbols (by symbols_project_id), each looked up as a target.
+    // Dead code goes over the project's candidates (by symbols_uncalled), each looked up as a target.
     expect(all.filter((d) => NO_SCAN.test(d)), all.join(' | ')).toEqual([]);
+  });
+
+  it('dead code seeks its candidates in symbols_uncalled, in the order it answers in (no sort), for every kind and language asked', async () => {
+    for (const opts of [{ kinds: ['Function', 'Method'] as const }, { kinds: ['Method'] as const }, { kinds: ['Function'] as const, language: 'typescript' }]) {
+      const { d1, seen } = recording();
+      await uncalledSymbols(d1, project.id, { ...opts, minConfidence: 0.95, limit: 10 });
+      const all = (await plansOf(seen)).flat();
+      expect(all, all.join(' | ')).toContain('SEARCH s USING INDEX symbols_uncalled (project_id=?)');
+      expect(all.filter((d) => /TEMP B-TREE FOR ORDER BY|symbols_project_id/.test(d)), all.join(' | ')).toEqual([]);
+    }
   });
 
   it('counts inbound calls per symbol for hotspots in one pass over the project’s edges: its ends, then their edges by id', async () => {
