@@ -70,6 +70,14 @@ export function edgeEndIsSymbolSql(alias: string, end: EdgeEnd, s: string, proje
 }
 
 /**
+ * SQL condition joining an `edge_ends` row `end` to the symbols row `s`: the row of the symbol's own end
+ * (its file, and its id cut there), sought in `edge_ends_at`. A symbol no edge touches has none.
+ */
+export function symbolEndJoinSql(end: string, s: string, project = '?1'): string {
+  return `${end}.project_id = ${project} AND ${end}.file = ${s}.file_path AND ${end}.key = substr(${s}.id, length(${s}.file_path) + 3)`;
+}
+
+/**
  * SQL condition: `end` of edge `alias` is a file `match` takes, whole or any
  * symbol of it; `match` is the right side of a test of the path, e.g. `= ?2`
  * or `IN (SELECT value FROM json_each(?3))`.

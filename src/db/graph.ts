@@ -21,7 +21,8 @@ import { rowForPath } from '../extract/languages/table';
 import type { EdgeKind, Provenance } from '../graph/types';
 import { resolutionOrder, resolveRef } from '../symbols/resolve';
 import { parseSymbolRef } from '../symbols/symbol-id';
-import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, type EdgeEnd } from './edge-ends';
+import { edgeConfidenceSql, edgeKindCode } from './edge-columns';
+import { edgeEnd, edgeEndIsSql, edgeEndIsSymbolSql, edgeFileSql, edgeIdSql, endRowIdSql, symbolEndJoinSql, type EdgeEnd } from './edge-ends';
 import { LEVEL_ORDER, levelSql, walkStatementSql } from './walk-sql';
 import { mayCrowd, namePick, type NamePick } from './name-pick';
 import { symbolsByNames, type SymbolRow } from './source';
@@ -574,6 +575,10 @@ export interface UncalledRow {
   best_below: number | null;
 }
 
+/** Kind codes uncalledSymbols reads `edge_rows` by. */
+const CALLS_CODE = edgeKindCode('CALLS');
+const REFERENCES_CODE = edgeKindCode('REFERENCES');
+
 /**
  * Non-exported, non-test code symbols of `kinds` with no inbound CALLS edge
  * of confidence ≥ `minConfidence` and no REFERENCES edge from elsewhere (a
@@ -581,7 +586,9 @@ export interface UncalledRow {
  * and source order, at most `limit`
  * rows (ask for one more than you need to know whether the list was cut).
  * The candidates are sought in that order through `symbols_uncalled`
- * (src/db/uncalled-sql.ts), so the statement stops at `limit`.
+ * (src/db/uncalled-sql.ts), so the statement stops at `limit`; each one's
+ * edge end is sought once, and its inbound edges read from `edge_rows` by
+ * that end's id (not the `edges` view, which joins and decodes both ends).
  */
 export async function uncalledSymbols(
   d1: D1Database,
@@ -592,13 +599,15 @@ export async function uncalledSymbols(
     .prepare(
       `SELECT s.id, s.file_path, s.name, s.qualified_name, s.kind, s.signature, s.parent, s.language, s.start_line, s.end_line,
               f.size AS file_size,
-              (SELECT max(e.confidence) FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS') AS best_below
+              (SELECT max(${edgeConfidenceSql('r')}) FROM edge_rows r WHERE r.dst = en.id AND r.kind_code = ${CALLS_CODE}) AS best_below
        FROM symbols s JOIN files f ON f.project_id = s.project_id AND f.path = s.file_path
+       LEFT JOIN edge_ends en ON ${symbolEndJoinSql('en', 's')}
        WHERE s.project_id = ?1 AND ${uncalledCandidateSql('s.')}
          AND s.kind IN (SELECT value FROM json_each(?2))
          AND (?3 IS NULL OR s.language = ?3)
-         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'CALLS' AND e.confidence >= ?4)
-         AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.project_id = ?1 AND ${edgeEndIsSymbolSql('e', 'dst', 's')} AND e.kind = 'REFERENCES' AND e.confidence >= ?4 AND ${edgeIdSql('e', 'src')} IS NOT s.id)
+         AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.dst = en.id AND r.kind_code = ${CALLS_CODE} AND ${edgeConfidenceSql('r')} >= ?4)
+         AND NOT EXISTS (SELECT 1 FROM edge_rows r JOIN edge_ends se ON se.id = r.src
+                         WHERE r.dst = en.id AND r.kind_code = ${REFERENCES_CODE} AND ${edgeConfidenceSql('r')} >= ?4 AND ${endRowIdSql('se')} IS NOT s.id)
        ORDER BY s.file_path, s.start_byte
        LIMIT ?5`,
     )

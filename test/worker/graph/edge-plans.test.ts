@@ -71,8 +71,10 @@ describe('edge index plans', () => {
     await uncalledSymbols(d1, project.id, { kinds: ['Function', 'Method'], minConfidence: 0.95, limit: 10 });
     const plans = await plansOf(seen);
     const all = plans.flat();
-    for (const step of [BY_FILE, BY_END, BY_DST, BY_SRC]) expect(all, all.join(' | ')).toContain(step);
-    // Dead code goes over the project's candidates (by symbols_uncalled), each looked up as a target.
+    for (const step of [BY_FILE, BY_DST, BY_SRC]) expect(all, all.join(' | ')).toContain(step);
+    // Dead code goes over the project's candidates (by symbols_uncalled), each one's end sought once by its file and
+    // key, then its inbound edges by the end's id.
+    expect(all, all.join(' | ')).toContain('SEARCH en USING COVERING INDEX edge_ends_at (project_id=? AND file=? AND key=?) LEFT-JOIN');
     expect(all.filter((d) => NO_SCAN.test(d)), all.join(' | ')).toEqual([]);
   });
 
