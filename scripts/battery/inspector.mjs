@@ -110,24 +110,24 @@ export async function connectInspector(url, headers = {}) {
 }
 
 /**
- * Self and inclusive time by function. A sample stands for at most 2 ms: a longer gap between
- * samples is time the isolate was not running (waiting on I/O), which the profiler books on
- * whatever frame it sampled next. `per` divides every figure (calls profiled: ms per call).
+ * Busy, self and inclusive time (µs) by function of a V8 CPU profile. Each sample stands for the time to the next
+ * one, at most twice the profile's median interval: a longer gap is time the sampler did not see this isolate run
+ * (workerd runs the local D1's Durable Object on the same thread, and idles between requests). Counted whole, it went
+ * to whatever ran just before, most often a D1 call's send, and made an I/O-bound call look several times busier.
+ * @param {{ nodes: any[], samples: number[], timeDeltas: number[] }} profile
  */
-export function summarizeProfile(name, profile, { self: selfRows = 20, inclusive: inclusiveRows = 35, per = 1 } = {}) {
+export function profileTimes(profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  // Each sample stands for the time to the next one, at most twice the profile's median interval. A longer gap is
-  // time the sampler did not see this isolate run (workerd runs the local D1's Durable Object on the same thread, and
-  // idles between requests): counted whole, it went to whatever ran just before, most often a D1 call's send, and
-  // made an I/O-bound call look several times busier than it was.
   const deltas = profile.timeDeltas.slice(1).sort((a, b) => a - b);
   const cap = 2 * (deltas[Math.floor(deltas.length / 2)] ?? 0);
   const time = new Map();
   for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i + 1] ?? 0, cap));
   const label = (f) => `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  /** @type {Map<string, number>} */
   const self = new Map();
+  /** @type {Map<string, number>} */
   const inclusive = new Map();
   let busy = 0;
   for (const [id, us] of time) {
@@ -142,6 +142,12 @@ export function summarizeProfile(name, profile, { self: selfRows = 20, inclusive
       seen.add(k);
     }
   }
+  return { busy, self, inclusive };
+}
+
+/** Prints profileTimes: busy, then self and inclusive time by function. `per` divides every figure (calls profiled: ms per call). */
+export function summarizeProfile(name, profile, { self: selfRows = 20, inclusive: inclusiveRows = 35, per = 1 } = {}) {
+  const { busy, self, inclusive } = profileTimes(profile);
   const ms = (us) => (us / 1000 / per).toFixed(per > 1 ? 2 : 0).padStart(7);
   console.log(`== ${name}: busy ${ms(busy)} ms${per > 1 ? ' per call' : ''}`);
   console.log('-- self');
