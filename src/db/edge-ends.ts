@@ -53,6 +53,11 @@ export function endRowIdSql(alias: string): string {
   return `(${alias}.file || '::' || ${alias}.key)`;
 }
 
+/** SQL: the key part of the symbol id `id` whose file is `file` (SQL expressions): the id cut after `{file}::`. */
+function keyAfterFileSql(id: string, file: string): string {
+  return `substr(${id}, length(${file}) + 3)`;
+}
+
 /**
  * SQL condition: `end` of edge `alias` is the symbol with id `id` (an SQL
  * expression), by the file and key parts of the id. With `file` (an SQL
@@ -60,7 +65,7 @@ export function endRowIdSql(alias: string): string {
  * first `::`.
  */
 export function edgeEndIsSql(alias: string, end: EdgeEnd, id: string, file?: string, project = '?1'): string {
-  if (file !== undefined) return edgeEndAtSql(alias, end, file, `substr(${id}, length(${file}) + 3)`, project);
+  if (file !== undefined) return edgeEndAtSql(alias, end, file, keyAfterFileSql(id, file), project);
   return `${alias}.${end}_end = ${edgeEndOfIdSql(id, project)}`;
 }
 
@@ -74,7 +79,7 @@ export function edgeEndIsSymbolSql(alias: string, end: EdgeEnd, s: string, proje
  * (its file, and its id cut there), sought in `edge_ends_at`. A symbol no edge touches has none.
  */
 export function symbolEndJoinSql(end: string, s: string, project = '?1'): string {
-  return `${end}.project_id = ${project} AND ${end}.file = ${s}.file_path AND ${end}.key = substr(${s}.id, length(${s}.file_path) + 3)`;
+  return `${end}.project_id = ${project} AND ${end}.file = ${s}.file_path AND ${end}.key = ${keyAfterFileSql(`${s}.id`, `${s}.file_path`)}`;
 }
 
 /**
