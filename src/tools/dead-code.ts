@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { LANGUAGES } from '../extract';
-import { fileSizes, graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
+import { graphState, uncalledSymbols, type UncalledRow } from '../db/graph';
 import { CALLABLE_KINDS } from '../db/uncalled-sql';
 import { graphCoverage, type GraphCoverage } from '../graph/coverage';
 import { fullFileReadBaseline } from './baseline';
@@ -149,7 +149,8 @@ export const deadCodeTool = defineTool({
     } else if (hasMore) {
       ctx.meta.next('dead_code', step({ offset: args.offset + page.length }), `fetch the next page (${kept.length - args.offset - page.length} more)`);
     }
-    fullFileReadBaseline(ctx, project.id, await fileSizes(ctx.db, project.id, page.map((r) => r.file_path)));
+    // Each row carries its file's size (the baseline counts a file once).
+    fullFileReadBaseline(ctx, project.id, page.map((r) => ({ path: r.file_path, size: r.file_size })));
     return {
       dead: page.map((r) => ({
         id: r.id,
