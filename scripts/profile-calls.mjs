@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { childWorkerds, connectInspector, startInspectedWorker, summarizeProfile } from './battery/inspector.mjs';
-import { readLatencyMix } from './bench/latency.mjs';
+import { percentile, readLatencyMix } from './bench/latency.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -82,7 +82,7 @@ async function cpuPerCall({ tools, refs, call }) {
   for (const tool of tools) console.log(`cpu ${tool}: median ${med(per[tool]).toFixed(2)} ms per call (rounds ${per[tool].map((x) => x.toFixed(2)).join(' ')})`);
 }
 
-const p50 = (xs) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1] : null);
+const p50 = (xs) => percentile(xs.slice().sort((a, b) => a - b), 50);
 try {
   await worker.ready;
   await fetch(`${base}/v1/health`);

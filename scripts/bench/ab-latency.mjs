@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startInspectedWorker } from '../battery/inspector.mjs';
-import { readLatencyMix } from './latency.mjs';
+import { percentile, readLatencyMix } from './latency.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,8 @@ async function timed(url, init) {
 
 const start = (root, d1) => startInspectedWorker({ key: KEY, persistTo: path.resolve(d1), inspector: false, minify: true, root: path.resolve(root) });
 const sides = { A: await start(values.a, values['a-d1']), B: await start(values.b, values['b-d1']) };
-const p50 = (xs) => xs.slice().sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+/** Nearest-rank p50, as the latency bench reports it. @param {number[]} xs */
+const p50 = (xs) => /** @type {number} */ (percentile(xs.slice().sort((x, y) => x - y), 50));
 try {
   await Promise.all(Object.values(sides).map((s) => s.worker.ready));
   for (const tool of values.tools.split(',')) {
